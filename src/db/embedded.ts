@@ -1,0 +1,45 @@
+// The embedded database: PostgreSQL compiled to WASM (PGlite), served over the Postgres wire protocol
+// so that every part of the service (Prisma, graphile-worker, the CLI) talks to it as to any server.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedDatabase {
+  url: string;
+  db: PGlite;
+  close(): Promise<void>;
+}
+
+export const socketFileName = '.s.PGSQL.5432';
+
+export function embeddedSocketUrl(dataDir: string): string {
+  return `postgresql://postgres@localhost/postgres?host=${encodeURIComponent(path.resolve(dataDir))}`;
+}
+
+/**
+ * Opens PGlite (in memory when dataDir is null) and serves it. With a data directory the server listens on
+ * a Unix socket inside it, which is how the CLI reaches the database of a running server.
+ */
+export async function startEmbeddedDatabase(opts: { dataDir: string | null; fromDump?: File | Blob }): Promise<EmbeddedDatabase> {
+  let pgDir: string | undefined;
+  if (opts.dataDir) {
+    pgDir = path.resolve(opts.dataDir, 'pg');
+    await mkdir(pgDir, { recursive: true });
+  }
+  const db = await PGlite.create({ dataDir: pgDir, extensions: { pg_trgm }, loadDataDir: opts.fromDump });
+  const server = opts.dataDir
+    ? new PGLiteSocketServer({ db, path: path.resolve(opts.dataDir, socketFileName), maxConnections: 64 })
+    : new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  await server.start();
+  const url = opts.dataDir ? embeddedSocketUrl(opts.dataDir) : `postgresql://postgres@${server.getServerConn()}/postgres`;
+  return {
+    url,
+    db,
+    async close() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

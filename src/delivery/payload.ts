@@ -1,0 +1,90 @@
+// The body and headers of a task delivery.
+//
+// serializePayload produces the bytes that are both signed and sent; callers
+// must pass those same bytes to deliveryHeaders and to the HTTP client and
+// never re-serialise, or signatures stop matching.
+
+import { signServiceSignature, standardWebhookHeaders } from './signing.js';
+
+/** The task fields a delivery needs, typed structurally so any task record fits. */
+export type DeliverableTask = {
+  id: string;
+  title: string;
+  description: string;
+  input: unknown;
+  capabilities: string[];
+  priority: string;
+  expiresAt: Date;
+};
+
+/** The spec's "Task delivery payload": exactly these fields. */
+export type DeliveryPayload = {
+  taskId: string;
+  taskToken: string;
+  title: string;
+  description: string;
+  input: Record<string, unknown>;
+  callbackUrl: string;
+  capabilities: string[];
+  priority: string;
+  expiresAt: string;
+};
+
+export const DELIVERY_USER_AGENT = 'Service/1.0';
+
+export function buildDeliveryPayload(task: DeliverableTask, token: string, callbackUrl: string): DeliveryPayload {
+  // Field order follows the spec's table so the JSON reads the same way.
+  return {
+    taskId: task.id,
+    taskToken: token,
+    title: task.title,
+    description: task.description,
+    input: inputObject(task.input),
+    callbackUrl,
+    capabilities: [...task.capabilities],
+    priority: task.priority,
+    expiresAt: task.expiresAt.toISOString(),
+  };
+}
+
+// The spec types input as an object. A task without input sends {}; any
+// other shape means the stored task broke that rule, which should surface
+// rather than be silently replaced.
+function inputObject(input: unknown): Record<string, unknown> {
+  if (input === null || input === undefined) return {};
+  if (typeof input === 'object' && !Array.isArray(input)) return input as Record<string, unknown>;
+  throw new TypeError(`task input must be a JSON object, got ${Array.isArray(input) ? 'array' : typeof input}`);
+}
+
+export function serializePayload(payload: DeliveryPayload): Buffer {
+  return Buffer.from(JSON.stringify(payload), 'utf8');
+}
+
+export type DeliveryHeaderInput = {
+  taskId: string;
+  callbackUrl: string;
+  now: Date;
+  /** The agent's webhook secret; null when signing is disabled. */
+  secret: string | null;
+  /** Stable across retries of one delivery, so agents can de-duplicate. */
+  deliveryId: string;
+  /** The serialised payload, exactly as it will be sent. */
+  body: Buffer;
+};
+
+export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': DELIVERY_USER_AGENT,
+    'X-Service-Task-Id': input.taskId,
+    'X-Service-Callback': input.callbackUrl,
+    'X-Service-Timestamp': input.now.toISOString(),
+  };
+  if (input.secret === null) return headers;
+  const timestampSeconds = Math.floor(input.now.getTime() / 1000);
+  return {
+    ...headers,
+    'X-Service-Signature': signServiceSignature(input.secret, input.body),
+    ...standardWebhookHeaders(input.secret, input.deliveryId, timestampSeconds, input.body),
+  };
+}

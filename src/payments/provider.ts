@@ -1,0 +1,127 @@
+// The payment port. Services talk to this interface only; `simulated` and `stripe`
+// are its two adapters. Every money-moving call takes an idempotency key derived by
+// the caller from the task id and the step, so a retried job never charges twice.
+import { z } from 'zod';
+
+export type AuthorizeResult =
+  | { status: 'authorized'; intentId: string; clientSecret: string | null }
+  | { status: 'requires_confirmation'; intentId: string; clientSecret: string }
+  | { status: 'declined'; intentId: string | null; message: string };
+
+export type ChargeResult = { status: 'succeeded'; intentId: string } | { status: 'declined'; message: string };
+
+export interface PaymentProvider {
+  readonly name: 'simulated' | 'stripe';
+  createCustomer(input: { userId: string; email: string; idempotencyKey: string }): Promise<{ customerId: string }>;
+  createSetupIntent(input: { customerId: string; idempotencyKey: string }): Promise<{ clientSecret: string; setupIntentId: string }>;
+  // Attaches (if needed) and makes the method the customer's default; returns a display summary, never full card data.
+  setDefaultPaymentMethod(input: { customerId: string; paymentMethodId: string }): Promise<{ brand: string | null; last4: string | null }>;
+  // Manual-capture hold. With paymentMethodId: confirmed off-session now. Without: left unconfirmed, the requester confirms with clientSecret.
+  authorize(input: {
+    amountCents: number;
+    currency: string;
+    customerId: string;
+    paymentMethodId: string | null;
+    taskId: string;
+    description: string;
+    idempotencyKey: string;
+  }): Promise<AuthorizeResult>;
+  // Capturing an already captured hold succeeds; capturing a cancelled one throws a non-retryable ProviderError.
+  capture(input: { intentId: string; idempotencyKey: string }): Promise<void>;
+  // Cancels the PaymentIntent. Cancelling an already cancelled one succeeds.
+  release(input: { intentId: string; idempotencyKey: string }): Promise<void>;
+  // Immediate charge (credit purchases): confirmed off-session, automatic capture.
+  charge(input: {
+    amountCents: number;
+    currency: string;
+    customerId: string;
+    paymentMethodId: string;
+    description: string;
+    idempotencyKey: string;
+    metadata: Record<string, string>;
+  }): Promise<ChargeResult>;
+  transfer(input: {
+    amountCents: number;
+    currency: string;
+    destinationAccountId: string;
+    transferGroup: string;
+    idempotencyKey: string;
+  }): Promise<{ transferId: string }>;
+  createConnectedAccount(input: { userId: string; email: string; idempotencyKey: string }): Promise<{ accountId: string }>;
+  createOnboardingLink(input: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string }>;
+  // Verifies the signature over the RAW body and returns the event; throws WebhookSignatureError when it does not verify.
+  parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProviderEvent;
+}
+
+// intentId/status are filled for payment_intent objects; for charges and disputes
+// intentId is the PaymentIntent they belong to and status is null (it would be the
+// charge's status, not the intent's, and mixing the two invites mistakes).
+export type ProviderEvent = { id: string; type: string; intentId: string | null; status: string | null };
+
+export class WebhookSignatureError extends Error {
+  override readonly name = 'WebhookSignatureError';
+}
+
+// What callers branch on: `retryable` decides whether a job should try again
+// (same idempotency key), `code` is a stable machine-readable reason. The message
+// is safe to log: it never carries card data or secrets.
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  readonly code: string;
+  readonly retryable: boolean;
+  readonly statusCode: number | null;
+  readonly requestId: string | null;
+
+  constructor(
+    message: string,
+    opts: { code: string; retryable: boolean; statusCode?: number | null; requestId?: string | null; cause?: unknown },
+  ) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.code = opts.code;
+    this.retryable = opts.retryable;
+    this.statusCode = opts.statusCode ?? null;
+    this.requestId = opts.requestId ?? null;
+  }
+}
+
+// A blank key would let the SDK invent a random one per call, silently losing the
+// retry guarantee, so both adapters refuse it up front.
+export function requireIdempotencyKey(key: string): string {
+  if (key.trim() === '') {
+    throw new ProviderError('An idempotency key is required for this payment call', {
+      code: 'missing_idempotency_key',
+      retryable: false,
+    });
+  }
+  return key;
+}
+
+// Both adapters receive Stripe-shaped events (the simulated one signs the same
+// format), so one mapping serves both.
+const eventSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  data: z.object({
+    object: z.object({
+      id: z.string().optional(),
+      object: z.string().optional(),
+      status: z.string().nullable().optional(),
+      payment_intent: z.union([z.string(), z.object({ id: z.string() })]).nullable().optional(),
+    }),
+  }),
+});
+
+export function toProviderEvent(value: unknown): ProviderEvent {
+  const parsed = eventSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new WebhookSignatureError('Webhook payload is not a valid event');
+  }
+  const { id, type, data } = parsed.data;
+  const object = data.object;
+  if (object.object === 'payment_intent' && object.id !== undefined) {
+    return { id, type, intentId: object.id, status: object.status ?? null };
+  }
+  const related = object.payment_intent;
+  const intentId = typeof related === 'string' ? related : (related?.id ?? null);
+  return { id, type, intentId, status: null };
+}

@@ -1,0 +1,597 @@
+// A local stand-in for the part of Stripe's v1 API the payment adapter uses, so the
+// official SDK can be exercised end to end without a network (Stripe is not
+// reachable from these machines). It keeps Stripe's shapes and rules where the
+// adapter depends on them: form-encoded bodies, error objects, PaymentIntent state
+// transitions, test payment methods that decline, and idempotent replay.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type StandinCall = {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  // Flat form fields as sent, nested keys kept verbatim: `metadata[taskId]`.
+  body: Record<string, string>;
+  replayed: boolean;
+};
+
+export type IntentStatus =
+  | 'requires_payment_method'
+  | 'requires_confirmation'
+  | 'requires_action'
+  | 'requires_capture'
+  | 'processing'
+  | 'succeeded'
+  | 'canceled';
+
+export type StandinIntent = {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_capturable: number;
+  amount_received: number;
+  currency: string;
+  customer: string | null;
+  description: string | null;
+  payment_method: string | null;
+  payment_method_types: string[];
+  capture_method: string;
+  confirmation_method: 'automatic';
+  status: IntentStatus;
+  client_secret: string;
+  transfer_group: string | null;
+  metadata: Record<string, string>;
+  latest_charge: string | null;
+  last_payment_error: Record<string, unknown> | null;
+  canceled_at: number | null;
+  cancellation_reason: string | null;
+  next_action: null;
+  created: number;
+  livemode: false;
+};
+
+type Json = Record<string, unknown>;
+export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'authentication_required';
+// How the next POSTs fail: `server_error`/`rate_limit` answer before doing anything
+// (nothing stored, like Stripe); `drop_after` does the work, stores the idempotent
+// result, then cuts the connection, as when a response is lost on the way back.
+export type Fault = 'server_error' | 'rate_limit' | 'drop_after';
+
+export type StripeStandin = {
+  port: number;
+  url: string;
+  calls: StandinCall[];
+  intents: Map<string, StandinIntent>;
+  customers: Map<string, Json>;
+  paymentMethods: Map<string, Json>;
+  accounts: Map<string, Json>;
+  transfers: Map<string, Json>;
+  setDecline(paymentMethodId: string, reason?: DeclineReason): void;
+  failNext(fault: Fault, count?: number): void;
+  close(): Promise<void>;
+};
+
+type Reply = { status: number; json: Json; store: boolean };
+
+// Stripe's test payment methods that fail, by id.
+const DEFAULT_DECLINES: Array<[string, DeclineReason]> = [
+  ['pm_card_declined', 'card_declined'],
+  ['pm_card_chargeDeclined', 'card_declined'],
+  ['pm_card_visa_chargeDeclined', 'card_declined'],
+  ['pm_card_chargeDeclinedInsufficientFunds', 'insufficient_funds'],
+  ['pm_card_authenticationRequired', 'authentication_required'],
+];
+
+const CANCELABLE: IntentStatus[] = [
+  'requires_payment_method',
+  'requires_capture',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+];
+
+export async function startStripeStandin(): Promise<StripeStandin> {
+  const calls: StandinCall[] = [];
+  const intents = new Map<string, StandinIntent>();
+  const customers = new Map<string, Json>();
+  const paymentMethods = new Map<string, Json>();
+  const accounts = new Map<string, Json>();
+  const transfers = new Map<string, Json>();
+  const declines = new Map<string, DeclineReason>(DEFAULT_DECLINES);
+  const idempotent = new Map<string, { method: string; path: string; fingerprint: string; reply: Reply }>();
+  const faults: Fault[] = [];
+
+  const route = (method: string, path: string, body: Record<string, string>): Reply => {
+    const parts = path.split('/').filter(Boolean); // ['v1', resource, id?, action?]
+    if (parts[0] !== 'v1') return notFound(method, path);
+    const [, resource, id, action] = parts;
+    if (method === 'POST' && resource === 'customers' && id === undefined) return createCustomer(body);
+    if (method === 'POST' && resource === 'customers' && id !== undefined && action === undefined) return updateCustomer(id, body);
+    if (method === 'POST' && resource === 'setup_intents' && id === undefined) return createSetupIntent(body);
+    if (method === 'GET' && resource === 'payment_methods' && id !== undefined && action === undefined) return getPaymentMethod(id);
+    if (method === 'POST' && resource === 'payment_methods' && id !== undefined && action === 'attach') return attach(id, body);
+    if (method === 'POST' && resource === 'payment_intents' && id === undefined) return createIntent(body);
+    if (method === 'GET' && resource === 'payment_intents' && id !== undefined && action === undefined) return withIntent(id, (pi) => ok(pi));
+    if (method === 'POST' && resource === 'payment_intents' && id !== undefined && action === 'confirm') return withIntent(id, (pi) => confirmExisting(pi, body));
+    if (method === 'POST' && resource === 'payment_intents' && id !== undefined && action === 'capture') return withIntent(id, (pi) => capture(pi, body));
+    if (method === 'POST' && resource === 'payment_intents' && id !== undefined && action === 'cancel') return withIntent(id, (pi) => cancel(pi, body));
+    if (method === 'POST' && resource === 'transfers' && id === undefined) return createTransfer(body);
+    if (method === 'POST' && resource === 'accounts' && id === undefined) return createAccount(body);
+    if (method === 'POST' && resource === 'account_links' && id === undefined) return createAccountLink(body);
+    return notFound(method, path);
+  };
+
+  // ---- customers, setup intents, payment methods ----
+
+  function createCustomer(body: Record<string, string>): Reply {
+    const customer: Json = {
+      id: newId('cus'),
+      object: 'customer',
+      email: body.email ?? null,
+      metadata: nested(body, 'metadata'),
+      invoice_settings: { default_payment_method: null, custom_fields: null, footer: null, rendering_options: null },
+      created: now(),
+      livemode: false,
+    };
+    customers.set(customer.id as string, customer);
+    return ok(customer);
+  }
+
+  function updateCustomer(id: string, body: Record<string, string>): Reply {
+    const customer = customers.get(id);
+    if (!customer) return missing('customer', id, 'id', 404);
+    const defaultMethod = body['invoice_settings[default_payment_method]'];
+    if (defaultMethod !== undefined) {
+      if (paymentMethods.get(defaultMethod)?.customer !== id) {
+        return invalid(
+          `The customer does not have a payment method with the ID ${defaultMethod}. The payment method must be attached to the customer.`,
+          { code: 'resource_missing', param: 'invoice_settings[default_payment_method]' },
+        );
+      }
+      (customer.invoice_settings as Json).default_payment_method = defaultMethod;
+    }
+    if (body.email !== undefined) customer.email = body.email;
+    customer.metadata = { ...(customer.metadata as Json), ...nested(body, 'metadata') };
+    return ok(customer);
+  }
+
+  function createSetupIntent(body: Record<string, string>): Reply {
+    if (body.customer !== undefined && !customers.has(body.customer)) return missing('customer', body.customer, 'customer');
+    const id = newId('seti');
+    return ok({
+      id,
+      object: 'setup_intent',
+      client_secret: `${id}_secret_${token()}`,
+      customer: body.customer ?? null,
+      status: 'requires_payment_method',
+      usage: body.usage ?? 'off_session',
+      payment_method: null,
+      payment_method_types: ['card'],
+      automatic_payment_methods: automaticMethods(body),
+      created: now(),
+      livemode: false,
+    });
+  }
+
+  // Any `pm_…` id exists, like Stripe's test payment methods; it is materialised on first use.
+  function paymentMethod(id: string): Json | null {
+    if (!id.startsWith('pm_')) return null;
+    let pm = paymentMethods.get(id);
+    if (!pm) {
+      const [brand, last4] = cardFor(id, declines.get(id));
+      pm = {
+        id,
+        object: 'payment_method',
+        type: 'card',
+        card: { brand, last4, exp_month: 12, exp_year: 2034, funding: 'credit', country: 'US' },
+        customer: null,
+        billing_details: { address: null, email: null, name: null, phone: null },
+        created: now(),
+        livemode: false,
+      };
+      paymentMethods.set(id, pm);
+    }
+    return pm;
+  }
+
+  function getPaymentMethod(id: string): Reply {
+    const pm = paymentMethod(id);
+    return pm ? ok(pm) : missing('PaymentMethod', id, 'payment_method', 404);
+  }
+
+  function attach(id: string, body: Record<string, string>): Reply {
+    const pm = paymentMethod(id);
+    if (!pm) return missing('PaymentMethod', id, 'payment_method', 404);
+    if (body.customer === undefined) return invalid('Missing required param: customer.', { code: 'parameter_missing', param: 'customer' });
+    if (!customers.has(body.customer)) return missing('customer', body.customer, 'customer');
+    if (pm.customer !== null && pm.customer !== body.customer) {
+      return invalid('The payment method you provided has already been attached to a customer.', {
+        code: 'payment_method_unexpected_state',
+      });
+    }
+    pm.customer = body.customer;
+    return ok(pm);
+  }
+
+  // ---- payment intents ----
+
+  function createIntent(body: Record<string, string>): Reply {
+    const amount = Number(body.amount);
+    if (body.amount === undefined) return invalid('Missing required param: amount.', { code: 'parameter_missing', param: 'amount' });
+    if (!Number.isInteger(amount) || amount < 0) {
+      return invalid('Invalid integer: ' + body.amount, { code: 'parameter_invalid_integer', param: 'amount' });
+    }
+    if (amount < 50) {
+      return invalid('Amount must be at least $0.50 usd', { code: 'amount_too_small', param: 'amount' });
+    }
+    if (!body.currency) return invalid('Missing required param: currency.', { code: 'parameter_missing', param: 'currency' });
+    if (body.customer !== undefined && !customers.has(body.customer)) return missing('customer', body.customer, 'customer');
+    if (body.payment_method !== undefined && !paymentMethod(body.payment_method)) {
+      return missing('PaymentMethod', body.payment_method, 'payment_method');
+    }
+    const confirm = body.confirm === 'true';
+    if (body.off_session !== undefined && !confirm) {
+      return invalid('You can only pass in `off_session` when `confirm` is set to true.', { param: 'off_session' });
+    }
+    if (confirm && body.payment_method === undefined) {
+      return invalid(
+        "You cannot confirm this PaymentIntent because it's missing a payment method. You can either update the PaymentIntent with a payment method and then confirm it again, or confirm it again directly with a payment method or ConfirmationToken.",
+        { code: 'payment_intent_unexpected_state' },
+      );
+    }
+    const id = newId('pi');
+    const intent: StandinIntent = {
+      id,
+      object: 'payment_intent',
+      amount,
+      amount_capturable: 0,
+      amount_received: 0,
+      currency: body.currency.toLowerCase(),
+      customer: body.customer ?? null,
+      description: body.description ?? null,
+      payment_method: body.payment_method ?? null,
+      payment_method_types: ['card'],
+      capture_method: body.capture_method ?? 'automatic_async',
+      confirmation_method: 'automatic',
+      status: body.payment_method === undefined ? 'requires_payment_method' : 'requires_confirmation',
+      client_secret: `${id}_secret_${token()}`,
+      transfer_group: body.transfer_group ?? null,
+      metadata: nested(body, 'metadata'),
+      latest_charge: null,
+      last_payment_error: null,
+      canceled_at: null,
+      cancellation_reason: null,
+      next_action: null,
+      created: now(),
+      livemode: false,
+    };
+    intents.set(id, intent);
+    return confirm ? runConfirmation(intent) : ok(intent);
+  }
+
+  function confirmExisting(pi: StandinIntent, body: Record<string, string>): Reply {
+    if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)) {
+      return unexpectedState(pi, 'confirmed', ['requires_payment_method', 'requires_confirmation', 'requires_action']);
+    }
+    const method = body.payment_method ?? pi.payment_method;
+    if (method === null || !paymentMethod(method)) {
+      return invalid("You cannot confirm this PaymentIntent because it's missing a payment method.", {
+        code: 'payment_intent_unexpected_state',
+      });
+    }
+    pi.payment_method = method;
+    return runConfirmation(pi);
+  }
+
+  // The card network's answer: a decline leaves the intent waiting for another
+  // method (and the error carries the intent), success holds or takes the money.
+  function runConfirmation(pi: StandinIntent): Reply {
+    const chargeId = newId('ch');
+    pi.latest_charge = chargeId;
+    const reason = pi.payment_method === null ? undefined : declines.get(pi.payment_method);
+    if (reason !== undefined) {
+      const error = declineError(reason, chargeId);
+      pi.status = 'requires_payment_method';
+      pi.last_payment_error = { ...error, payment_method: pi.payment_method === null ? null : paymentMethod(pi.payment_method) };
+      return { status: 402, json: { error: { ...error, payment_intent: snapshot(pi) } }, store: true };
+    }
+    pi.last_payment_error = null;
+    if (pi.capture_method === 'manual') {
+      pi.status = 'requires_capture';
+      pi.amount_capturable = pi.amount;
+    } else {
+      pi.status = 'succeeded';
+      pi.amount_received = pi.amount;
+    }
+    return ok(pi);
+  }
+
+  function capture(pi: StandinIntent, body: Record<string, string>): Reply {
+    if (pi.status !== 'requires_capture') return unexpectedState(pi, 'captured', ['requires_capture']);
+    const amount = body.amount_to_capture === undefined ? pi.amount_capturable : Number(body.amount_to_capture);
+    if (!Number.isInteger(amount) || amount <= 0 || amount > pi.amount_capturable) {
+      return invalid('The amount to capture is invalid.', { code: 'parameter_invalid_integer', param: 'amount_to_capture' });
+    }
+    pi.status = 'succeeded';
+    pi.amount_received = amount;
+    pi.amount_capturable = 0;
+    return ok(pi);
+  }
+
+  function cancel(pi: StandinIntent, body: Record<string, string>): Reply {
+    if (!CANCELABLE.includes(pi.status)) return unexpectedState(pi, 'canceled', CANCELABLE);
+    pi.status = 'canceled';
+    pi.amount_capturable = 0;
+    pi.canceled_at = now();
+    pi.cancellation_reason = body.cancellation_reason ?? null;
+    return ok(pi);
+  }
+
+  function withIntent(id: string, run: (pi: StandinIntent) => Reply): Reply {
+    const pi = intents.get(id);
+    return pi ? run(pi) : missing('payment_intent', id, 'intent', 404);
+  }
+
+  // ---- Connect ----
+
+  function createTransfer(body: Record<string, string>): Reply {
+    const amount = Number(body.amount);
+    if (body.amount === undefined || !Number.isInteger(amount) || amount <= 0) {
+      return invalid('Invalid positive integer', { code: 'parameter_invalid_integer', param: 'amount' });
+    }
+    if (!body.currency) return invalid('Missing required param: currency.', { code: 'parameter_missing', param: 'currency' });
+    if (!body.destination) return invalid('Missing required param: destination.', { code: 'parameter_missing', param: 'destination' });
+    if (!accounts.has(body.destination)) return missing('destination', body.destination, 'destination');
+    const transfer: Json = {
+      id: newId('tr'),
+      object: 'transfer',
+      amount,
+      amount_reversed: 0,
+      currency: body.currency.toLowerCase(),
+      destination: body.destination,
+      destination_payment: newId('py'),
+      source_transaction: body.source_transaction ?? null,
+      transfer_group: body.transfer_group ?? null,
+      metadata: nested(body, 'metadata'),
+      reversed: false,
+      created: now(),
+      livemode: false,
+    };
+    transfers.set(transfer.id as string, transfer);
+    return ok(transfer);
+  }
+
+  function createAccount(body: Record<string, string>): Reply {
+    const account: Json = {
+      id: newId('acct'),
+      object: 'account',
+      type: body.type ?? 'none',
+      email: body.email ?? null,
+      metadata: nested(body, 'metadata'),
+      capabilities: Object.fromEntries(
+        Object.keys(nested(body, 'capabilities', true)).map((name) => [name, 'inactive']),
+      ),
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: false,
+      created: now(),
+    };
+    accounts.set(account.id as string, account);
+    return ok(account);
+  }
+
+  function createAccountLink(body: Record<string, string>): Reply {
+    if (!body.account || !accounts.has(body.account)) return missing('account', body.account ?? '', 'account');
+    if (body.type !== 'account_onboarding' && body.type !== 'account_update') {
+      return invalid('Invalid type: must be one of account_onboarding or account_update', { param: 'type' });
+    }
+    for (const param of ['refresh_url', 'return_url']) {
+      if (!body[param]) return invalid(`Missing required param: ${param}.`, { code: 'parameter_missing', param });
+    }
+    const created = now();
+    return ok({
+      object: 'account_link',
+      url: `https://connect.stripe.com/setup/e/${body.account}/${token()}`,
+      created,
+      expires_at: created + 300,
+    });
+  }
+
+  // ---- HTTP ----
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://standin');
+    const text = await readBody(req);
+    const body = Object.fromEntries(new URLSearchParams(method === 'GET' ? url.search : text));
+    const keyHeader = req.headers['idempotency-key'];
+    const idempotencyKey = typeof keyHeader === 'string' ? keyHeader : undefined;
+    const call: StandinCall = { method, path: url.pathname, idempotencyKey, body, replayed: false };
+    calls.push(call);
+
+    if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) {
+      return send(res, { status: 401, json: errorBody('invalid_request_error', 'You did not provide an API key.'), store: false });
+    }
+
+    const fault = method === 'POST' ? faults.shift() : undefined;
+    if (fault === 'server_error') {
+      return send(res, { status: 500, json: errorBody('api_error', 'An unknown error occurred'), store: false });
+    }
+    if (fault === 'rate_limit') {
+      const json = errorBody('invalid_request_error', 'Too many requests made to the API too quickly', { code: 'rate_limit' });
+      return send(res, { status: 429, json, store: false });
+    }
+
+    // Stripe ignores keys on GET; on POST the first result is kept and replayed,
+    // and reusing a key for a different request is refused.
+    const fingerprint = JSON.stringify(Object.entries(body).sort(([a], [b]) => a.localeCompare(b)));
+    if (method === 'POST' && idempotencyKey !== undefined) {
+      const stored = idempotent.get(idempotencyKey);
+      if (stored) {
+        if (stored.method !== method || stored.path !== url.pathname || stored.fingerprint !== fingerprint) {
+          const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`;
+          return send(res, { status: 400, json: errorBody('idempotency_error', message), store: false });
+        }
+        call.replayed = true;
+        return send(res, stored.reply, { 'Idempotent-Replayed': 'true' });
+      }
+    }
+
+    const reply = route(method, url.pathname, body);
+    if (method === 'POST' && idempotencyKey !== undefined && reply.store) {
+      idempotent.set(idempotencyKey, { method, path: url.pathname, fingerprint, reply });
+    }
+    if (fault === 'drop_after') {
+      (res.socket as Socket | null)?.destroy();
+      return;
+    }
+    send(res, reply, idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    intents,
+    customers,
+    paymentMethods,
+    accounts,
+    transfers,
+    setDecline(paymentMethodId, reason = 'card_declined') {
+      declines.set(paymentMethodId, reason);
+    },
+    failNext(fault, count = 1) {
+      for (let i = 0; i < count; i += 1) faults.push(fault);
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        // The SDK keeps connections alive; without this close() would wait for them.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// ---- helpers ----
+
+function ok(json: object): Reply {
+  return { status: 200, json: snapshot(json), store: true };
+}
+
+// Replies are copies: a stored idempotent reply must not change when the object does.
+function snapshot<T extends object>(value: T): Json {
+  return structuredClone(value) as Json;
+}
+
+function errorBody(type: string, message: string, extra: Json = {}): Json {
+  return { error: { type, message, ...extra } };
+}
+
+// Parameter errors happen before Stripe starts the work, so no idempotent result is kept.
+function invalid(message: string, extra: { code?: string; param?: string } = {}): Reply {
+  return { status: 400, json: errorBody('invalid_request_error', message, extra), store: false };
+}
+
+// 404 when the id is in the path, 400 when it is a body parameter, as Stripe answers.
+function missing(resource: string, id: string, param: string, status: 400 | 404 = 400): Reply {
+  return { ...invalid(`No such ${resource}: '${id}'`, { code: 'resource_missing', param }), status };
+}
+
+function notFound(method: string, path: string): Reply {
+  return { status: 404, json: errorBody('invalid_request_error', `Unrecognized request URL (${method}: ${path}).`), store: false };
+}
+
+// The state check runs inside the operation, so Stripe keeps this answer for the key.
+function unexpectedState(pi: StandinIntent, verb: string, allowed: IntentStatus[]): Reply {
+  const message = `This PaymentIntent could not be ${verb} because it has a status of ${pi.status}. Only a PaymentIntent with one of the following statuses may be ${verb}: ${allowed.join(', ')}.`;
+  return {
+    status: 400,
+    json: errorBody('invalid_request_error', message, {
+      code: 'payment_intent_unexpected_state',
+      doc_url: 'https://stripe.com/docs/error-codes/payment-intent-unexpected-state',
+      payment_intent: snapshot(pi),
+    }),
+    store: true,
+  };
+}
+
+function declineError(reason: DeclineReason, chargeId: string): Json {
+  const base = { type: 'card_error', charge: chargeId, doc_url: 'https://stripe.com/docs/error-codes/card-declined' };
+  switch (reason) {
+    case 'insufficient_funds':
+      return { ...base, code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' };
+    case 'authentication_required':
+      return {
+        ...base,
+        code: 'authentication_required',
+        decline_code: 'authentication_required',
+        message: 'Your card was declined. This transaction requires authentication.',
+        doc_url: 'https://stripe.com/docs/error-codes/authentication-required',
+      };
+    default:
+      return { ...base, code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' };
+  }
+}
+
+function cardFor(id: string, decline: DeclineReason | undefined): [string, string] {
+  if (decline === 'authentication_required') return ['visa', '3184'];
+  if (decline !== undefined) return ['visa', '0002'];
+  if (id.includes('mastercard')) return ['mastercard', '4444'];
+  if (id.includes('amex')) return ['amex', '8431'];
+  return ['visa', '4242'];
+}
+
+function automaticMethods(body: Record<string, string>): Json | null {
+  if (body['automatic_payment_methods[enabled]'] === undefined) return null;
+  return {
+    enabled: body['automatic_payment_methods[enabled]'] === 'true',
+    allow_redirects: body['automatic_payment_methods[allow_redirects]'] ?? 'always',
+  };
+}
+
+// `metadata[taskId]=x` → `{ taskId: 'x' }`. With `deep`, one more level is kept as
+// keys only (`capabilities[transfers][requested]` → `{ transfers: … }`).
+function nested(body: Record<string, string>, prefix: string, deep = false): Record<string, string> {
+  const out: Record<string, string> = {};
+  const pattern = deep ? new RegExp(`^${prefix}\\[([^\\]]+)\\]`) : new RegExp(`^${prefix}\\[([^\\]]+)\\]$`);
+  for (const [key, value] of Object.entries(body)) {
+    const match = pattern.exec(key);
+    if (match?.[1] !== undefined) out[match[1]] = value;
+  }
+  return out;
+}
+
+function send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {
+  res.writeHead(reply.status, {
+    'Content-Type': 'application/json',
+    'Request-Id': `req_${token()}`,
+    ...headers,
+  });
+  res.end(JSON.stringify(reply.json));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function newId(prefix: string): string {
+  return `${prefix}_${token()}`;
+}
+
+function token(): string {
+  return randomBytes(12).toString('hex');
+}
+
+function now(): number {
+  return Math.floor(Date.now() / 1000);
+}
