@@ -19,9 +19,14 @@ export const migrationsDir = path.join(projectRoot, 'prisma', 'migrations');
 const noFilters = { externalTables: [], externalEnums: [] };
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm') & {
-  __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  __wbg_set_wasm(exports: Record<string, unknown>): void;
   __wbindgen_start?: () => void;
 };
+
+// Node provides WebAssembly; the TypeScript libs used here do not declare it.
+const wasm = (globalThis as unknown as {
+  WebAssembly: { instantiate(bytes: Buffer, imports: object): Promise<{ instance: { exports: Record<string, unknown> } }> };
+}).WebAssembly;
 
 let lastPanicMessage: string | undefined;
 let engineModule: Promise<EngineModule> | undefined;
@@ -38,7 +43,7 @@ function loadEngineModule(): Promise<EngineModule> {
     const glue = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as unknown as EngineModule;
     const require = createRequire(import.meta.url);
     const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
-    const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': glue as never });
+    const { instance } = await wasm.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': glue as never });
     glue.__wbg_set_wasm(instance.exports);
     instance.exports.__wbindgen_start && (instance.exports.__wbindgen_start as () => void)();
     return glue;

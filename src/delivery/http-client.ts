@@ -51,9 +51,29 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookResu
     }
   }
 
+  const sendRequest = shape.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  let request: ClientRequest;
+  try {
+    request = sendRequest({
+      method: 'POST',
+      protocol: shape.url.protocol,
+      hostname: host.kind === 'ip' ? host.address : host.name,
+      port: shape.url.port === '' ? undefined : Number(shape.url.port),
+      path: `${shape.url.pathname}${shape.url.search}`,
+      headers: withContentLength(opts.headers, opts.body.length),
+      // A fresh socket per delivery: a pooled one would skip our lookup.
+      agent: false,
+      lookup: checkedLookup(opts.resolve ?? resolveWithSystemDns, opts.allowPrivate),
+    });
+  } catch (error) {
+    // Invalid header values and the like are thrown synchronously.
+    return refuse(describeError(error));
+  }
+
+  // The request only starts connecting on a later tick, so the listeners
+  // below are in place before anything can happen.
   return new Promise<WebhookResult>((settle) => {
     let settled = false;
-    let deadline: NodeJS.Timeout | undefined;
     const finish = (outcome: Outcome): void => {
       if (settled) return;
       settled = true;
@@ -63,27 +83,7 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookResu
     // Set once the status line arrives: from then on the agent has answered.
     let answer: ResponseOutcome | null = null;
 
-    const sendRequest = shape.url.protocol === 'https:' ? httpsRequest : httpRequest;
-    let request: ClientRequest;
-    try {
-      request = sendRequest({
-        method: 'POST',
-        protocol: shape.url.protocol,
-        hostname: host.kind === 'ip' ? host.address : host.name,
-        port: shape.url.port === '' ? undefined : Number(shape.url.port),
-        path: `${shape.url.pathname}${shape.url.search}`,
-        headers: withContentLength(opts.headers, opts.body.length),
-        // A fresh socket per delivery: a pooled one would skip our lookup.
-        agent: false,
-        lookup: checkedLookup(opts.resolve ?? resolveWithSystemDns, opts.allowPrivate),
-      });
-    } catch (error) {
-      // Invalid header values and the like are thrown synchronously.
-      finish({ kind: 'error', error: describeError(error) });
-      return;
-    }
-
-    deadline = setTimeout(() => {
+    const deadline = setTimeout(() => {
       request.destroy();
       // A body that trickles past the deadline does not turn an answer the
       // agent already gave into a timeout.

@@ -96,8 +96,11 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
           stripe.paymentMethods.attach(paymentMethodId, { customer: customerId }),
         );
       }
+      // The attached id, not the one given: Stripe's test shortcuts (pm_card_visa)
+      // come back from attach as a new method.
+      const attachedId = method.id;
       await call('set default payment method', () =>
-        stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethodId } }),
+        stripe.customers.update(customerId, { invoice_settings: { default_payment_method: attachedId } }),
       );
       return { brand: method.card?.brand ?? null, last4: method.card?.last4 ?? null };
     },

@@ -174,7 +174,9 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     });
   }
 
-  // Any `pm_…` id exists, like Stripe's test payment methods; it is materialised on first use.
+  // Any `pm_…` id exists, as if the requester had created it with Stripe.js; it is
+  // materialised on first use. `pm_card_…` ids are Stripe's test shortcuts: they
+  // never belong to anyone, and attaching one creates a new method with a new id.
   function paymentMethod(id: string): Json | null {
     if (!id.startsWith('pm_')) return null;
     let pm = paymentMethods.get(id);
@@ -209,6 +211,13 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       return invalid('The payment method you provided has already been attached to a customer.', {
         code: 'payment_method_unexpected_state',
       });
+    }
+    if (id.startsWith('pm_card_')) {
+      const copy = { ...structuredClone(pm), id: newId('pm'), customer: body.customer, created: now() };
+      paymentMethods.set(copy.id, copy);
+      const reason = declines.get(id);
+      if (reason !== undefined) declines.set(copy.id, reason);
+      return ok(copy);
     }
     pm.customer = body.customer;
     return ok(pm);

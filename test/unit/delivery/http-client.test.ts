@@ -154,6 +154,13 @@ describe('postWebhook against a local server', () => {
     if (result.kind === 'error') expect(result.error).toMatch(/ECONNREFUSED/);
   });
 
+  it('reports a header value that cannot be sent as an error instead of throwing', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end());
+    const result = await post({ url: server.url, headers: { 'X-Service-Callback': 'a\r\nInjected: yes' } });
+    expect(result.kind).toBe('error');
+    expect(server.received).toHaveLength(0);
+  });
+
   it('refuses a URL of the wrong shape without dialling', async () => {
     expect(await post({ url: 'ftp://127.0.0.1/' })).toMatchObject({ kind: 'error' });
     expect(await post({ url: 'http://user:pw@127.0.0.1/' })).toMatchObject({ kind: 'error' });

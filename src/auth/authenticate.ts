@@ -1,0 +1,38 @@
+// Turns an Authorization header into the acting user. A missing header is anonymous; a header that does
+// not verify is remembered as an error, reported as 401 only where authentication is needed.
+import type { AccountService, Viewer } from '../services/accounts.js';
+import { looksLikeJwt, type JwtVerifier } from './jwt.js';
+
+export interface Authentication {
+  viewer: Viewer | null;
+  authError: string | null;
+  // What rate limiting counts against: the user, else null (the caller's address is used).
+  principal: string | null;
+}
+
+export async function authenticate(
+  header: string | null | undefined,
+  deps: { accounts: AccountService; verifyJwt: JwtVerifier | null },
+): Promise<Authentication> {
+  if (!header) return { viewer: null, authError: null, principal: null };
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) return { viewer: null, authError: 'the Authorization header must be "Bearer <token>"', principal: null };
+  const token = match[1];
+  if (looksLikeJwt(token)) {
+    if (!deps.verifyJwt) return { viewer: null, authError: 'access tokens are not enabled on this server', principal: null };
+    try {
+      const claims = await deps.verifyJwt(token);
+      const viewer = await deps.accounts.userForSubject({
+        sub: claims.sub,
+        email: typeof claims.email === 'string' ? claims.email : undefined,
+        name: typeof claims.name === 'string' ? claims.name : undefined,
+      });
+      return { viewer, authError: null, principal: viewer.id };
+    } catch {
+      return { viewer: null, authError: 'the access token is invalid or expired', principal: null };
+    }
+  }
+  const viewer = await deps.accounts.userForApiKey(token);
+  if (!viewer) return { viewer: null, authError: 'the API key is invalid or revoked', principal: null };
+  return { viewer, authError: null, principal: viewer.id };
+}

@@ -1,0 +1,105 @@
+// Administration commands. They work on the server's database: the DATABASE_URL server, or the embedded
+// database of a running server (through its socket), or the embedded directory itself when no server holds it.
+//   npm run --silent cli -- user create --email E [--name N] [--admin] --json
+//   npm run --silent cli -- apikey create --user ID [--name N] --json
+//   npm run --silent cli -- apikey revoke --key KEY_ID
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { createLogger } from './logger.js';
+import { loadServerKey } from './crypto/server-key.js';
+import { createSecretBox } from './crypto/secret-box.js';
+import { createServices, type Services } from './services/index.js';
+import { AppError } from './errors.js';
+import { commands as extraCommands } from './cli/commands.js';
+
+export interface CliCommand {
+  words: string;
+  usage: string;
+  options: Record<string, { type: 'string' | 'boolean' }>;
+  run(services: Services, values: Record<string, string | boolean | undefined>): Promise<{ json: unknown; text: string }>;
+}
+
+const baseCommands: CliCommand[] = [
+  {
+    words: 'user create',
+    usage: 'user create --email E [--name N] [--admin] [--json]',
+    options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean' } },
+    async run(services, v) {
+      if (typeof v.email !== 'string') throw new AppError('INVALID_INPUT', '--email is required', { field: 'email' });
+      const { user, apiKey } = await services.accounts.createUser({ email: v.email, name: v.name as string | undefined, isAdmin: v.admin === true });
+      return { json: { id: user.id, apiKey }, text: `created user ${user.id} (${user.email})\nAPI key (shown once): ${apiKey}` };
+    },
+  },
+  {
+    words: 'apikey create',
+    usage: 'apikey create --user ID [--name N] [--json]',
+    options: { user: { type: 'string' }, name: { type: 'string' } },
+    async run(services, v) {
+      if (typeof v.user !== 'string') throw new AppError('INVALID_INPUT', '--user is required', { field: 'user' });
+      const { apiKey, record } = await services.accounts.createApiKey(v.user, (v.name as string | undefined) ?? null);
+      return { json: { apiKey }, text: `created key ${record.id}\nAPI key (shown once): ${apiKey}` };
+    },
+  },
+  {
+    words: 'apikey revoke',
+    usage: 'apikey revoke --key KEY_ID [--json]',
+    options: { key: { type: 'string' } },
+    async run(services, v) {
+      if (typeof v.key !== 'string') throw new AppError('INVALID_INPUT', '--key is required', { field: 'key' });
+      const key = await services.accounts.revokeApiKey(null, v.key);
+      return { json: { id: key.id, revokedAt: key.revokedAt }, text: `revoked key ${key.id}` };
+    },
+  },
+];
+
+const allCommands = [...baseCommands, ...extraCommands];
+
+function usage(): string {
+  return 'usage: npm run --silent cli -- <command>\n' + allCommands.map((c) => `  ${c.usage}`).join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const command = allCommands.find((c) => argv.slice(0, c.words.split(' ').length).join(' ') === c.words);
+  if (!command) {
+    process.stderr.write(usage() + '\n');
+    return 2;
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv.slice(command.words.split(' ').length),
+      options: { ...command.options, json: { type: 'boolean' } },
+      allowPositionals: false,
+    }) as { values: Record<string, string | boolean | undefined> });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\nusage: ${command.usage}\n`);
+    return 2;
+  }
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'shared', poolSize: 2 });
+  try {
+    const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
+    const services = createServices({
+      config,
+      prisma: database.prisma,
+      logger: createLogger('silent'),
+      secretBox: createSecretBox(serverKey),
+      serverKey,
+      urls: { base: config.publicBaseUrl ?? `http://localhost:${config.port}` },
+    });
+    const out = await command.run(services, values);
+    process.stdout.write((values.json ? JSON.stringify(out.json) : out.text) + '\n');
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) {
+      process.stderr.write(values.json ? JSON.stringify({ error: { code: error.code, message: error.message } }) + '\n' : `error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,92 @@
+// Every setting of the service, read from the environment once and checked. A bad value stops the
+// process at start with a message naming the variable, instead of failing later.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  PUBLIC_BASE_URL: z.url().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  SECRET_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  AUTH_JWKS_URL: z.url().optional(),
+  AUTH_ISSUER: z.string().optional(),
+  AUTH_AUDIENCE: z.string().optional(),
+  ALLOW_PRIVATE_ENDPOINTS: bool.default(false),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
+  DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_API_HOST: z.string().optional(),
+  STRIPE_API_PORT: z.coerce.number().int().optional(),
+  STRIPE_API_PROTOCOL: z.enum(['http', 'https']).optional(),
+  TYPESENSE_URL: z.url().optional(),
+  TYPESENSE_API_KEY: z.string().optional(),
+  TYPESENSE_COLLECTION: z.string().default('agents'),
+});
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.infer<typeof schema>) {
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? null,
+    databaseUrl: env.DATABASE_URL ?? null,
+    dataDir: env.DATA_DIR,
+    secretKey: env.SECRET_KEY ?? null,
+    logLevel: env.LOG_LEVEL,
+    auth: { jwksUrl: env.AUTH_JWKS_URL ?? null, issuer: env.AUTH_ISSUER ?? null, audience: env.AUTH_AUDIENCE ?? null },
+    allowPrivateEndpoints: env.ALLOW_PRIVATE_ENDPOINTS,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    worker: { concurrency: env.WORKER_CONCURRENCY, pollIntervalMs: env.WORKER_POLL_INTERVAL_MS },
+    deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
+    platformFeeBps: env.PLATFORM_FEE_BPS,
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY ?? null,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
+      apiHost: env.STRIPE_API_HOST ?? null,
+      apiPort: env.STRIPE_API_PORT ?? null,
+      apiProtocol: env.STRIPE_API_PROTOCOL ?? null,
+    },
+    typesense: { url: env.TYPESENSE_URL ?? null, apiKey: env.TYPESENSE_API_KEY ?? null, collection: env.TYPESENSE_COLLECTION },
+  };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty variables count as unset, as in most deployment tools.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = toConfig(parsed.data);
+  if (config.auth.jwksUrl && !config.auth.issuer) throw new ConfigError('invalid configuration:\n  AUTH_ISSUER: required with AUTH_JWKS_URL');
+  if (config.stripe.secretKey && !config.stripe.webhookSecret) {
+    throw new ConfigError('invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY');
+  }
+  if (Boolean(config.typesense.url) !== Boolean(config.typesense.apiKey)) {
+    throw new ConfigError('invalid configuration:\n  TYPESENSE_URL and TYPESENSE_API_KEY: set both or neither');
+  }
+  if (config.env === 'production' && config.databaseUrl && !config.secretKey) {
+    throw new ConfigError('invalid configuration:\n  SECRET_KEY: required in production with DATABASE_URL');
+  }
+  return config;
+}
+
+export function baseUrlOf(config: Config, boundPort: number): string {
+  return config.publicBaseUrl ?? `http://localhost:${boundPort}`;
+}

@@ -1,0 +1,15 @@
+// What the services need from the running process. Built once in app.ts; tests build their own.
+import type { Config } from './config.js';
+import type { PrismaClient } from './db/client.js';
+import type { SecretBox } from './crypto/secret-box.js';
+import type { Logger } from './logger.js';
+
+export interface Deps {
+  config: Config;
+  prisma: PrismaClient;
+  logger: Logger;
+  secretBox: SecretBox;
+  serverKey: Buffer;
+  // The address agents call back on; known once the HTTP server is listening.
+  urls: { base: string };
+}

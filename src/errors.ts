@@ -1,0 +1,42 @@
+// Expected failures carry a code, an HTTP status and, for invalid input, the field at fault. GraphQL
+// puts the code in extensions.code; REST answers { error: { code, message, field } } with the status.
+import { GraphQLError } from 'graphql';
+
+export const errorStatus = {
+  INVALID_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class AppError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message: string, extra: { field?: string; details?: Record<string, unknown> } = {}) {
+    super(message, { extensions: { code, ...(extra.field ? { field: extra.field } : {}), ...extra.details } });
+    this.code = code;
+    this.field = extra.field;
+  }
+}
+
+export const invalid = (field: string, message: string) => new AppError('INVALID_INPUT', message, { field });
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const forbidden = (message = 'not allowed') => new AppError('FORBIDDEN', message);
+export const unauthenticated = (message = 'authentication required') => new AppError('UNAUTHENTICATED', message);
+export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, { details });
+
+export function statusOf(code: unknown): number {
+  return typeof code === 'string' && code in errorStatus ? errorStatus[code as ErrorCode] : 500;
+}

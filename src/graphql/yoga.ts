@@ -1,0 +1,50 @@
+// The GraphQL server: one yoga instance serves /graphql over HTTP and SSE, the WebSocket server, and
+// the REST adapter.
+import { GraphQLError } from 'graphql';
+import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
+import { AppError, unauthenticated } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { authenticate } from '../auth/authenticate.js';
+import type { JwtVerifier } from '../auth/jwt.js';
+import type { Services } from '../services/index.js';
+import { schema } from '../schema/index.js';
+import type { Context } from '../schema/context.js';
+
+const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
+
+export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVerifier | null; logger: Logger; production: boolean }) {
+  const { services, logger } = opts;
+
+  async function contextFor(authorization: string | null | undefined): Promise<Context> {
+    const auth = await authenticate(authorization, { accounts: services.accounts, verifyJwt: opts.verifyJwt });
+    // Credentials that were sent but do not verify are refused outright, even where none are needed.
+    if (auth.authError) throw unauthenticated(auth.authError);
+    return { viewer: auth.viewer, services, prisma: services.deps.prisma };
+  }
+
+  const yoga = createYoga<object, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: !opts.production,
+    landingPage: false,
+    logging: false,
+    context: ({ request, connectionParams }: { request: Request; connectionParams?: Record<string, unknown> }) => {
+      const fromSocket = connectionParams?.authorization;
+      return contextFor(typeof fromSocket === 'string' ? fromSocket : request.headers.get('authorization'));
+    },
+    maskedErrors: {
+      // graphql-js may be loaded twice (ESM and CommonJS copies), so errors are recognised by shape, not class.
+      maskError(error, message, isDev) {
+        const original = (error as { originalError?: unknown }).originalError;
+        if (original instanceof AppError) return original;
+        // Errors of the request itself (syntax, validation, variable coercion) are the caller's to see.
+        if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as GraphQLError;
+        logger.error({ err: original ?? error }, 'unexpected error while resolving');
+        const masked = defaultMaskError(error, message, isDev) as GraphQLError;
+        return new GraphQLError('internal error', { nodes: masked.nodes, path: masked.path, extensions: { code: 'INTERNAL' } });
+      },
+    },
+  });
+
+  return { yoga, contextFor };
+}

@@ -1,0 +1,26 @@
+// Reads a request body with a size limit, so an oversized upload is refused without being buffered.
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../errors.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(limit: number) {
+  return new AppError('PAYLOAD_TOO_LARGE', `the request body is larger than ${limit} bytes`);
+}
+
+export function isJsonContentType(header: string | undefined): boolean {
+  return !!header && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(header);
+}

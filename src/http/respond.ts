@@ -1,0 +1,21 @@
+import type { ServerResponse } from 'node:http';
+import { AppError, statusOf } from '../errors.js';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function sendError(
+  res: ServerResponse,
+  error: { code: string; message: string; field?: string; details?: Record<string, unknown> },
+  headers: Record<string, string> = {},
+): void {
+  const { code, message, field, details } = error;
+  sendJson(res, statusOf(code), { error: { code, message, ...(field ? { field } : {}), ...details } }, headers);
+}
+
+export function sendAppError(res: ServerResponse, error: AppError, headers: Record<string, string> = {}): void {
+  sendError(res, { code: error.code, message: error.message, field: error.field }, headers);
+}

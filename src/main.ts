@@ -1,0 +1,60 @@
+// Starts the service: configuration, database (embedded or DATABASE_URL) with migrations, jobs, HTTP.
+import { loadConfig, ConfigError } from './config.js';
+import { createLogger } from './logger.js';
+import { openDatabase, DatabaseBusyError } from './db/database.js';
+import { loadServerKey } from './crypto/server-key.js';
+import { createApp } from './app.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(error.message + '\n');
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  let database;
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'own' });
+  } catch (error) {
+    if (error instanceof DatabaseBusyError) {
+      logger.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  logger.info({ database: database.embedded ? `embedded (${config.dataDir})` : 'postgresql' }, 'database ready');
+  const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
+  const app = await createApp({ config, database, logger, serverKey });
+  const { port } = await app.listen();
+  logger.info({ port, graphql: `http://localhost:${port}/graphql` }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 25_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+await main();

@@ -1,0 +1,14 @@
+// Endpoints that need the raw request (signed webhooks verify the exact bytes received), kept outside
+// the GraphQL-backed route table.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Services } from '../services/index.js';
+
+export interface RawRoute {
+  method: string;
+  path: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+export function rawRoutes(_services: Services): RawRoute[] {
+  return [];
+}

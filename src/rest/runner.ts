@@ -1,0 +1,110 @@
+// Runs a /v1 request: finds its route, reads and checks the body, executes the route's GraphQL document
+// through the same yoga pipeline as /graphql (same authentication, validation and error masking) and
+// shapes the answer.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { print, type GraphQLFormattedError } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import { AppError, type ErrorCode } from '../errors.js';
+import { isJsonContentType, readBody } from '../http/body.js';
+import { sendAppError, sendError, sendJson } from '../http/respond.js';
+import type { RestRequest, Route } from './route.js';
+
+interface CompiledRoute {
+  route: Route;
+  pattern: RegExp;
+  names: string[];
+  query: string;
+}
+
+export function compileRoutes(routes: Route[]): CompiledRoute[] {
+  return routes.map((route) => {
+    const names: string[] = [];
+    const source = route.path.replace(/:(\w+)/g, (_m, name: string) => {
+      names.push(name);
+      return '([^/]+)';
+    });
+    return { route, names, pattern: new RegExp(`^${source}/?$`), query: print(route.document) };
+  });
+}
+
+function errorFromGraphQL(error: GraphQLFormattedError): { code: ErrorCode; message: string; field?: string } {
+  const code = error.extensions?.code;
+  if (typeof code === 'string' && code !== 'BAD_USER_INPUT' && code !== 'GRAPHQL_VALIDATION_FAILED' && code !== 'INTERNAL_SERVER_ERROR') {
+    const field = typeof error.extensions?.field === 'string' ? error.extensions.field : undefined;
+    return { code: code as ErrorCode, message: error.message, field };
+  }
+  if (code === 'INTERNAL_SERVER_ERROR') return { code: 'INTERNAL', message: 'internal error' };
+  // Variable coercion: 'Variable "$input" got invalid value 5 at "input.name"; String cannot represent…'
+  const at = /at "(?:\w+)\.([\w.[\]]+)"/.exec(error.message) ?? /Field "(\w+)" is not defined by type/.exec(error.message);
+  const missing = /Field "(?:\w+\.)?(\w+)" of required type/.exec(error.message);
+  const field = (at?.[1] ?? missing?.[1])?.replace(/\[\d+\]/g, '');
+  const message = error.message
+    .replace(/^Variable "\$\w+" got invalid value (.*?) at "\w+\./, 'Invalid value $1 at "')
+    .replace(/^Variable "\$\w+" got invalid value .*?; (?=Field)/, '');
+  return { code: 'INVALID_INPUT', message, field: field ?? 'body' };
+}
+
+export function createRestHandler(opts: { yoga: YogaServerInstance<object, object>; routes: Route[] }) {
+  const compiled = compileRoutes(opts.routes);
+
+  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? 'GET';
+    const matches = compiled
+      .map((c) => ({ c, m: c.pattern.exec(url.pathname) }))
+      .filter((x): x is { c: CompiledRoute; m: RegExpExecArray } => x.m !== null);
+    if (matches.length === 0) return sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${url.pathname}` });
+    const hit = matches.find((x) => x.c.route.method === method);
+    if (!hit) {
+      const allow = [...new Set(matches.map((x) => x.c.route.method))].join(', ');
+      return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${allow}` }, { allow });
+    }
+
+    try {
+      if (!hit.c.route.public && !req.headers.authorization) {
+        throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
+      }
+      const raw = await readBody(req);
+      let body: Record<string, unknown> | undefined;
+      if (raw.length > 0) {
+        if (!isJsonContentType(req.headers['content-type'])) {
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json');
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw new AppError('INVALID_INPUT', 'the body is not valid JSON', { field: 'body' });
+        }
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          throw new AppError('INVALID_INPUT', 'the body must be a JSON object', { field: 'body' });
+        }
+        body = parsed as Record<string, unknown>;
+      }
+      const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodeURIComponent(hit.m[i + 1]!)]));
+      const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
+      const variables = hit.c.route.variables?.(restReq) ?? {};
+
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+      for (const name of ['authorization', 'idempotency-key', 'x-forwarded-for', 'user-agent']) {
+        const value = req.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      const response = await opts.yoga.fetch('http://rest.internal/graphql', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: hit.c.query, variables }),
+      });
+      const result = (await response.json()) as { data?: unknown; errors?: GraphQLFormattedError[] };
+      if (result.errors?.length) {
+        const error = errorFromGraphQL(result.errors[0]!);
+        const retryAfter = result.errors[0]!.extensions?.retryAfterSeconds;
+        return sendError(res, error, typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : {});
+      }
+      const shaped = hit.c.route.respond(result.data as never, restReq);
+      sendJson(res, shaped.status ?? 200, shaped.body);
+    } catch (error) {
+      if (error instanceof AppError) return sendAppError(res, error);
+      throw error;
+    }
+  };
+}

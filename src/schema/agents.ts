@@ -1,0 +1,130 @@
+import { builder } from './builder.js';
+import { AgentStatusEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
+
+export const AgentRef = builder.prismaObject('Agent', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    description: t.exposeString('description'),
+    longDescription: t.exposeString('longDescription'),
+    endpoint: t.exposeString('endpoint'),
+    protocols: t.exposeStringList('protocols'),
+    categories: t.exposeStringList('categories'),
+    capabilities: t.exposeStringList('capabilities'),
+    tags: t.exposeStringList('tags'),
+    docsUrl: t.exposeString('docsUrl', { nullable: true }),
+    manifestUrl: t.exposeString('manifestUrl', { nullable: true }),
+    authType: t.exposeString('authType', { nullable: true }),
+    version: t.exposeString('version', { nullable: true }),
+    inputSchema: t.exposeString('inputSchema', { nullable: true, description: 'JSON Schema of the task input, as a JSON string' }),
+    twitterUrl: t.exposeString('twitterUrl', { nullable: true }),
+    status: t.expose('status', { type: AgentStatusEnum }),
+    verified: t.exposeBoolean('verified'),
+    healthStatus: t.expose('healthStatus', { type: HealthStatusEnum }),
+    trustScore: t.exposeFloat('trustScore'),
+    trustTier: t.expose('trustTier', { type: TrustTierEnum }),
+    priceCents: t.exposeInt('priceCents', { description: 'Price of one task, in cents' }),
+    hasWebhookSecret: t.boolean({
+      description: 'Whether deliveries are signed. The secret itself is never part of an agent record.',
+      resolve: (agent) => agent.webhookSecretEnc !== null,
+    }),
+    taskCount: t.exposeInt('taskCount'),
+    avgRating: t.float({
+      nullable: true,
+      resolve: (agent) => (agent.ratingCount > 0 ? Math.round((agent.ratingSum / agent.ratingCount) * 100) / 100 : null),
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const agentInputFields = (required: boolean) => (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<never>, 'InputObject'>) => ({
+  name: t.string({ required }),
+  description: t.string(),
+  longDescription: t.string(),
+  endpoint: t.string({ required }),
+  protocols: t.stringList(),
+  categories: t.stringList(),
+  capabilities: t.stringList(),
+  tags: t.stringList(),
+  docsUrl: t.string(),
+  manifestUrl: t.string(),
+  authType: t.string(),
+  version: t.string(),
+  inputSchema: t.string({ description: 'A JSON Schema, as a string holding JSON' }),
+  twitterUrl: t.string(),
+  priceCents: t.int(),
+  status: t.field({ type: AgentStatusEnum }),
+});
+
+const AgentCreateInput = builder.inputType('AgentCreateInput', { fields: agentInputFields(true) as never });
+const AgentUpdateInput = builder.inputType('AgentUpdateInput', { fields: agentInputFields(false) as never });
+
+const WebhookSecretResult = builder.objectRef<{ webhookSecret: string; message: string }>('WebhookSecretResult').implement({
+  fields: (t) => ({
+    webhookSecret: t.exposeString('webhookSecret', { description: 'Shown only here. Deliveries are signed with it from now on.' }),
+    message: t.exposeString('message'),
+  }),
+});
+
+const DeleteResult = builder.objectRef<{ id: string; message: string }>('DeleteResult').implement({
+  fields: (t) => ({ id: t.exposeID('id'), message: t.exposeString('message') }),
+});
+
+builder.queryFields((t) => ({
+  myAgents: t.prismaField({
+    type: ['Agent'],
+    description: 'All agents the caller owns',
+    authScopes: { user: true },
+    resolve: (_q, _root, _args, ctx) => ctx.services.agents.listOwned(ctx.viewer!),
+  }),
+  myAgent: t.prismaField({
+    type: 'Agent',
+    description: 'One agent the caller owns',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.agents.ownedAgent(ctx.viewer!, String(args.id)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createAgent: t.prismaField({
+    type: 'Agent',
+    authScopes: { user: true },
+    args: { input: t.arg({ type: AgentCreateInput, required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.agents.create(ctx.viewer!, args.input as Record<string, unknown>),
+  }),
+  updateAgent: t.prismaField({
+    type: 'Agent',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentUpdateInput, required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.agents.update(ctx.viewer!, String(args.id), args.input as Record<string, unknown>),
+  }),
+  deleteAgent: t.field({
+    type: DeleteResult,
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await ctx.services.agents.remove(ctx.viewer!, String(args.id));
+      return { id: String(args.id), message: 'Agent deleted' };
+    },
+  }),
+  rotateAgentWebhookSecret: t.field({
+    type: WebhookSecretResult,
+    description: 'Generates the webhook secret, or replaces it; the previous one stops being valid at once',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ({
+      webhookSecret: await ctx.services.agents.rotateWebhookSecret(ctx.viewer!, String(args.id)),
+      message: 'Store this secret now: it will not be shown again. Deliveries are signed with it from now on.',
+    }),
+  }),
+  removeAgentWebhookSecret: t.prismaField({
+    type: 'Agent',
+    description: 'Turns delivery signing off',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.agents.removeWebhookSecret(ctx.viewer!, String(args.id)),
+  }),
+}));

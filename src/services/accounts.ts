@@ -1,0 +1,82 @@
+// Users and their API keys.
+import type { Deps } from '../deps.js';
+import { newApiKey, sha256Hex } from '../crypto/tokens.js';
+import { invalid, notFound, conflict } from '../errors.js';
+import { newId } from '../ids.js';
+import type { User } from '../generated/prisma/client.js';
+import { z } from 'zod';
+
+export type Viewer = User;
+
+const emailSchema = z.email();
+// lastUsedAt is written at most this often per key, so authenticating is not a write per request.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function accountService(deps: Deps) {
+  const { prisma } = deps;
+
+  async function issueKey(userId: string, name: string | null) {
+    const apiKey = newApiKey();
+    const record = await prisma.apiKey.create({
+      data: { id: newId('key'), userId, name, prefix: apiKey.slice(0, 12), hash: sha256Hex(apiKey) },
+    });
+    return { apiKey, record };
+  }
+
+  return {
+    async createUser(input: { email: string; name?: string | null; isAdmin?: boolean }) {
+      const email = input.email.trim().toLowerCase();
+      if (!emailSchema.safeParse(email).success) throw invalid('email', 'email must be a valid address');
+      const existing = await prisma.user.findUnique({ where: { email } });
+      if (existing) throw conflict('a user with this email exists');
+      const user = await prisma.user.create({
+        data: { id: newId('usr'), email, name: input.name?.trim() || null, isAdmin: input.isAdmin ?? false },
+      });
+      const { apiKey } = await issueKey(user.id, 'initial');
+      return { user, apiKey };
+    },
+
+    async createApiKey(userId: string, name: string | null = null) {
+      const user = await prisma.user.findUnique({ where: { id: userId } });
+      if (!user) throw notFound('user');
+      if (name !== null && name.length > 100) throw invalid('name', 'name must be at most 100 characters');
+      return issueKey(userId, name);
+    },
+
+    listApiKeys(userId: string) {
+      return prisma.apiKey.findMany({ where: { userId }, orderBy: { createdAt: 'desc' } });
+    },
+
+    // Revoking is permanent; revoking twice is harmless. A user can only revoke their own keys.
+    async revokeApiKey(userId: string | null, keyId: string) {
+      const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
+      if (!key || (userId !== null && key.userId !== userId)) throw notFound('API key');
+      if (key.revokedAt) return key;
+      return prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+    },
+
+    async userForApiKey(apiKey: string): Promise<User | null> {
+      const key = await prisma.apiKey.findUnique({ where: { hash: sha256Hex(apiKey) }, include: { user: true } });
+      if (!key || key.revokedAt) return null;
+      const now = Date.now();
+      if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+        await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(now) } });
+      }
+      return key.user;
+    },
+
+    // Users signing in with an access token are created on first sight of their subject.
+    async userForSubject(claims: { sub: string; email?: string; name?: string }): Promise<User> {
+      const found = await prisma.user.findUnique({ where: { externalSubject: claims.sub } });
+      if (found) return found;
+      const email = claims.email?.toLowerCase() ?? `${claims.sub.replace(/[^a-zA-Z0-9._-]/g, '_')}@users.invalid`;
+      return prisma.user.upsert({
+        where: { externalSubject: claims.sub },
+        create: { id: newId('usr'), email, name: claims.name ?? null, externalSubject: claims.sub },
+        update: {},
+      });
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof accountService>;

@@ -1,0 +1,96 @@
+// Validation of the agent fields an owner may set. Each failure names the field it is about.
+import { Ajv } from 'ajv';
+import { z } from 'zod';
+import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
+import { invalid } from '../errors.js';
+
+const tagList = z
+  .array(z.string().trim().min(1, 'entries must not be empty').max(64, 'entries must be at most 64 characters'))
+  .max(50, 'at most 50 entries')
+  // Lower-cased and de-duplicated, so routing and filters match regardless of spelling.
+  .transform((list) => [...new Set(list.map((s) => s.toLowerCase()))]);
+
+const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).nullable();
+
+export const agentFields = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  description: z.string().trim().max(500, 'must be at most 500 characters'),
+  longDescription: z.string().trim().max(20_000, 'must be at most 20000 characters'),
+  endpoint: z.string().trim().max(2048, 'must be at most 2048 characters'),
+  protocols: tagList,
+  categories: tagList,
+  capabilities: tagList,
+  tags: tagList,
+  docsUrl: optionalText(2048),
+  manifestUrl: optionalText(2048),
+  authType: optionalText(64),
+  version: optionalText(64),
+  inputSchema: z.string().max(100_000, 'must be at most 100000 characters').nullable(),
+  twitterUrl: optionalText(2048),
+  priceCents: z.number().int('must be a whole number of cents').min(0, 'must not be negative').max(100_000_000, 'is too large'),
+  status: z.enum(['active', 'inactive', 'deprecated']),
+});
+
+export type AgentFields = z.infer<typeof agentFields>;
+export type AgentInput = Partial<Record<keyof AgentFields, unknown>>;
+
+const ajv = new Ajv({ strict: false, validateSchema: true });
+
+function checkInputSchema(text: string): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid('inputSchema', 'inputSchema must be a string holding JSON');
+  }
+  if (typeof parsed !== 'boolean' && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
+    throw invalid('inputSchema', 'inputSchema must hold a JSON Schema object');
+  }
+  try {
+    if (!ajv.validateSchema(parsed as object)) throw new Error(ajv.errorsText(ajv.errors));
+    ajv.compile(parsed as object);
+  } catch (error) {
+    throw invalid('inputSchema', `inputSchema is not a valid JSON Schema: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Checks the given fields (all of them on create, only those present on update) and returns them
+ * normalised. Endpoint addresses are checked against the SSRF policy.
+ */
+export async function parseAgentInput(
+  input: AgentInput,
+  opts: { partial: boolean; allowPrivateEndpoints: boolean },
+): Promise<Partial<AgentFields>> {
+  const present = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  if (!opts.partial) {
+    for (const field of ['name', 'endpoint'] as const) {
+      if (present[field] === undefined || present[field] === null) throw invalid(field, `${field} is required`);
+    }
+  }
+  for (const field of ['name', 'endpoint', 'status', 'priceCents'] as const) {
+    if (present[field] === null) throw invalid(field, `${field} cannot be null`);
+  }
+  const parsed = agentFields.partial().safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = String(issue.path[0] ?? 'input');
+    throw invalid(field, `${field} ${issue.message}`);
+  }
+  const data = parsed.data;
+  for (const field of ['docsUrl', 'manifestUrl', 'twitterUrl'] as const) {
+    const value = data[field];
+    if (value === '') data[field] = null;
+    else if (value) {
+      const check = checkUrlShape(value);
+      if (!check.ok) throw invalid(field, `${field}: ${check.reason}`);
+    }
+  }
+  if (data.endpoint !== undefined) {
+    const check = await checkEndpointUrl(data.endpoint, { allowPrivate: opts.allowPrivateEndpoints });
+    if (!check.ok) throw invalid('endpoint', `endpoint: ${check.reason}`);
+  }
+  if (data.inputSchema === '') data.inputSchema = null;
+  if (data.inputSchema) checkInputSchema(data.inputSchema);
+  return data;
+}

@@ -1,0 +1,41 @@
+// A fresh, migrated database for one test file: an in-memory PGlite by default, or a new database on
+// the PostgreSQL server named by DATABASE_URL (the CI's second run), dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startEmbeddedDatabase } from '../../src/db/embedded.js';
+import { applyMigrations } from '../../src/db/schema-engine.js';
+
+export interface TestDatabase {
+  url: string;
+  kind: 'pglite' | 'postgresql';
+  close(): Promise<void>;
+}
+
+export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const embedded = await startEmbeddedDatabase({ dataDir: null });
+    await applyMigrations(embedded.url);
+    return { url: embedded.url, kind: 'pglite', close: () => embedded.close() };
+  }
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await applyMigrations(url.toString());
+  return {
+    url: url.toString(),
+    kind: 'postgresql',
+    async close() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}

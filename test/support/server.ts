@@ -1,0 +1,57 @@
+// Starts the whole service on a loopback port against a fresh test database, as a user would reach it.
+import { randomBytes } from 'node:crypto';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createPrismaClient } from '../../src/db/client.js';
+import { createLogger } from '../../src/logger.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { apiClient, type ApiClient } from './http.js';
+
+export interface TestServer {
+  url: string;
+  app: App;
+  db: TestDatabase;
+  prisma: ReturnType<typeof createPrismaClient>;
+  api: ApiClient;
+  // A new user and an API key for it.
+  createUser(email?: string): Promise<{ id: string; apiKey: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, opts: { db?: TestDatabase } = {}): Promise<TestServer> {
+  const db = opts.db ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ALLOW_PRIVATE_ENDPOINTS: 'true',
+    RATE_LIMIT_PER_MINUTE: '0',
+    WORKER_POLL_INTERVAL_MS: '100',
+    ...env,
+  });
+  const prisma = createPrismaClient(db.url, 5);
+  const logger = createLogger(config.logLevel);
+  const app = await createApp({
+    config,
+    database: { url: db.url, embedded: db.kind === 'pglite', prisma, close: () => prisma.$disconnect() },
+    logger,
+    serverKey: randomBytes(32),
+  });
+  const { url } = await app.listen(0, '127.0.0.1');
+  let users = 0;
+  return {
+    url,
+    app,
+    db,
+    prisma,
+    api: apiClient(url),
+    async createUser(email) {
+      const { user, apiKey } = await app.services.accounts.createUser({ email: email ?? `user${++users}-${randomBytes(3).toString('hex')}@example.com` });
+      return { id: user.id, apiKey };
+    },
+    async close() {
+      await app.close();
+      await prisma.$disconnect();
+      if (!opts.db) await db.close();
+    },
+  };
+}
