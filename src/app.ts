@@ -22,6 +22,7 @@ import { createRateLimiter } from './http/rate-limit.js';
 import { sendAppError, sendError, sendJson } from './http/respond.js';
 import { installJobSchema, startWorker } from './jobs/worker.js';
 import { sha256Hex } from './crypto/tokens.js';
+import { createLocalBus, createPgBus } from './events/bus.js';
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -35,7 +36,10 @@ export interface App {
 
 export async function createApp(opts: { config: Config; database: Database; logger: Logger; serverKey: Buffer; runWorker?: boolean }): Promise<App> {
   const { config, database, logger } = opts;
+  // Across processes through the PostgreSQL server; the embedded database has a single process.
+  const events = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
   const deps: Deps = {
+    events,
     config,
     prisma: database.prisma,
     logger,
@@ -163,6 +167,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
       logger.debug({ ms: Date.now() - t0 }, 'http closed');
       if (worker) await worker.stop();
       logger.debug({ ms: Date.now() - t0 }, 'worker stopped');
+      await events.close();
     },
   };
 }

@@ -12,6 +12,7 @@ import { createSecretBox } from './crypto/secret-box.js';
 import { createServices, type Services } from './services/index.js';
 import { AppError } from './errors.js';
 import { commands as extraCommands } from './cli/commands.js';
+import { createLocalBus } from './events/bus.js';
 
 export interface CliCommand {
   words: string;
@@ -81,6 +82,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
     const services = createServices({
+      events: createLocalBus(),
       config,
       prisma: database.prisma,
       logger: createLogger('silent'),

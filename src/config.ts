@@ -23,6 +23,7 @@ const schema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
   STRIPE_SECRET_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
@@ -51,6 +52,7 @@ function toConfig(env: z.infer<typeof schema>) {
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     worker: { concurrency: env.WORKER_CONCURRENCY, pollIntervalMs: env.WORKER_POLL_INTERVAL_MS },
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
+    deliveryMaxAttempts: env.DELIVERY_MAX_ATTEMPTS,
     platformFeeBps: env.PLATFORM_FEE_BPS,
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY ?? null,

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { PrismaClient } from './db/client.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Logger } from './logger.js';
+import type { EventBus } from './events/bus.js';
 
 export interface Deps {
   config: Config;
@@ -10,6 +11,7 @@ export interface Deps {
   logger: Logger;
   secretBox: SecretBox;
   serverKey: Buffer;
+  events: EventBus;
   // The address agents call back on; known once the HTTP server is listening.
   urls: { base: string };
 }

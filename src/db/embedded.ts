@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { keepExtendedQueriesTogether } from './socket-queue.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -32,6 +33,7 @@ export async function startEmbeddedDatabase(opts: { dataDir: string | null; from
   const server = opts.dataDir
     ? new PGLiteSocketServer({ db, path: path.resolve(opts.dataDir, socketFileName), maxConnections: 64 })
     : new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  keepExtendedQueriesTogether(server);
   await server.start();
   const url = opts.dataDir ? embeddedSocketUrl(opts.dataDir) : `postgresql://postgres@${server.getServerConn()}/postgres`;
   return {

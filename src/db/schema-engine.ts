@@ -31,6 +31,28 @@ const wasm = (globalThis as unknown as {
 let lastPanicMessage: string | undefined;
 let engineModule: Promise<EngineModule> | undefined;
 
+// The engine arms 10 s timers it never clears. Once no engine call is running they are unreferenced, so a
+// script that migrated can exit at once instead of waiting them out.
+const engineTimers = new Set<NodeJS.Timeout>();
+let runningEngines = 0;
+
+function engineImports(glue: EngineModule): Record<string, unknown> {
+  const imports: Record<string, unknown> = { ...glue };
+  for (const name of Object.keys(glue)) {
+    if (!name.startsWith('__wbg_setTimeout_')) continue;
+    imports[name] = (callback: () => void, ms: number) => {
+      const timer = setTimeout(() => {
+        engineTimers.delete(timer);
+        callback();
+      }, ms >>> 0);
+      engineTimers.add(timer);
+      if (runningEngines === 0) timer.unref();
+      return timer;
+    };
+  }
+  return imports;
+}
+
 // The package is a bundler-style wasm-bindgen build: the glue module and the .wasm file are wired by hand.
 function loadEngineModule(): Promise<EngineModule> {
   engineModule ??= (async () => {
@@ -43,16 +65,16 @@ function loadEngineModule(): Promise<EngineModule> {
     const glue = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as unknown as EngineModule;
     const require = createRequire(import.meta.url);
     const wasmPath = path.join(path.dirname(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg')), 'schema_engine_bg.wasm');
-    const { instance } = await wasm.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': glue as never });
+    const { instance } = await wasm.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': engineImports(glue) });
     glue.__wbg_set_wasm(instance.exports);
-    instance.exports.__wbindgen_start && (instance.exports.__wbindgen_start as () => void)();
+    (instance.exports.__wbindgen_start as (() => void) | undefined)?.();
     return glue;
   })();
   return engineModule;
 }
 
-export async function readSchema(): Promise<string> {
-  return readFile(schemaPath, 'utf8');
+export async function readSchema(file = schemaPath): Promise<string> {
+  return readFile(file, 'utf8');
 }
 
 // The schema engine reads catalog columns of Postgres's one-byte "char" type (relkind, contype…) and expects
@@ -120,24 +142,42 @@ class EngineAdapterFactory extends PrismaPg {
   }
 }
 
-function engineAdapterFactory(connectionString: string) {
+function enginePool(connectionString: string): pg.Pool {
   const pool = new pg.Pool({ connectionString, max: 1, Client: CatalogFriendlyClient });
   // An idle connection to a shadow database is cut when that database closes; nothing is waiting on it.
   pool.on('error', () => {});
-  return new EngineAdapterFactory(pool, { disposeExternalPool: true });
+  return pool;
 }
 
-export async function withSchemaEngine<T>(connectionString: string, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+function engineAdapterFactory(connectionString: string) {
+  return new EngineAdapterFactory(enginePool(connectionString), { disposeExternalPool: true });
+}
+
+/** `schemaFile` defaults to prisma/schema.prisma; tests pass another to prove a disagreement is seen. */
+export async function withSchemaEngine<T>(
+  connectionString: string,
+  work: (engine: SchemaEngine) => Promise<T>,
+  schemaFile = schemaPath,
+): Promise<T> {
   const mod = await loadEngineModule();
-  const adapter = bindMigrationAwareSqlAdapterFactory(engineAdapterFactory(connectionString));
-  const engine = await mod.SchemaEngine.new({ datamodels: [[schemaPath, await readSchema()]] }, () => {}, adapter);
+  runningEngines++;
+  const pool = enginePool(connectionString);
+  const adapter = bindMigrationAwareSqlAdapterFactory(new EngineAdapterFactory(pool, { disposeExternalPool: false }));
   try {
-    return await work(engine);
-  } catch (error) {
-    if (lastPanicMessage) throw new Error(`schema engine panicked: ${lastPanicMessage}`, { cause: error });
-    throw error;
+    const engine = await mod.SchemaEngine.new({ datamodels: [[schemaFile, await readSchema(schemaFile)]] }, () => {}, adapter);
+    try {
+      return await work(engine);
+    } catch (error) {
+      if (lastPanicMessage) throw new Error(`schema engine panicked: ${lastPanicMessage}`, { cause: error });
+      throw error;
+    } finally {
+      engine.free();
+    }
   } finally {
-    engine.free();
+    // free() does not dispose the adapter; an idle pooled connection would hold a script open for pg's
+    // idle timeout (10 s), and a server would keep one connection it never uses again.
+    await pool.end();
+    if (--runningEngines === 0) for (const timer of engineTimers) timer.unref();
   }
 }
 
@@ -170,18 +210,22 @@ export async function applyMigrations(connectionString: string): Promise<string[
 
 // SQL that would take a database built by the committed migrations to what schema.prisma describes;
 // empty when the two agree. The migrations are replayed on a shadow database, the target is not touched.
-export async function pendingSchemaChanges(connectionString: string): Promise<string> {
+export async function pendingSchemaChanges(connectionString: string, schemaFile = schemaPath): Promise<string> {
   const migrationsList = await loadMigrations();
-  const schema = await readSchema();
-  return withSchemaEngine(connectionString, async (engine) => {
-    const result = await engine.diff({
-      from: migrationsList.migrationDirectories.length ? { tag: 'migrations', ...migrationsList } : { tag: 'empty' },
-      to: { tag: 'schemaDatamodel', files: [{ path: schemaPath, content: schema }] },
-      script: true,
-      exitCode: null,
-      filters: noFilters,
-    });
-    const sql = (result.stdout ?? '').trim();
-    return /^-- This is an empty migration\.?$/.test(sql) ? '' : sql;
-  });
+  const schema = await readSchema(schemaFile);
+  return withSchemaEngine(
+    connectionString,
+    async (engine) => {
+      const result = await engine.diff({
+        from: migrationsList.migrationDirectories.length ? { tag: 'migrations', ...migrationsList } : { tag: 'empty' },
+        to: { tag: 'schemaDatamodel', files: [{ path: schemaFile, content: schema }] },
+        script: true,
+        exitCode: null,
+        filters: noFilters,
+      });
+      const sql = (result.stdout ?? '').trim();
+      return /^-- This is an empty migration\.?$/.test(sql) ? '' : sql;
+    },
+    schemaFile,
+  );
 }

@@ -6,7 +6,14 @@ import type { PaymentProvider } from './provider.js';
 
 export * from './provider.js';
 export { createStripeProvider, type StripeProviderOptions } from './stripe-provider.js';
-export { createSimulatedProvider, intentIdFromClientSecret, signSimulatedEvent } from './simulated-provider.js';
+export {
+  createSimulatedProvider,
+  intentIdFromClientSecret,
+  isSimulatedProvider,
+  signSimulatedEvent,
+  type SimulatedConfirmation,
+  type SimulatedProvider,
+} from './simulated-provider.js';
 
 // The simulated adapter's webhook secret when none is configured. It is public (it
 // is right here), which is fine: simulated payments move no money. Set

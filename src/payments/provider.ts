@@ -14,8 +14,13 @@ export interface PaymentProvider {
   readonly name: 'simulated' | 'stripe';
   createCustomer(input: { userId: string; email: string; idempotencyKey: string }): Promise<{ customerId: string }>;
   createSetupIntent(input: { customerId: string; idempotencyKey: string }): Promise<{ clientSecret: string; setupIntentId: string }>;
-  // Attaches (if needed) and makes the method the customer's default; returns a display summary, never full card data.
-  setDefaultPaymentMethod(input: { customerId: string; paymentMethodId: string }): Promise<{ brand: string | null; last4: string | null }>;
+  // Attaches (if needed) and makes the method the customer's default; returns the id to charge later (Stripe's
+  // test shortcuts such as pm_card_visa come back as a new method when attached) and a display summary, never
+  // full card data.
+  setDefaultPaymentMethod(input: {
+    customerId: string;
+    paymentMethodId: string;
+  }): Promise<{ paymentMethodId: string; brand: string | null; last4: string | null }>;
   // Manual-capture hold. With paymentMethodId: confirmed off-session now. Without: left unconfirmed, the requester confirms with clientSecret.
   authorize(input: {
     amountCents: number;

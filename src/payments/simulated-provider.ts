@@ -24,7 +24,23 @@ const AUTHENTICATION_METHODS = new Set(['pm_card_authenticationRequired']);
 // Stripe's default tolerance for webhook timestamps, in seconds.
 const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-export function createSimulatedProvider(opts: { webhookSecret: string }): PaymentProvider {
+export type SimulatedConfirmation =
+  | { status: 'authorized'; intentId: string; eventId: string }
+  | { status: 'declined'; intentId: string; message: string };
+
+// The simulated adapter also plays the requester's side: what Stripe.js does with a client secret.
+export interface SimulatedProvider extends PaymentProvider {
+  readonly name: 'simulated';
+  // Confirms the hold created under `idempotencyKey` when `clientSecret` is its secret. The event id is
+  // the one Stripe's `payment_intent.amount_capturable_updated` would carry: the same for every repeat.
+  confirmHold(input: { clientSecret: string; idempotencyKey: string; paymentMethodId: string }): SimulatedConfirmation;
+}
+
+export function isSimulatedProvider(provider: PaymentProvider): provider is SimulatedProvider {
+  return provider.name === 'simulated' && 'confirmHold' in provider;
+}
+
+export function createSimulatedProvider(opts: { webhookSecret: string }): SimulatedProvider {
   const { webhookSecret } = opts;
 
   const idFor = (prefix: string, kind: string, key: string): string =>
@@ -45,7 +61,7 @@ export function createSimulatedProvider(opts: { webhookSecret: string }): Paymen
 
     async setDefaultPaymentMethod({ paymentMethodId }) {
       requirePaymentMethod(paymentMethodId);
-      return { brand: 'visa', last4: '4242' };
+      return { paymentMethodId, brand: 'visa', last4: '4242' };
     },
 
     async authorize(input): Promise<AuthorizeResult> {
@@ -104,6 +120,18 @@ export function createSimulatedProvider(opts: { webhookSecret: string }): Paymen
       }
       url.searchParams.set('simulated_onboarding', accountId);
       return { url: url.toString() };
+    },
+
+    confirmHold({ clientSecret, idempotencyKey, paymentMethodId }) {
+      const intentId = idFor('pi', 'payment_intent', idempotencyKey);
+      const expected = Buffer.from(secretFor(intentId, idempotencyKey), 'utf8');
+      const given = Buffer.from(clientSecret, 'utf8');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw new ProviderError('No such payment intent', { code: 'resource_missing', retryable: false });
+      }
+      const declined = declineFor(paymentMethodId);
+      if (declined !== null) return { status: 'declined', intentId, message: declined };
+      return { status: 'authorized', intentId, eventId: `evt_sim_${digest(webhookSecret, `capturable:${intentId}`)}` };
     },
 
     parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProviderEvent {

@@ -102,7 +102,7 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       await call('set default payment method', () =>
         stripe.customers.update(customerId, { invoice_settings: { default_payment_method: attachedId } }),
       );
-      return { brand: method.card?.brand ?? null, last4: method.card?.last4 ?? null };
+      return { paymentMethodId: attachedId, brand: method.card?.brand ?? null, last4: method.card?.last4 ?? null };
     },
 
     async authorize(input): Promise<AuthorizeResult> {

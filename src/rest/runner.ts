@@ -27,11 +27,12 @@ export function compileRoutes(routes: Route[]): CompiledRoute[] {
   });
 }
 
-function errorFromGraphQL(error: GraphQLFormattedError): { code: ErrorCode; message: string; field?: string } {
+function errorFromGraphQL(error: GraphQLFormattedError): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
   const code = error.extensions?.code;
   if (typeof code === 'string' && code !== 'BAD_USER_INPUT' && code !== 'GRAPHQL_VALIDATION_FAILED' && code !== 'INTERNAL_SERVER_ERROR') {
-    const field = typeof error.extensions?.field === 'string' ? error.extensions.field : undefined;
-    return { code: code as ErrorCode, message: error.message, field };
+    // Extra facts of the error (such as a task's current status on a 409) stay beside code and message.
+    const { code: _code, field, http: _http, ...details } = error.extensions ?? {};
+    return { code: code as ErrorCode, message: error.message, field: typeof field === 'string' ? field : undefined, details };
   }
   if (code === 'INTERNAL_SERVER_ERROR') return { code: 'INTERNAL', message: 'internal error' };
   // Variable coercion: 'Variable "$input" got invalid value 5 at "input.name"; String cannot represent…'

@@ -4,5 +4,11 @@ import './scalars.js';
 import './enums.js';
 import './accounts.js';
 import './agents.js';
+import './task-payment.js';
+import './payments.js';
+import './billing.js';
+import './tasks.js';
+import './task-subscriptions.js';
+import './deliveries.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -3,12 +3,7 @@ import { Ajv } from 'ajv';
 import { z } from 'zod';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { invalid } from '../errors.js';
-
-const tagList = z
-  .array(z.string().trim().min(1, 'entries must not be empty').max(64, 'entries must be at most 64 characters'))
-  .max(50, 'at most 50 entries')
-  // Lower-cased and de-duplicated, so routing and filters match regardless of spelling.
-  .transform((list) => [...new Set(list.map((s) => s.toLowerCase()))]);
+import { parseOrInvalid, tagList } from './validation.js';
 
 const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).nullable();
 
@@ -71,13 +66,7 @@ export async function parseAgentInput(
   for (const field of ['name', 'endpoint', 'status', 'priceCents'] as const) {
     if (present[field] === null) throw invalid(field, `${field} cannot be null`);
   }
-  const parsed = agentFields.partial().safeParse(present);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = String(issue.path[0] ?? 'input');
-    throw invalid(field, `${field} ${issue.message}`);
-  }
-  const data = parsed.data;
+  const data = parseOrInvalid(agentFields.partial(), present);
   for (const field of ['docsUrl', 'manifestUrl', 'twitterUrl'] as const) {
     const value = data[field];
     if (value === '') data[field] = null;

@@ -2,17 +2,43 @@
 import type { Deps } from '../deps.js';
 import { accountService } from './accounts.js';
 import { agentService } from './agents.js';
+import { deliveryService } from './deliveries.js';
+import { paymentService, type PaymentService } from './payments.js';
+import { creditService } from './credits.js';
+import { billingService } from './billing.js';
+import { taskService } from './tasks.js';
 
 export function createServices(deps: Deps) {
   const accounts = accountService(deps);
   const agents = agentService(deps);
+  let payments: PaymentService | undefined;
+  const tasks = taskService(deps, () => payments!, {
+    async taskFinished() {},
+  });
+  payments = paymentService(deps, {
+    onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit ?? ((fn) => void fn()), taskId),
+    // A card declined while the task waited for its hold: the task cannot go ahead.
+    onDeclined: async (taskId) => void (await tasks.failUnpaid(taskId, 'payment_declined')),
+  });
+  const credits = creditService(deps, payments.provider);
+  const billing = billingService(deps, payments);
+  const deliveries = deliveryService(deps, agents, tasks, {
+    async deliveryOutcome() {},
+  });
   return {
     deps,
     accounts,
     agents,
+    tasks,
+    payments,
+    credits,
+    billing,
+    deliveries,
     hooks: {
       // Runs in the agent.changed job after any change to an agent.
-      async agentChanged(_agentId: string): Promise<void> {},
+      async agentChanged(agentId: string): Promise<void> {
+        await tasks.agentChanged(agentId);
+      },
     },
   };
 }

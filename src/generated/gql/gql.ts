@@ -22,6 +22,20 @@ type Documents = {
     "\n      mutation RestDeleteAgent($id: ID!) {\n        deleteAgent(id: $id) {\n          message\n        }\n      }\n    ": typeof types.RestDeleteAgentDocument,
     "\n      mutation RestRotateWebhookSecret($id: ID!) {\n        rotateAgentWebhookSecret(id: $id) {\n          webhookSecret\n          message\n        }\n      }\n    ": typeof types.RestRotateWebhookSecretDocument,
     "\n      mutation RestRemoveWebhookSecret($id: ID!) {\n        removeAgentWebhookSecret(id: $id) {\n          id\n          hasWebhookSecret\n        }\n      }\n    ": typeof types.RestRemoveWebhookSecretDocument,
+    "\n  fragment DeliveryFields on Delivery {\n    id\n    taskId\n    status\n    attemptCount\n    nextAttemptAt\n    createdAt\n    attempts {\n      number\n      at\n      statusCode\n      latencyMs\n      error\n    }\n  }\n": typeof types.DeliveryFieldsFragmentDoc,
+    "\n      query RestAgentDeliveries($agentId: ID!, $limit: Int) {\n        agentDeliveries(agentId: $agentId, limit: $limit) {\n          ...DeliveryFields\n        }\n      }\n    ": typeof types.RestAgentDeliveriesDocument,
+    "\n      mutation RestRedeliver($agentId: ID!, $deliveryId: ID!) {\n        redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n          ...DeliveryFields\n        }\n      }\n    ": typeof types.RestRedeliverDocument,
+    "\n  fragment TaskFields on Task {\n    id\n    status\n    title\n    description\n    input\n    capabilities\n    protocols\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n      autoCharged\n    }\n  }\n": typeof types.TaskFieldsFragmentDoc,
+    "\n      mutation RestCreateTask($input: CreateTaskInput!) {\n        createTask(input: $input) {\n          task {\n            ...TaskFields\n          }\n          clientSecret\n          autoCharged\n        }\n      }\n    ": typeof types.RestCreateTaskDocument,
+    "\n      query RestListTasks($role: TaskRole, $status: TaskStatus, $limit: Int, $cursor: String) {\n        tasks(role: $role, status: $status, limit: $limit, cursor: $cursor) {\n          data {\n            ...TaskFields\n          }\n          nextCursor\n        }\n      }\n    ": typeof types.RestListTasksDocument,
+    "\n      mutation RestRouteTask($input: RouteInput!) {\n        routeTask(input: $input) {\n          score\n          agent {\n            id\n            name\n            slug\n            description\n            protocols\n            categories\n            capabilities\n            tags\n            endpoint\n            docsUrl\n            authType\n            version\n            status\n            priceCents\n            trustScore\n            trustTier\n            healthStatus\n          }\n        }\n      }\n    ": typeof types.RestRouteTaskDocument,
+    "\n      query RestGetTask($id: ID!) {\n        task(id: $id) {\n          ...TaskFields\n        }\n      }\n    ": typeof types.RestGetTaskDocument,
+    "\n    mutation RestAcceptTask($id: ID!) {\n      acceptTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  ": typeof types.RestAcceptTaskDocument,
+    "\n    mutation RestStartTask($id: ID!) {\n      startTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  ": typeof types.RestStartTaskDocument,
+    "\n    mutation RestCompleteTask($id: ID!, $result: JSON!) {\n      completeTask(id: $id, result: $result) {\n        ...TaskFields\n      }\n    }\n  ": typeof types.RestCompleteTaskDocument,
+    "\n    mutation RestFailTask($id: ID!, $error: String!) {\n      failTask(id: $id, error: $error) {\n        ...TaskFields\n      }\n    }\n  ": typeof types.RestFailTaskDocument,
+    "\n    mutation RestCancelTask($id: ID!) {\n      cancelTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  ": typeof types.RestCancelTaskDocument,
+    "\n      mutation RestTaskCallback($id: ID!, $taskToken: String!, $result: JSON, $error: String) {\n        taskCallback(id: $id, taskToken: $taskToken, result: $result, error: $error)\n      }\n    ": typeof types.RestTaskCallbackDocument,
 };
 const documents: Documents = {
     "\n  fragment AgentOwnerFields on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    protocols\n    categories\n    capabilities\n    tags\n    docsUrl\n    manifestUrl\n    authType\n    version\n    inputSchema\n    twitterUrl\n    status\n    verified\n    healthStatus\n    trustScore\n    trustTier\n    hasWebhookSecret\n    priceCents\n    taskCount\n    avgRating\n    createdAt\n    updatedAt\n  }\n": types.AgentOwnerFieldsFragmentDoc,
@@ -32,6 +46,20 @@ const documents: Documents = {
     "\n      mutation RestDeleteAgent($id: ID!) {\n        deleteAgent(id: $id) {\n          message\n        }\n      }\n    ": types.RestDeleteAgentDocument,
     "\n      mutation RestRotateWebhookSecret($id: ID!) {\n        rotateAgentWebhookSecret(id: $id) {\n          webhookSecret\n          message\n        }\n      }\n    ": types.RestRotateWebhookSecretDocument,
     "\n      mutation RestRemoveWebhookSecret($id: ID!) {\n        removeAgentWebhookSecret(id: $id) {\n          id\n          hasWebhookSecret\n        }\n      }\n    ": types.RestRemoveWebhookSecretDocument,
+    "\n  fragment DeliveryFields on Delivery {\n    id\n    taskId\n    status\n    attemptCount\n    nextAttemptAt\n    createdAt\n    attempts {\n      number\n      at\n      statusCode\n      latencyMs\n      error\n    }\n  }\n": types.DeliveryFieldsFragmentDoc,
+    "\n      query RestAgentDeliveries($agentId: ID!, $limit: Int) {\n        agentDeliveries(agentId: $agentId, limit: $limit) {\n          ...DeliveryFields\n        }\n      }\n    ": types.RestAgentDeliveriesDocument,
+    "\n      mutation RestRedeliver($agentId: ID!, $deliveryId: ID!) {\n        redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n          ...DeliveryFields\n        }\n      }\n    ": types.RestRedeliverDocument,
+    "\n  fragment TaskFields on Task {\n    id\n    status\n    title\n    description\n    input\n    capabilities\n    protocols\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n      autoCharged\n    }\n  }\n": types.TaskFieldsFragmentDoc,
+    "\n      mutation RestCreateTask($input: CreateTaskInput!) {\n        createTask(input: $input) {\n          task {\n            ...TaskFields\n          }\n          clientSecret\n          autoCharged\n        }\n      }\n    ": types.RestCreateTaskDocument,
+    "\n      query RestListTasks($role: TaskRole, $status: TaskStatus, $limit: Int, $cursor: String) {\n        tasks(role: $role, status: $status, limit: $limit, cursor: $cursor) {\n          data {\n            ...TaskFields\n          }\n          nextCursor\n        }\n      }\n    ": types.RestListTasksDocument,
+    "\n      mutation RestRouteTask($input: RouteInput!) {\n        routeTask(input: $input) {\n          score\n          agent {\n            id\n            name\n            slug\n            description\n            protocols\n            categories\n            capabilities\n            tags\n            endpoint\n            docsUrl\n            authType\n            version\n            status\n            priceCents\n            trustScore\n            trustTier\n            healthStatus\n          }\n        }\n      }\n    ": types.RestRouteTaskDocument,
+    "\n      query RestGetTask($id: ID!) {\n        task(id: $id) {\n          ...TaskFields\n        }\n      }\n    ": types.RestGetTaskDocument,
+    "\n    mutation RestAcceptTask($id: ID!) {\n      acceptTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  ": types.RestAcceptTaskDocument,
+    "\n    mutation RestStartTask($id: ID!) {\n      startTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  ": types.RestStartTaskDocument,
+    "\n    mutation RestCompleteTask($id: ID!, $result: JSON!) {\n      completeTask(id: $id, result: $result) {\n        ...TaskFields\n      }\n    }\n  ": types.RestCompleteTaskDocument,
+    "\n    mutation RestFailTask($id: ID!, $error: String!) {\n      failTask(id: $id, error: $error) {\n        ...TaskFields\n      }\n    }\n  ": types.RestFailTaskDocument,
+    "\n    mutation RestCancelTask($id: ID!) {\n      cancelTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  ": types.RestCancelTaskDocument,
+    "\n      mutation RestTaskCallback($id: ID!, $taskToken: String!, $result: JSON, $error: String) {\n        taskCallback(id: $id, taskToken: $taskToken, result: $result, error: $error)\n      }\n    ": types.RestTaskCallbackDocument,
 };
 
 /**
@@ -80,6 +108,62 @@ export function graphql(source: "\n      mutation RestRotateWebhookSecret($id: I
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation RestRemoveWebhookSecret($id: ID!) {\n        removeAgentWebhookSecret(id: $id) {\n          id\n          hasWebhookSecret\n        }\n      }\n    "): (typeof documents)["\n      mutation RestRemoveWebhookSecret($id: ID!) {\n        removeAgentWebhookSecret(id: $id) {\n          id\n          hasWebhookSecret\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment DeliveryFields on Delivery {\n    id\n    taskId\n    status\n    attemptCount\n    nextAttemptAt\n    createdAt\n    attempts {\n      number\n      at\n      statusCode\n      latencyMs\n      error\n    }\n  }\n"): (typeof documents)["\n  fragment DeliveryFields on Delivery {\n    id\n    taskId\n    status\n    attemptCount\n    nextAttemptAt\n    createdAt\n    attempts {\n      number\n      at\n      statusCode\n      latencyMs\n      error\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestAgentDeliveries($agentId: ID!, $limit: Int) {\n        agentDeliveries(agentId: $agentId, limit: $limit) {\n          ...DeliveryFields\n        }\n      }\n    "): (typeof documents)["\n      query RestAgentDeliveries($agentId: ID!, $limit: Int) {\n        agentDeliveries(agentId: $agentId, limit: $limit) {\n          ...DeliveryFields\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestRedeliver($agentId: ID!, $deliveryId: ID!) {\n        redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n          ...DeliveryFields\n        }\n      }\n    "): (typeof documents)["\n      mutation RestRedeliver($agentId: ID!, $deliveryId: ID!) {\n        redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n          ...DeliveryFields\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TaskFields on Task {\n    id\n    status\n    title\n    description\n    input\n    capabilities\n    protocols\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n      autoCharged\n    }\n  }\n"): (typeof documents)["\n  fragment TaskFields on Task {\n    id\n    status\n    title\n    description\n    input\n    capabilities\n    protocols\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n      autoCharged\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestCreateTask($input: CreateTaskInput!) {\n        createTask(input: $input) {\n          task {\n            ...TaskFields\n          }\n          clientSecret\n          autoCharged\n        }\n      }\n    "): (typeof documents)["\n      mutation RestCreateTask($input: CreateTaskInput!) {\n        createTask(input: $input) {\n          task {\n            ...TaskFields\n          }\n          clientSecret\n          autoCharged\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestListTasks($role: TaskRole, $status: TaskStatus, $limit: Int, $cursor: String) {\n        tasks(role: $role, status: $status, limit: $limit, cursor: $cursor) {\n          data {\n            ...TaskFields\n          }\n          nextCursor\n        }\n      }\n    "): (typeof documents)["\n      query RestListTasks($role: TaskRole, $status: TaskStatus, $limit: Int, $cursor: String) {\n        tasks(role: $role, status: $status, limit: $limit, cursor: $cursor) {\n          data {\n            ...TaskFields\n          }\n          nextCursor\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestRouteTask($input: RouteInput!) {\n        routeTask(input: $input) {\n          score\n          agent {\n            id\n            name\n            slug\n            description\n            protocols\n            categories\n            capabilities\n            tags\n            endpoint\n            docsUrl\n            authType\n            version\n            status\n            priceCents\n            trustScore\n            trustTier\n            healthStatus\n          }\n        }\n      }\n    "): (typeof documents)["\n      mutation RestRouteTask($input: RouteInput!) {\n        routeTask(input: $input) {\n          score\n          agent {\n            id\n            name\n            slug\n            description\n            protocols\n            categories\n            capabilities\n            tags\n            endpoint\n            docsUrl\n            authType\n            version\n            status\n            priceCents\n            trustScore\n            trustTier\n            healthStatus\n          }\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestGetTask($id: ID!) {\n        task(id: $id) {\n          ...TaskFields\n        }\n      }\n    "): (typeof documents)["\n      query RestGetTask($id: ID!) {\n        task(id: $id) {\n          ...TaskFields\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RestAcceptTask($id: ID!) {\n      acceptTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  "): (typeof documents)["\n    mutation RestAcceptTask($id: ID!) {\n      acceptTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RestStartTask($id: ID!) {\n      startTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  "): (typeof documents)["\n    mutation RestStartTask($id: ID!) {\n      startTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RestCompleteTask($id: ID!, $result: JSON!) {\n      completeTask(id: $id, result: $result) {\n        ...TaskFields\n      }\n    }\n  "): (typeof documents)["\n    mutation RestCompleteTask($id: ID!, $result: JSON!) {\n      completeTask(id: $id, result: $result) {\n        ...TaskFields\n      }\n    }\n  "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RestFailTask($id: ID!, $error: String!) {\n      failTask(id: $id, error: $error) {\n        ...TaskFields\n      }\n    }\n  "): (typeof documents)["\n    mutation RestFailTask($id: ID!, $error: String!) {\n      failTask(id: $id, error: $error) {\n        ...TaskFields\n      }\n    }\n  "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    mutation RestCancelTask($id: ID!) {\n      cancelTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  "): (typeof documents)["\n    mutation RestCancelTask($id: ID!) {\n      cancelTask(id: $id) {\n        ...TaskFields\n      }\n    }\n  "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestTaskCallback($id: ID!, $taskToken: String!, $result: JSON, $error: String) {\n        taskCallback(id: $id, taskToken: $taskToken, result: $result, error: $error)\n      }\n    "): (typeof documents)["\n      mutation RestTaskCallback($id: ID!, $taskToken: String!, $result: JSON, $error: String) {\n        taskCallback(id: $id, taskToken: $taskToken, result: $result, error: $error)\n      }\n    "];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,5 +1,7 @@
 // The /v1 route table.
 import type { Route } from '../route.js';
 import { agentRoutes } from './agents.js';
+import { deliveryRoutes } from './deliveries.js';
+import { taskRoutes } from './tasks.js';
 
-export const routes: Route[] = [...agentRoutes];
+export const routes: Route[] = [...agentRoutes, ...deliveryRoutes, ...taskRoutes];

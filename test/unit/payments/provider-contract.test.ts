@@ -77,6 +77,7 @@ describe.each(adapters)('%s payment provider', (name, build) => {
     const { customerId } = await provider.createCustomer({ userId: 'u1', email: 'u1@example.test', idempotencyKey: key('customer') });
     expect(customerId).toMatch(/^cus_/);
     await expect(provider.setDefaultPaymentMethod({ customerId, paymentMethodId: 'pm_card_visa' })).resolves.toEqual({
+      paymentMethodId: expect.stringMatching(/^pm_/),
       brand: 'visa',
       last4: '4242',
     });

@@ -73,6 +73,7 @@ describe('intentIdFromClientSecret', () => {
 describe('simulated cards', () => {
   it('accepts any pm_ id as a visa ending 4242', async () => {
     await expect(provider.setDefaultPaymentMethod({ customerId: 'cus_sim_1', paymentMethodId: 'pm_anything' })).resolves.toEqual({
+      paymentMethodId: 'pm_anything',
       brand: 'visa',
       last4: '4242',
     });

@@ -76,11 +76,12 @@ describe('saving a card', () => {
     expect(standin.customers.get(customerId)).toMatchObject({ email: 'u@example.test', metadata: { userId: 'user_1' } });
     expect(callsFor('/v1/customers').at(-1)?.idempotencyKey).toBe(key('customer'));
 
-    await expect(provider.setDefaultPaymentMethod({ customerId, paymentMethodId: 'pm_card_mastercard' })).resolves.toEqual({
-      brand: 'mastercard',
-      last4: '4444',
-    });
+    const saved = await provider.setDefaultPaymentMethod({ customerId, paymentMethodId: 'pm_card_mastercard' });
+    expect(saved).toMatchObject({ brand: 'mastercard', last4: '4444' });
     const defaultId = (standin.customers.get(customerId)?.invoice_settings as { default_payment_method: string }).default_payment_method;
+    // The shortcut was attached as a new method; the service must charge that one.
+    expect(saved.paymentMethodId).toBe(defaultId);
+    expect(defaultId).not.toBe('pm_card_mastercard');
     expect(standin.paymentMethods.get(defaultId)?.customer).toBe(customerId);
   });
 

@@ -1,0 +1,88 @@
+// Live task events for subscriptions. With a PostgreSQL server they travel through LISTEN/NOTIFY, so a
+// subscriber on one process sees changes made by another; the embedded database lives in one process,
+// where an in-process emitter is the same thing.
+import { EventEmitter, on } from 'node:events';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+
+export interface TaskEvent {
+  taskId: string;
+  status: string;
+  requesterId: string;
+  agentOwnerId: string | null;
+}
+
+export interface EventBus {
+  publish(event: TaskEvent): Promise<void>;
+  // Yields events until the signal aborts.
+  subscribe(signal: AbortSignal): AsyncIterable<TaskEvent>;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'task_events';
+
+function localFanout() {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    emit: (event: TaskEvent) => emitter.emit('event', event),
+    async *subscribe(signal: AbortSignal): AsyncIterable<TaskEvent> {
+      try {
+        for await (const [event] of on(emitter, 'event', { signal })) yield event as TaskEvent;
+      } catch (error) {
+        if ((error as Error).name !== 'AbortError') throw error;
+      }
+    },
+  };
+}
+
+export function createLocalBus(): EventBus {
+  const fanout = localFanout();
+  return {
+    publish: async (event) => void fanout.emit(event),
+    subscribe: (signal) => fanout.subscribe(signal),
+    close: async () => {},
+  };
+}
+
+export async function createPgBus(connectionString: string, logger: Logger): Promise<EventBus> {
+  const fanout = localFanout();
+  const pool = new pg.Pool({ connectionString, max: 2 });
+  pool.on('error', (error) => logger.warn({ err: error }, 'event bus pool error'));
+  let listener: pg.Client | null = null;
+  let closed = false;
+
+  async function listen(): Promise<void> {
+    const client = new pg.Client({ connectionString });
+    client.on('notification', (msg) => {
+      if (msg.channel !== CHANNEL || !msg.payload) return;
+      try {
+        fanout.emit(JSON.parse(msg.payload) as TaskEvent);
+      } catch {
+        logger.warn('ignored a malformed task event');
+      }
+    });
+    // A lost connection is re-established; events sent meanwhile are missed (subscribers re-read state).
+    client.on('error', (error) => {
+      logger.warn({ err: error }, 'event listener connection lost');
+      listener = null;
+      if (!closed) setTimeout(() => void listen().catch(() => {}), 1000);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    listener = client;
+  }
+  await listen();
+
+  return {
+    async publish(event) {
+      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
+    },
+    subscribe: (signal) => fanout.subscribe(signal),
+    async close() {
+      closed = true;
+      await listener?.end().catch(() => {});
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+// Jobs of the task lifecycle. Each is safe to run more than once.
+import { z } from 'zod';
+import { defineJob } from './job.js';
+
+export const deliverTask = defineJob({
+  name: 'task.deliver',
+  payload: z.object({ deliveryId: z.string() }),
+  run: (services, { deliveryId }) => services.deliveries.attempt(deliveryId),
+});
+
+export const expireTask = defineJob({
+  name: 'task.expire',
+  payload: z.object({ taskId: z.string() }),
+  run: (services, { taskId }) => services.tasks.expire(taskId),
+});
+
+export const routeTask = defineJob({
+  name: 'task.route',
+  payload: z.object({ taskId: z.string() }),
+  run: (services, { taskId }) => services.tasks.routeWaiting(taskId),
+});

@@ -1,0 +1,50 @@
+import { graphql } from '../../generated/gql/index.js';
+import { intParam } from '../params.js';
+import { route } from '../route.js';
+
+graphql(`
+  fragment DeliveryFields on Delivery {
+    id
+    taskId
+    status
+    attemptCount
+    nextAttemptAt
+    createdAt
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
+`);
+
+export const deliveryRoutes = [
+  route({
+    method: 'GET',
+    path: '/v1/agents/:id/deliveries',
+    document: graphql(`
+      query RestAgentDeliveries($agentId: ID!, $limit: Int) {
+        agentDeliveries(agentId: $agentId, limit: $limit) {
+          ...DeliveryFields
+        }
+      }
+    `),
+    variables: (req) => ({ agentId: req.params.id!, limit: intParam(req.query, 'limit', { min: 1, max: 200 }) }),
+    respond: (data) => ({ body: { data: data.agentDeliveries } }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/agents/:id/deliveries/:deliveryId/redeliver',
+    document: graphql(`
+      mutation RestRedeliver($agentId: ID!, $deliveryId: ID!) {
+        redeliver(agentId: $agentId, deliveryId: $deliveryId) {
+          ...DeliveryFields
+        }
+      }
+    `),
+    variables: (req) => ({ agentId: req.params.id!, deliveryId: req.params.deliveryId! }),
+    respond: (data) => ({ status: 202, body: { data: data.redeliver } }),
+  }),
+];

@@ -1,0 +1,49 @@
+import { builder } from './builder.js';
+
+export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: ['pending', 'succeeded', 'failed'] as const });
+
+builder.prismaObject('DeliveryAttempt', {
+  fields: (t) => ({
+    number: t.exposeInt('number'),
+    at: t.expose('at', { type: 'DateTime' }),
+    statusCode: t.exposeInt('statusCode', { nullable: true }),
+    latencyMs: t.exposeInt('latencyMs'),
+    error: t.exposeString('error', { nullable: true }),
+  }),
+});
+
+builder.prismaObject('Delivery', {
+  description: 'One delivery of a task to its agent. Its id is the webhook-id, the same on every retry.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    taskId: t.exposeID('taskId'),
+    status: t.expose('status', { type: DeliveryStatusEnum }),
+    attemptCount: t.exposeInt('attemptCount'),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    attempts: t.relation('attempts', { query: { orderBy: { number: 'asc' } } }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  agentDeliveries: t.prismaField({
+    type: ['Delivery'],
+    description: "Deliveries to one of the caller's agents, newest first, with every attempt",
+    authScopes: { user: true },
+    args: { agentId: t.arg.id({ required: true }), limit: t.arg.int({ defaultValue: 50 }) },
+    resolve: (_q, _root, args, ctx) => {
+      const limit = Math.min(Math.max(args.limit ?? 50, 1), 200);
+      return ctx.services.deliveries.listForAgent(ctx.viewer!, String(args.agentId), limit);
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  redeliver: t.prismaField({
+    type: 'Delivery',
+    description: 'Delivers a still-matched task again, now',
+    authScopes: { user: true },
+    args: { agentId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.deliveries.redeliver(ctx.viewer!, String(args.agentId), String(args.deliveryId)),
+  }),
+}));

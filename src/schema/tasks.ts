@@ -1,0 +1,178 @@
+import { builder } from './builder.js';
+import { invalid } from '../errors.js';
+import { AgentRef } from './agents.js';
+import { PaymentRef } from './task-payment.js';
+
+export const TaskStatusEnum = builder.enumType('TaskStatus', {
+  values: ['pending', 'matched', 'in_progress', 'completed', 'failed', 'cancelled', 'expired'] as const,
+});
+export const TaskPriorityEnum = builder.enumType('TaskPriority', { values: ['low', 'normal', 'high', 'urgent'] as const });
+export const TaskRoleEnum = builder.enumType('TaskRole', {
+  description: 'requester: tasks the caller created; agent: tasks assigned to agents the caller owns',
+  values: ['requester', 'agent'] as const,
+});
+
+export const TaskRef = builder.prismaObject('Task', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    status: t.expose('status', { type: TaskStatusEnum }),
+    title: t.exposeString('title'),
+    description: t.exposeString('description'),
+    input: t.expose('input', { type: 'JSON', nullable: true }),
+    capabilities: t.exposeStringList('capabilities'),
+    protocols: t.exposeStringList('protocols'),
+    priority: t.expose('priority', { type: TaskPriorityEnum }),
+    maxPriceCents: t.exposeInt('maxPriceCents', { nullable: true }),
+    agentId: t.exposeID('agentId', { nullable: true }),
+    requesterId: t.exposeID('requesterId'),
+    result: t.expose('result', { type: 'JSON', nullable: true }),
+    error: t.exposeString('error', { nullable: true }),
+    rating: t.exposeInt('rating', { nullable: true }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    matchedAt: t.expose('matchedAt', { type: 'DateTime', nullable: true }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
+    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    payment: t.relation('payment', { nullable: true, type: PaymentRef }),
+  }),
+});
+
+const CreateTaskInput = builder.inputType('CreateTaskInput', {
+  fields: (t) => ({
+    title: t.string({ required: true }),
+    description: t.string({ required: true }),
+    input: t.field({ type: 'JSON', description: 'Structured input for the agent (a JSON object)' }),
+    agentId: t.id({ description: 'Route straight to this agent' }),
+    capabilities: t.stringList(),
+    protocols: t.stringList(),
+    priority: t.field({ type: TaskPriorityEnum }),
+    maxPriceCents: t.int(),
+    expiresInMinutes: t.float({ description: 'Default 60, at most 10080' }),
+  }),
+});
+
+const CreateTaskResult = builder.objectRef<{ taskId: string; clientSecret: string | null; autoCharged: boolean }>('CreateTaskResult').implement({
+  fields: (t) => ({
+    task: t.prismaField({
+      type: 'Task',
+      resolve: (query, result, _args, ctx) => ctx.prisma.task.findUniqueOrThrow({ ...query, where: { id: result.taskId } }),
+    }),
+    clientSecret: t.exposeString('clientSecret', {
+      nullable: true,
+      description: 'Present when the card hold must be confirmed by the requester with the payment processor',
+    }),
+    autoCharged: t.exposeBoolean('autoCharged', { description: 'A saved card was authorized at creation' }),
+  }),
+});
+
+const TaskPage = builder.objectRef<{ tasks: { id: string }[]; nextCursor: string | null }>('TaskPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [TaskRef], resolve: (page) => page.tasks as never }),
+    nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last' }),
+  }),
+});
+
+const RouteCandidate = builder.objectRef<{ agent: { id: string }; score: number }>('RouteCandidate').implement({
+  fields: (t) => ({
+    agent: t.field({ type: AgentRef, resolve: (c) => c.agent as never }),
+    score: t.exposeFloat('score'),
+  }),
+});
+
+const RouteInput = builder.inputType('RouteInput', {
+  fields: (t) => ({
+    capabilities: t.stringList(),
+    protocols: t.stringList(),
+    maxPriceCents: t.int(),
+    limit: t.int({ description: 'Default 5, at most 50' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  task: t.prismaField({
+    type: 'Task',
+    description: 'A task, for its requester and for the owner of its agent',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.tasks.get(ctx.viewer!, String(args.id)),
+  }),
+  tasks: t.field({
+    type: TaskPage,
+    authScopes: { user: true },
+    args: {
+      role: t.arg({ type: TaskRoleEnum, defaultValue: 'requester' }),
+      status: t.arg({ type: TaskStatusEnum }),
+      limit: t.arg.int({ defaultValue: 20 }),
+      cursor: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) => {
+      const limit = args.limit ?? 20;
+      if (limit < 1 || limit > 100) throw invalid('limit', 'limit must be between 1 and 100');
+      return ctx.services.tasks.list(ctx.viewer!, { role: args.role ?? 'requester', status: args.status ?? null, limit, cursor: args.cursor ?? null });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createTask: t.field({
+    type: CreateTaskResult,
+    authScopes: { user: true },
+    args: { input: t.arg({ type: CreateTaskInput, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { task, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input as Record<string, unknown>);
+      return { taskId: task.id, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
+    },
+  }),
+  acceptTask: t.prismaField({
+    type: 'Task',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.tasks.accept(ctx.viewer!, String(args.id)),
+  }),
+  startTask: t.prismaField({
+    type: 'Task',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.tasks.start(ctx.viewer!, String(args.id)),
+  }),
+  completeTask: t.prismaField({
+    type: 'Task',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }), result: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.tasks.complete(ctx.viewer!, String(args.id), args.result),
+  }),
+  failTask: t.prismaField({
+    type: 'Task',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }), error: t.arg.string({ required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.tasks.fail(ctx.viewer!, String(args.id), args.error),
+  }),
+  cancelTask: t.prismaField({
+    type: 'Task',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_q, _root, args, ctx) => ctx.services.tasks.cancel(ctx.viewer!, String(args.id)),
+  }),
+  taskCallback: t.field({
+    type: TaskStatusEnum,
+    description: "The agent's answer, authenticated by the task token from the delivery (no Bearer needed)",
+    args: {
+      id: t.arg.id({ required: true }),
+      taskToken: t.arg.string({ required: true }),
+      result: t.arg({ type: 'JSON' }),
+      error: t.arg.string(),
+    },
+    resolve: async (_root, args, ctx) => {
+      const task = await ctx.services.tasks.callback(String(args.id), { taskToken: args.taskToken, result: args.result, error: args.error });
+      return task.status;
+    },
+  }),
+  routeTask: t.field({
+    type: [RouteCandidate],
+    description: 'The agents a task with these requirements would go to, best first; creates nothing',
+    authScopes: { user: true },
+    args: { input: t.arg({ type: RouteInput, required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.tasks.route(args.input as Record<string, unknown>),
+  }),
+}));

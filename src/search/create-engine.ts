@@ -1,0 +1,22 @@
+// Chooses the search engine from the configuration: Typesense when TYPESENSE_URL and TYPESENSE_API_KEY
+// are set (config.ts requires both or neither), otherwise PostgreSQL, which needs nothing else.
+import type { Config } from '../config.js';
+import type { PrismaClient } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import type { SearchEngine } from './engine.js';
+import { withSearchFallback } from './fallback.js';
+import { createPostgresSearchEngine } from './postgres/engine.js';
+import { createTypesenseClient, createTypesenseSearchEngine } from './typesense/engine.js';
+
+export function createSearchEngine(deps: { config: Config; prisma: PrismaClient; logger: Logger }): SearchEngine {
+  const postgres = createPostgresSearchEngine(deps.prisma);
+  const { url, apiKey, collection } = deps.config.typesense;
+  if (!url || !apiKey) return postgres;
+  const typesense = createTypesenseSearchEngine({
+    prisma: deps.prisma,
+    logger: deps.logger,
+    client: createTypesenseClient({ url, apiKey, collection }),
+    alias: collection,
+  });
+  return withSearchFallback(typesense, postgres, deps.logger);
+}

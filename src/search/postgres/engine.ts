@@ -1,0 +1,104 @@
+// The default search engine: PostgreSQL itself (a server or the embedded PGlite). Weighted full-text
+// search over a trigger-maintained tsvector, with typo tolerance from pg_trgm: each query word is widened
+// to the nearest words of the agents' vocabulary (search_words) before the full-text match. Trigram
+// matching runs only over that short-word vocabulary, never over description text.
+import type { Db } from '../../db/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { SearchEngine, SearchHits } from '../engine.js';
+import type { DiscoveryQuery } from '../query.js';
+import { orderBy, relevanceScore, textScore } from './order.js';
+import { fullTextQuery, queryWords, type QueryWord, type WordExpansion } from './text-query.js';
+
+// Nearest vocabulary words taken per query word, and vocabulary words completing the last one.
+const SIMILAR_PER_WORD = 4;
+const COMPLETIONS_PER_PREFIX = 8;
+
+async function expandWords(db: Db, words: QueryWord[]): Promise<WordExpansion[]> {
+  const rows = await db.$queryRaw<Array<{ word: string; stop: boolean; similar: string[]; completions: string[] }>>`
+    SELECT q.word,
+      numnode(plainto_tsquery('english'::regconfig, q.word)) = 0 AS stop,
+      ARRAY(
+        SELECT s.word FROM search_words s
+        WHERE s.word % q.word AND s.word <> q.word
+        ORDER BY similarity(s.word, q.word) DESC, s.word
+        LIMIT ${SIMILAR_PER_WORD}
+      ) AS similar,
+      CASE WHEN q.ord = ${words.length} AND length(q.word) >= 3 THEN ARRAY(
+        SELECT s.word FROM search_words s
+        WHERE s.word LIKE q.word || '%' AND s.word <> q.word
+        ORDER BY length(s.word), s.word
+        LIMIT ${COMPLETIONS_PER_PREFIX}
+      ) ELSE '{}'::text[] END AS completions
+    FROM unnest(${words.map((w) => w.word)}::text[]) WITH ORDINALITY AS q(word, ord)
+    ORDER BY q.ord`;
+  return rows.map((row, i) => ({ ...row, last: words[i]!.last }));
+}
+
+function filtersOf(query: DiscoveryQuery): Prisma.Sql[] {
+  const filters = [Prisma.sql`a.status = ${query.status}::"AgentStatus"`];
+  // Each repeated value narrows further: an agent must offer all of them.
+  if (query.protocols.length) filters.push(Prisma.sql`a.protocols @> ${query.protocols}::text[]`);
+  if (query.categories.length) filters.push(Prisma.sql`a.categories @> ${query.categories}::text[]`);
+  if (query.capabilities.length) filters.push(Prisma.sql`a.capabilities @> ${query.capabilities}::text[]`);
+  return filters;
+}
+
+export function createPostgresSearchEngine(db: Db): SearchEngine {
+  async function run(query: DiscoveryQuery, tsquery: string | null): Promise<SearchHits> {
+    const filters = filtersOf(query);
+    let score: Prisma.Sql | null = null;
+    if (tsquery !== null) {
+      filters.push(Prisma.sql`a.search_vector @@ to_tsquery('english'::regconfig, ${tsquery})`);
+      score = relevanceScore(textScore(tsquery, query.q!));
+    }
+    const where = Prisma.join(filters, ' AND ');
+    const offset = (query.page - 1) * query.perPage;
+    const rows = await db.$queryRaw<Array<{ id: string; total: bigint }>>`
+      SELECT a.id, count(*) OVER () AS total
+      FROM agents a
+      WHERE ${where}
+      ORDER BY ${orderBy(query.sort, score)}
+      LIMIT ${query.perPage} OFFSET ${offset}`;
+    if (rows.length > 0) return { ids: rows.map((r) => r.id), total: Number(rows[0]!.total) };
+    // Past the last page the window count has no row to ride on.
+    if (offset === 0) return { ids: [], total: 0 };
+    const [{ total }] = await db.$queryRaw<[{ total: bigint }]>`SELECT count(*) AS total FROM agents a WHERE ${where}`;
+    return { ids: [], total: Number(total) };
+  }
+
+  return {
+    name: 'postgres',
+    keepsIndex: false,
+
+    async search(query) {
+      const words = query.q ? queryWords(query.q) : [];
+      if (words.length === 0) return run(query, null);
+      const expansions = await expandWords(db, words);
+      const all = fullTextQuery(expansions, 'all');
+      // Only stop words: nothing to search for, so the filters alone decide.
+      if (all === null) return run(query, null);
+      const hits = await run(query, all);
+      if (hits.total > 0 || expansions.filter((e) => !e.stop).length < 2) return hits;
+      // No agent has every word: rank those that have some, as a search box user would expect.
+      return run(query, fullTextQuery(expansions, 'any'));
+    },
+
+    // The tsvector and the vocabulary are kept by triggers in the same transaction as the write.
+    async syncAgent() {},
+
+    async reindex() {
+      const rebuild = async (tx: Db) => {
+        const indexed = await tx.$executeRaw`
+          UPDATE agents SET search_vector = agent_search_document(name, capabilities, tags, description, long_description)`;
+        await tx.$executeRaw`DELETE FROM search_words`;
+        await tx.$executeRaw`
+          INSERT INTO search_words (word)
+          SELECT DISTINCT w FROM agents a, agent_search_words(a.name, a.capabilities, a.tags, a.description, a.long_description) AS w
+          ORDER BY w
+          ON CONFLICT DO NOTHING`;
+        return { indexed };
+      };
+      return '$transaction' in db ? db.$transaction(rebuild, { timeout: 600_000 }) : rebuild(db);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// Translates a discovery query into Typesense search parameters. Pure, so that every parameter's
+// translation is covered by unit tests without a server.
+import type { SearchParams } from 'typesense/lib/Typesense/Types.js';
+import { invalid } from '../../errors.js';
+import type { DiscoveryQuery, DiscoverySort } from '../query.js';
+import type { AgentDocument } from './collection.js';
+
+// Searched fields, most telling first: the name outweighs capabilities and tags, which outweigh descriptions.
+export const QUERY_BY = ['name', 'capabilities', 'tags', 'description', 'long_description'] as const;
+export const QUERY_BY_WEIGHTS = [8, 4, 4, 2, 1] as const;
+// Up to two typos per word in every field but the long description (one there, to keep noise down).
+export const NUM_TYPOS = [2, 2, 2, 2, 1] as const;
+// The last word is a prefix in the short fields only; prefix matching over long text only adds noise.
+export const PREFIX = [true, true, true, false, false] as const;
+
+// Text relevance first, grouped into buckets of similar relevance, then the quality prior inside a bucket:
+// the same "small prior" the postgres engine applies.
+const RELEVANCE_BUCKETS = 10;
+
+function filterValue(field: string, value: string): string {
+  // Typesense has no escape for a backtick inside a backtick-quoted value.
+  if (value.includes('`')) throw invalid(field, `${field} values must not contain a backtick`);
+  return `\`${value}\``;
+}
+
+// Each value narrows further (the agent must have all of them), as in the postgres engine.
+function allOf(field: keyof AgentDocument & string, param: string, values: string[]): string[] {
+  return values.map((value) => `${field}:=[${filterValue(param, value)}]`);
+}
+
+export function filterBy(query: DiscoveryQuery): string {
+  return [
+    `status:=${query.status}`,
+    ...allOf('protocols', 'protocol', query.protocols),
+    ...allOf('categories', 'category', query.categories),
+    ...allOf('capabilities', 'capability', query.capabilities),
+  ].join(' && ');
+}
+
+export function sortBy(sort: DiscoverySort, hasQuery: boolean): string {
+  const byText = hasQuery ? ['_text_match:desc'] : [];
+  switch (sort) {
+    case 'relevance':
+      return hasQuery
+        ? `_text_match(buckets: ${RELEVANCE_BUCKETS}):desc,trust_score:desc,avg_rating:desc`
+        : 'trust_score:desc,avg_rating:desc,task_count:desc';
+    case 'rating':
+      return ['avg_rating:desc', 'rating_count:desc', ...byText].join(',');
+    case 'tasks':
+      return ['task_count:desc', ...byText].join(',');
+    case 'created':
+      return ['created_at:desc', ...byText].join(',');
+    case 'updated':
+      return ['updated_at:desc', ...byText].join(',');
+  }
+}
+
+export function typesenseSearchParams(query: DiscoveryQuery): SearchParams<AgentDocument> {
+  return {
+    q: query.q ?? '*',
+    query_by: QUERY_BY.join(','),
+    query_by_weights: QUERY_BY_WEIGHTS.join(','),
+    num_typos: NUM_TYPOS.join(','),
+    prefix: PREFIX.join(','),
+    // Words of 4 letters may carry one typo ("imge"), words of 7 two ("tranlsator").
+    min_len_1typo: 4,
+    min_len_2typo: 7,
+    // Keep looking for typo corrections until a full page is found, not only until the first hit.
+    typo_tokens_threshold: query.perPage,
+    // When no agent has every word, drop words from the right until something matches.
+    drop_tokens_threshold: 1,
+    filter_by: filterBy(query),
+    sort_by: sortBy(query.sort, query.q !== null),
+    page: query.page,
+    per_page: query.perPage,
+    // Agents are read from the database; the index is only asked for ids.
+    include_fields: 'id',
+  };
+}

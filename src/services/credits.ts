@@ -1,0 +1,146 @@
+// Per-requester, per-agent credits. A balance changes only through conditional or additive SQL, never by
+// writing a value read earlier, so concurrent uses and purchases cannot lose an update or go below zero.
+// Every movement is a ledger row: grant, purchase (+n), use (-1 at matching), refund (+1 when the task
+// did not complete).
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import type { Db, Tx } from '../db/client.js';
+import { AppError, invalid, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { ensureCustomer } from '../payments/customers.js';
+import { CURRENCY } from '../payments/fees.js';
+import { creditPurchaseKey } from '../payments/keys.js';
+import { ProviderError, type PaymentProvider } from '../payments/provider.js';
+import type { Viewer } from './accounts.js';
+
+// The processor's largest single charge (USD), so a purchase is refused here rather than there.
+const MAX_PURCHASE_CENTS = 99_999_999;
+
+const grantInput = z.object({
+  userId: z.string().min(1),
+  agentId: z.string().min(1),
+  count: z.number().int('count must be a whole number').min(1, 'count must be at least 1').max(100_000, 'count must be at most 100000'),
+});
+
+const purchaseInput = z.object({
+  agentId: z.string().min(1, 'agentId is required'),
+  quantity: z.number().int('quantity must be a whole number').min(1, 'quantity must be at least 1').max(1000, 'quantity must be at most 1000'),
+});
+
+async function addToBalance(db: Db, userId: string, agentId: string, amount: number): Promise<number> {
+  const rows = await db.$queryRaw<Array<{ balance: number }>>`
+    INSERT INTO credit_balances (user_id, agent_id, balance, updated_at)
+    VALUES (${userId}, ${agentId}, ${amount}, now())
+    ON CONFLICT (user_id, agent_id) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance, updated_at = now()
+    RETURNING balance`;
+  return rows[0]!.balance;
+}
+
+/** Inside the matching transaction: takes one credit for the agent if there is one. */
+export async function useCredit(tx: Tx, userId: string, agentId: string, taskId: string): Promise<boolean> {
+  const { count } = await tx.creditBalance.updateMany({
+    where: { userId, agentId, balance: { gte: 1 } },
+    data: { balance: { decrement: 1 } },
+  });
+  if (count === 0) return false;
+  await tx.creditLedgerEntry.create({ data: { id: newId('cle'), userId, agentId, kind: 'use', delta: -1, taskId } });
+  return true;
+}
+
+/** Gives back the credit a task used. Called once per task, by the conditional payment update before it. */
+export async function refundCredit(tx: Tx, taskId: string): Promise<void> {
+  const use = await tx.creditLedgerEntry.findFirst({ where: { taskId, kind: 'use' } });
+  if (!use) return;
+  await addToBalance(tx, use.userId, use.agentId, 1);
+  await tx.creditLedgerEntry.create({ data: { id: newId('cle'), userId: use.userId, agentId: use.agentId, kind: 'refund', delta: 1, taskId } });
+}
+
+export function creditService(deps: Deps, provider: PaymentProvider) {
+  const { prisma } = deps;
+
+  async function balanceOf(userId: string, agentId: string): Promise<number> {
+    const row = await prisma.creditBalance.findUnique({ where: { userId_agentId: { userId, agentId } } });
+    return row?.balance ?? 0;
+  }
+
+  return {
+    balanceOf,
+
+    balances(userId: string) {
+      return prisma.creditBalance.findMany({ where: { userId }, orderBy: { agentId: 'asc' } });
+    },
+
+    ledger(userId: string, agentId?: string) {
+      return prisma.creditLedgerEntry.findMany({ where: { userId, ...(agentId ? { agentId } : {}) }, orderBy: { id: 'asc' } });
+    },
+
+    // Administration (CLI): credits given, not bought.
+    async grant(raw: { userId: string; agentId: string; count: number }): Promise<{ userId: string; agentId: string; balance: number }> {
+      const parsed = grantInput.safeParse(raw);
+      if (!parsed.success) throw invalid(String(parsed.error.issues[0]!.path[0] ?? 'count'), parsed.error.issues[0]!.message);
+      const { userId, agentId, count } = parsed.data;
+      if (!(await prisma.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('user');
+      if (!(await prisma.agent.findUnique({ where: { id: agentId }, select: { id: true } }))) throw notFound('agent');
+      const balance = await prisma.$transaction(async (tx) => {
+        const after = await addToBalance(tx, userId, agentId, count);
+        await tx.creditLedgerEntry.create({ data: { id: newId('cle'), userId, agentId, kind: 'grant', delta: count } });
+        return after;
+      });
+      return { userId, agentId, balance };
+    },
+
+    /**
+     * Buys `quantity` credits at the agent's current price with the saved card, charged at once. With a
+     * request key (the Idempotency-Key header) a repeated purchase charges once and credits once, even when
+     * the first attempt died between the charge and the ledger.
+     */
+    async buy(viewer: Viewer, raw: { agentId: unknown; quantity: unknown }, requestKey: string | null) {
+      const parsed = purchaseInput.safeParse(raw);
+      if (!parsed.success) throw invalid(String(parsed.error.issues[0]!.path[0] ?? 'body'), parsed.error.issues[0]!.message);
+      const { agentId, quantity } = parsed.data;
+      const agent = await prisma.agent.findUnique({ where: { id: agentId } });
+      if (!agent) throw new AppError('NOT_FOUND', 'agent not found', { field: 'agentId' });
+      if (agent.priceCents === 0) throw invalid('agentId', 'this agent is free; its tasks need no credits');
+      const amountCents = agent.priceCents * quantity;
+      if (amountCents > MAX_PURCHASE_CENTS) throw invalid('quantity', `the purchase would exceed ${MAX_PURCHASE_CENTS} cents; buy fewer credits`);
+
+      const { user, customerId } = await ensureCustomer(prisma, provider, viewer.id).catch(unavailable);
+      if (!user.defaultPaymentMethodId) {
+        throw new AppError('PAYMENT_REQUIRED', 'save a card first: POST /v1/billing/setup-intent, then POST /v1/billing/payment-method');
+      }
+      const charge = await provider
+        .charge({
+          amountCents,
+          currency: CURRENCY,
+          customerId,
+          paymentMethodId: user.defaultPaymentMethodId,
+          description: `${quantity} credit(s) for agent ${agent.name}`,
+          idempotencyKey: creditPurchaseKey(viewer.id, requestKey ?? newId('buy')),
+          metadata: { userId: viewer.id, agentId, quantity: String(quantity) },
+        })
+        .catch(unavailable);
+      if (charge.status === 'declined') throw new AppError('PAYMENT_REQUIRED', charge.message);
+
+      const balance = await prisma.$transaction(async (tx) => {
+        // The intent id is unique in the ledger: a replayed charge finds its purchase already credited.
+        const { count } = await tx.creditLedgerEntry.createMany({
+          data: [{ id: newId('cle'), userId: viewer.id, agentId, kind: 'purchase', delta: quantity, intentId: charge.intentId }],
+          skipDuplicates: true,
+        });
+        return count === 1 ? addToBalance(tx, viewer.id, agentId, quantity) : null;
+      });
+      return { agentId, quantity, amountCents, balance: balance ?? (await balanceOf(viewer.id, agentId)) };
+    },
+  };
+}
+
+// Processor failures reach the caller as 503 (try again) or 402 (this card or request will not work).
+function unavailable(error: unknown): never {
+  if (error instanceof ProviderError) {
+    if (error.retryable) throw new AppError('UNAVAILABLE', 'the payment processor is unavailable; try again');
+    throw new AppError('PAYMENT_REQUIRED', error.message);
+  }
+  throw error;
+}
+
+export type CreditService = ReturnType<typeof creditService>;

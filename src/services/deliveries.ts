@@ -1,0 +1,118 @@
+// Delivering a matched task to its agent's endpoint: one Delivery per match (its id is the
+// webhook-id on every attempt), attempts recorded, failures retried on a backoff schedule until the
+// task expires, a 410 or the end of the schedule gives up.
+import type { Deps } from '../deps.js';
+import { nextRetryDelayMs } from '../delivery/backoff.js';
+import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
+import { buildDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
+import { conflict, forbidden, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { enqueueJob } from '../jobs/queue.js';
+import type { Viewer } from './accounts.js';
+import type { AgentService } from './agents.js';
+import type { TaskService } from './tasks.js';
+
+export interface DeliveryHooks {
+  // Delivery evidence for the agent's health.
+  deliveryOutcome(agentId: string, ok: boolean): Promise<void>;
+}
+
+export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, hooks: DeliveryHooks) {
+  const { prisma, config } = deps;
+
+  async function ownedAgent(viewer: Viewer, agentId: string) {
+    const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { ownerId: true } });
+    if (!agent) throw notFound('agent');
+    if (agent.ownerId !== viewer.id) throw forbidden('you do not own this agent');
+  }
+
+  return {
+    // Job: one attempt of a delivery. Safe to run again: a finished delivery or task is left alone.
+    async attempt(deliveryId: string): Promise<void> {
+      const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true, agent: true } });
+      if (!delivery || delivery.status !== 'pending') return;
+      const { task, agent } = delivery;
+      if (task.status !== 'matched') {
+        // Cancelled, expired, or already answered by the agent: nothing to deliver any more.
+        await prisma.delivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+        return;
+      }
+      const token = tasks.tokenFor(task);
+      if (!token) return;
+      const callbackUrl = tasks.callbackUrl(task.id);
+      const body = serializePayload(buildDeliveryPayload(task, token, callbackUrl));
+      const headers = deliveryHeaders({
+        taskId: task.id,
+        callbackUrl,
+        now: new Date(),
+        secret: agents.webhookSecretOf(agent),
+        deliveryId,
+        body,
+      });
+      const result = await postWebhook({ url: agent.endpoint, body, headers, timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
+      await record(deliveryId, task.id, agent.id, task.expiresAt, result);
+    },
+
+    async listForAgent(viewer: Viewer, agentId: string, limit: number) {
+      await ownedAgent(viewer, agentId);
+      return prisma.delivery.findMany({
+        where: { agentId },
+        orderBy: { id: 'desc' },
+        take: limit,
+        include: { attempts: { orderBy: { number: 'asc' } } },
+      });
+    },
+
+    // The owner asks for a still-matched task to be delivered again now.
+    async redeliver(viewer: Viewer, agentId: string, deliveryId: string) {
+      await ownedAgent(viewer, agentId);
+      const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true } });
+      if (!delivery || delivery.agentId !== agentId) throw notFound('delivery');
+      if (delivery.task.status !== 'matched') {
+        throw conflict(`the task is ${delivery.task.status}; only a matched task is delivered again`, { status: delivery.task.status });
+      }
+      return prisma.$transaction(async (t) => {
+        const updated = await t.delivery.update({ where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: new Date() } });
+        await enqueueJob(t, 'task.deliver', { deliveryId }, { jobKey: `deliver:${deliveryId}` });
+        return updated;
+      });
+    },
+  };
+
+  async function record(deliveryId: string, taskId: string, agentId: string, expiresAt: Date, result: WebhookResult): Promise<void> {
+    const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
+    const gone = result.kind === 'response' && result.status === 410;
+    const outcome = await prisma.$transaction(async (t) => {
+      const current = await t.delivery.findUniqueOrThrow({ where: { id: deliveryId } });
+      const number = current.attemptCount + 1;
+      await t.deliveryAttempt.create({
+        data: {
+          id: newId('att'),
+          deliveryId,
+          number,
+          statusCode: result.kind === 'response' ? result.status : null,
+          latencyMs: Math.round(result.latencyMs),
+          error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : `HTTP ${result.status}`,
+        },
+      });
+      if (ok) {
+        await t.delivery.update({ where: { id: deliveryId }, data: { attemptCount: number, status: 'succeeded', nextAttemptAt: null } });
+        return 'delivered' as const;
+      }
+      const delay = nextRetryDelayMs(number + 1, { retryAfterMs: result.kind === 'response' ? result.retryAfterMs : null });
+      const nextAt = new Date(Date.now() + delay);
+      if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) {
+        await t.delivery.update({ where: { id: deliveryId }, data: { attemptCount: number, status: 'failed', nextAttemptAt: null } });
+        return 'given_up' as const;
+      }
+      await t.delivery.update({ where: { id: deliveryId }, data: { attemptCount: number, nextAttemptAt: nextAt } });
+      await enqueueJob(t, 'task.deliver', { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: nextAt });
+      return 'retrying' as const;
+    });
+    if (outcome === 'delivered') await tasks.markDelivered(taskId);
+    if (outcome === 'given_up') await tasks.markUndeliverable(taskId);
+    await hooks.deliveryOutcome(agentId, ok);
+  }
+}
+
+export type DeliveryService = ReturnType<typeof deliveryService>;

@@ -1,0 +1,378 @@
+// How a task is paid: decided in the matching transaction, finalized in the transaction that ends the task.
+//
+// Methods: free (price 0), credit (one of the requester's credits for the agent), card (a manual-capture
+// hold for the agent's price). Payment status moves only by conditional updates on the current status:
+//   pending ─► authorized ─► captured            (card: hold placed, then captured on completion)
+//      │           └───────► released / refunded (hold cancelled, or credit given back)
+//      └───────────────────► released            (never held: task ended first, or the card was declined)
+// captured and released are final and exclusive, so a capture never follows a release nor a release a capture.
+// Processor calls happen after commit or in jobs (payment.authorize, .capture, .release, .transfer), never
+// inside a database transaction, and each carries a key derived from the task and the step.
+import type { Deps } from '../deps.js';
+import type { Config } from '../config.js';
+import type { Tx } from '../db/client.js';
+import { withTransaction, type AfterCommit } from '../db/transaction.js';
+import type { Agent, Payment, PaymentStatus, Task } from '../generated/prisma/client.js';
+import { AppError, conflict, invalid, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { enqueueJob } from '../jobs/queue.js';
+import {
+  ProviderError,
+  createPaymentProvider,
+  intentIdFromClientSecret,
+  isSimulatedProvider,
+  type AuthorizeResult,
+  type PaymentProvider,
+  type ProviderEvent,
+} from '../payments/index.js';
+import { ensureCustomer } from '../payments/customers.js';
+import { CURRENCY, ownerShareCents, platformFeeCents } from '../payments/fees.js';
+import { taskPaymentKey } from '../payments/keys.js';
+import { refundCredit, useCredit } from './credits.js';
+
+export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired';
+
+export interface PaymentPlan {
+  method: 'free' | 'credit' | 'card';
+  // true when the task may be delivered right away (free, or paid by a credit).
+  ready: boolean;
+}
+
+export interface CardAuthorization {
+  autoCharged: boolean;
+  clientSecret: string | null;
+}
+
+export interface PaymentHooks {
+  // In the transaction that moved the payment pending → authorized: the task may now be delivered.
+  onAuthorized(tx: Tx, taskId: string, afterCommit?: AfterCommit): Promise<void>;
+  // After the transaction that recorded a declined card (payment pending → released, failureMessage set):
+  // the task cannot go ahead. Runs once per task.
+  onDeclined?(taskId: string, message: string): Promise<void>;
+}
+
+// The authorize job is the safety net for a process that dies between the commit and the inline call; it
+// waits a little so it normally finds the hold already placed and has nothing to do.
+export const AUTHORIZE_JOB_DELAY_MS = 10_000;
+
+export function paymentProviderOf(config: Config): PaymentProvider {
+  return createPaymentProvider({
+    stripeSecretKey: config.stripe.secretKey ?? undefined,
+    stripeWebhookSecret: config.stripe.webhookSecret ?? undefined,
+    stripeApiHost: config.stripe.apiHost ?? undefined,
+    stripeApiPort: config.stripe.apiPort ?? undefined,
+    stripeApiProtocol: config.stripe.apiProtocol ?? undefined,
+  });
+}
+
+// Provider failures that say the card or the request will never work, as opposed to our own set-up
+// (bad key) or a passing outage, which are retried.
+const OUR_FAULT = new Set(['provider_auth', 'internal', 'idempotency_conflict']);
+const isHopeless = (error: unknown): error is ProviderError =>
+  error instanceof ProviderError && !error.retryable && !OUR_FAULT.has(error.code);
+
+const declined = (message: string) => new AppError('PAYMENT_REQUIRED', `the card was declined: ${message}`, { details: { reason: 'payment_declined' } });
+
+export function paymentService(deps: Deps, hooks: PaymentHooks, provider: PaymentProvider = paymentProviderOf(deps.config)) {
+  const { prisma, logger, config } = deps;
+
+  const transaction = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) =>
+    withTransaction(prisma, work, (error) => logger.error({ err: error }, 'payment after-commit work failed'));
+
+  async function move(tx: Tx, paymentId: string, from: PaymentStatus[], to: PaymentStatus, data: Partial<Payment> = {}): Promise<boolean> {
+    const { count } = await tx.payment.updateMany({ where: { id: paymentId, status: { in: from } }, data: { ...data, status: to } });
+    return count === 1;
+  }
+
+  const releaseJob = (tx: Tx, taskId: string, intentId?: string) =>
+    enqueueJob(tx, 'payment.release', intentId ? { taskId, intentId } : { taskId }, { jobKey: `payment.release:${taskId}` });
+
+  // The processor reports (or the inline call learned) that the hold stands.
+  async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string): Promise<void> {
+    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId })) await hooks.onAuthorized(tx, payment.taskId, afterCommit);
+    else await releaseIfEnded(tx, payment, intentId);
+  }
+
+  // The task ended while its hold was being placed: the hold is let go.
+  async function releaseIfEnded(tx: Tx, payment: Payment, intentId: string): Promise<void> {
+    const current = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
+    if (current.status !== 'released') return;
+    await tx.payment.updateMany({ where: { id: payment.id, intentId: null }, data: { intentId } });
+    await releaseJob(tx, payment.taskId, intentId);
+  }
+
+  async function recordDecline(payment: Payment, intentId: string | null, message: string): Promise<void> {
+    await transaction(async (tx, afterCommit) => {
+      if (!(await move(tx, payment.id, ['pending'], 'released', { failureMessage: message.slice(0, 500), ...(intentId ? { intentId } : {}) }))) return;
+      // A declined intent could still be confirmed later with another card; cancel it so it cannot.
+      if (intentId) await releaseJob(tx, payment.taskId, intentId);
+      const onDeclined = hooks.onDeclined;
+      if (onDeclined) afterCommit(() => onDeclined(payment.taskId, message));
+    });
+  }
+
+  async function rememberIntent(payment: Payment, intentId: string, autoCharged: boolean): Promise<boolean> {
+    return transaction(async (tx) => {
+      if (await move(tx, payment.id, ['pending'], 'pending', { intentId, autoCharged })) return true;
+      await releaseIfEnded(tx, payment, intentId);
+      return false;
+    });
+  }
+
+  /**
+   * Places the hold for a card-paid task. Called inline after task creation (`from: 'request'`, which
+   * needs the client secret) and by the payment.authorize job (the safety net). Both send the key
+   * task:<id>:authorize, so the processor creates one PaymentIntent per task however often this runs.
+   */
+  async function placeHold(taskId: string, from: 'request' | 'job'): Promise<CardAuthorization> {
+    const payment = await prisma.payment.findUnique({ where: { taskId }, include: { task: { select: { requesterId: true } } } });
+    if (!payment || payment.method !== 'card') return { autoCharged: false, clientSecret: null };
+    if (payment.status !== 'pending') {
+      if (payment.status === 'released' && payment.failureMessage && from === 'request') throw declined(payment.failureMessage);
+      return { autoCharged: payment.autoCharged, clientSecret: null };
+    }
+    // A hold already asked for waits for the requester's confirmation; the job has nothing to add.
+    if (from === 'job' && payment.intentId) return { autoCharged: payment.autoCharged, clientSecret: null };
+
+    let result: AuthorizeResult;
+    try {
+      const { user, customerId } = await ensureCustomer(prisma, provider, payment.task.requesterId);
+      // autoCharged was decided at matching; a card removed since then leaves the requester to confirm.
+      const paymentMethodId = payment.autoCharged ? user.defaultPaymentMethodId : null;
+      result = await provider.authorize({
+        amountCents: payment.amountCents,
+        currency: CURRENCY,
+        customerId,
+        paymentMethodId,
+        taskId,
+        description: `Task ${taskId}`,
+        idempotencyKey: taskPaymentKey(taskId, 'authorize'),
+      });
+    } catch (error) {
+      if (isHopeless(error)) {
+        result = { status: 'declined', intentId: null, message: error.message };
+      } else {
+        // A passing outage: the job retries with the same key. The request answers without a secret.
+        if (from === 'job') throw error;
+        logger.warn({ err: error, taskId }, 'card hold not placed yet; the payment.authorize job will retry');
+        return { autoCharged: payment.autoCharged, clientSecret: null };
+      }
+    }
+
+    switch (result.status) {
+      case 'declined':
+        await recordDecline(payment, result.intentId, result.message);
+        if (from === 'request') throw declined(result.message);
+        return { autoCharged: payment.autoCharged, clientSecret: null };
+      case 'requires_confirmation': {
+        const stillPending = await rememberIntent(payment, result.intentId, false);
+        return { autoCharged: false, clientSecret: stillPending ? result.clientSecret : null };
+      }
+      case 'authorized': {
+        const { intentId } = result;
+        await transaction((tx, afterCommit) => holdPlaced(tx, afterCommit, payment, intentId));
+        return { autoCharged: true, clientSecret: null };
+      }
+    }
+  }
+
+  // One event from the processor, in the transaction that records its id as processed.
+  async function applyEvent(tx: Tx, afterCommit: AfterCommit, event: ProviderEvent): Promise<void> {
+    if (!event.intentId) return;
+    const payment = await tx.payment.findUnique({ where: { intentId: event.intentId } });
+    // Not a task's hold (a credit purchase, or another system's intent on the same account).
+    if (!payment) return;
+    if (event.type === 'payment_intent.amount_capturable_updated') {
+      if (payment.status === 'pending') await holdPlaced(tx, afterCommit, payment, event.intentId);
+      else if (payment.status === 'released') await releaseJob(tx, payment.taskId, event.intentId);
+    }
+  }
+
+  async function handleEvent(event: ProviderEvent): Promise<'processed' | 'duplicate'> {
+    return transaction(async (tx, afterCommit) => {
+      // The insert waits for a concurrent delivery of the same event, so one of them handles it.
+      const { count } = await tx.processedWebhookEvent.createMany({ data: [{ id: event.id, type: event.type }], skipDuplicates: true });
+      if (count === 0) return 'duplicate';
+      await applyEvent(tx, afterCommit, event);
+      return 'processed';
+    });
+  }
+
+  const service = {
+    provider,
+
+    // Inside the matching transaction.
+    async prepare(tx: Tx, task: Task, agent: Agent): Promise<PaymentPlan> {
+      const existing = await tx.payment.findUnique({ where: { taskId: task.id } });
+      if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
+      const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId };
+      if (agent.priceCents === 0) {
+        await tx.payment.create({ data: { ...base, method: 'free', status: 'authorized' } });
+        return { method: 'free', ready: true };
+      }
+      if (await useCredit(tx, task.requesterId, agent.id, task.id)) {
+        await tx.payment.create({ data: { ...base, method: 'credit', status: 'authorized' } });
+        return { method: 'credit', ready: true };
+      }
+      const requester = await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
+      await tx.payment.create({
+        data: { ...base, method: 'card', status: 'pending', autoCharged: requester.defaultPaymentMethodId !== null, provider: provider.name },
+      });
+      await enqueueJob(tx, 'payment.authorize', { taskId: task.id }, {
+        jobKey: `payment.authorize:${task.id}`,
+        runAt: new Date(Date.now() + AUTHORIZE_JOB_DELAY_MS),
+      });
+      return { method: 'card', ready: false };
+    },
+
+    // After the matching transaction committed, for card payments. Throws 402 when the card is declined.
+    authorizeCard: (taskId: string) => placeHold(taskId, 'request'),
+
+    // Job payment.authorize.
+    authorizeFromJob: async (taskId: string) => void (await placeHold(taskId, 'job')),
+
+    // Inside the transaction that moves the task to a terminal state. Idempotent: a second call finds
+    // the payment already final and changes nothing.
+    async finalize(tx: Tx, taskId: string, outcome: TaskOutcome): Promise<void> {
+      const payment = await tx.payment.findUnique({ where: { taskId } });
+      if (!payment) return;
+      const completed = outcome === 'completed';
+      if (payment.method === 'free') {
+        await move(tx, payment.id, ['authorized'], completed ? 'captured' : 'released');
+        return;
+      }
+      if (payment.method === 'credit') {
+        // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
+        if (completed) await move(tx, payment.id, ['authorized'], 'captured');
+        else if (await move(tx, payment.id, ['authorized'], 'refunded')) await refundCredit(tx, taskId);
+        return;
+      }
+      if (completed && payment.status === 'authorized') {
+        const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
+        if (await move(tx, payment.id, ['authorized'], 'captured', { feeCents })) {
+          await enqueueJob(tx, 'payment.capture', { taskId }, { jobKey: `payment.capture:${taskId}` });
+        }
+        return;
+      }
+      // Not completed, or completed without a hold to capture: whatever is held is let go.
+      if (completed) logger.error({ taskId, status: payment.status }, 'task completed without an authorized payment; releasing it');
+      if (await move(tx, payment.id, ['pending', 'authorized'], 'released')) await releaseJob(tx, taskId);
+    },
+
+    // Job payment.capture: the decision is already recorded (status captured); this tells the processor.
+    async capture(taskId: string): Promise<void> {
+      const payment = await prisma.payment.findUnique({ where: { taskId } });
+      if (!payment || payment.method !== 'card' || payment.status !== 'captured' || !payment.intentId) return;
+      try {
+        await provider.capture({ intentId: payment.intentId, idempotencyKey: taskPaymentKey(taskId, 'capture') });
+      } catch (error) {
+        if (error instanceof ProviderError && !error.retryable) {
+          // E.g. the hold expired at the processor. Retrying cannot help; the status stays captured (the
+          // decision) and the failure is recorded, so no share is transferred for money never received.
+          logger.error({ err: error, taskId }, 'capture refused by the payment processor');
+          await prisma.payment.update({ where: { id: payment.id }, data: { failureMessage: `capture failed: ${error.message}`.slice(0, 500) } });
+          return;
+        }
+        throw error;
+      }
+      await enqueueJob(prisma, 'payment.transfer', { taskId }, { jobKey: `payment.transfer:${taskId}` });
+    },
+
+    // Job payment.release: cancels the PaymentIntent of a released payment (a late hold included).
+    async release(taskId: string, lateIntentId?: string): Promise<void> {
+      const payment = await prisma.payment.findUnique({ where: { taskId } });
+      if (!payment || payment.method !== 'card' || payment.status !== 'released') return;
+      const intentId = lateIntentId ?? payment.intentId;
+      if (!intentId) return;
+      try {
+        await provider.release({ intentId, idempotencyKey: taskPaymentKey(taskId, 'release') });
+      } catch (error) {
+        if (error instanceof ProviderError && !error.retryable) {
+          logger.error({ err: error, taskId }, 'release refused by the payment processor');
+          return;
+        }
+        throw error;
+      }
+    },
+
+    // Job payment.transfer: the owner's share goes to their connected account (separate charges and
+    // transfers, transfer_group = task id). Without an account the share stays owed: the payment keeps
+    // transferId null and payeeId, and is paid when the owner connects one (billing.startPayoutOnboarding).
+    async transfer(taskId: string): Promise<void> {
+      const payment = await prisma.payment.findUnique({ where: { taskId } });
+      if (!payment || payment.method !== 'card' || payment.status !== 'captured' || payment.transferId || !payment.payeeId) return;
+      if (payment.failureMessage) return;
+      const amountCents = ownerShareCents(payment.amountCents, config.platformFeeBps);
+      if (amountCents <= 0) return;
+      const payee = await prisma.user.findUnique({ where: { id: payment.payeeId }, select: { connectAccountId: true } });
+      if (!payee?.connectAccountId) {
+        logger.info({ taskId, payeeId: payment.payeeId, amountCents }, 'owner has no connected account; the transfer is owed');
+        return;
+      }
+      let transferId: string;
+      try {
+        ({ transferId } = await provider.transfer({
+          amountCents,
+          currency: CURRENCY,
+          destinationAccountId: payee.connectAccountId,
+          transferGroup: taskId,
+          idempotencyKey: taskPaymentKey(taskId, 'transfer'),
+        }));
+      } catch (error) {
+        if (error instanceof ProviderError && !error.retryable) {
+          // Typically an account whose onboarding is unfinished; it stays owed.
+          logger.warn({ err: error, taskId }, 'transfer refused; it stays owed');
+          return;
+        }
+        throw error;
+      }
+      await prisma.payment.updateMany({ where: { id: payment.id, transferId: null }, data: { transferId } });
+    },
+
+    // POST /v1/webhooks/stripe: verifies the signature over the raw bytes, then handles each event id once.
+    async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<'processed' | 'duplicate'> {
+      return handleEvent(provider.parseWebhook(rawBody, signature));
+    },
+
+    /**
+     * Simulated provider only: what the processor's client library does with a client secret. A success
+     * is handled exactly as the processor's webhook would be, under the same event id.
+     */
+    async simulateConfirmation(clientSecret: string, paymentMethodId = 'pm_card_visa'): Promise<{ status: PaymentStatus }> {
+      if (!isSimulatedProvider(provider)) throw notFound('simulated payments are not enabled; the endpoint');
+      const intentId = intentIdFromClientSecret(clientSecret);
+      if (!intentId) throw invalid('clientSecret', 'clientSecret is not a payment client secret');
+      const payment = await prisma.payment.findUnique({ where: { intentId } });
+      if (!payment) throw notFound('payment');
+      let confirmation;
+      try {
+        confirmation = provider.confirmHold({ clientSecret, idempotencyKey: taskPaymentKey(payment.taskId, 'authorize'), paymentMethodId });
+      } catch (error) {
+        if (error instanceof ProviderError) throw notFound('payment');
+        throw error;
+      }
+      if (payment.status === 'authorized') return { status: 'authorized' };
+      if (payment.status !== 'pending') throw conflict(`the payment is ${payment.status}; it can no longer be confirmed`, { status: payment.status });
+      if (confirmation.status === 'declined') throw declined(confirmation.message);
+      await handleEvent({ id: confirmation.eventId, type: 'payment_intent.amount_capturable_updated', intentId, status: 'requires_capture' });
+      const after = await prisma.payment.findUniqueOrThrow({ where: { id: payment.id } });
+      return { status: after.status };
+    },
+
+    // Owed shares of this owner (captured, not transferred): queued again, e.g. once they have an account.
+    async retryOwedTransfers(payeeId: string): Promise<number> {
+      const owed = await prisma.payment.findMany({
+        where: { payeeId, method: 'card', status: 'captured', transferId: null, failureMessage: null },
+        select: { taskId: true },
+      });
+      if (owed.length === 0) return 0;
+      await prisma.$transaction(async (tx) => {
+        for (const { taskId } of owed) await enqueueJob(tx, 'payment.transfer', { taskId }, { jobKey: `payment.transfer:${taskId}` });
+      });
+      return owed.length;
+    },
+  };
+  return service;
+}
+
+export type PaymentService = ReturnType<typeof paymentService>;

@@ -1,0 +1,21 @@
+// The callback token an agent receives with a delivery. It is derived from a random 32-byte nonce with
+// the server key, so the database alone (nonce and SHA-256 of the token) cannot produce it, and the
+// delivery job can rebuild it for every retry without the token ever being stored.
+import { createHmac, randomBytes } from 'node:crypto';
+import { sameHash, sha256Hex } from '../crypto/tokens.js';
+
+export function newTokenNonce(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function taskToken(serverKey: Buffer, taskId: string, nonce: string): string {
+  return createHmac('sha256', serverKey).update(`task-token:${taskId}:${nonce}`).digest('base64url');
+}
+
+export function tokenHash(token: string): string {
+  return sha256Hex(token);
+}
+
+export function tokenMatches(token: string, storedHash: string | null): boolean {
+  return storedHash !== null && sameHash(sha256Hex(token), storedHash);
+}

@@ -1,0 +1,315 @@
+// Tasks: creation with routing and payment, the agent and requester moves, the callback, expiry and
+// the re-routing of tasks that found no agent yet.
+import { Ajv } from 'ajv';
+import type { Deps } from '../deps.js';
+import type { Tx } from '../db/client.js';
+import { withTransaction, type AfterCommit } from '../db/transaction.js';
+import type { Agent, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
+import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
+import { newId } from '../ids.js';
+import { enqueueJob } from '../jobs/queue.js';
+import type { Viewer } from './accounts.js';
+import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
+import { rankAgents, scoreAgent, type RouteCriteria } from './routing.js';
+import { parseCreateTask, parseRouteQuery } from './task-input.js';
+import { isTerminal, NON_TERMINAL, transition, type MoveName } from './task-states.js';
+import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
+
+// How often a task that found no agent is routed again, besides whenever an agent changes.
+export const ROUTE_RETRY_MS = 30_000;
+const ajv = new Ajv({ strict: false });
+
+export interface TaskHooks {
+  // Inside the transaction that finished the task (reputation, statistics).
+  taskFinished(tx: Tx, task: Task): Promise<void>;
+}
+
+export function taskService(deps: Deps, payments: () => PaymentService, hooks: TaskHooks) {
+  const { prisma, logger } = deps;
+
+  function tx<T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
+    return withTransaction(prisma, work, (error) => logger.warn({ err: error }, 'after-commit work failed'));
+  }
+
+  async function announce(t: Tx, afterCommit: AfterCommit, task: Task): Promise<void> {
+    const agent = task.agentId ? await t.agent.findUnique({ where: { id: task.agentId }, select: { ownerId: true } }) : null;
+    const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: agent?.ownerId ?? null };
+    afterCommit(() => deps.events.publish(event));
+  }
+
+  // The task moves to matched: a callback token is made and the delivery is queued, all in `t`.
+  async function matchNow(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<Task> {
+    const nonce = newTokenNonce();
+    const { task } = await transition(t, taskId, 'match', {
+      tokenNonce: nonce,
+      tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)),
+    });
+    const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId, agentId: task.agentId! } });
+    await enqueueJob(t, 'task.deliver', { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
+    await announce(t, afterCommit, task);
+    return task;
+  }
+
+  // Assigns the agent, settles how the task is paid, and matches it when it can be delivered now.
+  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, agent: Agent) {
+    const { count } = await t.task.updateMany({ where: { id: task.id, status: 'pending', agentId: null }, data: { agentId: agent.id } });
+    if (count === 0) return null;
+    await t.agent.update({ where: { id: agent.id }, data: { taskCount: { increment: 1 } } });
+    const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent);
+    const current = plan.ready ? await matchNow(t, afterCommit, task.id) : await t.task.findUniqueOrThrow({ where: { id: task.id } });
+    return { plan, task: current };
+  }
+
+  async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, data: Prisma.TaskUncheckedUpdateManyInput = {}) {
+    const { task, changed } = await transition(t, taskId, move, data);
+    if (changed) {
+      await payments().finalize(t, taskId, outcome);
+      await hooks.taskFinished(t, task);
+      await announce(t, afterCommit, task);
+    }
+    return task;
+  }
+
+  async function loadForAgentOwner(viewer: Viewer, id: string): Promise<Task> {
+    const task = await prisma.task.findUnique({ where: { id }, include: { agent: { select: { ownerId: true } } } });
+    if (!task) throw notFound('task');
+    if (task.agent?.ownerId !== viewer.id) throw forbidden('only the owner of the assigned agent may do this');
+    return task;
+  }
+
+  async function loadForRequester(viewer: Viewer, id: string): Promise<Task> {
+    const task = await prisma.task.findUnique({ where: { id } });
+    if (!task) throw notFound('task');
+    if (task.requesterId !== viewer.id) throw forbidden('only the requester may do this');
+    return task;
+  }
+
+  function criteriaOf(task: Pick<Task, 'capabilities' | 'protocols' | 'maxPriceCents'>): RouteCriteria {
+    return { capabilities: task.capabilities, protocols: task.protocols, maxPriceCents: task.maxPriceCents };
+  }
+
+  async function requestedAgent(agentId: string, input: { maxPriceCents: number | null; input: unknown }): Promise<Agent> {
+    const agent = await prisma.agent.findUnique({ where: { id: agentId } });
+    if (!agent) throw new AppError('NOT_FOUND', 'agent not found', { field: 'agentId' });
+    if (agent.status !== 'active') throw conflict(`the agent is ${agent.status} and takes no tasks`, { agentStatus: agent.status });
+    if (input.maxPriceCents !== null && agent.priceCents > input.maxPriceCents) {
+      throw conflict(`the agent's price (${agent.priceCents} cents) is above maxPriceCents`, { priceCents: agent.priceCents });
+    }
+    if (agent.inputSchema && input.input) {
+      const validate = ajv.compile(JSON.parse(agent.inputSchema) as object);
+      if (!validate(input.input)) throw invalid('input', `input does not match the agent's inputSchema: ${ajv.errorsText(validate.errors)}`);
+    }
+    return agent;
+  }
+
+  return {
+    async create(viewer: Viewer, raw: Record<string, unknown>): Promise<{ task: Task; authorization: CardAuthorization | null }> {
+      const input = parseCreateTask(raw);
+      const agent = input.agentId
+        ? await requestedAgent(input.agentId, input)
+        : ((await rankAgents(prisma, criteriaOf(input), 1))[0]?.agent ?? null);
+      const id = newId('tsk');
+      const createdAt = new Date();
+      const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
+      const { task, plan } = await tx(async (t, afterCommit) => {
+        const created = await t.task.create({
+          data: {
+            id,
+            requesterId: viewer.id,
+            requestedAgentId: input.agentId,
+            title: input.title,
+            description: input.description,
+            input: (input.input ?? undefined) as Prisma.InputJsonValue | undefined,
+            capabilities: input.capabilities,
+            protocols: input.protocols,
+            priority: input.priority,
+            maxPriceCents: input.maxPriceCents,
+            createdAt,
+            expiresAt,
+          },
+        });
+        await enqueueJob(t, 'task.expire', { taskId: id }, { jobKey: `expire:${id}`, runAt: expiresAt });
+        const assigned = agent ? await assign(t, afterCommit, created, agent) : null;
+        if (!assigned) {
+          await enqueueJob(t, 'task.route', { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(Date.now() + ROUTE_RETRY_MS) });
+          await announce(t, afterCommit, created);
+        }
+        return { task: assigned?.task ?? created, plan: assigned?.plan ?? null };
+      });
+      if (plan?.method !== 'card') return { task, authorization: null };
+      // The hold is placed after the commit: no network call inside a transaction. A job queued with the
+      // task does the same (same idempotency key) if this process dies first.
+      const authorization = await payments().authorizeCard(task.id);
+      return { task: await prisma.task.findUniqueOrThrow({ where: { id: task.id } }), authorization };
+    },
+
+    async get(viewer: Viewer, id: string): Promise<Task> {
+      const task = await prisma.task.findUnique({ where: { id }, include: { agent: { select: { ownerId: true } } } });
+      if (!task) throw notFound('task');
+      if (task.requesterId !== viewer.id && task.agent?.ownerId !== viewer.id) throw forbidden('not your task');
+      return task;
+    },
+
+    async list(viewer: Viewer, opts: { role: 'requester' | 'agent'; status: TaskStatus | null; limit: number; cursor: string | null }) {
+      const where: Prisma.TaskWhereInput = {
+        ...(opts.role === 'requester' ? { requesterId: viewer.id } : { agent: { ownerId: viewer.id } }),
+        ...(opts.status ? { status: opts.status } : {}),
+      };
+      let cursorId: string | null = null;
+      if (opts.cursor) {
+        cursorId = Buffer.from(opts.cursor, 'base64url').toString('utf8');
+        if (!/^tsk_\w+$/.test(cursorId)) throw invalid('cursor', 'cursor is not valid');
+      }
+      const rows = await prisma.task.findMany({
+        where: cursorId ? { AND: [where, { id: { lt: cursorId } }] } : where,
+        // Ids begin with their creation time, so id order is creation order.
+        orderBy: { id: 'desc' },
+        take: opts.limit + 1,
+      });
+      const page = rows.slice(0, opts.limit);
+      const nextCursor = rows.length > opts.limit ? Buffer.from(page.at(-1)!.id).toString('base64url') : null;
+      return { tasks: page, nextCursor };
+    },
+
+    async accept(viewer: Viewer, id: string) {
+      await loadForAgentOwner(viewer, id);
+      return tx(async (t, afterCommit) => {
+        const { task, changed } = await transition(t, id, 'accept', { startedAt: new Date() });
+        if (changed) await announce(t, afterCommit, task);
+        return task;
+      });
+    },
+
+    async start(viewer: Viewer, id: string) {
+      await loadForAgentOwner(viewer, id);
+      return tx(async (t, afterCommit) => {
+        const { task } = await transition(t, id, 'start');
+        await announce(t, afterCommit, task);
+        return task;
+      });
+    },
+
+    async complete(viewer: Viewer, id: string, result: unknown) {
+      if (typeof result !== 'object' || result === null || Array.isArray(result)) throw invalid('result', 'result must be a JSON object');
+      await loadForAgentOwner(viewer, id);
+      return tx((t, afterCommit) => finish(t, afterCommit, id, 'complete', 'completed', { result: result as Prisma.InputJsonValue }));
+    },
+
+    async fail(viewer: Viewer, id: string, error: string) {
+      if (!error.trim()) throw invalid('error', 'error must not be empty');
+      if (error.length > 10_000) throw invalid('error', 'error must be at most 10000 characters');
+      await loadForAgentOwner(viewer, id);
+      return tx((t, afterCommit) => finish(t, afterCommit, id, 'fail', 'failed', { error }));
+    },
+
+    async cancel(viewer: Viewer, id: string) {
+      await loadForRequester(viewer, id);
+      return tx((t, afterCommit) => finish(t, afterCommit, id, 'cancel', 'cancelled'));
+    },
+
+    // The agent's answer on the callback URL, authenticated by the task token alone.
+    async callback(id: string, body: { taskToken?: unknown; result?: unknown; error?: unknown }) {
+      if (typeof body.taskToken !== 'string' || !body.taskToken) throw invalid('taskToken', 'taskToken is required');
+      const hasResult = body.result !== undefined && body.result !== null;
+      const hasError = body.error !== undefined && body.error !== null;
+      if (hasResult === hasError) throw invalid(hasResult ? 'error' : 'result', 'send either result (object) or error (string)');
+      if (hasResult && (typeof body.result !== 'object' || Array.isArray(body.result))) throw invalid('result', 'result must be a JSON object');
+      if (hasError && (typeof body.error !== 'string' || !body.error.trim())) throw invalid('error', 'error must be a non-empty string');
+      const task = await prisma.task.findUnique({ where: { id } });
+      // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
+      if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
+      return tx((t, afterCommit) =>
+        hasResult
+          ? finish(t, afterCommit, id, 'complete', 'completed', { result: body.result as Prisma.InputJsonValue })
+          : finish(t, afterCommit, id, 'fail', 'failed', { error: String(body.error).slice(0, 10_000) }),
+      );
+    },
+
+    async route(raw: Record<string, unknown>) {
+      const query = parseRouteQuery(raw);
+      return rankAgents(prisma, query, query.limit);
+    },
+
+    scoreAgent,
+
+    // Payment hook: the card hold was confirmed, so the waiting task can be delivered.
+    async matchAfterAuthorization(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<void> {
+      const task = await t.task.findUnique({ where: { id: taskId } });
+      if (!task || task.status !== 'pending' || !task.agentId) return;
+      await matchNow(t, afterCommit, taskId);
+    },
+
+    // A declined card: the task cannot go ahead.
+    async failUnpaid(taskId: string, reason: string) {
+      return tx((t, afterCommit) => finish(t, afterCommit, taskId, 'cancel', 'cancelled', { error: reason }));
+    },
+
+    // Job: routes a task that has no agent yet; tries again later while it has not expired.
+    async routeWaiting(taskId: string): Promise<void> {
+      const task = await prisma.task.findUnique({ where: { id: taskId } });
+      if (!task || task.status !== 'pending' || task.agentId || task.expiresAt <= new Date()) return;
+      const agent = task.requestedAgentId
+        ? await prisma.agent.findFirst({ where: { id: task.requestedAgentId, status: 'active' } })
+        : ((await rankAgents(prisma, criteriaOf(task), 1))[0]?.agent ?? null);
+      const assigned = await tx(async (t, afterCommit) => {
+        const done = agent ? await assign(t, afterCommit, task, agent) : null;
+        if (!done) {
+          const runAt = new Date(Math.min(Date.now() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
+          await enqueueJob(t, 'task.route', { taskId }, { jobKey: `route:${taskId}`, runAt });
+        }
+        return done;
+      });
+      if (assigned?.plan.method === 'card') await payments().authorizeCard(taskId).catch((error) => {
+        logger.warn({ err: error, taskId }, 'card authorization for a re-routed task failed');
+      });
+    },
+
+    // After an agent changed: tasks still waiting for an agent get another chance soon.
+    async agentChanged(_agentId: string): Promise<void> {
+      const waiting = await prisma.task.findMany({
+        where: { status: 'pending', agentId: null, expiresAt: { gt: new Date() } },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+        take: 500,
+      });
+      if (waiting.length === 0) return;
+      await prisma.$transaction(async (t) => {
+        for (const { id } of waiting) await enqueueJob(t, 'task.route', { taskId: id }, { jobKey: `route:${id}` });
+      });
+    },
+
+    // Job: the expiry time passed.
+    async expire(taskId: string): Promise<void> {
+      const task = await prisma.task.findUnique({ where: { id: taskId } });
+      if (!task || isTerminal(task.status)) return;
+      if (task.expiresAt > new Date()) {
+        await enqueueJob(prisma, 'task.expire', { taskId }, { jobKey: `expire:${taskId}`, runAt: task.expiresAt });
+        return;
+      }
+      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'expire', 'expired')).catch((error) => {
+        // Finished by someone else in the meantime: nothing to expire.
+        if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+      });
+    },
+
+    // Delivery outcomes, used by the delivery job.
+    async markDelivered(taskId: string): Promise<void> {
+      await tx(async (t, afterCommit) => {
+        const { count } = await t.task.updateMany({ where: { id: taskId, status: 'matched' }, data: { status: 'in_progress', startedAt: new Date() } });
+        if (count) await announce(t, afterCommit, await t.task.findUniqueOrThrow({ where: { id: taskId } }));
+      });
+    },
+
+    async markUndeliverable(taskId: string): Promise<void> {
+      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'undeliverable', 'failed', { error: 'delivery_failed' })).catch((error) => {
+        if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+      });
+    },
+
+    callbackUrl: (taskId: string) => `${deps.urls.base}/v1/tasks/${taskId}/callback`,
+    tokenFor: (task: Pick<Task, 'id' | 'tokenNonce'>) => (task.tokenNonce ? taskToken(deps.serverKey, task.id, task.tokenNonce) : null),
+    nonTerminal: NON_TERMINAL,
+  };
+}
+
+export type TaskService = ReturnType<typeof taskService>;

@@ -1,0 +1,149 @@
+// Delivery to a real agent on loopback: retries, give-up, 410, the Standard Webhooks headers, cancel
+// while a retry is pending, an agent that answers before its 2xx, redelivery, and expiry.
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server.js';
+import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+
+let server: TestServer;
+let requester: { apiKey: string };
+let owner: { apiKey: string };
+
+beforeAll(async () => {
+  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '2' });
+  requester = await server.createUser();
+  owner = await server.createUser();
+});
+afterAll(() => server?.close());
+
+async function agentWith(statuses: number[], opts: { secret?: boolean; headers?: Record<string, string> } = {}) {
+  const http = await startTestAgent();
+  http.respondWith(statuses, opts.headers);
+  const id = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Flaky', endpoint: http.url } })).body.data.id as string;
+  if (opts.secret) http.secret = (await server.api.post(`/v1/agents/${id}/webhook-secret`, { key: owner.apiKey })).body.webhookSecret;
+  return { http, id };
+}
+
+const createFor = (agentId: string, extra: Record<string, unknown> = {}) =>
+  server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId, ...extra } }).then((r) => r.body.data);
+const get = (id: string) => server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => r.body.data);
+const deliveries = (agentId: string) => server.api.get(`/v1/agents/${agentId}/deliveries`, { key: owner.apiKey }).then((r) => r.body.data);
+
+describe('retries', () => {
+  let agent: TestAgent;
+  afterAll(() => agent?.close());
+
+  it('retries a failing endpoint with the same webhook-id and succeeds', async () => {
+    const a = await agentWith([500, 200], { secret: true });
+    agent = a.http;
+    const task = await createFor(a.id);
+    await a.http.waitFor(2, 30_000);
+    const [first, second] = a.http.received;
+    expect(first!.headers['webhook-id']).toBe(second!.headers['webhook-id']);
+    expect(second!.signatureValid).toBe(true);
+    await waitForStatus(() => get(task.id), ['in_progress']);
+    const [delivery] = await deliveries(a.id);
+    expect(delivery).toMatchObject({ taskId: task.id, status: 'succeeded', attemptCount: 2 });
+    expect(delivery.attempts.map((x: { statusCode: number }) => x.statusCode)).toEqual([500, 200]);
+    expect(delivery.attempts[0].error).toBe('HTTP 500');
+    expect(typeof delivery.attempts[0].latencyMs).toBe('number');
+    // Standard Webhooks signature over id.timestamp.body with the decoded secret.
+    const h = second!.headers;
+    const key = Buffer.from(a.http.secret!.slice('whsec_'.length), 'base64');
+    const expected = createHmac('sha256', key).update(`${h['webhook-id']}.${h['webhook-timestamp']}.${second!.raw.toString('utf8')}`).digest('base64');
+    expect(h['webhook-signature']).toBe(`v1,${expected}`);
+  });
+
+  it('gives up after the configured attempts and fails the task with delivery_failed', async () => {
+    const a = await agentWith([503]);
+    const task = await createFor(a.id);
+    const done = await waitForStatus(() => get(task.id), ['failed'], 30_000);
+    expect(done).toMatchObject({ status: 'failed', error: 'delivery_failed' });
+    expect(a.http.received).toHaveLength(2);
+    const [delivery] = await deliveries(a.id);
+    expect(delivery).toMatchObject({ status: 'failed', attemptCount: 2 });
+    await a.http.close();
+  });
+
+  it('stops at once on 410', async () => {
+    const a = await agentWith([410]);
+    const task = await createFor(a.id);
+    const done = await waitForStatus(() => get(task.id), ['failed'], 20_000);
+    expect(done.error).toBe('delivery_failed');
+    expect(a.http.received).toHaveLength(1);
+    await a.http.close();
+  });
+
+  it('sends no signature headers without a secret', async () => {
+    const a = await agentWith([200]);
+    await createFor(a.id);
+    const [d] = await a.http.waitFor(1);
+    expect(d!.headers['x-service-signature']).toBeUndefined();
+    expect(d!.headers['webhook-signature']).toBeUndefined();
+    expect(d!.headers['x-service-timestamp']).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await a.http.close();
+  });
+});
+
+describe('timing of answers', () => {
+  it('does not deliver again after the requester cancels during a retry wait', async () => {
+    const a = await agentWith([500, 200]);
+    const task = await createFor(a.id);
+    await a.http.waitFor(1);
+    const cancel = await server.api.post(`/v1/tasks/${task.id}/cancel`, { key: requester.apiKey });
+    expect(cancel.body.data.status).toBe('cancelled');
+    // Past the first retry's 5 s (±20 %) wait: no second delivery.
+    await new Promise((r) => setTimeout(r, 7_000));
+    expect(a.http.received).toHaveLength(1);
+    expect((await get(task.id)).status).toBe('cancelled');
+    await a.http.close();
+  });
+
+  it('keeps the result when the agent calls back before answering the delivery', async () => {
+    const a = await agentWith([200]);
+    a.http.callbackBeforeAnswer(true);
+    a.http.onDelivery(async (d) => {
+      const res = await callBack(d, { result: { early: true } });
+      expect(res.status).toBe(200);
+    });
+    const task = await createFor(a.id);
+    const done = await waitForStatus(() => get(task.id), ['completed']);
+    expect(done.result).toEqual({ early: true });
+    // The 2xx that arrives afterwards does not move the task back.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await get(task.id)).status).toBe('completed');
+    await a.http.close();
+  });
+});
+
+describe('redelivery', () => {
+  it('lets the owner deliver a still-matched task again, and refuses otherwise', async () => {
+    const a = await agentWith([500]);
+    const task = await createFor(a.id, { expiresInMinutes: 30 });
+    await a.http.waitFor(1);
+    const [delivery] = await deliveries(a.id);
+    a.http.respondWith([200]);
+    const stranger = await server.createUser();
+    expect((await server.api.post(`/v1/agents/${a.id}/deliveries/${delivery.id}/redeliver`, { key: stranger.apiKey })).status).toBe(403);
+    const res = await server.api.post(`/v1/agents/${a.id}/deliveries/${delivery.id}/redeliver`, { key: owner.apiKey });
+    expect(res.status).toBe(202);
+    await waitForStatus(() => get(task.id), ['in_progress']);
+    expect(a.http.received.length).toBeGreaterThanOrEqual(2);
+    const again = await server.api.post(`/v1/agents/${a.id}/deliveries/${delivery.id}/redeliver`, { key: owner.apiKey });
+    expect(again.status).toBe(409);
+    expect((await server.api.post(`/v1/agents/${a.id}/deliveries/dlv_unknown/redeliver`, { key: owner.apiKey })).status).toBe(404);
+    await a.http.close();
+  });
+});
+
+describe('expiry', () => {
+  it('expires an unfinished task at its time', async () => {
+    const task = await server.api
+      .post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', capabilities: ['none-here'], expiresInMinutes: 0.02 } })
+      .then((r) => r.body.data);
+    expect(task.status).toBe('pending');
+    const done = await waitForStatus(() => get(task.id), ['expired'], 10_000);
+    expect(done.finishedAt).not.toBeNull();
+    expect(Date.parse(done.finishedAt)).toBeGreaterThanOrEqual(Date.parse(task.expiresAt));
+  });
+});
