@@ -1,6 +1,15 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  resolve: {
+    // Node (and so the running service) loads graphql's CommonJS entry, and so do the libraries built on it.
+    // Vite would pick its "module" entry for our own files, giving two graphql copies whose types do not
+    // mix ("Cannot use GraphQLObjectType from another module or realm").
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // Each file boots its own database; a cold PGlite start plus migrations takes a few seconds.

@@ -33,6 +33,10 @@ const schema = z.object({
   TYPESENSE_URL: z.url().optional(),
   TYPESENSE_API_KEY: z.string().optional(),
   TYPESENSE_COLLECTION: z.string().default('agents'),
+  // The health sweep: how often agents' health evidence is aged out and stale agents are probed.
+  HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(900),
+  HEALTH_PROBE_ENABLED: bool.default(true),
+  HEALTH_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -62,6 +66,11 @@ function toConfig(env: z.infer<typeof schema>) {
       apiProtocol: env.STRIPE_API_PROTOCOL ?? null,
     },
     typesense: { url: env.TYPESENSE_URL ?? null, apiKey: env.TYPESENSE_API_KEY ?? null, collection: env.TYPESENSE_COLLECTION },
+    health: {
+      checkIntervalSeconds: env.HEALTH_CHECK_INTERVAL_SECONDS,
+      probeEnabled: env.HEALTH_PROBE_ENABLED,
+      probeTimeoutMs: env.HEALTH_PROBE_TIMEOUT_MS,
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 // Commands contributed by the domains (credits, agents, search); each is a CliCommand.
 import type { CliCommand } from '../cli.js';
+import { creditCommands } from '../payments/cli-commands.js';
 
-export const commands: CliCommand[] = [];
+export const commands: CliCommand[] = [...creditCommands];

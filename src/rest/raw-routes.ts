@@ -2,6 +2,7 @@
 // the GraphQL-backed route table.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../services/index.js';
+import { stripeWebhookRoute } from '../payments/webhook-route.js';
 
 export interface RawRoute {
   method: string;
@@ -9,6 +10,6 @@ export interface RawRoute {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
-export function rawRoutes(_services: Services): RawRoute[] {
-  return [];
+export function rawRoutes(services: Services): RawRoute[] {
+  return [stripeWebhookRoute(services.payments)];
 }

@@ -20,6 +20,8 @@ export interface Route<TData = unknown, TVars = Record<string, unknown>> {
   document: TypedDocumentNode<TData, TVars>;
   // Public routes (discovery, the task callback) need no Authorization header.
   public?: boolean;
+  // Honours the Idempotency-Key header: a repeat gets the first answer (see http/idempotency.ts).
+  idempotent?: boolean;
   variables?: (req: RestRequest) => TVars;
   respond: (data: TData, req: RestRequest) => RestResponse;
 }

@@ -6,6 +6,7 @@ import { print, type GraphQLFormattedError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
+import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
 import { sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { RestRequest, Route } from './route.js';
 
@@ -60,6 +61,7 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
       return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${allow}` }, { allow });
     }
 
+    let idempotent: IdempotencyStart | null = null;
     try {
       if (!hit.c.route.public && !req.headers.authorization) {
         throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
@@ -81,6 +83,10 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
         }
         body = parsed as Record<string, unknown>;
       }
+      // Idempotency-Key: a repeat answers from the first request's stored response (http/idempotency.ts).
+      if (hit.c.route.idempotent) idempotent = await startIdempotentRequest(opts.yoga, req, { method, path: url.pathname, body });
+      if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
+      if (idempotent?.kind === 'run') res = idempotent.finish(res);
       const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodeURIComponent(hit.m[i + 1]!)]));
       const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
       const variables = hit.c.route.variables?.(restReq) ?? {};
@@ -105,6 +111,7 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
       sendJson(res, shaped.status ?? 200, shaped.body);
     } catch (error) {
       if (error instanceof AppError) return sendAppError(res, error);
+      if (idempotent?.kind === 'run') await idempotent.abandon();
       throw error;
     }
   };

@@ -10,5 +10,7 @@ import './billing.js';
 import './tasks.js';
 import './task-subscriptions.js';
 import './deliveries.js';
+import './discovery.js';
+import './reputation.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

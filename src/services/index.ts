@@ -7,10 +7,15 @@ import { paymentService, type PaymentService } from './payments.js';
 import { creditService } from './credits.js';
 import { billingService } from './billing.js';
 import { taskService } from './tasks.js';
+import { createSearchEngine } from '../search/create-engine.js';
+import { discoveryService } from './discovery.js';
+import { reputationService } from './reputation.js';
 
 export function createServices(deps: Deps) {
   const accounts = accountService(deps);
   const agents = agentService(deps);
+  const discovery = discoveryService(deps, createSearchEngine(deps));
+  const reputation = reputationService(deps);
   let payments: PaymentService | undefined;
   const tasks = taskService(deps, () => payments!, {
     async taskFinished() {},
@@ -34,10 +39,14 @@ export function createServices(deps: Deps) {
     credits,
     billing,
     deliveries,
+    discovery,
+    reputation,
     hooks: {
       // Runs in the agent.changed job after any change to an agent.
       async agentChanged(agentId: string): Promise<void> {
         await tasks.agentChanged(agentId);
+        await reputation.agentChanged(agentId);
+        await discovery.agentChanged(agentId);
       },
     },
   };

@@ -3,5 +3,8 @@ import type { Route } from '../route.js';
 import { agentRoutes } from './agents.js';
 import { deliveryRoutes } from './deliveries.js';
 import { taskRoutes } from './tasks.js';
+import { billingRoutes } from './billing.js';
+import { discoveryRoutes } from './discovery.js';
+import { reputationRoutes } from './reputation.js';
 
-export const routes: Route[] = [...agentRoutes, ...deliveryRoutes, ...taskRoutes];
+export const routes: Route[] = [...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes];

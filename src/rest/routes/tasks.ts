@@ -57,6 +57,7 @@ export const taskRoutes = [
   route({
     method: 'POST',
     path: '/v1/tasks',
+    idempotent: true,
     document: graphql(`
       mutation RestCreateTask($input: CreateTaskInput!) {
         createTask(input: $input) {

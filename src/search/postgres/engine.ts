@@ -2,7 +2,7 @@
 // search over a trigger-maintained tsvector, with typo tolerance from pg_trgm: each query word is widened
 // to the nearest words of the agents' vocabulary (search_words) before the full-text match. Trigram
 // matching runs only over that short-word vocabulary, never over description text.
-import type { Db } from '../../db/client.js';
+import type { Db, PrismaClient } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
@@ -43,7 +43,7 @@ function filtersOf(query: DiscoveryQuery): Prisma.Sql[] {
   return filters;
 }
 
-export function createPostgresSearchEngine(db: Db): SearchEngine {
+export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
   async function run(query: DiscoveryQuery, tsquery: string | null): Promise<SearchHits> {
     const filters = filtersOf(query);
     let score: Prisma.Sql | null = null;
@@ -87,18 +87,21 @@ export function createPostgresSearchEngine(db: Db): SearchEngine {
     async syncAgent() {},
 
     async reindex() {
-      const rebuild = async (tx: Db) => {
-        const indexed = await tx.$executeRaw`
-          UPDATE agents SET search_vector = agent_search_document(name, capabilities, tags, description, long_description)`;
-        await tx.$executeRaw`DELETE FROM search_words`;
-        await tx.$executeRaw`
-          INSERT INTO search_words (word)
-          SELECT DISTINCT w FROM agents a, agent_search_words(a.name, a.capabilities, a.tags, a.description, a.long_description) AS w
-          ORDER BY w
-          ON CONFLICT DO NOTHING`;
-        return { indexed };
-      };
-      return '$transaction' in db ? db.$transaction(rebuild, { timeout: 600_000 }) : rebuild(db);
+      return db.$transaction(
+        async (tx) => {
+          const indexed = await tx.$executeRaw`
+            UPDATE agents SET search_vector = agent_search_document(name, capabilities, tags, description, long_description)`;
+          // Words of deleted agents go; everything else comes straight back.
+          await tx.$executeRaw`DELETE FROM search_words`;
+          await tx.$executeRaw`
+            INSERT INTO search_words (word)
+            SELECT DISTINCT w FROM agents a, agent_search_words(a.name, a.capabilities, a.tags, a.description, a.long_description) AS w
+            ORDER BY w
+            ON CONFLICT DO NOTHING`;
+          return { indexed };
+        },
+        { timeout: 600_000 },
+      );
     },
   };
 }

@@ -1,0 +1,25 @@
+// POST /v1/webhooks/stripe: the processor's events. The signature is checked over the exact bytes
+// received (never a re-serialised body); each event id is handled once. A failure answers 500 so the
+// processor delivers the event again; a bad signature answers 400 and is not retried by it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody } from '../http/body.js';
+import { sendError, sendJson } from '../http/respond.js';
+import { WebhookSignatureError } from './provider.js';
+
+export function stripeWebhookRoute(payments: { handleWebhook(raw: Buffer, signature: string | undefined): Promise<'processed' | 'duplicate'> }) {
+  return {
+    method: 'POST',
+    path: '/v1/webhooks/stripe',
+    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const raw = await readBody(req);
+      const header = req.headers['stripe-signature'];
+      try {
+        const outcome = await payments.handleWebhook(raw, typeof header === 'string' ? header : undefined);
+        sendJson(res, 200, { received: true, duplicate: outcome === 'duplicate' });
+      } catch (error) {
+        if (error instanceof WebhookSignatureError) return sendError(res, { code: 'INVALID_INPUT', message: error.message, field: 'Stripe-Signature' });
+        throw error;
+      }
+    },
+  };
+}

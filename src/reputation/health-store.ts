@@ -1,0 +1,38 @@
+// Reading and writing an agent's health evidence. Writes leave updatedAt alone (see refresh-trust.ts).
+import type { Db } from '../db/client.js';
+import type { HealthStatus } from '../generated/prisma/client.js';
+import { HEALTH_WINDOW_MS, healthStatus, withOutcome, type HealthEvidence } from './health.js';
+
+export interface HealthChange {
+  before: HealthStatus;
+  after: HealthStatus;
+}
+
+// Adds one outcome to the agent's evidence. The row is locked first: concurrent deliveries to the same
+// agent must not lose each other's failures from the streak.
+export async function recordHealthOutcome(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
+  const rows = await tx.$queryRaw<Array<HealthEvidence & { status: HealthStatus }>>`
+    SELECT health_status AS status, health_fail_streak AS "failStreak",
+      last_healthy_at AS "lastHealthyAt", last_unhealthy_at AS "lastUnhealthyAt"
+    FROM agents WHERE id = ${agentId} FOR UPDATE`;
+  const current = rows[0];
+  if (!current) return null;
+  const next = withOutcome(current, ok, now);
+  const after = healthStatus(next, now);
+  await tx.$executeRaw`
+    UPDATE agents SET health_status = ${after}::"HealthStatus", health_fail_streak = ${next.failStreak},
+      last_healthy_at = ${next.lastHealthyAt}, last_unhealthy_at = ${next.lastUnhealthyAt}, health_checked_at = ${now}
+    WHERE id = ${agentId}`;
+  return { before: current.status, after };
+}
+
+// Agents whose latest evidence has aged out of the window go back to unknown. Returns their ids.
+export async function expireHealthEvidence(db: Db, now: Date): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - HEALTH_WINDOW_MS);
+  const rows = await db.$queryRaw<Array<{ id: string }>>`
+    UPDATE agents SET health_status = 'unknown'
+    WHERE health_status <> 'unknown'
+      AND COALESCE(GREATEST(last_healthy_at, last_unhealthy_at), health_checked_at, '-infinity') < ${cutoff}
+    RETURNING id`;
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,64 @@
+// An agent's task counts and recent track record, recounted from its tasks. Recounting (instead of
+// incrementing) makes the update idempotent: a retried job or a repeated hook leaves the same numbers.
+//
+// A failure counts against the agent only when the agent had the task (it was matched to it): a task
+// that failed or expired before it was handed over, e.g. on a declined card, says nothing about the agent.
+// Cancellations count for neither side.
+import type { Db } from '../db/client.js';
+
+// The track record covers this many of the agent's latest finished tasks.
+export const RECENT_TASKS = 100;
+
+export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void> {
+  await tx.$executeRaw`
+    WITH finished AS (
+      SELECT t.status, t.finished_at,
+        -- Delivered when the agent's endpoint first answered 2xx; older data falls back to start or match.
+        COALESCE(
+          (SELECT min(at.at) FROM deliveries d JOIN delivery_attempts at ON at.delivery_id = d.id
+           WHERE d.task_id = t.id AND at.status_code BETWEEN 200 AND 299),
+          t.started_at, t.matched_at
+        ) AS delivered_at
+      FROM tasks t
+      WHERE t.agent_id = ${agentId}
+        AND (t.status = 'completed' OR (t.status IN ('failed', 'expired') AND t.matched_at IS NOT NULL))
+      ORDER BY COALESCE(t.finished_at, t.updated_at) DESC
+      LIMIT ${RECENT_TASKS}
+    ),
+    durations AS (
+      SELECT extract(epoch FROM finished_at - delivered_at) * 1000 AS ms
+      FROM finished
+      WHERE status = 'completed' AND finished_at >= delivered_at
+    ),
+    recent AS (
+      SELECT count(*)::int AS n,
+        count(*) FILTER (WHERE status = 'completed')::int AS completed,
+        (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms))::int FROM durations) AS p50,
+        (SELECT round(percentile_cont(0.95) WITHIN GROUP (ORDER BY ms))::int FROM durations) AS p95
+      FROM finished
+    ),
+    lifetime AS (
+      SELECT count(*)::int AS tasks,
+        count(*) FILTER (WHERE status = 'completed')::int AS completed,
+        count(*) FILTER (WHERE status IN ('failed', 'expired') AND matched_at IS NOT NULL)::int AS failed
+      FROM tasks WHERE agent_id = ${agentId}
+    )
+    UPDATE agents SET
+      task_count = lifetime.tasks,
+      completed_count = lifetime.completed,
+      failed_count = lifetime.failed,
+      recent_finished = recent.n,
+      recent_success_rate = CASE WHEN recent.n > 0 THEN recent.completed::float8 / recent.n END,
+      p50_completion_ms = recent.p50,
+      p95_completion_ms = recent.p95
+    FROM lifetime, recent
+    WHERE agents.id = ${agentId}`;
+}
+
+// Rating count and sum, recounted from the agent's rated tasks.
+export async function refreshRatings(tx: Db, agentId: string): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE agents SET rating_count = r.n, rating_sum = r.total
+    FROM (SELECT count(rating)::int AS n, COALESCE(sum(rating), 0)::int AS total FROM tasks WHERE agent_id = ${agentId}) r
+    WHERE agents.id = ${agentId}`;
+}

@@ -1,0 +1,45 @@
+// Reputation in the schema: an agent's track record, and ratings of completed tasks.
+import type { Agent } from '../generated/prisma/client.js';
+import type { TaskRating } from '../services/reputation.js';
+import { RECENT_TASKS } from '../reputation/track-record.js';
+import { builder } from './builder.js';
+
+type AgentStatsSource = Pick<Agent, 'recentFinished' | 'recentSuccessRate' | 'p50CompletionMs' | 'p95CompletionMs'>;
+
+const AgentStatsRef = builder.objectRef<AgentStatsSource>('AgentStats').implement({
+  description: `Track record over the agent's latest ${RECENT_TASKS} finished tasks (completed, or failed or expired after it had them)`,
+  fields: (t) => ({
+    recentTasks: t.exposeInt('recentFinished', { description: 'How many finished tasks the figures cover' }),
+    successRate: t.exposeFloat('recentSuccessRate', { nullable: true, description: 'Completed share, 0 to 1; null without finished tasks' }),
+    p50CompletionMs: t.exposeInt('p50CompletionMs', { nullable: true, description: 'Median time from delivery to completion, in ms' }),
+    p95CompletionMs: t.exposeInt('p95CompletionMs', { nullable: true, description: '95th percentile time from delivery to completion, in ms' }),
+  }),
+});
+
+builder.prismaObjectField('Agent', 'stats', (t) =>
+  t.field({
+    type: AgentStatsRef,
+    select: { recentFinished: true, recentSuccessRate: true, p50CompletionMs: true, p95CompletionMs: true },
+    resolve: (agent) => agent,
+  }),
+);
+
+const TaskRatingRef = builder.objectRef<TaskRating>('TaskRating').implement({
+  fields: (t) => ({
+    taskId: t.exposeID('taskId'),
+    agentId: t.exposeID('agentId', { nullable: true }),
+    rating: t.exposeInt('rating'),
+    ratedAt: t.expose('ratedAt', { type: 'DateTime' }),
+    avgRating: t.exposeFloat('avgRating', { nullable: true, description: "The agent's average rating after this one" }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  rateTask: t.field({
+    type: TaskRatingRef,
+    description: 'The requester rates a completed task from 1 to 5, once',
+    authScopes: { user: true },
+    args: { taskId: t.arg.id({ required: true }), rating: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.reputation.rateTask(ctx.viewer!, String(args.taskId), args.rating),
+  }),
+}));

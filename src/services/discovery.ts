@@ -1,0 +1,55 @@
+// Public discovery: search over the agents through the configured search engine, and one agent by slug
+// or id. Results are always read from the database in the order the engine ranked them.
+import type { Deps } from '../deps.js';
+import type { Agent } from '../generated/prisma/client.js';
+import { notFound } from '../errors.js';
+import type { SearchEngine } from '../search/engine.js';
+import { discoveryQuerySchema, totalPages, type DiscoveryQueryInput } from '../search/query.js';
+import { enqueueSearchSync } from '../jobs/search-sync.js';
+import { parseOrInvalid } from './validation.js';
+
+export interface DiscoveryPage {
+  data: Agent[];
+  total: number;
+  page: number;
+  perPage: number;
+  totalPages: number;
+}
+
+export function discoveryService(deps: Deps, engine: SearchEngine) {
+  const { prisma } = deps;
+
+  return {
+    engine,
+
+    async search(input: DiscoveryQueryInput): Promise<DiscoveryPage> {
+      const query = parseOrInvalid(discoveryQuerySchema, input);
+      const hits = await engine.search(query);
+      const rows = hits.ids.length ? await prisma.agent.findMany({ where: { id: { in: hits.ids } } }) : [];
+      const byId = new Map(rows.map((a) => [a.id, a]));
+      // An agent deleted between search and read is left out rather than failing the page.
+      const data = hits.ids.map((id) => byId.get(id)).filter((a): a is Agent => a !== undefined);
+      return { data, total: hits.total, page: query.page, perPage: query.perPage, totalPages: totalPages(hits.total, query.perPage) };
+    },
+
+    // Slug first, then id: a slug can never look like an id (ids carry a prefix and underscore).
+    async detail(slugOrId: string): Promise<Agent> {
+      const agent =
+        (await prisma.agent.findUnique({ where: { slug: slugOrId.toLowerCase() } })) ??
+        (await prisma.agent.findUnique({ where: { id: slugOrId } }));
+      if (!agent) throw notFound('agent');
+      return agent;
+    },
+
+    // From the agent.changed job: engines with their own index get a sync job of their own, so that an
+    // unreachable engine delays only the index, never the other work that follows an agent change.
+    async agentChanged(agentId: string): Promise<void> {
+      if (engine.keepsIndex) await enqueueSearchSync(prisma, agentId);
+    },
+
+    syncIndex: (agentId: string) => engine.syncAgent(agentId),
+    reindex: () => engine.reindex(),
+  };
+}
+
+export type DiscoveryService = ReturnType<typeof discoveryService>;

@@ -1,0 +1,142 @@
+// Reputation: ratings, health, track record, verification and the trust score built from them. Every
+// change of an input recomputes the trust score and tier in the same transaction, and queues a search
+// index sync (ratings, tasks and trust are sort keys of discovery).
+//
+// For the task lifecycle, call inside the transaction that made the change:
+//   recordTaskOutcome(tx, taskId)        after a task reached a terminal state
+//   deliveryOutcome(tx, agentId, ok)     after each delivery attempt (ok = the endpoint answered 2xx)
+import type { Deps } from '../deps.js';
+import type { Db } from '../db/client.js';
+import type { Agent } from '../generated/prisma/client.js';
+import { conflict, forbidden, invalid, notFound } from '../errors.js';
+import { probeUrl } from '../delivery/probe.js';
+import { enqueueSearchSync } from '../jobs/search-sync.js';
+import { scheduleHealthSweep } from '../jobs/health-sweep.js';
+import { enqueueStaleProbes } from '../jobs/health-probe.js';
+import { expireHealthEvidence, recordHealthOutcome, type HealthChange } from '../reputation/health-store.js';
+import { refreshTrust } from '../reputation/refresh-trust.js';
+import { refreshRatings, refreshTrackRecord } from '../reputation/track-record.js';
+import type { Viewer } from './accounts.js';
+
+// Probes queued per sweep, at most: a large registry is covered over several sweeps, stalest first.
+const PROBES_PER_SWEEP = 1000;
+
+export interface TaskRating {
+  taskId: string;
+  agentId: string | null;
+  rating: number;
+  ratedAt: Date;
+  // The agent's average after this rating.
+  avgRating: number | null;
+}
+
+async function reputationChanged(tx: Db, agentId: string): Promise<void> {
+  await refreshTrust(tx, agentId);
+  await enqueueSearchSync(tx, agentId);
+}
+
+/**
+ * Recounts the agent's tasks (taskCount, completedCount, failedCount), its recent track record (success
+ * rate, p50/p95 time from delivery to completion) and its trust. Idempotent; does nothing for a task
+ * without an agent. Call in the transaction that finished the task.
+ */
+export async function recordTaskOutcome(tx: Db, taskId: string): Promise<void> {
+  const task = await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
+  if (!task?.agentId) return;
+  await refreshTrackRecord(tx, task.agentId);
+  await reputationChanged(tx, task.agentId);
+}
+
+/** Health evidence from one delivery attempt. Call in a transaction: the agent's row is locked. */
+export async function deliveryOutcome(tx: Db, agentId: string, ok: boolean): Promise<void> {
+  await recordHealthEvidence(tx, agentId, ok, new Date());
+}
+
+async function recordHealthEvidence(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
+  const change = await recordHealthOutcome(tx, agentId, ok, now);
+  if (change && change.before !== change.after) await reputationChanged(tx, agentId);
+  return change;
+}
+
+export function reputationService(deps: Deps) {
+  const { prisma, config, logger } = deps;
+
+  const average = (a: Pick<Agent, 'ratingSum' | 'ratingCount'>) =>
+    a.ratingCount > 0 ? Math.round((a.ratingSum / a.ratingCount) * 100) / 100 : null;
+
+  return {
+    recordTaskOutcome,
+    deliveryOutcome,
+
+    /** The requester rates a completed task, once, 1 to 5. */
+    async rateTask(viewer: Viewer, taskId: string, rating: number): Promise<TaskRating> {
+      if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw invalid('rating', 'rating must be a whole number from 1 to 5');
+      return prisma.$transaction(async (tx) => {
+        const task = await tx.task.findUnique({ where: { id: taskId }, select: { requesterId: true, agentId: true, status: true, rating: true } });
+        if (!task) throw notFound('task');
+        if (task.requesterId !== viewer.id) throw forbidden('only the requester of a task can rate it');
+        if (task.status !== 'completed') throw conflict(`only a completed task can be rated; this one is ${task.status}`, { status: task.status });
+        const ratedAt = new Date();
+        // Conditional on "not rated yet", so two concurrent ratings cannot both count.
+        const { count } = await tx.task.updateMany({ where: { id: taskId, rating: null }, data: { rating, ratedAt } });
+        if (count === 0) throw conflict('this task has already been rated');
+        let avgRating: number | null = null;
+        if (task.agentId) {
+          await refreshRatings(tx, task.agentId);
+          await reputationChanged(tx, task.agentId);
+          const agent = await tx.agent.findUnique({ where: { id: task.agentId }, select: { ratingSum: true, ratingCount: true } });
+          avgRating = agent ? average(agent) : null;
+        }
+        return { taskId, agentId: task.agentId, rating, ratedAt, avgRating };
+      });
+    },
+
+    /** Marks an agent verified (or not) by an administrator. updatedAt is the owner's and stays. */
+    async setVerified(agentId: string, verified: boolean): Promise<Agent> {
+      return prisma.$transaction(async (tx) => {
+        const changed = await tx.$executeRaw`
+          UPDATE agents SET verified = ${verified}, verified_at = ${verified ? new Date() : null}
+          WHERE id = ${agentId}`;
+        if (changed === 0) throw notFound('agent');
+        await reputationChanged(tx, agentId);
+        return tx.agent.findUniqueOrThrow({ where: { id: agentId } });
+      });
+    },
+
+    /**
+     * Probes the agent's manifestUrl (2xx needed) or, without one, its endpoint (any answer below 500:
+     * the endpoint takes POSTs, so 404 or 405 to a GET still shows a live server), and records the outcome.
+     */
+    async probeAgent(agentId: string): Promise<{ ok: boolean; url: string } | null> {
+      const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { status: true, endpoint: true, manifestUrl: true } });
+      if (!agent || agent.status !== 'active') return null;
+      const url = agent.manifestUrl ?? agent.endpoint;
+      const result = await probeUrl({ url, timeoutMs: config.health.probeTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
+      const ok =
+        result.kind === 'response' && (agent.manifestUrl ? result.status >= 200 && result.status < 300 : result.status < 500);
+      if (!ok) logger.debug({ agentId, url, result }, 'health probe failed');
+      await prisma.$transaction((tx) => recordHealthEvidence(tx, agentId, ok, new Date()));
+      return { ok, url };
+    },
+
+    /** One health sweep: schedules the next, ages out old evidence, queues probes of silent agents. */
+    async healthSweep(now = new Date()): Promise<{ expired: number; probesQueued: number }> {
+      const intervalMs = config.health.checkIntervalSeconds * 1000;
+      // The next sweep first, so a failure below cannot end the chain.
+      await scheduleHealthSweep(prisma, new Date(now.getTime() + intervalMs), 'replace');
+      const expired = await expireHealthEvidence(prisma, now);
+      for (const agentId of expired) await prisma.$transaction((tx) => reputationChanged(tx, agentId));
+      const probesQueued = config.health.probeEnabled ? await enqueueStaleProbes(prisma, new Date(now.getTime() - intervalMs), PROBES_PER_SWEEP) : 0;
+      return { expired: expired.length, probesQueued };
+    },
+
+    /** Called for every agent change (agent.changed job): a new agent gets its starting trust score. */
+    async agentChanged(agentId: string): Promise<void> {
+      await refreshTrust(prisma, agentId);
+      // Keeps the sweep chain alive without touching start-up: a no-op while a sweep is pending.
+      await scheduleHealthSweep(prisma, new Date(Date.now() + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
+    },
+  };
+}
+
+export type ReputationService = ReturnType<typeof reputationService>;

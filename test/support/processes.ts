@@ -1,0 +1,127 @@
+// The service and its CLI as separate processes, started the way a user starts them (tsx on the sources),
+// for tests whose point is a process: shared databases, signals, exit codes, files left behind.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+// The child's environment: this one without the database settings (a test names its database itself),
+// quiet, and allowed to reach loopback endpoints.
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_ENDPOINTS: 'true' };
+  delete env.DATABASE_URL;
+  delete env.DATA_DIR;
+  delete env.PORT;
+  return { ...env, ...extra };
+}
+
+function collect(child: ChildProcess): Promise<Finished> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Runs `tsx src/cli.ts ...args` to the end. */
+export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
+  const child = spawn(tsx, ['src/cli.ts', ...args], { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return collect(child);
+}
+
+/** Runs `tsx src/main.ts` to its end; for starts that are meant to fail. */
+export function runMain(env: Record<string, string>): Promise<Finished> {
+  const child = spawn(tsx, ['src/main.ts'], { cwd: projectRoot, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  return collect(child);
+}
+
+/** A port nothing listens on at the moment of asking. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  // Settles when the process has exited, with everything it printed.
+  finished: Promise<Finished>;
+  // Sends the signal and waits for the exit.
+  stop(signal?: NodeJS.Signals): Promise<Finished>;
+}
+
+/** Spawns `tsx src/main.ts` on a free loopback port and waits until /readyz answers 200. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(tsx, ['src/main.ts'], {
+    cwd: projectRoot,
+    env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: tsx runs the service in a child process, and killAll must reach both.
+    detached: true,
+  });
+  const finished = collect(child);
+  let exited: Finished | null = null;
+  void finished.then((f) => (exited = f), () => {});
+  const url = `http://127.0.0.1:${port}`;
+  const server: ServerProcess = {
+    url,
+    child,
+    finished,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return finished;
+    },
+  };
+  // Bounded by attempts, not by a clock the assertions depend on: a cold start compiles and migrates.
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (exited) {
+      const { code, stderr } = exited as Finished;
+      throw new Error(`the server exited with code ${code} before it was ready:\n${stderr}`);
+    }
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  killGroup(child);
+  throw new Error('the server did not become ready');
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** Kills what is still running; for afterAll, after a failed test left a process behind. */
+export async function killAll(servers: Array<ServerProcess | undefined>): Promise<void> {
+  await Promise.all(
+    servers.map(async (s) => {
+      if (!s || s.child.exitCode !== null || s.child.signalCode !== null) return;
+      killGroup(s.child);
+      await s.finished.catch(() => {});
+    }),
+  );
+}
