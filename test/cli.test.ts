@@ -72,7 +72,7 @@ function cliScenario(label: string, databaseEnv: () => Promise<Record<string, st
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
       expect(JSON.parse(run.stderr)).toEqual({ error: { code: 'CONFLICT', message: expect.any(String) } });
-    }, 60_000);
+    }, 120_000);
 
     it('shares the database with a running server, both ways', async () => {
       const server = await startServerProcess(env);
@@ -104,7 +104,7 @@ function cliScenario(label: string, databaseEnv: () => Promise<Record<string, st
 
       const stopped = await server.stop('SIGTERM');
       expect(stopped.code).toBe(0);
-    }, 180_000);
+    }, 240_000);
   });
 }
 
@@ -127,8 +127,8 @@ describe.concurrent('usage', () => {
   });
 
   it('an unknown or missing command prints the usage and exits 2', async () => {
-    for (const args of [[], ['user'], ['frobnicate', '--json']]) {
-      const run = await runCli(args, env);
+    const runs = await Promise.all([[], ['user'], ['frobnicate', '--json']].map((args) => runCli(args, env)));
+    for (const run of runs) {
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(/^usage: /);
@@ -136,19 +136,19 @@ describe.concurrent('usage', () => {
       expect(run.stderr).toContain('apikey create --user ID');
       expect(run.stderr).toContain('apikey revoke --key');
     }
-  }, 60_000);
+  }, 120_000);
 
   it('an unknown option prints the command’s usage and exits 2', async () => {
     const run = await runCli(['user', 'create', '--email', 'x@example.com', '--mail', 'y'], env);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('usage: user create --email E');
-  }, 60_000);
+  }, 120_000);
 
   it('a missing required option names it and exits non-zero', async () => {
     const run = await runCli(['apikey', 'create', '--json'], env);
     expect(run.code).not.toBe(0);
     expect(run.stdout).toBe('');
     expect(JSON.parse(run.stderr).error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('--user') });
-  }, 60_000);
+  }, 120_000);
 });

@@ -189,7 +189,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(res.status).toBe(402);
     expect(res.body.error).toMatchObject({ code: 'PAYMENT_REQUIRED', message: expect.stringMatching(/declined/) });
     const task = await prisma().task.findFirstOrThrow({ where: { requesterId: requester.id } });
-    expect(task).toMatchObject({ status: 'cancelled', error: 'payment_declined' });
+    expect(task).toMatchObject({ status: 'failed', error: 'payment_declined' });
     expect(await paymentOf(task.id)).toMatchObject({ status: 'released', failureMessage: expect.stringMatching(/declined/) });
     expect(await prisma().delivery.count({ where: { taskId: task.id } })).toBe(0);
   });

@@ -277,11 +277,11 @@ describe('routing', () => {
   it('picks the best matching agent and dry-runs without creating anything', async () => {
     const cheap = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Cheap', endpoint: agentHttp.url, capabilities: ['translate', 'french'], protocols: ['http'], priceCents: 10 } })).body.data;
     const dear = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Dear', endpoint: agentHttp.url, capabilities: ['translate', 'french'], protocols: ['http'], priceCents: 900 } })).body.data;
-    await server.prisma.agent.update({ where: { id: dear.id }, data: { trustScore: 0.9 } });
     const before = await server.prisma.task.count();
     const res = await server.api.post('/v1/tasks/route', { key: requester.apiKey, body: { capabilities: ['TRANSLATE'], protocols: ['HTTP'] } });
     expect(res.status).toBe(200);
-    expect(res.body.data.map((a: { id: string }) => a.id)).toEqual([dear.id, cheap.id]);
+    // Alike but for the price: the cheaper one ranks first.
+    expect(res.body.data.map((a: { id: string }) => a.id)).toEqual([cheap.id, dear.id]);
     expect(res.body.data[0].score).toBeGreaterThan(res.body.data[1].score);
     const capped = await server.api.post('/v1/tasks/route', { key: requester.apiKey, body: { capabilities: ['translate'], maxPriceCents: 100 } });
     expect(capped.body.data.map((a: { id: string }) => a.id)).toEqual([cheap.id]);

@@ -1,5 +1,7 @@
 // Commands contributed by the domains (credits, agents, search); each is a CliCommand.
 import type { CliCommand } from '../cli.js';
 import { creditCommands } from '../payments/cli-commands.js';
+import { reputationCommands } from './reputation-commands.js';
+import { searchCommands } from './search-commands.js';
 
-export const commands: CliCommand[] = [...creditCommands];
+export const commands: CliCommand[] = [...creditCommands, ...reputationCommands, ...searchCommands];

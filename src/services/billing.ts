@@ -5,7 +5,6 @@ import type { Deps } from '../deps.js';
 import { AppError, invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import { ensureConnectedAccount, ensureCustomer } from '../payments/customers.js';
-import { ownerShareCents } from '../payments/fees.js';
 import { setupIntentKey } from '../payments/keys.js';
 import { ProviderError } from '../payments/provider.js';
 import type { Viewer } from './accounts.js';
@@ -32,7 +31,7 @@ function fromProvider(field: string) {
 }
 
 export function billingService(deps: Deps, payments: Pick<PaymentService, 'provider' | 'retryOwedTransfers'>) {
-  const { prisma, config } = deps;
+  const { prisma } = deps;
   const { provider } = payments;
 
   async function summary(userId: string): Promise<BillingSummary> {
@@ -40,14 +39,14 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
     const credits = await prisma.creditBalance.findMany({ where: { userId }, orderBy: { agentId: 'asc' } });
     const owed = await prisma.payment.findMany({
       where: { payeeId: userId, method: 'card', status: 'captured', transferId: null, failureMessage: null },
-      select: { amountCents: true },
+      select: { amountCents: true, feeCents: true },
     });
     return {
       card: user.defaultPaymentMethodId ? { brand: user.cardBrand, last4: user.cardLast4 } : null,
       credits,
       payouts: {
         connected: user.connectAccountId !== null,
-        owedCents: owed.reduce((sum, p) => sum + ownerShareCents(p.amountCents, config.platformFeeBps), 0),
+        owedCents: owed.reduce((sum, p) => sum + p.amountCents - p.feeCents, 0),
       },
     };
   }

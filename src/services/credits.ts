@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { Db, Tx } from '../db/client.js';
+import { withTransaction } from '../db/transaction.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { ensureCustomer } from '../payments/customers.js';
@@ -81,7 +82,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
       const { userId, agentId, count } = parsed.data;
       if (!(await prisma.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('user');
       if (!(await prisma.agent.findUnique({ where: { id: agentId }, select: { id: true } }))) throw notFound('agent');
-      const balance = await prisma.$transaction(async (tx) => {
+      const balance = await withTransaction(prisma, async (tx) => {
         const after = await addToBalance(tx, userId, agentId, count);
         await tx.creditLedgerEntry.create({ data: { id: newId('cle'), userId, agentId, kind: 'grant', delta: count } });
         return after;
@@ -121,7 +122,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
         .catch(unavailable);
       if (charge.status === 'declined') throw new AppError('PAYMENT_REQUIRED', charge.message);
 
-      const balance = await prisma.$transaction(async (tx) => {
+      const balance = await withTransaction(prisma, async (tx) => {
         // The intent id is unique in the ledger: a replayed charge finds its purchase already credited.
         const { count } = await tx.creditLedgerEntry.createMany({
           data: [{ id: newId('cle'), userId: viewer.id, agentId, kind: 'purchase', delta: quantity, intentId: charge.intentId }],

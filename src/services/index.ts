@@ -15,12 +15,12 @@ export function createServices(deps: Deps) {
   const accounts = accountService(deps);
   const agents = agentService(deps);
   const discovery = discoveryService(deps, createSearchEngine(deps));
-  const reputation = reputationService(deps);
-  let payments: PaymentService | undefined;
-  const tasks = taskService(deps, () => payments!, {
+  const reputation = reputationService(deps, discovery.engine);
+  // Tasks and payments call each other; the task service reaches payments through a getter.
+  const tasks = taskService(deps, () => payments, {
     async taskFinished() {},
   });
-  payments = paymentService(deps, {
+  const payments: PaymentService = paymentService(deps, {
     onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit ?? ((fn) => void fn()), taskId),
     // A card declined while the task waited for its hold: the task cannot go ahead.
     onDeclined: async (taskId) => void (await tasks.failUnpaid(taskId, 'payment_declined')),

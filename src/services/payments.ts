@@ -26,7 +26,7 @@ import {
   type ProviderEvent,
 } from '../payments/index.js';
 import { ensureCustomer } from '../payments/customers.js';
-import { CURRENCY, ownerShareCents, platformFeeCents } from '../payments/fees.js';
+import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
 import { refundCredit, useCredit } from './credits.js';
 
@@ -302,7 +302,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       const payment = await prisma.payment.findUnique({ where: { taskId } });
       if (!payment || payment.method !== 'card' || payment.status !== 'captured' || payment.transferId || !payment.payeeId) return;
       if (payment.failureMessage) return;
-      const amountCents = ownerShareCents(payment.amountCents, config.platformFeeBps);
+      // The fee was fixed when the capture was decided; a later change of PLATFORM_FEE_BPS does not touch it.
+      const amountCents = payment.amountCents - payment.feeCents;
       if (amountCents <= 0) return;
       const payee = await prisma.user.findUnique({ where: { id: payment.payeeId }, select: { connectAccountId: true } });
       if (!payee?.connectAccountId) {
@@ -366,7 +367,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         select: { taskId: true },
       });
       if (owed.length === 0) return 0;
-      await prisma.$transaction(async (tx) => {
+      await withTransaction(prisma, async (tx) => {
         for (const { taskId } of owed) await enqueueJob(tx, 'payment.transfer', { taskId }, { jobKey: `payment.transfer:${taskId}` });
       });
       return owed.length;

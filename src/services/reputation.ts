@@ -1,10 +1,10 @@
 // Reputation: ratings, health, track record, verification and the trust score built from them. Every
-// change of an input recomputes the trust score and tier in the same transaction, and queues a search
-// index sync (ratings, tasks and trust are sort keys of discovery).
+// change of an input recomputes the trust score and tier in the same transaction and, when the search
+// engine keeps its own index, queues a sync (ratings, tasks and trust are sort keys of discovery).
 //
 // For the task lifecycle, call inside the transaction that made the change:
-//   recordTaskOutcome(tx, taskId)        after a task reached a terminal state
-//   deliveryOutcome(tx, agentId, ok)     after each delivery attempt (ok = the endpoint answered 2xx)
+//   services.reputation.recordTaskOutcome(tx, taskId)      after a task reached a terminal state
+//   services.reputation.deliveryOutcome(tx, agentId, ok)   after each delivery attempt (ok: 2xx)
 import type { Deps } from '../deps.js';
 import type { Db } from '../db/client.js';
 import type { Agent } from '../generated/prisma/client.js';
@@ -30,36 +30,37 @@ export interface TaskRating {
   avgRating: number | null;
 }
 
-async function reputationChanged(tx: Db, agentId: string): Promise<void> {
-  await refreshTrust(tx, agentId);
-  await enqueueSearchSync(tx, agentId);
-}
-
-/**
- * Recounts the agent's tasks (taskCount, completedCount, failedCount), its recent track record (success
- * rate, p50/p95 time from delivery to completion) and its trust. Idempotent; does nothing for a task
- * without an agent. Call in the transaction that finished the task.
- */
-export async function recordTaskOutcome(tx: Db, taskId: string): Promise<void> {
-  const task = await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
-  if (!task?.agentId) return;
-  await refreshTrackRecord(tx, task.agentId);
-  await reputationChanged(tx, task.agentId);
-}
-
-/** Health evidence from one delivery attempt. Call in a transaction: the agent's row is locked. */
-export async function deliveryOutcome(tx: Db, agentId: string, ok: boolean): Promise<void> {
-  await recordHealthEvidence(tx, agentId, ok, new Date());
-}
-
-async function recordHealthEvidence(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
-  const change = await recordHealthOutcome(tx, agentId, ok, now);
-  if (change && change.before !== change.after) await reputationChanged(tx, agentId);
-  return change;
-}
-
-export function reputationService(deps: Deps) {
+export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
   const { prisma, config, logger } = deps;
+
+  // Trust follows its inputs at once; an engine with its own index hears of the change through a job.
+  async function reputationChanged(tx: Db, agentId: string): Promise<void> {
+    await refreshTrust(tx, agentId);
+    if (search.keepsIndex) await enqueueSearchSync(tx, agentId);
+  }
+
+  /**
+   * Recounts the agent's tasks (taskCount, completedCount, failedCount), its recent track record (success
+   * rate, p50/p95 time from delivery to completion) and its trust. Idempotent; does nothing for a task
+   * without an agent. Call in the transaction that finished the task.
+   */
+  async function recordTaskOutcome(tx: Db, taskId: string): Promise<void> {
+    const task = await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
+    if (!task?.agentId) return;
+    await refreshTrackRecord(tx, task.agentId);
+    await reputationChanged(tx, task.agentId);
+  }
+
+  async function recordHealthEvidence(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
+    const change = await recordHealthOutcome(tx, agentId, ok, now);
+    if (change && change.before !== change.after) await reputationChanged(tx, agentId);
+    return change;
+  }
+
+  /** Health evidence from one delivery attempt (ok: the endpoint answered 2xx). Call in a transaction: the agent's row is locked. */
+  async function deliveryOutcome(tx: Db, agentId: string, ok: boolean): Promise<void> {
+    await recordHealthEvidence(tx, agentId, ok, new Date());
+  }
 
   const average = (a: Pick<Agent, 'ratingSum' | 'ratingCount'>) =>
     a.ratingCount > 0 ? Math.round((a.ratingSum / a.ratingCount) * 100) / 100 : null;

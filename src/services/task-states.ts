@@ -28,6 +28,8 @@ export const MOVES = {
   expire: { from: NON_TERMINAL, to: 'expired' },
   // Delivery was given up while the task still waited for its agent.
   undeliverable: { from: ['matched'], to: 'failed' },
+  // The card hold was declined; the task never reached its agent.
+  unpaid: { from: ['pending'], to: 'failed' },
 } as const satisfies Record<string, Move>;
 
 export type MoveName = keyof typeof MOVES;

@@ -241,7 +241,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // A declined card: the task cannot go ahead.
     async failUnpaid(taskId: string, reason: string) {
-      return tx((t, afterCommit) => finish(t, afterCommit, taskId, 'cancel', 'cancelled', { error: reason }));
+      return tx((t, afterCommit) => finish(t, afterCommit, taskId, 'unpaid', 'failed', { error: reason }));
     },
 
     // Job: routes a task that has no agent yet; tries again later while it has not expired.

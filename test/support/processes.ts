@@ -1,12 +1,13 @@
-// The service and its CLI as separate processes, started the way a user starts them (tsx on the sources),
-// for tests whose point is a process: shared databases, signals, exit codes, files left behind.
+// The service and its CLI as separate processes, started the way `npm start` and `npm run cli` start them
+// (`node --import tsx`, one process), for tests whose point is a process: shared databases, signals, exit
+// codes, files left behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
+const node = process.execPath;
+const loader = ['--import', 'tsx'];
 
 export interface Finished {
   code: number | null;
@@ -36,15 +37,15 @@ function collect(child: ChildProcess): Promise<Finished> {
   });
 }
 
-/** Runs `tsx src/cli.ts ...args` to the end. */
+/** Runs `src/cli.ts ...args` to the end. */
 export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
-  const child = spawn(tsx, ['src/cli.ts', ...args], { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, [...loader, 'src/cli.ts', ...args], { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   return collect(child);
 }
 
-/** Runs `tsx src/main.ts` to its end; for starts that are meant to fail. */
+/** Runs `src/main.ts` to its end; for starts that are meant to fail. */
 export function runMain(env: Record<string, string>): Promise<Finished> {
-  const child = spawn(tsx, ['src/main.ts'], { cwd: projectRoot, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, [...loader, 'src/main.ts'], { cwd: projectRoot, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   return collect(child);
 }
 
@@ -66,14 +67,14 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<Finished>;
 }
 
-/** Spawns `tsx src/main.ts` on a free loopback port and waits until /readyz answers 200. */
+/** Spawns `src/main.ts` on a free loopback port and waits until /readyz answers 200. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(tsx, ['src/main.ts'], {
+  const child = spawn(node, [...loader, 'src/main.ts'], {
     cwd: projectRoot,
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group: tsx runs the service in a child process, and killAll must reach both.
+    // Its own process group, so that killAll also reaches anything the service started.
     detached: true,
   });
   const finished = collect(child);

@@ -170,3 +170,26 @@ describe('simulated webhooks', () => {
     expect(() => provider.parseWebhook(Buffer.from(notEvent), signSimulatedEvent(notEvent, SECRET))).toThrow(WebhookSignatureError);
   });
 });
+
+describe('the requester’s confirmation (the client library’s part)', () => {
+  it('confirms a hold with its client secret, under a stable event id', async () => {
+    const held = await authorize('task_9:authorize');
+    if (held.status !== 'requires_confirmation') throw new Error('expected an unconfirmed hold');
+    const input = { clientSecret: held.clientSecret, idempotencyKey: 'task_9:authorize', paymentMethodId: 'pm_card_visa' };
+    const confirmed = provider.confirmHold(input);
+    expect(confirmed).toEqual({ status: 'authorized', intentId: held.intentId, eventId: expect.stringMatching(/^evt_sim_/) });
+    expect(provider.confirmHold(input)).toEqual(confirmed);
+  });
+
+  it('refuses a secret that is not the hold’s, and declines a declining card', async () => {
+    const held = await authorize('task_10:authorize');
+    if (held.status !== 'requires_confirmation') throw new Error('expected an unconfirmed hold');
+    const other = await authorize('task_11:authorize');
+    if (other.status !== 'requires_confirmation') throw new Error('expected an unconfirmed hold');
+    expect(() => provider.confirmHold({ clientSecret: other.clientSecret, idempotencyKey: 'task_10:authorize', paymentMethodId: 'pm_card_visa' })).toThrow(ProviderError);
+    expect(provider.confirmHold({ clientSecret: held.clientSecret, idempotencyKey: 'task_10:authorize', paymentMethodId: 'pm_card_declined' })).toMatchObject({
+      status: 'declined',
+      intentId: held.intentId,
+    });
+  });
+});

@@ -1,0 +1,109 @@
+// The Typesense engine wired into the running service, against a local stand-in: agent changes reach the
+// index through search.sync jobs, nothing is lost while Typesense is down, results come back in the order
+// Typesense ranked them, and search falls back to the database while Typesense is unreachable.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server.js';
+import { startTypesenseStandin, type TypesenseStandin } from './discovery-typesense-standin.js';
+
+const ALIAS = 'agents_test';
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let standin: TypesenseStandin;
+let server: TestServer;
+let owner: { id: string; apiKey: string };
+
+beforeAll(async () => {
+  standin = await startTypesenseStandin();
+  server = await startTestServer({ TYPESENSE_URL: standin.url, TYPESENSE_API_KEY: 'test-key', TYPESENSE_COLLECTION: ALIAS });
+  owner = await server.createUser();
+});
+afterAll(async () => {
+  // Let jobs in flight finish first: a job completing while the worker stops can outlive the database.
+  await until('an idle job queue', async () => {
+    const [{ busy }] = await server.prisma.$queryRaw<[{ busy: bigint }]>`
+      SELECT count(*) AS busy FROM graphile_worker.jobs WHERE locked_at IS NOT NULL OR (run_at <= now() AND attempts < max_attempts)`;
+    return busy === 0n;
+  });
+  await server?.close();
+  await standin?.close();
+});
+
+const createAgent = async (name: string) =>
+  (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name, endpoint: 'http://127.0.0.1:9/tasks', capabilities: ['Translation'] } })).body.data;
+
+describe('index sync through the job queue', () => {
+  it('creates the collection behind the alias and indexes a new agent', async () => {
+    const agent = await createAgent('Sync Translator');
+    const doc = await until('the document', () => standin.documents(ALIAS).get(agent.id));
+    expect(doc).toMatchObject({ id: agent.id, name: 'Sync Translator', capabilities: ['translation'], status: 'active', avg_rating: 0, task_count: 0 });
+    expect(standin.aliases.get(ALIAS)).toMatch(new RegExp(`^${ALIAS}_\\d+$`));
+  });
+
+  it('follows updates and removes deleted agents', async () => {
+    const agent = await createAgent('Renamed Later');
+    await until('the first version', () => standin.documents(ALIAS).get(agent.id));
+    await server.api.put(`/v1/agents/${agent.id}`, { key: owner.apiKey, body: { name: 'Renamed Now', status: 'inactive' } });
+    await until('the update', () => standin.documents(ALIAS).get(agent.id)?.name === 'Renamed Now');
+    expect(standin.documents(ALIAS).get(agent.id)).toMatchObject({ status: 'inactive' });
+    await server.api.delete(`/v1/agents/${agent.id}`, { key: owner.apiKey });
+    await until('the removal', () => !standin.documents(ALIAS).has(agent.id));
+  });
+
+  it('keeps the change in the queue while Typesense is down and delivers it once it is back', async () => {
+    standin.down = true;
+    let agentId: string;
+    try {
+      agentId = (await createAgent('Patient Agent')).id;
+      const failed = await until('a failed sync attempt', async () => {
+        const rows = await server.prisma.$queryRaw<Array<{ attempts: number; last_error: string | null }>>`
+          SELECT attempts, last_error FROM graphile_worker.jobs WHERE task_identifier = 'search.sync' AND key = ${`search.sync:${agentId}`}`;
+        return rows[0]?.last_error ? rows[0] : null;
+      });
+      expect(failed.attempts).toBeGreaterThanOrEqual(1);
+      expect(standin.documents(ALIAS).has(agentId)).toBe(false);
+    } finally {
+      standin.down = false;
+    }
+    // graphile-worker retries after e^attempts seconds: about 3 s for the first retry.
+    await until('the retried sync', () => standin.documents(ALIAS).get(agentId), 30_000);
+  });
+});
+
+describe('search through Typesense', () => {
+  it('sends the translated parameters and answers with the agents in Typesense order', async () => {
+    const a = await createAgent('Order First');
+    const b = await createAgent('Order Second');
+    standin.searchAnswer = { ids: [b.id, a.id], found: 7 };
+    const res = await server.api.get('/v1/discover?q=ordr&capability=Translation&per_page=2&page=1&sort=tasks');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((x: { id: string }) => x.id)).toEqual([b.id, a.id]);
+    expect(res.body).toMatchObject({ total: 7, page: 1, perPage: 2, totalPages: 4 });
+    const sent = standin.requests.filter((r) => r.path.endsWith('/documents/search')).at(-1)!;
+    expect(sent.path).toBe(`/collections/${ALIAS}/documents/search`);
+    expect(sent.query.get('q')).toBe('ordr');
+    expect(sent.query.get('filter_by')).toBe('status:=active && capabilities:=[`translation`]');
+    expect(sent.query.get('sort_by')).toBe('task_count:desc,_text_match:desc');
+    expect(sent.query.get('per_page')).toBe('2');
+  });
+
+  it('answers from the database while Typesense is unreachable', async () => {
+    await createAgent('Fallback Translator');
+    standin.down = true;
+    try {
+      const res = await server.api.get('/v1/discover?q=falback');
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((x: { name: string }) => x.name)).toContain('Fallback Translator');
+    } finally {
+      standin.down = false;
+    }
+  });
+});
