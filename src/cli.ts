@@ -17,6 +17,8 @@ import { createLocalBus } from './events/bus.js';
 export interface CliCommand {
   words: string;
   usage: string;
+  // Options without which the command cannot run; checked before the database is opened.
+  required?: string[];
   options: Record<string, { type: 'string' | 'boolean' }>;
   run(services: Services, values: Record<string, string | boolean | undefined>): Promise<{ json: unknown; text: string }>;
 }
@@ -26,6 +28,7 @@ const baseCommands: CliCommand[] = [
     words: 'user create',
     usage: 'user create --email E [--name N] [--admin] [--json]',
     options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean' } },
+    required: ['email'],
     async run(services, v) {
       if (typeof v.email !== 'string') throw new AppError('INVALID_INPUT', '--email is required', { field: 'email' });
       const { user, apiKey } = await services.accounts.createUser({ email: v.email, name: v.name as string | undefined, isAdmin: v.admin === true });
@@ -36,6 +39,7 @@ const baseCommands: CliCommand[] = [
     words: 'apikey create',
     usage: 'apikey create --user ID [--name N] [--json]',
     options: { user: { type: 'string' }, name: { type: 'string' } },
+    required: ['user'],
     async run(services, v) {
       if (typeof v.user !== 'string') throw new AppError('INVALID_INPUT', '--user is required', { field: 'user' });
       const { apiKey, record } = await services.accounts.createApiKey(v.user, (v.name as string | undefined) ?? null);
@@ -44,8 +48,9 @@ const baseCommands: CliCommand[] = [
   },
   {
     words: 'apikey revoke',
-    usage: 'apikey revoke --key KEY_ID [--json]',
+    usage: 'apikey revoke --key KEY_ID_OR_KEY [--json]',
     options: { key: { type: 'string' } },
+    required: ['key'],
     async run(services, v) {
       if (typeof v.key !== 'string') throw new AppError('INVALID_INPUT', '--key is required', { field: 'key' });
       const key = await services.accounts.revokeApiKey(null, v.key);
@@ -75,6 +80,12 @@ async function main(argv: string[]): Promise<number> {
     }) as { values: Record<string, string | boolean | undefined> });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\nusage: ${command.usage}\n`);
+    return 2;
+  }
+  const missing = (command.required ?? []).filter((name) => typeof values[name] !== 'string' || values[name] === '');
+  if (missing.length) {
+    const message = `${missing.map((m) => `--${m}`).join(', ')} is required`;
+    process.stderr.write(values.json ? JSON.stringify({ error: { code: 'INVALID_INPUT', message } }) + '\n' : `${message}\nusage: ${command.usage}\n`);
     return 2;
   }
   const config = loadConfig();

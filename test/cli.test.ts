@@ -102,6 +102,11 @@ function cliScenario(label: string, databaseEnv: () => Promise<Record<string, st
       expect(refused.body.error.code).toBe('UNAUTHENTICATED');
       expect((await api.graphql(ME, {}, late.apiKey)).data?.me.id).toBe(late.id);
 
+      // The key itself also names it for revoking.
+      const byKey = await runCli(['apikey', 'revoke', '--key', late.apiKey, '--json'], env);
+      expect(byKey.code).toBe(0);
+      expect((await api.get('/v1/agents', { key: late.apiKey })).status).toBe(401);
+
       const stopped = await server.stop('SIGTERM');
       expect(stopped.code).toBe(0);
     }, 240_000);

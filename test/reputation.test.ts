@@ -259,6 +259,9 @@ describe('health from delivery outcomes', () => {
 });
 
 describe('verification from the CLI', () => {
+  // Each CLI run is a fresh tsx process that opens the database: slow on a busy machine.
+  const CLI_TEST_TIMEOUT_MS = 120_000;
+
   it('marks an agent verified, which raises its trust score, and can revoke it', async () => {
     const id = await newAgent('Verified Agent');
     const before = await agentRow(id);
@@ -274,7 +277,7 @@ describe('verification from the CLI', () => {
 
     const revoked = await runCli(['agent', 'verify', '--agent', id, '--revoke', '--json'], { DATABASE_URL: server.db.url });
     expect(JSON.parse(revoked.stdout)).toMatchObject({ verified: false, trustScore: before.trustScore });
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('fails with a message for an unknown agent or a missing --agent', async () => {
     const unknown = await runCli(['agent', 'verify', '--agent', 'agt_missing'], { DATABASE_URL: server.db.url });
@@ -283,5 +286,5 @@ describe('verification from the CLI', () => {
     const missing = await runCli(['agent', 'verify'], { DATABASE_URL: server.db.url });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/--agent/);
-  });
+  }, CLI_TEST_TIMEOUT_MS);
 });

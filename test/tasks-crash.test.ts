@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { runCli, startServiceProcess, type ServiceProcess } from './support/process.js';
+import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { apiClient } from './support/http.js';
 
@@ -13,24 +13,26 @@ let dataDir: string;
 let db: TestDatabase | null = null;
 let env: Record<string, string>;
 let agentHttp: TestAgent;
-let proc: ServiceProcess | null = null;
+let proc: ServerProcess | undefined;
+// Quick polling, so retries and recovery are seen soon after they are due.
+const quick = { WORKER_POLL_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '0' };
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'tm-crash-'));
   // With DATABASE_URL the service uses a fresh database on that server; otherwise the embedded one.
   if (process.env.DATABASE_URL) db = await createTestDatabase();
-  env = { DATA_DIR: dataDir, SECRET_KEY: 'b'.repeat(64), ...(db ? { DATABASE_URL: db.url } : { DATABASE_URL: '' }) };
+  env = { DATA_DIR: dataDir, SECRET_KEY: 'b'.repeat(64), ...quick, ...(db ? { DATABASE_URL: db.url } : {}) };
   agentHttp = await startTestAgent();
 });
 afterAll(async () => {
-  await proc?.stop('SIGKILL');
+  await killAll([proc]);
   await agentHttp?.close();
   await db?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
 it('delivers every queued task after a SIGKILL and restart, and none twice after its 2xx', async () => {
-  proc = await startServiceProcess(env);
+  proc = await startServerProcess(env);
   const user = JSON.parse((await runCli(['user', 'create', '--email', 'crash@example.com', '--json'], env)).stdout) as { apiKey: string };
   let api = apiClient(proc.url);
   const agentId = (await api.post('/v1/agents', { key: user.apiKey, body: { name: 'Crashy', endpoint: agentHttp.url } })).body.data.id;
@@ -53,7 +55,7 @@ it('delivers every queued task after a SIGKILL and restart, and none twice after
   agentHttp.respondWith([200]);
   const countBefore = agentHttp.received.length;
 
-  proc = await startServiceProcess(env);
+  proc = await startServerProcess(env);
   api = apiClient(proc.url);
   const deadline = Date.now() + 60_000;
   let statuses: string[] = [];

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { usingPostgres } from './support/database.js';
-import { startServiceProcess, type ServiceProcess } from './support/process.js';
+import { killAll, startServerProcess, type ServerProcess } from './support/processes.js';
 
 let server: TestServer;
 let requester: { id: string; apiKey: string };
@@ -146,12 +146,13 @@ describe('server-sent events', () => {
 });
 
 describe.skipIf(!usingPostgres())('two server processes on one PostgreSQL', () => {
-  let second: ServiceProcess;
+  let second: ServerProcess | undefined;
   beforeAll(async () => {
-    second = await startServiceProcess({ DATABASE_URL: server.db.url, SECRET_KEY: 'a'.repeat(64) });
+    second = await startServerProcess({ DATABASE_URL: server.db.url, SECRET_KEY: 'a'.repeat(64), RATE_LIMIT_PER_MINUTE: '0' });
   });
   afterAll(async () => {
     await second?.stop();
+    await killAll([second]);
   });
 
   it('delivers an event to a subscriber on one process for a change made through the other', async () => {
@@ -159,7 +160,7 @@ describe.skipIf(!usingPostgres())('two server processes on one PostgreSQL', () =
     const client = wsClient(server.url, requester.apiKey);
     const sub = collect(client, 'subscription($id: ID!) { taskUpdated(id: $id) { status } }', { id: task.id }, (s) => s.includes('completed'));
     await waitForStatus(async () => ({ status: sub.statuses.length ? 'seen' : 'none' }), ['seen']);
-    const res = await fetch(`${second.url}/v1/tasks/${task.id}/complete`, {
+    const res = await fetch(`${second!.url}/v1/tasks/${task.id}/complete`, {
       method: 'PATCH',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.apiKey}` },
       body: JSON.stringify({ result: { via: 'second process' } }),

@@ -1,6 +1,6 @@
 // Users and their API keys.
 import type { Deps } from '../deps.js';
-import { newApiKey, sha256Hex } from '../crypto/tokens.js';
+import { API_KEY_PREFIX, newApiKey, sha256Hex } from '../crypto/tokens.js';
 import { invalid, notFound, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import type { User } from '../generated/prisma/client.js';
@@ -48,11 +48,14 @@ export function accountService(deps: Deps) {
     },
 
     // Revoking is permanent; revoking twice is harmless. A user can only revoke their own keys.
-    async revokeApiKey(userId: string | null, keyId: string) {
-      const key = await prisma.apiKey.findUnique({ where: { id: keyId } });
+    // Takes the key's id, or (from the CLI) the key itself.
+    async revokeApiKey(userId: string | null, keyIdOrKey: string) {
+      const key = keyIdOrKey.startsWith(API_KEY_PREFIX)
+        ? await prisma.apiKey.findUnique({ where: { hash: sha256Hex(keyIdOrKey) } })
+        : await prisma.apiKey.findUnique({ where: { id: keyIdOrKey } });
       if (!key || (userId !== null && key.userId !== userId)) throw notFound('API key');
       if (key.revokedAt) return key;
-      return prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+      return prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
     },
 
     async userForApiKey(apiKey: string): Promise<User | null> {

@@ -2,36 +2,45 @@
 // search over a trigger-maintained tsvector, with typo tolerance from pg_trgm: each query word is widened
 // to the nearest words of the agents' vocabulary (search_words) before the full-text match. Trigram
 // matching runs only over that short-word vocabulary, never over description text.
-import type { Db, PrismaClient } from '../../db/client.js';
+import type { PrismaClient } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
 import { orderBy, relevanceScore, textScore } from './order.js';
-import { fullTextQuery, queryWords, type QueryWord, type WordExpansion } from './text-query.js';
+import { chooseCorrections, exactTextQuery, fullTextQuery, queryWords, type QueryWord, type WordExpansion } from './text-query.js';
 
-// Nearest vocabulary words taken per query word, and vocabulary words completing the last one.
-const SIMILAR_PER_WORD = 4;
+// Vocabulary words fetched per query word as correction candidates (chooseCorrections keeps those within
+// the typo allowance), and vocabulary words completing the last word.
+const CANDIDATES_PER_WORD = 200;
 const COMPLETIONS_PER_PREFIX = 8;
+// One typo in a short word breaks most of its trigrams ("kaoy" and "kayo" share 2 of 8, similarity 0.25),
+// so candidates are gathered below pg_trgm's default threshold of 0.3; edit distance then decides.
+const CANDIDATE_SIMILARITY = 0.2;
 
-async function expandWords(db: Db, words: QueryWord[]): Promise<WordExpansion[]> {
-  const rows = await db.$queryRaw<Array<{ word: string; stop: boolean; similar: string[]; completions: string[] }>>`
-    SELECT q.word,
-      numnode(plainto_tsquery('english'::regconfig, q.word)) = 0 AS stop,
-      ARRAY(
-        SELECT s.word FROM search_words s
-        WHERE s.word % q.word AND s.word <> q.word
-        ORDER BY similarity(s.word, q.word) DESC, s.word
-        LIMIT ${SIMILAR_PER_WORD}
-      ) AS similar,
-      CASE WHEN q.ord = ${words.length} AND length(q.word) >= 3 THEN ARRAY(
-        SELECT s.word FROM search_words s
-        WHERE s.word LIKE q.word || '%' AND s.word <> q.word
-        ORDER BY length(s.word), s.word
-        LIMIT ${COMPLETIONS_PER_PREFIX}
-      ) ELSE '{}'::text[] END AS completions
-    FROM unnest(${words.map((w) => w.word)}::text[]) WITH ORDINALITY AS q(word, ord)
-    ORDER BY q.ord`;
-  return rows.map((row, i) => ({ ...row, last: words[i]!.last }));
+async function expandWords(db: PrismaClient, words: QueryWord[]): Promise<WordExpansion[]> {
+  // The `%` operator (the one the trigram index serves) reads its threshold from a setting, set for this
+  // transaction only.
+  const [, rows] = await db.$transaction([
+    db.$executeRaw`SELECT set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true)`,
+    db.$queryRaw<Array<{ word: string; stop: boolean; similar: string[]; completions: string[] }>>`
+      SELECT q.word,
+        numnode(plainto_tsquery('english'::regconfig, q.word)) = 0 AS stop,
+        ARRAY(
+          SELECT s.word FROM search_words s
+          WHERE s.word % q.word AND s.word <> q.word
+          ORDER BY similarity(s.word, q.word) DESC, s.word
+          LIMIT ${CANDIDATES_PER_WORD}
+        ) AS similar,
+        CASE WHEN q.ord = ${words.length} AND length(q.word) >= 3 THEN ARRAY(
+          SELECT s.word FROM search_words s
+          WHERE s.word LIKE q.word || '%' AND s.word <> q.word
+          ORDER BY length(s.word), s.word
+          LIMIT ${COMPLETIONS_PER_PREFIX}
+        ) ELSE '{}'::text[] END AS completions
+      FROM unnest(${words.map((w) => w.word)}::text[]) WITH ORDINALITY AS q(word, ord)
+      ORDER BY q.ord`,
+  ]);
+  return rows.map((row, i) => ({ ...row, similar: chooseCorrections(row.word, row.similar), last: words[i]!.last }));
 }
 
 function filtersOf(query: DiscoveryQuery): Prisma.Sql[] {
@@ -44,12 +53,12 @@ function filtersOf(query: DiscoveryQuery): Prisma.Sql[] {
 }
 
 export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
-  async function run(query: DiscoveryQuery, tsquery: string | null): Promise<SearchHits> {
+  async function run(query: DiscoveryQuery, text: { tsquery: string; exactTsquery: string | null } | null): Promise<SearchHits> {
     const filters = filtersOf(query);
     let score: Prisma.Sql | null = null;
-    if (tsquery !== null) {
-      filters.push(Prisma.sql`a.search_vector @@ to_tsquery('english'::regconfig, ${tsquery})`);
-      score = relevanceScore(textScore(tsquery, query.q!));
+    if (text !== null) {
+      filters.push(Prisma.sql`a.search_vector @@ to_tsquery('english'::regconfig, ${text.tsquery})`);
+      score = relevanceScore(textScore({ text: query.q!, ...text }));
     }
     const where = Prisma.join(filters, ' AND ');
     const offset = (query.page - 1) * query.perPage;
@@ -77,10 +86,11 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
       const all = fullTextQuery(expansions, 'all');
       // Only stop words: nothing to search for, so the filters alone decide.
       if (all === null) return run(query, null);
-      const hits = await run(query, all);
+      const exactTsquery = exactTextQuery(expansions);
+      const hits = await run(query, { tsquery: all, exactTsquery });
       if (hits.total > 0 || expansions.filter((e) => !e.stop).length < 2) return hits;
       // No agent has every word: rank those that have some, as a search box user would expect.
-      return run(query, fullTextQuery(expansions, 'any'));
+      return run(query, { tsquery: fullTextQuery(expansions, 'any')!, exactTsquery });
     },
 
     // The tsvector and the vocabulary are kept by triggers in the same transaction as the write.

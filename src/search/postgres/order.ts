@@ -6,11 +6,17 @@ import type { DiscoverySort } from '../query.js';
 // The average rating, null without ratings (sorted last).
 export const AVG_RATING = Prisma.sql`(a.rating_sum::float8 / NULLIF(a.rating_count, 0))`;
 
-// How much a query matched: weighted full-text rank (name 1.0, capabilities and tags 0.4, description 0.2,
-// long description 0.05, shorter documents preferred), plus how closely the query resembles the name.
-export function textScore(tsquery: string, q: string): Prisma.Sql {
-  return Prisma.sql`(ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, to_tsquery('english'::regconfig, ${tsquery}), 1)
-    + 0.5 * word_similarity(${q.toLowerCase()}, lower(a.name)))`;
+// How much a query matched: the weighted full-text rank (name 1.0, capabilities and tags 0.4, description
+// 0.2, long description 0.05, shorter documents preferred) of the query with its typo corrections, plus the
+// same rank for the words exactly as typed (so that an exact match beats a correction, as it does in
+// Typesense), plus how closely the query resembles the name.
+export function textScore(q: { text: string; tsquery: string; exactTsquery: string | null }): Prisma.Sql {
+  const weights = Prisma.sql`'{0.05,0.2,0.4,1.0}'`;
+  const exact = q.exactTsquery
+    ? Prisma.sql`ts_rank(${weights}, a.search_vector, to_tsquery('english'::regconfig, ${q.exactTsquery}), 1)`
+    : Prisma.sql`0`;
+  return Prisma.sql`(ts_rank(${weights}, a.search_vector, to_tsquery('english'::regconfig, ${q.tsquery}), 1)
+    + ${exact} + 0.5 * word_similarity(${q.text.toLowerCase()}, lower(a.name)))`;
 }
 
 // The quality prior: at most +25 % for a perfect trust score and +10 % for a perfect average rating, so
