@@ -2,6 +2,7 @@
 // webhook-id on every attempt), attempts recorded, failures retried on a backoff schedule until the
 // task expires, a 410 or the end of the schedule gives up.
 import type { Deps } from '../deps.js';
+import type { Tx } from '../db/client.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
 import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
 import { buildDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
@@ -13,8 +14,8 @@ import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
 
 export interface DeliveryHooks {
-  // Delivery evidence for the agent's health.
-  deliveryOutcome(agentId: string, ok: boolean): Promise<void>;
+  // Delivery evidence for the agent's health, in the transaction that records the attempt.
+  deliveryOutcome(tx: Tx, agentId: string, ok: boolean): Promise<void>;
 }
 
 export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, hooks: DeliveryHooks) {
@@ -95,6 +96,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
           error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : `HTTP ${result.status}`,
         },
       });
+      await hooks.deliveryOutcome(t, agentId, ok);
       if (ok) {
         await t.delivery.update({ where: { id: deliveryId }, data: { attemptCount: number, status: 'succeeded', nextAttemptAt: null } });
         return 'delivered' as const;
@@ -111,7 +113,6 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     });
     if (outcome === 'delivered') await tasks.markDelivered(taskId);
     if (outcome === 'given_up') await tasks.markUndeliverable(taskId);
-    await hooks.deliveryOutcome(agentId, ok);
   }
 }
 

@@ -18,7 +18,7 @@ export function createServices(deps: Deps) {
   const reputation = reputationService(deps, discovery.engine);
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
-    async taskFinished() {},
+    taskFinished: (tx, task) => reputation.recordTaskOutcome(tx, task.id),
   });
   const payments: PaymentService = paymentService(deps, {
     onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit ?? ((fn) => void fn()), taskId),
@@ -28,7 +28,7 @@ export function createServices(deps: Deps) {
   const credits = creditService(deps, payments.provider);
   const billing = billingService(deps, payments);
   const deliveries = deliveryService(deps, agents, tasks, {
-    async deliveryOutcome() {},
+    deliveryOutcome: (tx, agentId, ok) => reputation.deliveryOutcome(tx, agentId, ok),
   });
   return {
     deps,

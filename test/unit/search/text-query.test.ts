@@ -1,6 +1,7 @@
 // Building the typo-tolerant tsquery of the postgres engine.
 import { describe, expect, it } from 'vitest';
-import { fullTextQuery, queryWords, type WordExpansion } from '../../../src/search/postgres/text-query.js';
+import { chooseCorrections, exactTextQuery, fullTextQuery, queryWords, type WordExpansion } from '../../../src/search/postgres/text-query.js';
+import { typoAllowance, typoDistance } from '../../../src/search/postgres/edit-distance.js';
 
 const expansion = (word: string, extra: Partial<WordExpansion> = {}): WordExpansion => ({
   word, last: false, stop: false, similar: [], completions: [], ...extra,
@@ -50,5 +51,46 @@ describe('fullTextQuery', () => {
 
   it('drops candidate words that are not plain words', () => {
     expect(fullTextQuery([expansion('ok', { similar: ["x'y", 'fine'] })], 'all')).toBe('(ok | fine)');
+  });
+});
+
+describe('exactTextQuery', () => {
+  it('keeps only the words as typed, any of them', () => {
+    expect(exactTextQuery([expansion('imge', { similar: ['image'] }), expansion('gen', { last: true, completions: ['generation'] })])).toBe(
+      '(imge) | (gen:*)',
+    );
+  });
+});
+
+describe('typoDistance', () => {
+  it.each([
+    ['translator', 'translator', 0],
+    ['tranlsator', 'translator', 1],
+    ['imge', 'image', 1],
+    ['generaton', 'generation', 1],
+    ['speach', 'speech', 1],
+    ['kaoy', 'kayo', 1],
+    ['summarzre', 'summarizer', 2],
+    ['abc', 'xyz', 3],
+    ['', 'abc', 3],
+  ])('%s → %s is %i', (a, b, d) => {
+    expect(typoDistance(a, b)).toBe(d);
+    expect(typoDistance(b, a)).toBe(d);
+  });
+
+  it('allows no typo below four letters, one up to six, two from seven', () => {
+    expect([3, 4, 6, 7, 12].map(typoAllowance)).toEqual([0, 1, 1, 2, 2]);
+  });
+});
+
+describe('chooseCorrections', () => {
+  it('keeps candidates within the allowance, nearest first, whatever their trigram order', () => {
+    expect(chooseCorrections('kaoy', ['kaor', 'kay', 'kayo', 'koala'])).toEqual(['kaor', 'kay', 'kayo']);
+    expect(chooseCorrections('tranlsator', ['translation', 'translator', 'transistor'])).toEqual(['translator', 'translation']);
+  });
+
+  it('falls back to the two nearest by trigrams when none is close enough', () => {
+    expect(chooseCorrections('qqqqqq', ['alpha', 'beta', 'gamma'])).toEqual(['alpha', 'beta']);
+    expect(chooseCorrections('qqq', ['alpha'])).toEqual([]);
   });
 });
