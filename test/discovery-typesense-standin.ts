@@ -31,8 +31,9 @@ export async function startTypesenseStandin(): Promise<TypesenseStandin> {
   const state = { down: false, searchAnswer: { ids: [] as string[], found: 0 } };
   const resolve = (name: string) => collections.get(aliases.get(name) ?? name);
 
+  // JSON, or JSON lines (import results) as text, as Typesense answers them.
   function answer(res: ServerResponse, status: number, body: unknown) {
-    res.writeHead(status, { 'content-type': 'application/json' });
+    res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8' });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   }
 

@@ -78,6 +78,19 @@ describe('index sync through the job queue', () => {
   });
 });
 
+describe('reindex', () => {
+  it('builds a new collection with every agent, moves the alias to it and drops the old one', async () => {
+    const before = standin.aliases.get(ALIAS)!;
+    const count = await server.prisma.agent.count();
+    const { indexed } = await server.app.services.discovery.reindex();
+    expect(indexed).toBe(count);
+    const after = standin.aliases.get(ALIAS)!;
+    expect(after).not.toBe(before);
+    expect(standin.collections.has(before)).toBe(false);
+    expect(standin.documents(ALIAS).size).toBe(count);
+  });
+});
+
 describe('search through Typesense', () => {
   it('sends the translated parameters and answers with the agents in Typesense order', async () => {
     const a = await createAgent('Order First');

@@ -3,6 +3,7 @@
 // the engine suite (discovery-engine-suite.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
+import { runCli } from './support/processes.js';
 
 const itemFields = [
   'id', 'name', 'slug', 'description', 'protocols', 'categories', 'capabilities', 'tags', 'endpoint', 'docsUrl', 'authType', 'version', 'status',
@@ -170,4 +171,17 @@ describe('GraphQL', () => {
     const out = await server.api.graphql(`{ discover(perPage: 500) { total } }`);
     expect(out.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_INPUT', field: 'perPage' });
   });
+});
+
+describe('npm run cli -- search reindex', () => {
+  it('rebuilds the postgres engine’s documents and vocabulary', async () => {
+    // A vocabulary word lost (as if the table had been emptied) comes back, and search with it.
+    await server.prisma.$executeRaw`DELETE FROM search_words WHERE word = 'babel'`;
+    await server.prisma.$executeRaw`UPDATE agents SET search_vector = NULL`;
+    expect((await server.api.get('/v1/discover?q=babel')).body.total).toBe(0);
+    const out = await runCli(['search', 'reindex', '--json'], { DATABASE_URL: server.db.url });
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ engine: 'postgres', indexed: 8 });
+    expect((await server.api.get('/v1/discover?q=babl')).body.data.map((a: { name: string }) => a.name)).toEqual(['Babel Translator']);
+  }, 120_000);
 });

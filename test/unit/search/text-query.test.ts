@@ -86,7 +86,7 @@ describe('typoDistance', () => {
 describe('chooseCorrections', () => {
   it('keeps candidates within the allowance, nearest first, whatever their trigram order', () => {
     expect(chooseCorrections('kaoy', ['kaor', 'kay', 'kayo', 'koala'])).toEqual(['kaor', 'kay', 'kayo']);
-    expect(chooseCorrections('tranlsator', ['translation', 'translator', 'transistor'])).toEqual(['translator', 'translation']);
+    expect(chooseCorrections('tranlsator', ['translation', 'translater', 'translator'])).toEqual(['translator', 'translater']);
   });
 
   it('falls back to the two nearest by trigrams when none is close enough', () => {
