@@ -105,19 +105,7 @@ export const taskRoutes = [
         routeTask(input: $input) {
           score
           agent {
-            id
-            name
-            slug
-            description
-            protocols
-            categories
-            capabilities
-            tags
-            endpoint
-            docsUrl
-            authType
-            version
-            status
+            ...DiscoveryItemFields
             priceCents
             trustScore
             trustTier
