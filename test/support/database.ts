@@ -34,7 +34,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     async close() {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // Pools of the code under test may still be finishing their disconnect; killing those sessions
+      // would surface as errors in the test, so wait for them first and force only as a last resort.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await client.query(`DROP DATABASE IF EXISTS ${name}${attempt >= 50 ? ' WITH (FORCE)' : ''}`);
+          break;
+        } catch (error) {
+          if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
       await client.end();
     },
   };
