@@ -23,6 +23,7 @@ import { sendAppError, sendError, sendJson } from './http/respond.js';
 import { installJobSchema, startWorker } from './jobs/worker.js';
 import { sha256Hex } from './crypto/tokens.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
+import { scheduleHealthSweep } from './jobs/health-sweep.js';
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -142,6 +143,8 @@ export async function createApp(opts: { config: Config; database: Database; logg
       concurrency: config.worker.concurrency,
       pollIntervalMs: config.worker.pollIntervalMs,
     });
+    // The periodic health sweep reschedules itself; this starts the chain (a no-op when one is queued).
+    await scheduleHealthSweep(database.prisma, new Date(Date.now() + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
   }
 
   return {
@@ -165,7 +168,11 @@ export async function createApp(opts: { config: Config; database: Database; logg
       logger.debug({ ms: Date.now() - t0 }, 'websockets closed');
       await closed;
       logger.debug({ ms: Date.now() - t0 }, 'http closed');
-      if (worker) await worker.stop();
+      if (worker) {
+        await worker.stop();
+        // stop() can return before the last completions are written; the runner's promise settles after.
+        await worker.promise.catch(() => {});
+      }
       logger.debug({ ms: Date.now() - t0 }, 'worker stopped');
       await events.close();
     },

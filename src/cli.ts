@@ -19,6 +19,8 @@ export interface CliCommand {
   usage: string;
   // Options without which the command cannot run; checked before the database is opened.
   required?: string[];
+  // The option a bare word after the command fills (`agent verify agt_…`).
+  positional?: string;
   options: Record<string, { type: 'string' | 'boolean' }>;
   run(services: Services, values: Record<string, string | boolean | undefined>): Promise<{ json: unknown; text: string }>;
 }
@@ -73,11 +75,15 @@ async function main(argv: string[]): Promise<number> {
   }
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
+    const parsed = parseArgs({
       args: argv.slice(command.words.split(' ').length),
       options: { ...command.options, json: { type: 'boolean' } },
-      allowPositionals: false,
-    }) as { values: Record<string, string | boolean | undefined> });
+      allowPositionals: command.positional !== undefined,
+    }) as { values: Record<string, string | boolean | undefined>; positionals: string[] };
+    values = parsed.values;
+    const [first, ...rest] = parsed.positionals;
+    if (rest.length) throw new Error(`unexpected argument: ${rest[0]}`);
+    if (first !== undefined && command.positional) values[command.positional] ??= first;
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\nusage: ${command.usage}\n`);
     return 2;

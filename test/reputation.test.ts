@@ -265,7 +265,7 @@ describe('verification from the CLI', () => {
   it('marks an agent verified, which raises its trust score, and can revoke it', async () => {
     const id = await newAgent('Verified Agent');
     const before = await agentRow(id);
-    const out = await runCli(['agent', 'verify', '--agent', id, '--json'], { DATABASE_URL: server.db.url });
+    const out = await runCli(['agent', 'verify', id, '--json'], { DATABASE_URL: server.db.url });
     expect(out.code).toBe(0);
     const json = JSON.parse(out.stdout);
     expect(json).toMatchObject({ id, verified: true });
@@ -279,12 +279,12 @@ describe('verification from the CLI', () => {
     expect(JSON.parse(revoked.stdout)).toMatchObject({ verified: false, trustScore: before.trustScore });
   }, CLI_TEST_TIMEOUT_MS);
 
-  it('fails with a message for an unknown agent or a missing --agent', async () => {
+  it('fails with a message for an unknown agent (1) or a missing --agent (2, usage)', async () => {
     const unknown = await runCli(['agent', 'verify', '--agent', 'agt_missing'], { DATABASE_URL: server.db.url });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/agent not found/);
     const missing = await runCli(['agent', 'verify'], { DATABASE_URL: server.db.url });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--agent/);
   }, CLI_TEST_TIMEOUT_MS);
 });

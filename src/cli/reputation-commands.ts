@@ -1,13 +1,15 @@
 // Administration of reputation:
-//   npm run --silent cli -- agent verify --agent AGENT_ID [--revoke] [--json]
+//   npm run --silent cli -- agent verify AGENT_ID [--revoke] [--json]   (or --agent AGENT_ID)
 import type { CliCommand } from '../cli.js';
 import { invalid } from '../errors.js';
 
 export const reputationCommands: CliCommand[] = [
   {
     words: 'agent verify',
-    usage: 'agent verify --agent AGENT_ID [--revoke] [--json]',
+    usage: 'agent verify AGENT_ID [--revoke] [--json]',
     options: { agent: { type: 'string' }, revoke: { type: 'boolean' } },
+    required: ['agent'],
+    positional: 'agent',
     async run(services, v) {
       if (typeof v.agent !== 'string') throw invalid('agent', '--agent is required');
       const agent = await services.reputation.setVerified(v.agent, v.revoke !== true);
