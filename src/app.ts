@@ -35,6 +35,17 @@ export interface App {
   close(): Promise<void>;
 }
 
+// graphile-worker records a finished job without awaiting the write, so stop() can return before it
+// lands. Waiting (briefly) until no job is still locked keeps the database open for those writes.
+async function jobCompletionsWritten(database: Database): Promise<void> {
+  for (let waited = 0; waited < 2000; waited += 25) {
+    const [row] = await database.prisma.$queryRaw<Array<{ locked: bigint }>>`
+      SELECT count(*) AS locked FROM graphile_worker.jobs WHERE locked_at IS NOT NULL`.catch(() => [{ locked: 0n }]);
+    if (!row || row.locked === 0n) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 export async function createApp(opts: { config: Config; database: Database; logger: Logger; serverKey: Buffer; runWorker?: boolean }): Promise<App> {
   const { config, database, logger } = opts;
   // Across processes through the PostgreSQL server; the embedded database has a single process.
@@ -170,8 +181,8 @@ export async function createApp(opts: { config: Config; database: Database; logg
       logger.debug({ ms: Date.now() - t0 }, 'http closed');
       if (worker) {
         await worker.stop();
-        // stop() can return before the last completions are written; the runner's promise settles after.
         await worker.promise.catch(() => {});
+        await jobCompletionsWritten(database);
       }
       logger.debug({ ms: Date.now() - t0 }, 'worker stopped');
       await events.close();
