@@ -172,19 +172,15 @@ export async function createApp(opts: { config: Config; database: Database; logg
     },
     async close() {
       // Stop taking requests, let the ones in flight finish, then stop jobs; the database closes last.
-      const t0 = Date.now();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await wsServer.dispose();
-      logger.debug({ ms: Date.now() - t0 }, 'websockets closed');
       await closed;
-      logger.debug({ ms: Date.now() - t0 }, 'http closed');
       if (worker) {
         await worker.stop();
         await worker.promise.catch(() => {});
         await jobCompletionsWritten(database);
       }
-      logger.debug({ ms: Date.now() - t0 }, 'worker stopped');
       await events.close();
     },
   };
