@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeUrl } from '../src/delivery/probe.js';
 import { reputationService } from '../src/services/reputation.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { until } from './support/wait.js';
 
 // A stand-in agent host: answers each path with the status set for it and counts the requests.
 let host: Server;
@@ -13,15 +14,6 @@ let hostUrl: string;
 const statusOf = new Map<string, number>();
 const hits = new Map<string, number>();
 
-async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   host = createServer((req, res) => {

@@ -7,6 +7,7 @@ import type { TaskStatus } from '../src/generated/prisma/client.js';
 import { trustScore } from '../src/reputation/trust.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { runCli } from './support/processes.js';
+import { until } from './support/wait.js';
 
 let server: TestServer;
 let owner: { id: string; apiKey: string };
@@ -18,15 +19,6 @@ const inTx = <T>(work: (tx: Parameters<Parameters<TestServer['prisma']['$transac
 const agentRow = (id: string) => server.prisma.agent.findUniqueOrThrow({ where: { id } });
 const detail = async (id: string) => (await server.api.get(`/v1/discover/${id}`)).body.data;
 
-async function until<T>(what: string, probe: () => Promise<T | false | null | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function newAgent(name: string): Promise<string> {
   const res = await server.api.post('/v1/agents', { key: owner.apiKey, body: { name, endpoint: 'http://127.0.0.1:9/tasks' } });

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyServiceSignature } from '../../src/delivery/signing.js';
+import { until } from './wait.js';
 
 export interface ReceivedDelivery {
   headers: http.IncomingHttpHeaders;
@@ -106,12 +107,9 @@ export async function startTestAgent(): Promise<TestAgent> {
 }
 
 // Polls until the task reaches one of the statuses (deliveries and jobs run in the background).
-export async function waitForStatus(get: () => Promise<any>, statuses: string[], timeoutMs = 20_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+export function waitForStatus(get: () => Promise<any>, statuses: string[], timeoutMs = 20_000): Promise<any> {
+  return until(`status ${statuses.join(' or ')}`, async () => {
     const task = await get();
-    if (statuses.includes(task.status)) return task;
-    if (Date.now() > deadline) throw new Error(`task stayed ${task.status}, expected ${statuses.join(' or ')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return statuses.includes(task.status) ? task : false;
+  }, timeoutMs);
 }
