@@ -9,8 +9,7 @@ import { enqueueJob } from '../jobs/queue.js';
 import { parseAgentInput, type AgentInput } from './agent-input.js';
 import type { Viewer } from './accounts.js';
 import { slugify } from './slug.js';
-
-const NON_TERMINAL = ['pending', 'matched', 'in_progress'] as const;
+import { NON_TERMINAL } from './task-states.js';
 
 async function agentChanged(tx: Db, agentId: string) {
   await enqueueJob(tx, 'agent.changed', { agentId }, { jobKey: `agent.changed:${agentId}` });

@@ -21,7 +21,7 @@ export function createServices(deps: Deps) {
     taskFinished: (tx, task) => reputation.recordTaskOutcome(tx, task.id),
   });
   const payments: PaymentService = paymentService(deps, {
-    onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit ?? ((fn) => void fn()), taskId),
+    onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit, taskId),
     // A card declined while the task waited for its hold: the task cannot go ahead.
     onDeclined: async (taskId) => void (await tasks.failUnpaid(taskId, 'payment_declined')),
   });

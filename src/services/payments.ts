@@ -45,7 +45,7 @@ export interface CardAuthorization {
 
 export interface PaymentHooks {
   // In the transaction that moved the payment pending → authorized: the task may now be delivered.
-  onAuthorized(tx: Tx, taskId: string, afterCommit?: AfterCommit): Promise<void>;
+  onAuthorized(tx: Tx, taskId: string, afterCommit: AfterCommit): Promise<void>;
   // After the transaction that recorded a declined card (payment pending → released, failureMessage set):
   // the task cannot go ahead. Runs once per task.
   onDeclined?(taskId: string, message: string): Promise<void>;

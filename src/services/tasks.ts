@@ -10,9 +10,9 @@ import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
-import { rankAgents, scoreAgent, type RouteCriteria } from './routing.js';
+import { rankAgents, type RouteCriteria } from './routing.js';
 import { parseCreateTask, parseRouteQuery } from './task-input.js';
-import { isTerminal, NON_TERMINAL, transition, type MoveName } from './task-states.js';
+import { isTerminal, transition, type MoveName } from './task-states.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
 
 // How often a task that found no agent is routed again, besides whenever an agent changes.
@@ -230,8 +230,6 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       return rankAgents(prisma, query, query.limit);
     },
 
-    scoreAgent,
-
     // Payment hook: the card hold was confirmed, so the waiting task can be delivered.
     async matchAfterAuthorization(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<void> {
       const task = await t.task.findUnique({ where: { id: taskId } });
@@ -308,7 +306,6 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     callbackUrl: (taskId: string) => `${deps.urls.base}/v1/tasks/${taskId}/callback`,
     tokenFor: (task: Pick<Task, 'id' | 'tokenNonce'>) => (task.tokenNonce ? taskToken(deps.serverKey, task.id, task.tokenNonce) : null),
-    nonTerminal: NON_TERMINAL,
   };
 }
 
