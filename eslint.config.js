@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'test/generated/', '.data/', 'tmp/', 'coverage/'] },
+  { ignores: ['node_modules/', 'src/generated/', 'test/generated/', 'web/src/generated/', 'dist/', 'test-artifacts/', '.data/', 'tmp/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

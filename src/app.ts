@@ -2,6 +2,7 @@
 // adapter and the health endpoints, on one HTTP server.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Runner } from 'graphile-worker';
@@ -24,6 +25,10 @@ import { installJobSchema, startWorker } from './jobs/worker.js';
 import { sha256Hex } from './crypto/tokens.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
 import { scheduleHealthSweep } from './jobs/health-sweep.js';
+import { createStaticHandler } from './http/static.js';
+
+// The dashboard, built by `npm run build:web`.
+const WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -67,6 +72,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
   const handleRest = createRestHandler({ yoga: yoga as never, routes });
   const raw = rawRoutes(services);
   const limiter = createRateLimiter(config.rateLimitPerMinute);
+  const serveStatic = createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null });
 
   await installJobSchema(database.url, logger);
 
@@ -101,6 +107,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
       if (limited(req, res)) return;
       return forwardToYoga(yoga, req, res, url);
     }
+    if (await serveStatic(req, res, path)) return;
     sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
   }
 

@@ -1,0 +1,46 @@
+// npm run build:web (also run at install): bundles the dashboard in web/ with esbuild into dist/web,
+// which the service serves at /. Asset names carry a content hash, so they can be cached for good;
+// index.html names the current ones and is never cached.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+export const webOutDir = path.join(root, 'dist/web');
+
+export async function buildWeb(outDir = webOutDir): Promise<{ js: string; css: string }> {
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(path.join(outDir, 'assets'), { recursive: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { app: 'web/src/main.tsx' },
+    outdir: path.join(outDir, 'assets'),
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: ['es2022'],
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const outputs = Object.keys(result.metafile.outputs).map((file) => path.basename(file));
+  const js = outputs.find((f) => f.endsWith('.js'));
+  const css = outputs.find((f) => f.endsWith('.css'));
+  if (!js || !css) throw new Error(`esbuild produced no script or stylesheet: ${outputs.join(', ')}`);
+  const template = await readFile(path.join(root, 'web/index.html'), 'utf8');
+  const html = template.replace('%APP_JS%', `/assets/${js}`).replace('%APP_CSS%', `/assets/${css}`);
+  await writeFile(path.join(outDir, 'index.html'), html);
+  await writeFile(path.join(outDir, 'favicon.svg'), await readFile(path.join(root, 'web/favicon.svg')));
+  return { js, css };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const started = Date.now();
+  const { js, css } = await buildWeb();
+  console.log(`dashboard built into dist/web (${js}, ${css}) in ${Date.now() - started} ms`);
+}

@@ -1,0 +1,90 @@
+// Serves the dashboard built by `npm run build:web` (dist/web). Hashed files under /assets/ are cached
+// for good; index.html answers the dashboard's own routes so that a reload or a shared link works, and
+// is never cached so a new build shows at once. Paths outside the folder are never read.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendError } from './respond.js';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+// The dashboard's client-side routes (web/src/router.ts); anything else falls through to a 404.
+const PAGES = [/^\/$/, /^\/sign-in$/, /^\/agents\/[^/]+$/, /^\/tasks(\/[^/]+)?$/, /^\/my\/agents(\/[^/]+)?$/];
+const ROOT_FILES = new Set(['/favicon.svg']);
+
+export interface StaticOptions {
+  dir: string;
+  // Tells the sign-in page whether access tokens of an identity provider are accepted.
+  jwtSignIn: boolean;
+}
+
+export function createStaticHandler(opts: StaticOptions) {
+  const root = path.resolve(opts.dir);
+  let index: Promise<string | null> | null = null;
+
+  function indexHtml(): Promise<string | null> {
+    // Read once per process; a failed read (not built yet) is retried on the next request.
+    index ??= readFile(path.join(root, 'index.html'), 'utf8')
+      .then((html) => html.replace('%JWT_SIGN_IN%', opts.jwtSignIn ? 'on' : 'off'))
+      .catch(() => {
+        index = null;
+        return null;
+      });
+    return index;
+  }
+
+  // Whether the request is for the dashboard; when it is, the answer has been sent.
+  return async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<boolean> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const isAsset = pathname.startsWith('/assets/');
+    if (isAsset || ROOT_FILES.has(pathname)) {
+      const file = resolveInside(root, pathname);
+      const body = file ? await readFile(file).catch(() => null) : null;
+      if (!body) {
+        sendError(res, { code: 'NOT_FOUND', message: `no such file: ${pathname}` });
+        return true;
+      }
+      send(req, res, body, CONTENT_TYPES[path.extname(file!)] ?? 'application/octet-stream', isAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+      return true;
+    }
+    if (!PAGES.some((page) => page.test(pathname))) return false;
+    const html = await indexHtml();
+    if (html === null) {
+      sendError(res, { code: 'NOT_FOUND', message: 'the dashboard is not built; run: npm run build:web' });
+      return true;
+    }
+    send(req, res, Buffer.from(html), CONTENT_TYPES['.html']!, 'no-cache');
+    return true;
+  };
+}
+
+// The file a URL path names, or null when it would leave the folder (../, encoded slashes, NUL).
+export function resolveInside(root: string, pathname: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const file = path.resolve(root, '.' + path.posix.normalize(decoded));
+  return file.startsWith(root + path.sep) ? file : null;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, body: Buffer, type: string, cache: string): void {
+  res.writeHead(200, {
+    'content-type': type,
+    'content-length': body.length,
+    'cache-control': cache,
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}

@@ -1,0 +1,313 @@
+// Every GraphQL operation of the dashboard. Public agent queries select their fields inline, from the
+// fields the public agent type offers (no fragments on the owner's Agent type).
+import { graphql } from './generated/gql/index.js';
+
+export const DiscoverQuery = graphql(`
+  query DashDiscover(
+    $q: String
+    $protocols: [String!]
+    $categories: [String!]
+    $capabilities: [String!]
+    $status: AgentStatus
+    $sort: DiscoverySort
+    $page: Int
+    $perPage: Int
+  ) {
+    discover(
+      q: $q
+      protocols: $protocols
+      categories: $categories
+      capabilities: $capabilities
+      status: $status
+      sort: $sort
+      page: $page
+      perPage: $perPage
+    ) {
+      data {
+        id
+        name
+        slug
+        description
+        tags
+        capabilities
+        trustTier
+        avgRating
+        taskCount
+        priceCents
+        status
+      }
+      total
+      page
+      perPage
+      totalPages
+    }
+  }
+`);
+
+export const AgentDetailQuery = graphql(`
+  query DashAgentDetail($slugOrId: String!) {
+    agent(slugOrId: $slugOrId) {
+      id
+      name
+      slug
+      description
+      longDescription
+      protocols
+      categories
+      capabilities
+      tags
+      endpoint
+      docsUrl
+      authType
+      version
+      status
+      verified
+      healthStatus
+      inputSchema
+      twitterUrl
+      taskCount
+      avgRating
+      createdAt
+      updatedAt
+      priceCents
+      trustTier
+      stats {
+        successRate
+        p50CompletionMs
+        p95CompletionMs
+        recentTasks
+      }
+    }
+  }
+`);
+
+export const MeQuery = graphql(`
+  query DashMe {
+    me {
+      id
+      email
+      name
+    }
+  }
+`);
+
+export const SimulateConfirmMutation = graphql(`
+  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {
+    simulateCardConfirmation(input: $input) {
+      status
+    }
+  }
+`);
+
+graphql(`
+  fragment DashTask on Task {
+    id
+    status
+    title
+    description
+    input
+    priority
+    maxPriceCents
+    agentId
+    requesterId
+    result
+    error
+    rating
+    expiresAt
+    createdAt
+    updatedAt
+    matchedAt
+    startedAt
+    finishedAt
+    payment {
+      method
+      status
+      amountCents
+    }
+  }
+`);
+
+export const TasksQuery = graphql(`
+  query DashTasks($role: TaskRole, $status: TaskStatus, $cursor: String, $limit: Int) {
+    tasks(role: $role, status: $status, cursor: $cursor, limit: $limit) {
+      data {
+        ...DashTask
+      }
+      nextCursor
+    }
+  }
+`);
+
+export const TaskQuery = graphql(`
+  query DashTaskById($id: ID!) {
+    task(id: $id) {
+      ...DashTask
+    }
+  }
+`);
+
+export const TaskUpdatedSubscription = graphql(`
+  subscription DashTaskUpdated($id: ID!) {
+    taskUpdated(id: $id) {
+      ...DashTask
+    }
+  }
+`);
+
+export const CancelTaskMutation = graphql(`
+  mutation DashCancelTask($id: ID!) {
+    cancelTask(id: $id) {
+      ...DashTask
+    }
+  }
+`);
+
+export const RateTaskMutation = graphql(`
+  mutation DashRateTask($taskId: ID!, $rating: Int!) {
+    rateTask(taskId: $taskId, rating: $rating) {
+      rating
+      avgRating
+    }
+  }
+`);
+
+export const AcceptTaskMutation = graphql(`
+  mutation DashAcceptTask($id: ID!) {
+    acceptTask(id: $id) {
+      ...DashTask
+    }
+  }
+`);
+
+export const StartTaskMutation = graphql(`
+  mutation DashStartTask($id: ID!) {
+    startTask(id: $id) {
+      ...DashTask
+    }
+  }
+`);
+
+export const CompleteTaskMutation = graphql(`
+  mutation DashCompleteTask($id: ID!, $result: JSON!) {
+    completeTask(id: $id, result: $result) {
+      ...DashTask
+    }
+  }
+`);
+
+export const FailTaskMutation = graphql(`
+  mutation DashFailTask($id: ID!, $error: String!) {
+    failTask(id: $id, error: $error) {
+      ...DashTask
+    }
+  }
+`);
+
+// The owner's own agents: the owner type, every field.
+graphql(`
+  fragment DashOwnAgent on Agent {
+    id
+    name
+    slug
+    description
+    longDescription
+    endpoint
+    docsUrl
+    manifestUrl
+    twitterUrl
+    authType
+    version
+    capabilities
+    protocols
+    categories
+    tags
+    priceCents
+    status
+    inputSchema
+    hasWebhookSecret
+    healthStatus
+    trustTier
+    taskCount
+    avgRating
+    updatedAt
+  }
+`);
+
+export const MyAgentsQuery = graphql(`
+  query DashMyAgents {
+    myAgents {
+      ...DashOwnAgent
+    }
+  }
+`);
+
+export const MyAgentQuery = graphql(`
+  query DashMyAgent($id: ID!) {
+    myAgent(id: $id) {
+      ...DashOwnAgent
+    }
+  }
+`);
+
+export const CreateAgentMutation = graphql(`
+  mutation DashCreateAgent($input: AgentCreateInput!) {
+    createAgent(input: $input) {
+      ...DashOwnAgent
+    }
+  }
+`);
+
+export const UpdateAgentMutation = graphql(`
+  mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {
+    updateAgent(id: $id, input: $input) {
+      ...DashOwnAgent
+    }
+  }
+`);
+
+export const RotateSecretMutation = graphql(`
+  mutation DashRotateSecret($id: ID!) {
+    rotateAgentWebhookSecret(id: $id) {
+      webhookSecret
+      message
+    }
+  }
+`);
+
+export const RemoveSecretMutation = graphql(`
+  mutation DashRemoveSecret($id: ID!) {
+    removeAgentWebhookSecret(id: $id) {
+      ...DashOwnAgent
+    }
+  }
+`);
+
+export const DeliveriesQuery = graphql(`
+  query DashDeliveries($agentId: ID!, $limit: Int) {
+    agentDeliveries(agentId: $agentId, limit: $limit) {
+      id
+      taskId
+      status
+      attemptCount
+      nextAttemptAt
+      createdAt
+      attempts {
+        number
+        at
+        statusCode
+        latencyMs
+        error
+      }
+    }
+  }
+`);
+
+export const RedeliverMutation = graphql(`
+  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {
+    redeliver(agentId: $agentId, deliveryId: $deliveryId) {
+      id
+      status
+      attemptCount
+    }
+  }
+`);

@@ -1,0 +1,164 @@
+/* eslint-disable */
+import * as types from './graphql.js';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  query DashDiscover(\n    $q: String\n    $protocols: [String!]\n    $categories: [String!]\n    $capabilities: [String!]\n    $status: AgentStatus\n    $sort: DiscoverySort\n    $page: Int\n    $perPage: Int\n  ) {\n    discover(\n      q: $q\n      protocols: $protocols\n      categories: $categories\n      capabilities: $capabilities\n      status: $status\n      sort: $sort\n      page: $page\n      perPage: $perPage\n    ) {\n      data {\n        id\n        name\n        slug\n        description\n        tags\n        capabilities\n        trustTier\n        avgRating\n        taskCount\n        priceCents\n        status\n      }\n      total\n      page\n      perPage\n      totalPages\n    }\n  }\n": typeof types.DashDiscoverDocument,
+    "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n      }\n    }\n  }\n": typeof types.DashAgentDetailDocument,
+    "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n": typeof types.DashMeDocument,
+    "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n": typeof types.DashSimulateConfirmDocument,
+    "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n  }\n": typeof types.DashTaskFragmentDoc,
+    "\n  query DashTasks($role: TaskRole, $status: TaskStatus, $cursor: String, $limit: Int) {\n    tasks(role: $role, status: $status, cursor: $cursor, limit: $limit) {\n      data {\n        ...DashTask\n      }\n      nextCursor\n    }\n  }\n": typeof types.DashTasksDocument,
+    "\n  query DashTaskById($id: ID!) {\n    task(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashTaskByIdDocument,
+    "\n  subscription DashTaskUpdated($id: ID!) {\n    taskUpdated(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashTaskUpdatedDocument,
+    "\n  mutation DashCancelTask($id: ID!) {\n    cancelTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashCancelTaskDocument,
+    "\n  mutation DashRateTask($taskId: ID!, $rating: Int!) {\n    rateTask(taskId: $taskId, rating: $rating) {\n      rating\n      avgRating\n    }\n  }\n": typeof types.DashRateTaskDocument,
+    "\n  mutation DashAcceptTask($id: ID!) {\n    acceptTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashAcceptTaskDocument,
+    "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashStartTaskDocument,
+    "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": typeof types.DashCompleteTaskDocument,
+    "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": typeof types.DashFailTaskDocument,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n": typeof types.DashOwnAgentFragmentDoc,
+    "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentsDocument,
+    "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentDocument,
+    "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashCreateAgentDocument,
+    "\n  mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {\n    updateAgent(id: $id, input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashUpdateAgentDocument,
+    "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n": typeof types.DashRotateSecretDocument,
+    "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRemoveSecretDocument,
+    "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": typeof types.DashDeliveriesDocument,
+    "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": typeof types.DashRedeliverDocument,
+};
+const documents: Documents = {
+    "\n  query DashDiscover(\n    $q: String\n    $protocols: [String!]\n    $categories: [String!]\n    $capabilities: [String!]\n    $status: AgentStatus\n    $sort: DiscoverySort\n    $page: Int\n    $perPage: Int\n  ) {\n    discover(\n      q: $q\n      protocols: $protocols\n      categories: $categories\n      capabilities: $capabilities\n      status: $status\n      sort: $sort\n      page: $page\n      perPage: $perPage\n    ) {\n      data {\n        id\n        name\n        slug\n        description\n        tags\n        capabilities\n        trustTier\n        avgRating\n        taskCount\n        priceCents\n        status\n      }\n      total\n      page\n      perPage\n      totalPages\n    }\n  }\n": types.DashDiscoverDocument,
+    "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n      }\n    }\n  }\n": types.DashAgentDetailDocument,
+    "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n": types.DashMeDocument,
+    "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n": types.DashSimulateConfirmDocument,
+    "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n  }\n": types.DashTaskFragmentDoc,
+    "\n  query DashTasks($role: TaskRole, $status: TaskStatus, $cursor: String, $limit: Int) {\n    tasks(role: $role, status: $status, cursor: $cursor, limit: $limit) {\n      data {\n        ...DashTask\n      }\n      nextCursor\n    }\n  }\n": types.DashTasksDocument,
+    "\n  query DashTaskById($id: ID!) {\n    task(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashTaskByIdDocument,
+    "\n  subscription DashTaskUpdated($id: ID!) {\n    taskUpdated(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashTaskUpdatedDocument,
+    "\n  mutation DashCancelTask($id: ID!) {\n    cancelTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashCancelTaskDocument,
+    "\n  mutation DashRateTask($taskId: ID!, $rating: Int!) {\n    rateTask(taskId: $taskId, rating: $rating) {\n      rating\n      avgRating\n    }\n  }\n": types.DashRateTaskDocument,
+    "\n  mutation DashAcceptTask($id: ID!) {\n    acceptTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashAcceptTaskDocument,
+    "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashStartTaskDocument,
+    "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": types.DashCompleteTaskDocument,
+    "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": types.DashFailTaskDocument,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n": types.DashOwnAgentFragmentDoc,
+    "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentsDocument,
+    "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentDocument,
+    "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashCreateAgentDocument,
+    "\n  mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {\n    updateAgent(id: $id, input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashUpdateAgentDocument,
+    "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n": types.DashRotateSecretDocument,
+    "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRemoveSecretDocument,
+    "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": types.DashDeliveriesDocument,
+    "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": types.DashRedeliverDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashDiscover(\n    $q: String\n    $protocols: [String!]\n    $categories: [String!]\n    $capabilities: [String!]\n    $status: AgentStatus\n    $sort: DiscoverySort\n    $page: Int\n    $perPage: Int\n  ) {\n    discover(\n      q: $q\n      protocols: $protocols\n      categories: $categories\n      capabilities: $capabilities\n      status: $status\n      sort: $sort\n      page: $page\n      perPage: $perPage\n    ) {\n      data {\n        id\n        name\n        slug\n        description\n        tags\n        capabilities\n        trustTier\n        avgRating\n        taskCount\n        priceCents\n        status\n      }\n      total\n      page\n      perPage\n      totalPages\n    }\n  }\n"): typeof import('./graphql.js').DashDiscoverDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashAgentDetailDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n"): typeof import('./graphql.js').DashMeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n"): typeof import('./graphql.js').DashSimulateConfirmDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n  }\n"): typeof import('./graphql.js').DashTaskFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashTasks($role: TaskRole, $status: TaskStatus, $cursor: String, $limit: Int) {\n    tasks(role: $role, status: $status, cursor: $cursor, limit: $limit) {\n      data {\n        ...DashTask\n      }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.js').DashTasksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashTaskById($id: ID!) {\n    task(id: $id) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashTaskByIdDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DashTaskUpdated($id: ID!) {\n    taskUpdated(id: $id) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashTaskUpdatedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashCancelTask($id: ID!) {\n    cancelTask(id: $id) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashCancelTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRateTask($taskId: ID!, $rating: Int!) {\n    rateTask(taskId: $taskId, rating: $rating) {\n      rating\n      avgRating\n    }\n  }\n"): typeof import('./graphql.js').DashRateTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashAcceptTask($id: ID!) {\n    acceptTask(id: $id) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashAcceptTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashStartTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashCompleteTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashFailTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashMyAgentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashMyAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashCreateAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {\n    updateAgent(id: $id, input: $input) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashUpdateAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n"): typeof import('./graphql.js').DashRotateSecretDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashRemoveSecretDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashDeliveriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n"): typeof import('./graphql.js').DashRedeliverDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,150 @@
+// Creates an agent or edits every updatable field of one. The service's validation message appears
+// beside the field it names.
+import { useState, type FormEvent } from 'react';
+import { gql, ApiError, errorText } from '../api.js';
+import { CreateAgentMutation, UpdateAgentMutation } from '../documents.js';
+import type { AgentStatus, DashOwnAgentFragment } from '../generated/gql/graphql.js';
+
+type Kind = 'text' | 'textarea' | 'url' | 'list' | 'cents' | 'status' | 'json';
+
+const FIELDS: Array<{ name: string; label: string; kind: Kind; hint?: string; required?: boolean }> = [
+  { name: 'name', label: 'Name', kind: 'text', required: true },
+  { name: 'endpoint', label: 'Endpoint URL', kind: 'url', required: true, hint: 'Where tasks are delivered (POST).' },
+  { name: 'description', label: 'Description', kind: 'text' },
+  { name: 'longDescription', label: 'Long description', kind: 'textarea' },
+  { name: 'capabilities', label: 'Capabilities', kind: 'list', hint: 'Comma-separated.' },
+  { name: 'protocols', label: 'Protocols', kind: 'list', hint: 'Comma-separated, e.g. http.' },
+  { name: 'categories', label: 'Categories', kind: 'list', hint: 'Comma-separated.' },
+  { name: 'tags', label: 'Tags', kind: 'list', hint: 'Comma-separated.' },
+  { name: 'priceCents', label: 'Price per task (cents)', kind: 'cents' },
+  { name: 'status', label: 'Status', kind: 'status' },
+  { name: 'docsUrl', label: 'Documentation URL', kind: 'url' },
+  { name: 'manifestUrl', label: 'Manifest URL', kind: 'url' },
+  { name: 'twitterUrl', label: 'Twitter URL', kind: 'url' },
+  { name: 'authType', label: 'Authentication type', kind: 'text' },
+  { name: 'version', label: 'Version', kind: 'text' },
+  { name: 'inputSchema', label: 'Input schema (JSON Schema)', kind: 'json', hint: 'Requesters fill a form made from it.' },
+];
+
+type Values = Record<string, string>;
+
+function valuesOf(agent: DashOwnAgentFragment | null): Values {
+  const values: Values = {};
+  for (const field of FIELDS) {
+    const value = agent ? (agent as unknown as Record<string, unknown>)[field.name] : undefined;
+    if (Array.isArray(value)) values[field.name] = value.join(', ');
+    else values[field.name] = value == null ? (field.kind === 'status' ? 'active' : field.kind === 'cents' ? '0' : '') : String(value);
+  }
+  return values;
+}
+
+// The input the API takes: lists split, numbers parsed; on create empty optional fields are left out,
+// on edit only changed fields are sent (an emptied one as null, or "" for descriptions).
+function inputOf(values: Values, before: Values | null): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const raw = values[field.name]!.trim();
+    if (before && raw === before[field.name]!.trim()) continue;
+    if (field.kind === 'list') input[field.name] = raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [];
+    else if (field.kind === 'cents') input[field.name] = raw === '' ? 0 : Number(raw);
+    else if (field.kind === 'status') input[field.name] = raw as AgentStatus;
+    else if (raw !== '' || field.required) input[field.name] = raw;
+    else if (before) input[field.name] = field.name === 'description' || field.name === 'longDescription' ? '' : null;
+  }
+  return input;
+}
+
+export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | null; onSaved: (agent: DashOwnAgentFragment) => void }) {
+  const [values, setValues] = useState<Values>(() => valuesOf(agent));
+  const [fieldError, setFieldError] = useState<{ field: string; message: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setFieldError(null);
+    setError(null);
+    setSaved(false);
+    try {
+      const input = inputOf(values, agent ? valuesOf(agent) : null);
+      const result = agent
+        ? (await gql(UpdateAgentMutation, { id: agent.id, input })).updateAgent
+        : (await gql(CreateAgentMutation, { input: input as never })).createAgent;
+      setValues(valuesOf(result));
+      setSaved(true);
+      onSaved(result);
+    } catch (e) {
+      // The API names the field at fault (sometimes as a path such as input.endpoint).
+      const field = e instanceof ApiError && e.field ? e.field.split('.').pop()! : null;
+      if (field && FIELDS.some((f) => f.name === field)) {
+        setFieldError({ field, message: e instanceof Error ? e.message : String(e) });
+        document.getElementById(`agent-${field}`)?.focus();
+      } else setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="agent-form" onSubmit={(e) => void save(e)} noValidate>
+      {FIELDS.map((field) => {
+        const id = `agent-${field.name}`;
+        const invalid = fieldError?.field === field.name;
+        const describedBy = [field.hint ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+        const common = {
+          id,
+          name: field.name,
+          value: values[field.name],
+          'aria-invalid': invalid || undefined,
+          'aria-describedby': describedBy,
+          required: field.required,
+          onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field.name]: e.target.value })),
+        };
+        return (
+          <div key={field.name} className={`field${invalid ? ' has-error' : ''}`}>
+            <label htmlFor={id}>
+              {field.label}
+              {field.required && <span aria-hidden="true"> *</span>}
+            </label>
+            {field.kind === 'textarea' || field.kind === 'json' ? (
+              <textarea {...common} rows={field.kind === 'json' ? 6 : 3} className={field.kind === 'json' ? 'mono' : undefined} spellCheck={field.kind !== 'json'} />
+            ) : field.kind === 'status' ? (
+              <select {...common}>
+                <option value="active">active</option>
+                <option value="inactive">inactive</option>
+                <option value="deprecated">deprecated</option>
+              </select>
+            ) : (
+              <input {...common} type={field.kind === 'url' ? 'url' : field.kind === 'cents' ? 'number' : 'text'} min={field.kind === 'cents' ? 0 : undefined} />
+            )}
+            {field.hint && (
+              <small id={`${id}-hint`} className="hint">
+                {field.hint}
+              </small>
+            )}
+            {invalid && (
+              <p id={`${id}-error`} className="field-error" role="alert">
+                {fieldError.message}
+              </p>
+            )}
+          </div>
+        );
+      })}
+      <div className="form-end">
+        <button type="submit" disabled={busy}>
+          {agent ? 'Save changes' : 'Create agent'}
+        </button>
+        {saved && (
+          <span role="status" className="ok">
+            Saved.
+          </span>
+        )}
+      </div>
+      <p role="alert" className="error" hidden={!error}>
+        {error}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,195 @@
+// One of my agents: edit it, manage its webhook secret, and read its delivery log.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { gql, errorText } from '../api.js';
+import { DeliveriesQuery, MyAgentQuery, RedeliverMutation, RemoveSecretMutation, RotateSecretMutation } from '../documents.js';
+import type { DashDeliveriesQuery, DashOwnAgentFragment } from '../generated/gql/graphql.js';
+import { when } from '../format.js';
+import { Link } from '../router.js';
+import { ErrorNote, PageTitle, Status } from '../components/ui.js';
+import { AgentEditor } from './AgentEditor.js';
+
+export function MyAgent({ id }: { id: string }) {
+  const [agent, setAgent] = useState<DashOwnAgentFragment | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    gql(MyAgentQuery, { id }).then((d) => setAgent(d.myAgent), (e) => setError(errorText(e)));
+  }, [id]);
+
+  if (error) return <ErrorNote error={error} />;
+  if (!agent) return <p aria-live="polite">Loading…</p>;
+  return (
+    <article>
+      <PageTitle>{agent.name}</PageTitle>
+      <p>
+        <Link href={`/agents/${encodeURIComponent(agent.slug)}`}>Public page</Link> · <Link href="/my/agents">All my agents</Link>
+      </p>
+      <section aria-labelledby="edit">
+        <h2 id="edit">Details</h2>
+        <AgentEditor key={agent.updatedAt} agent={agent} onSaved={setAgent} />
+      </section>
+      <WebhookSecret agent={agent} onChange={setAgent} />
+      <DeliveryLog agentId={agent.id} />
+    </article>
+  );
+}
+
+function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (a: DashOwnAgentFragment) => void }) {
+  const [secret, setSecret] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const secretField = useRef<HTMLInputElement>(null);
+
+  async function rotate() {
+    const replacing = agent.hasWebhookSecret;
+    if (replacing && !window.confirm('The current secret stops working at once. Generate a new one?')) return;
+    try {
+      const result = await gql(RotateSecretMutation, { id: agent.id });
+      setSecret(result.rotateAgentWebhookSecret.webhookSecret);
+      setCopied(false);
+      onChange({ ...agent, hasWebhookSecret: true });
+      requestAnimationFrame(() => secretField.current?.select());
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  async function remove() {
+    if (!window.confirm('Deliveries will no longer be signed. Remove the secret?')) return;
+    try {
+      onChange((await gql(RemoveSecretMutation, { id: agent.id })).removeAgentWebhookSecret);
+      setSecret(null);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  async function copy() {
+    if (!secret) return;
+    try {
+      await navigator.clipboard.writeText(secret);
+    } catch {
+      // Without clipboard access (plain http), the selected text can still be copied by hand.
+      secretField.current?.select();
+      document.execCommand('copy');
+    }
+    setCopied(true);
+  }
+
+  return (
+    <section aria-labelledby="secret">
+      <h2 id="secret">Webhook secret</h2>
+      <p>{agent.hasWebhookSecret ? 'Deliveries are signed (X-Service-Signature and Standard Webhooks headers).' : 'Deliveries are not signed.'}</p>
+      {secret && (
+        <div className="secret" role="status">
+          <label htmlFor="webhook-secret">New secret: shown only now, store it with your agent</label>
+          <div className="inline-form">
+            <input id="webhook-secret" ref={secretField} readOnly value={secret} className="mono" onFocus={(e) => e.target.select()} />
+            <button type="button" onClick={() => void copy()}>
+              {copied ? 'Copied' : 'Copy'}
+            </button>
+          </div>
+        </div>
+      )}
+      <div className="buttons">
+        <button type="button" onClick={() => void rotate()}>
+          {agent.hasWebhookSecret ? 'Rotate secret' : 'Generate secret'}
+        </button>
+        {agent.hasWebhookSecret && (
+          <button type="button" className="danger" onClick={() => void remove()}>
+            Disable signing
+          </button>
+        )}
+      </div>
+      <ErrorNote error={error} />
+    </section>
+  );
+}
+
+type Delivery = DashDeliveriesQuery['agentDeliveries'][number];
+
+function DeliveryLog({ agentId }: { agentId: string }) {
+  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setDeliveries((await gql(DeliveriesQuery, { agentId, limit: 50 })).agentDeliveries);
+      setError(null);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }, [agentId]);
+
+  useEffect(() => void load(), [load]);
+
+  async function redeliver(delivery: Delivery) {
+    setNotice(null);
+    try {
+      await gql(RedeliverMutation, { agentId, deliveryId: delivery.id });
+      setNotice(`Delivery ${delivery.id} queued again.`);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  return (
+    <section aria-labelledby="deliveries">
+      <h2 id="deliveries">Delivery log</h2>
+      <button type="button" onClick={() => void load()}>
+        Refresh
+      </button>
+      <p role="status" className="ok">
+        {notice}
+      </p>
+      <ErrorNote error={error} />
+      {deliveries && deliveries.length === 0 && <p className="note">No deliveries yet.</p>}
+      <ul className="deliveries">
+        {deliveries?.map((d) => (
+          <li key={d.id} className="delivery">
+            <div className="delivery-head">
+              <span className="mono">{d.id}</span>
+              <Status value={d.status} />
+              <span>
+                task <Link href={`/tasks/${d.taskId}`}>{d.taskId}</Link>
+              </span>
+              <span className="muted">
+                {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
+                {d.nextAttemptAt ? `, next ${when(d.nextAttemptAt)}` : ''}
+              </span>
+              <button type="button" onClick={() => void redeliver(d)} aria-label={`Redeliver ${d.id}`}>
+                Redeliver
+              </button>
+            </div>
+            {d.attempts.length > 0 && (
+              <table>
+                <caption className="visually-hidden">Attempts of delivery {d.id}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    <th scope="col">At</th>
+                    <th scope="col">HTTP status</th>
+                    <th scope="col">Latency</th>
+                    <th scope="col">Error</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {d.attempts.map((a) => (
+                    <tr key={a.number}>
+                      <td>{a.number}</td>
+                      <td>{when(a.at)}</td>
+                      <td>{a.statusCode ?? '–'}</td>
+                      <td>{a.latencyMs} ms</td>
+                      <td>{a.error ?? ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

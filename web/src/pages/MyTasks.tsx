@@ -1,0 +1,71 @@
+// The signed-in user's tasks as requester, newest first, with a status filter and "load more".
+import { useEffect, useState } from 'react';
+import { gql, errorText } from '../api.js';
+import { TasksQuery } from '../documents.js';
+import type { DashTaskFragment, TaskStatus } from '../generated/gql/graphql.js';
+import { label, when } from '../format.js';
+import { Link } from '../router.js';
+import { ErrorNote, PageTitle, Status } from '../components/ui.js';
+
+export const TASK_STATUSES: TaskStatus[] = ['pending', 'matched', 'in_progress', 'completed', 'failed', 'cancelled', 'expired'];
+
+export function MyTasks() {
+  const [status, setStatus] = useState<TaskStatus | ''>('');
+  const [tasks, setTasks] = useState<DashTaskFragment[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function load(from: string | null) {
+    try {
+      const data = await gql(TasksQuery, { role: 'requester', status: status || null, cursor: from, limit: 20 });
+      setTasks((current) => (from && current ? [...current, ...data.tasks.data] : data.tasks.data));
+      setCursor(data.tasks.nextCursor ?? null);
+      setError(null);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  useEffect(() => {
+    setTasks(null);
+    void load(null);
+  }, [status]);
+
+  return (
+    <section>
+      <PageTitle>My tasks</PageTitle>
+      <div className="field inline">
+        <label htmlFor="task-status">Status</label>
+        <select id="task-status" value={status} onChange={(e) => setStatus(e.target.value as TaskStatus | '')}>
+          <option value="">any</option>
+          {TASK_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {label(s)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ErrorNote error={error} />
+      {tasks === null ? (
+        <p aria-live="polite">Loading…</p>
+      ) : tasks.length === 0 ? (
+        <p className="note">No tasks{status ? ` with status ${label(status)}` : ''} yet. Find an agent on Discover and send it one.</p>
+      ) : (
+        <ul className="rows">
+          {tasks.map((task) => (
+            <li key={task.id}>
+              <Link href={`/tasks/${task.id}`}>{task.title}</Link>
+              <Status value={task.status} />
+              <span className="muted">{when(task.createdAt)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {cursor && (
+        <button type="button" onClick={() => void load(cursor)}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}

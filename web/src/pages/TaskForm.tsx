@@ -1,0 +1,88 @@
+// Sends a task to one agent. The form comes from the agent's inputSchema (react-jsonschema-form with
+// the ajv8 validator); the request carries an Idempotency-Key that stays the same until it succeeds,
+// so a retry after a lost answer creates nothing twice.
+import { useMemo, useRef, useState } from 'react';
+import Form from '@rjsf/core';
+import validator from '@rjsf/validator-ajv8';
+import type { IChangeEvent } from '@rjsf/core';
+import { gql, rest, errorText } from '../api.js';
+import { SimulateConfirmMutation } from '../documents.js';
+import { navigate } from '../router.js';
+import { ErrorNote } from '../components/ui.js';
+import { taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
+
+// Works outside secure contexts too (crypto.randomUUID does not).
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `dash-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+interface Created {
+  data: { id: string; status: string };
+  clientSecret?: string;
+}
+
+export function TaskForm({ agent }: { agent: { id: string; priceCents: number; inputSchema?: string | null } }) {
+  const schema = useMemo(() => taskFormSchema(agent), [agent]);
+  const [formData, setFormData] = useState<TaskFormData>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const idempotencyKey = useRef(newIdempotencyKey());
+
+  async function submit(event: IChangeEvent) {
+    const data = event.formData as TaskFormData | undefined;
+    if (!data) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await rest<Created>(
+        'POST',
+        '/v1/tasks',
+        {
+          agentId: agent.id,
+          title: data.title,
+          description: data.description,
+          priority: data.priority,
+          maxPriceCents: data.maxPriceCents,
+          expiresInMinutes: data.expiresInMinutes,
+          input: data.input ?? {},
+        },
+        { 'idempotency-key': idempotencyKey.current },
+      );
+      idempotencyKey.current = newIdempotencyKey();
+      const task = created.body.data;
+      let note = '';
+      if (created.body.clientSecret) {
+        // The card hold waits for the requester's confirmation. The simulated processor (the default)
+        // confirms here as its client library would; with a real processor that is the processor's own page.
+        try {
+          await gql(SimulateConfirmMutation, { input: { clientSecret: created.body.clientSecret } });
+        } catch (e) {
+          note = `?payment=${encodeURIComponent(errorText(e))}`;
+        }
+      }
+      navigate(`/tasks/${encodeURIComponent(task.id)}${note}`);
+    } catch (e) {
+      setError(errorText(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="task-form">
+      <Form
+        schema={schema}
+        uiSchema={taskFormUi}
+        validator={validator}
+        formData={formData}
+        onChange={(e) => setFormData((e.formData ?? {}) as TaskFormData)}
+        onSubmit={(e) => void submit(e)}
+        showErrorList={false}
+        noHtml5Validate
+        disabled={busy}
+        idPrefix="task"
+      />
+      <ErrorNote error={error} />
+    </div>
+  );
+}
