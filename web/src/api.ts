@@ -26,7 +26,20 @@ function headers(extra: Record<string, string> = {}, token = session.get()): Rec
   return { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra };
 }
 
-async function readJson(res: Response): Promise<any> {
+interface ErrorShape {
+  message?: string;
+  code?: string;
+  field?: string;
+  extensions?: { code?: string; field?: string };
+}
+
+interface Answer {
+  data?: unknown;
+  errors?: ErrorShape[];
+  error?: ErrorShape;
+}
+
+async function readJson(res: Response): Promise<Answer> {
   try {
     return await res.json();
   } catch {
@@ -46,18 +59,18 @@ export async function gql<TResult, TVariables>(
   });
   const body = await readJson(res);
   const first = body.errors?.[0];
-  if (first) throw new ApiError(first.message, first.extensions?.code ?? 'ERROR', first.extensions?.field, res.status);
+  if (first) throw new ApiError(first.message ?? 'request failed', first.extensions?.code ?? 'ERROR', first.extensions?.field, res.status);
   return body.data as TResult;
 }
 
-export async function rest<T = any>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+export async function rest<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: T }> {
   const res = await fetch(path, { method, headers: headers(extra), body: body === undefined ? undefined : JSON.stringify(body) });
   const parsed = await readJson(res);
   if (!res.ok) {
-    const error = parsed?.error ?? {};
+    const error = parsed.error ?? {};
     throw new ApiError(error.message ?? `request failed (${res.status})`, error.code ?? 'ERROR', error.field, res.status);
   }
-  return { status: res.status, body: parsed as T };
+  return { status: res.status, body: parsed as unknown as T };
 }
 
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -103,7 +103,7 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
           onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field.name]: e.target.value })),
         };
         return (
-          <div key={field.name} className={`field${invalid ? ' has-error' : ''}`}>
+          <div key={field.name} className={`field${invalid ? ' has-error' : ''}${field.kind === 'textarea' || field.kind === 'json' ? ' full' : ''}`}>
             <label htmlFor={id}>
               {field.label}
               {field.required && <span aria-hidden="true"> *</span>}
@@ -132,7 +132,7 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
           </div>
         );
       })}
-      <div className="form-end">
+      <div className="form-end full">
         <button type="submit" disabled={busy}>
           {agent ? 'Save changes' : 'Create agent'}
         </button>
@@ -142,7 +142,7 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
           </span>
         )}
       </div>
-      <p role="alert" className="error" hidden={!error}>
+      <p role="alert" className="error full" hidden={!error}>
         {error}
       </p>
     </form>

@@ -26,7 +26,7 @@ export function MyAgent({ id }: { id: string }) {
       </p>
       <section aria-labelledby="edit">
         <h2 id="edit">Details</h2>
-        <AgentEditor key={agent.updatedAt} agent={agent} onSaved={setAgent} />
+        <AgentEditor agent={agent} onSaved={setAgent} />
       </section>
       <WebhookSecret agent={agent} onChange={setAgent} />
       <DeliveryLog agentId={agent.id} />

@@ -1,0 +1,257 @@
+// The dashboard in a real browser (Debian's chromium, driven by playwright-core) against the running
+// service and a loopback agent: a requester finds an agent despite a typo, fills the form made from
+// its inputSchema and watches the task go live to completed; an owner edits an agent, rotates its
+// secret and redelivers from the delivery log. Each page is saved to docs/screenshots/ for the README;
+// a failing test leaves a screenshot in test-artifacts/.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { buildWeb } from '../scripts/build-web.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
+import { projectRoot } from './support/processes.js';
+import { until } from './support/wait.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = path.join(projectRoot, 'docs/screenshots');
+const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
+const DESKTOP = { width: 1100, height: 820 };
+const PHONE = { width: 375, height: 740 };
+
+const TRANSLATOR_SCHEMA = {
+  type: 'object',
+  required: ['text'],
+  properties: {
+    text: { type: 'string', title: 'Text to translate', minLength: 1 },
+    tone: { type: 'string', title: 'Tone', enum: ['formal', 'casual'], default: 'formal' },
+  },
+};
+
+let server: TestServer;
+let browser: Browser;
+let translatorAgent: TestAgent;
+let flakyAgent: TestAgent;
+let requester: { id: string; apiKey: string };
+let owner: { id: string; apiKey: string };
+let flakyId: string;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  // Not a skip: CI installs chromium (.ci/run), and a missing browser must fail loudly.
+  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  await buildWeb();
+  await mkdir(SCREENSHOTS, { recursive: true });
+  server = await startTestServer();
+  translatorAgent = await startTestAgent();
+  flakyAgent = await startTestAgent();
+  requester = await server.createUser('requester@example.com');
+  owner = await server.createUser('owner@example.com');
+  const create = (body: Record<string, unknown>) => server.api.post('/v1/agents', { key: owner.apiKey, body }).then((r) => {
+    expect(r.status).toBe(201);
+    return r.body.data;
+  });
+  await create({
+    name: 'French Translator',
+    endpoint: translatorAgent.url,
+    description: 'Translates English text into natural French',
+    longDescription: 'Short texts, emails and product copy, translated by a fine-tuned model.',
+    capabilities: ['translation', 'french'],
+    protocols: ['http'],
+    categories: ['language'],
+    tags: ['nlp', 'french', 'translation'],
+    priceCents: 250,
+    version: '1.4.0',
+    inputSchema: JSON.stringify(TRANSLATOR_SCHEMA),
+  });
+  flakyId = (
+    await create({
+      name: 'Flaky Summarizer',
+      endpoint: flakyAgent.url,
+      description: 'Summarizes long documents into a few sentences',
+      capabilities: ['summarization'],
+      protocols: ['http'],
+      categories: ['language'],
+      tags: ['nlp', 'summaries'],
+      priceCents: 0,
+    })
+  ).id;
+  await create({ name: 'Code Reviewer', endpoint: translatorAgent.url, description: 'Reviews pull requests for bugs and style', capabilities: ['code-review'], protocols: ['http'], categories: ['software'], tags: ['code', 'review'], priceCents: 900 });
+  await create({ name: 'Invoice Extractor', endpoint: translatorAgent.url, description: 'Reads invoices and returns their fields as JSON', capabilities: ['extraction', 'ocr'], protocols: ['http'], categories: ['documents'], tags: ['pdf', 'finance'], priceCents: 0 });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await translatorAgent?.close();
+  await flakyAgent?.close();
+});
+
+async function newPage(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  // The dashboard asks before replacing a secret.
+  page.on('dialog', (dialog) => void dialog.accept());
+  return { context, page };
+}
+
+function screenshotOnFailure(page: Page, name: string): void {
+  onTestFailed(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true }).catch(() => {});
+  });
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+async function signIn(page: Page, apiKey: string): Promise<void> {
+  await page.goto(`${server.url}/sign-in`);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(`${server.url}/tasks`);
+}
+
+describe('dashboard in a browser', () => {
+  it('a requester finds an agent with a typo, sends a task through its form and watches it complete live', async () => {
+    const { context, page } = await newPage();
+    screenshotOnFailure(page, 'requester');
+
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByText('user create').waitFor();
+    await shot(page, 'sign-in');
+    await signIn(page, requester.apiKey);
+
+    // As-you-type search, with a typo.
+    await page.getByRole('link', { name: 'Discover' }).click();
+    await page.getByLabel('Search').pressSequentially('tranlsator');
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'French Translator' }) });
+    await card.waitFor();
+    await page.waitForURL(/\?q=tranlsator$/);
+    expect(await card.textContent()).toContain('$2.50');
+    await shot(page, 'discover');
+    await page.getByRole('link', { name: 'French Translator' }).click();
+    await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+
+    // The form from inputSchema: leaving its required field empty shows the schema's error there.
+    await page.getByLabel('Title').fill('Translate a greeting');
+    await page.getByLabel('Description').fill('Into French, please');
+    await page.getByRole('button', { name: 'Send task' }).click();
+    const textField = page.locator('.form-group').filter({ has: page.getByLabel('Text to translate') });
+    await textField.getByText(/must have required property|must NOT have fewer than 1 characters/).waitFor();
+    expect(translatorAgent.received).toHaveLength(0);
+    await shot(page, 'agent');
+
+    await page.getByLabel('Text to translate').fill('Good morning');
+    await page.getByRole('button', { name: 'Send task' }).click();
+    await page.waitForURL(/\/tasks\/tsk_\w+$/);
+    const taskId = page.url().split('/').pop()!;
+
+    // The card hold was confirmed (simulated processor) so the task reached the agent; it now runs.
+    const [delivery] = await translatorAgent.waitFor(1);
+    expect(delivery!.body).toMatchObject({ taskId, title: 'Translate a greeting', input: { text: 'Good morning', tone: 'formal' } });
+    const status = page.locator('.status-line');
+    await status.getByText('in progress').waitFor();
+    const created = await server.prisma.idempotencyRecord.findMany({ where: { userId: requester.id } });
+    expect(created).toHaveLength(1);
+
+    // The agent calls back; the page follows over the WebSocket without a reload.
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => navigations.push(frame.url()));
+    expect((await callBack(delivery!, { result: { text: 'Bonjour' } })).status).toBe(200);
+    await status.getByText('completed').waitFor();
+    expect(await page.getByTestId('task-result').textContent()).toContain('Bonjour');
+    expect(navigations).toEqual([]);
+
+    await page.getByLabel('Rating').selectOption('5');
+    await page.getByRole('button', { name: 'Rate' }).click();
+    await page.getByText('You rated this task 5 / 5.').waitFor();
+    await shot(page, 'task');
+
+    await page.getByRole('link', { name: 'My tasks' }).click();
+    await page.getByLabel('Status').selectOption('completed');
+    await page.getByRole('link', { name: 'Translate a greeting' }).waitFor();
+    await shot(page, 'my-tasks');
+    await context.close();
+
+    // Phone width: the discover page stays usable (no sideways scrolling).
+    const phone = await newPage(PHONE);
+    await phone.page.goto(`${server.url}/?q=nlp`);
+    await phone.page.getByRole('link', { name: 'French Translator' }).waitFor();
+    const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBe(0);
+    await shot(phone.page, 'discover-phone');
+    await phone.context.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('an owner sees the API validation by the field, rotates the webhook secret and redelivers from the log', async () => {
+    // The agent fails its first delivery and asks not to be retried soon, so only a redelivery can reach it.
+    flakyAgent.respondWith([500, 200], { 'retry-after': '1800' });
+    const task = await server.api.post('/v1/tasks', {
+      key: requester.apiKey,
+      body: { title: 'Summarize the report', description: 'Two sentences', agentId: flakyId, expiresInMinutes: 240, input: { url: 'https://example.com/report.pdf' } },
+    });
+    expect(task.status).toBe(201);
+    await flakyAgent.waitFor(1);
+    await until('the failed attempt is recorded', async () => (await server.prisma.deliveryAttempt.count()) >= 1);
+
+    const { context, page } = await newPage();
+    screenshotOnFailure(page, 'owner');
+    await signIn(page, owner.apiKey);
+    await page.getByRole('link', { name: 'My agents' }).click();
+    await page.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
+    await page.getByRole('heading', { name: 'Tasks for my agents' }).waitFor();
+    await page.getByRole('link', { name: 'Summarize the report' }).waitFor();
+    await shot(page, 'my-agents');
+    await page.getByRole('link', { name: 'Flaky Summarizer' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Flaky Summarizer' }).waitFor();
+
+    // The service's message, next to the field it names.
+    await page.getByLabel('Endpoint URL').fill('ftp://example.com/tasks');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const endpointError = page.locator('#agent-endpoint-error');
+    await endpointError.waitFor();
+    expect(await endpointError.textContent()).toMatch(/endpoint/);
+    await page.getByLabel('Endpoint URL').fill(flakyAgent.url);
+    await page.getByLabel('Tags').fill('nlp, summaries, reports');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await server.api.get(`/v1/agents/${flakyId}`, { key: owner.apiKey })).body.data.tags).toEqual(['nlp', 'summaries', 'reports']);
+
+    // A new secret is shown once; the redelivery is signed with it.
+    await page.getByRole('button', { name: 'Generate secret' }).click();
+    const secret = await page.getByLabel(/New secret/).inputValue();
+    expect(secret.length).toBeGreaterThan(20);
+    flakyAgent.secret = secret;
+    await page.getByRole('button', { name: 'Rotate secret' }).waitFor();
+
+    const log = page.locator('.delivery');
+    await log.first().getByRole('cell', { name: '500', exact: true }).waitFor();
+    await log.first().getByRole('button', { name: /Redeliver/ }).click();
+    await page.getByText(/queued again/).waitFor();
+    const received = await flakyAgent.waitFor(2);
+    expect(received[1]!.signatureValid).toBe(true);
+    expect(received[1]!.body.taskId).toBe(received[0]!.body.taskId);
+
+    await until('the second attempt is recorded', async () => (await server.prisma.deliveryAttempt.count({ where: { statusCode: 200 } })) >= 1);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await log.first().getByRole('cell', { name: '200', exact: true }).waitFor();
+    await shot(page, 'my-agent');
+
+    // The owner finishes the task from the list of tasks for their agents.
+    await page.getByRole('link', { name: 'All my agents' }).click();
+    const row = page.locator('.agent-task').filter({ hasText: 'Summarize the report' });
+    await row.getByLabel('Result (JSON)').fill('{"summary": "Revenue grew."}');
+    await row.getByRole('button', { name: 'Complete' }).click();
+    await row.locator('.badge', { hasText: 'completed' }).waitFor();
+    expect((await server.api.get(`/v1/tasks/${task.body.data.id}`, { key: requester.apiKey })).body.data).toMatchObject({
+      status: 'completed',
+      result: { summary: 'Revenue grew.' },
+    });
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+});
