@@ -61,4 +61,4 @@ if (stale.length) {
   for (const { file, why, fix } of stale) console.error(`  ${file} ${why}; run: ${fix}`);
   process.exit(1);
 }
-console.log('generated files are current: schema.graphql, src/generated/gql');
+console.log('generated files are current: schema.graphql, src/generated/gql, web/src/generated/gql');
