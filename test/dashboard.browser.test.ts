@@ -254,4 +254,46 @@ describe('dashboard in a browser', () => {
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('filters, sorts and pages the discover list, keeping the search in the URL', async () => {
+    const { context, page } = await newPage();
+    screenshotOnFailure(page, 'discover-filters');
+    const names = () => page.locator('.card h2').allTextContents();
+    await page.goto(`${server.url}/`);
+    await page.getByRole('link', { name: 'Code Reviewer' }).waitFor();
+
+    await page.getByLabel('Sort by').selectOption('created');
+    await page.waitForURL(/\?sort=created$/);
+    await until('newest first', async () => JSON.stringify(await names()) === JSON.stringify(['Invoice Extractor', 'Code Reviewer', 'Flaky Summarizer', 'French Translator']));
+
+    await page.getByLabel('Capability').fill('ocr');
+    await page.waitForURL(/capability=ocr/);
+    await until('only the OCR agent', async () => JSON.stringify(await names()) === JSON.stringify(['Invoice Extractor']));
+    // Back (typing replaced the sorted entry): the form shows the earlier search again, and so do the results.
+    await page.goBack();
+    await page.waitForURL(`${server.url}/`);
+    expect(await page.getByLabel('Capability').inputValue()).toBe('');
+    expect(await page.getByLabel('Sort by').inputValue()).toBe('relevance');
+    await until('all four again', async () => (await names()).length === 4);
+    await page.goForward();
+    await page.waitForURL(/capability=ocr/);
+    expect(await page.getByLabel('Capability').inputValue()).toBe('ocr');
+    await page.getByLabel('Capability').fill('');
+    await page.waitForURL(/\?sort=created$/);
+
+    // More agents than a page holds (12).
+    for (let i = 1; i <= 10; i++) {
+      await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: `Helper ${i}`, endpoint: translatorAgent.url, description: 'A helper' } });
+    }
+    await page.reload();
+    await page.getByText('14 agents found').waitFor();
+    expect(await names()).toHaveLength(12);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/page=2/);
+    await page.getByText('Page 2 of 2').waitFor();
+    await until('the last two', async () => (await names()).length === 2);
+    expect(await names()).toEqual(['Flaky Summarizer', 'French Translator']);
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });

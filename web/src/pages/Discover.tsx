@@ -72,13 +72,26 @@ export function Discover() {
   const latest = useRef(0);
   const key = toQueryString(search);
 
+  const written = useRef(key);
+
   // The URL follows the form; the results follow the URL.
   useEffect(() => {
     const next = toQueryString(draft);
     if (next === key) return;
-    const timer = setTimeout(() => navigate(next, { replace: true }), TYPING_PAUSE_MS);
+    const timer = setTimeout(() => {
+      written.current = next;
+      navigate(next, { replace: true });
+    }, TYPING_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [draft, key]);
+
+  // A URL the form did not write (back button, a link): the form shows it.
+  useEffect(() => {
+    if (key !== written.current) {
+      written.current = key;
+      setDraft(readSearch(new URLSearchParams(location.search)));
+    }
+  }, [key]);
 
   useEffect(() => {
     const request = ++latest.current;
@@ -103,10 +116,19 @@ export function Discover() {
       .finally(() => request === latest.current && setLoading(false));
   }, [key]);
 
+  // Typing replaces the current history entry (after a pause); a choice in a list adds one at once.
   const change = (patch: Partial<Search>) => setDraft((d) => ({ ...d, page: 1, ...patch }));
+  const choose = (patch: Partial<Search>) => {
+    const next = { ...draft, page: 1, ...patch };
+    written.current = toQueryString(next);
+    setDraft(next);
+    navigate(written.current);
+  };
   const goToPage = (page: number) => {
-    setDraft((d) => ({ ...d, page }));
-    navigate(toQueryString({ ...draft, page }));
+    const next = { ...draft, page };
+    written.current = toQueryString(next);
+    setDraft(next);
+    navigate(written.current);
   };
 
   return (
@@ -132,7 +154,7 @@ export function Discover() {
           </div>
           <div className="field">
             <label htmlFor="f-status">Status</label>
-            <select id="f-status" value={draft.status} onChange={(e) => change({ status: e.target.value as AgentStatus })}>
+            <select id="f-status" value={draft.status} onChange={(e) => choose({ status: e.target.value as AgentStatus })}>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -142,7 +164,7 @@ export function Discover() {
           </div>
           <div className="field">
             <label htmlFor="f-sort">Sort by</label>
-            <select id="f-sort" value={draft.sort} onChange={(e) => change({ sort: e.target.value as Sort })}>
+            <select id="f-sort" value={draft.sort} onChange={(e) => choose({ sort: e.target.value as Sort })}>
               {SORTS.map(([value, name]) => (
                 <option key={value} value={value}>
                   {name}
