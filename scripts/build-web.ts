@@ -4,6 +4,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,6 +33,11 @@ export async function buildWeb(outDir = webOutDir): Promise<{ js: string; css: s
   const js = outputs.find((f) => f.endsWith('.js'));
   const css = outputs.find((f) => f.endsWith('.css'));
   if (!js || !css) throw new Error(`esbuild produced no script or stylesheet: ${outputs.join(', ')}`);
+  // Compressed once here, so the service sends gzip without compressing on each request.
+  for (const file of [js, css]) {
+    const full = path.join(outDir, 'assets', file);
+    await writeFile(`${full}.gz`, gzipSync(await readFile(full), { level: 9 }));
+  }
   const template = await readFile(path.join(root, 'web/index.html'), 'utf8');
   const html = template.replace('%APP_JS%', `/assets/${js}`).replace('%APP_CSS%', `/assets/${css}`);
   await writeFile(path.join(outDir, 'index.html'), html);

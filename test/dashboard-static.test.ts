@@ -1,6 +1,7 @@
 // The dashboard's static files as the service serves them (src/http/static.ts): content types, cache
 // headers, client routes answered with index.html, and no way out of the build folder.
 import http from 'node:http';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ beforeAll(async () => {
   await writeFile(path.join(root, 'index.html'), '<meta name="tm-jwt-sign-in" content="%JWT_SIGN_IN%"><p>dashboard</p>');
   await writeFile(path.join(root, 'assets', 'app-ABC123.js'), 'console.log(1)');
   await writeFile(path.join(root, 'assets', 'app-ABC123.css'), 'body{}');
+  await writeFile(path.join(root, 'assets', 'app-ABC123.css.gz'), gzipSync('body{}'));
   await writeFile(path.join(root, 'favicon.svg'), '<svg/>');
   // Beside the build folder: must never be served.
   await writeFile(path.join(scratch, 'secret.txt'), 'top secret');
@@ -42,12 +44,15 @@ afterAll(async () => {
 });
 
 // Sends the path exactly as written (fetch would normalise ../ before sending).
-function rawGet(rawPath: string, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function rawGet(rawPath: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; raw: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}/`, { method, path: rawPath }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    const req = http.request(`${base}/`, { method, path: rawPath, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        resolve({ status: res.statusCode!, headers: res.headers, body: raw.toString('utf8'), raw });
+      });
     });
     req.on('error', reject).end();
   });
@@ -66,6 +71,22 @@ describe('dashboard static files', () => {
     const icon = await rawGet('/favicon.svg');
     expect(icon.headers['content-type']).toBe('image/svg+xml');
     expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('sends the compressed copy of an asset to clients that take gzip', async () => {
+    const zipped = await rawGet('/assets/app-ABC123.css', 'GET', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers['vary']).toBe('accept-encoding');
+    expect(gunzipSync(zipped.raw).toString()).toBe('body{}');
+    const weighted = await rawGet('/assets/app-ABC123.css', 'GET', { 'accept-encoding': 'br;q=1.0, gzip;q=0.5' });
+    expect(weighted.headers['content-encoding']).toBe('gzip');
+    const refused = await rawGet('/assets/app-ABC123.css', 'GET', { 'accept-encoding': 'gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body).toBe('body{}');
+    // No .gz beside this one: the plain file.
+    const plain = await rawGet('/assets/app-ABC123.js', 'GET', { 'accept-encoding': 'gzip' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
   });
 
   it('answers the client routes with index.html, never cached, saying whether token sign-in is on', async () => {

@@ -52,7 +52,11 @@ export function createStaticHandler(opts: StaticOptions) {
         sendError(res, { code: 'NOT_FOUND', message: `no such file: ${pathname}` });
         return true;
       }
-      send(req, res, body, CONTENT_TYPES[path.extname(file!)] ?? 'application/octet-stream', isAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // The build writes a .gz beside each script and stylesheet.
+      const gzip = isAsset && acceptsGzip(req) ? await readFile(`${file}.gz`).catch(() => null) : null;
+      const type = CONTENT_TYPES[path.extname(file!)] ?? 'application/octet-stream';
+      const cache = isAsset ? 'public, max-age=31536000, immutable' : 'no-cache';
+      send(req, res, gzip ?? body, type, cache, gzip ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : isAsset ? { vary: 'accept-encoding' } : {});
       return true;
     }
     if (!PAGES.some((page) => page.test(pathname))) return false;
@@ -79,12 +83,23 @@ export function resolveInside(root: string, pathname: string): string | null {
   return file.startsWith(root + path.sep) ? file : null;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, body: Buffer, type: string, cache: string): void {
+function acceptsGzip(req: IncomingMessage): boolean {
+  const header = req.headers['accept-encoding'];
+  if (typeof header !== 'string') return false;
+  return header.split(',').some((part) => {
+    const [name, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    return name === 'gzip' && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+function send(req: IncomingMessage, res: ServerResponse, body: Buffer, type: string, cache: string, extra: Record<string, string> = {}): void {
   res.writeHead(200, {
     'content-type': type,
     'content-length': body.length,
     'cache-control': cache,
     'x-content-type-options': 'nosniff',
+    ...extra,
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
