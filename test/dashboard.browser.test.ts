@@ -36,6 +36,7 @@ let flakyAgent: TestAgent;
 let requester: { id: string; apiKey: string };
 let owner: { id: string; apiKey: string };
 let flakyId: string;
+let codeReviewerId: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
@@ -77,7 +78,7 @@ beforeAll(async () => {
       priceCents: 0,
     })
   ).id;
-  await create({ name: 'Code Reviewer', endpoint: translatorAgent.url, description: 'Reviews pull requests for bugs and style', capabilities: ['code-review'], protocols: ['http'], categories: ['software'], tags: ['code', 'review'], priceCents: 900 });
+  codeReviewerId = (await create({ name: 'Code Reviewer', endpoint: translatorAgent.url, description: 'Reviews pull requests for bugs and style', capabilities: ['code-review'], protocols: ['http'], categories: ['software'], tags: ['code', 'review'], priceCents: 900 })).id;
   await create({ name: 'Invoice Extractor', endpoint: translatorAgent.url, description: 'Reads invoices and returns their fields as JSON', capabilities: ['extraction', 'ocr'], protocols: ['http'], categories: ['documents'], tags: ['pdf', 'finance'], priceCents: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }, 120_000);
@@ -121,6 +122,8 @@ describe('dashboard in a browser', () => {
 
     await page.goto(`${server.url}/sign-in`);
     await page.getByText('user create').waitFor();
+    // No identity provider is configured, so there is no field for its access tokens.
+    expect(await page.getByLabel(/Access token/).count()).toBe(0);
     await shot(page, 'sign-in');
     await signIn(page, requester.apiKey);
 
@@ -134,6 +137,8 @@ describe('dashboard in a browser', () => {
     await shot(page, 'discover');
     await page.getByRole('link', { name: 'French Translator' }).click();
     await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+    // The new page's heading has the focus, so keyboard and screen reader users start there.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
 
     // The form from inputSchema: leaving its required field empty shows the schema's error there.
     await page.getByLabel('Title').fill('Translate a greeting');
@@ -185,6 +190,25 @@ describe('dashboard in a browser', () => {
     await shot(phone.page, 'discover-phone');
     await phone.context.close();
     expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('a requester cancels a task that waits for its card payment, and sees it at once', async () => {
+    const created = await server.api.post('/v1/tasks', {
+      key: requester.apiKey,
+      body: { title: 'Review my patch', description: 'Small diff', agentId: codeReviewerId, input: {} },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.status).toBe('pending');
+    const { context, page } = await newPage();
+    screenshotOnFailure(page, 'cancel');
+    await signIn(page, requester.apiKey);
+    await page.goto(`${server.url}/tasks/${created.body.data.id}`);
+    const status = page.locator('.status-line');
+    await status.getByText('pending').waitFor();
+    await page.getByRole('button', { name: 'Cancel task' }).click();
+    await status.getByText('cancelled').waitFor();
+    expect((await server.api.get(`/v1/tasks/${created.body.data.id}`, { key: requester.apiKey })).body.data.status).toBe('cancelled');
+    await context.close();
   }, 120_000);
 
   it('an owner sees the API validation by the field, rotates the webhook secret and redelivers from the log', async () => {

@@ -96,9 +96,12 @@ function App() {
             My agents
           </Link>
           {session.get() ? (
-            <button type="button" className="link" onClick={signOut} title={email ?? undefined}>
-              Sign out
-            </button>
+            <>
+              {email && <span className="muted who">{email}</span>}
+              <button type="button" className="link" onClick={signOut}>
+                Sign out
+              </button>
+            </>
           ) : (
             <Link href="/sign-in" aria-current={current(['signIn'])}>
               Sign in
