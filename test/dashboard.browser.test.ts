@@ -15,7 +15,11 @@ import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = path.join(projectRoot, 'docs/screenshots');
+// The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1); ordinary runs write them into the
+// ignored artifacts folder so a test run leaves the tree unchanged.
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1'
+  ? path.join(projectRoot, 'docs/screenshots')
+  : path.join(projectRoot, 'test-artifacts/pages');
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 const DESKTOP = { width: 1100, height: 820 };
 const PHONE = { width: 375, height: 740 };
