@@ -7,6 +7,7 @@
 // Answers that say "try again" (5xx, 429) are not kept: the key is freed for the retry.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Authentication } from '../auth/authenticate.js';
 import type { PrismaClient } from '../db/client.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -128,15 +129,16 @@ const stores = new WeakMap<PrismaClient, IdempotencyStore>();
  * itself); without a user there is nothing to key on, and the request goes on to answer 401.
  */
 export async function startIdempotentRequest(
-  yoga: { getEnveloped(initial: { request: Request }): { contextFactory(): unknown } },
+  yoga: { getEnveloped(initial: { request: Request; authentication?: Authentication }): { contextFactory(): unknown } },
   req: IncomingMessage,
   request: { method: string; path: string; body: unknown },
+  authentication?: Authentication,
 ): Promise<IdempotencyStart | null> {
   const key = idempotencyKeyOf(req);
   if (key === null) return null;
   const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : '';
   const probe = new Request('http://rest.internal/graphql', { headers: authorization ? { authorization } : {} });
-  const context = (await yoga.getEnveloped({ request: probe }).contextFactory()) as Pick<Context, 'viewer' | 'services'>;
+  const context = (await yoga.getEnveloped({ request: probe, authentication }).contextFactory()) as Pick<Context, 'viewer' | 'services'>;
   if (!context.viewer) return null;
   const { prisma, logger } = context.services.deps;
   let store = stores.get(prisma);
