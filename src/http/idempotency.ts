@@ -3,8 +3,12 @@
 // runs nothing; the same key with another request is 422; a repeat while the first still runs is 409.
 //
 // The first request claims the key by inserting its record (the primary key decides a race), runs, and
-// stores its answer before it is sent, so a client that got an answer always gets the same one again.
-// Answers that say "try again" (5xx, 429) are not kept: the key is freed for the retry.
+// stores a success before it is sent, so a client that got one always gets the same one again.
+// Error answers (4xx, 5xx) are not kept: the key is freed, and a retry runs again. A 4xx changed nothing
+// (or, for a declined card, left only a failed task), so after fixing the cause the retry goes through. A
+// 5xx may come after the work committed: the work itself remembers the key (a task stores it in the
+// transaction that creates it, a credit purchase keys its charge by it), so the retry finds what the
+// first request made instead of doing it twice.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Authentication } from '../auth/authenticate.js';
@@ -90,7 +94,7 @@ export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger
       await prisma.idempotencyRecord.deleteMany({ where: { userId, key, responseStatus: null } });
     };
     const store = async (status: number, text: string) => {
-      if (status >= 500 || status === 429) return abandon();
+      if (status >= 400) return abandon();
       let body: unknown = null;
       try {
         body = JSON.parse(text);
