@@ -15,9 +15,12 @@ async function agentChanged(tx: Db, agentId: string) {
   await enqueueJob(tx, 'agent.changed', { agentId }, { jobKey: `agent.changed:${agentId}` });
 }
 
-// The first free slug among base, base-2, base-3…; a racing writer is caught by the unique index.
-async function freeSlug(tx: Db, name: string, exceptId?: string): Promise<string> {
+// The first free slug among base, base-2, base-3…. Writers of the same base take turns (a transaction
+// lock on the base), so each sees the slugs the ones before it committed. Only different bases can still
+// meet (a name "X 2" and the second "X"); the unique index catches that and the caller tries again.
+async function freeSlug(tx: Tx, name: string, exceptId?: string): Promise<string> {
   const base = slugify(name);
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-slug:${base}`}))`;
   const taken = new Set(
     (
       await tx.agent.findMany({
@@ -49,7 +52,7 @@ export function agentService(deps: Deps) {
       try {
         return await prisma.$transaction(work);
       } catch (error) {
-        if (!isSlugClash(error) || attempt >= 4) throw error;
+        if (!isSlugClash(error) || attempt >= 9) throw error;
       }
     }
   }
