@@ -50,7 +50,8 @@ export function agentService(deps: Deps) {
   async function withSlugRetry<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await prisma.$transaction(work);
+        // Same-name writers queue on the slug lock, so allow the waits the service's other transactions allow.
+        return await prisma.$transaction(work, { maxWait: 10_000, timeout: 15_000 });
       } catch (error) {
         if (!isSlugClash(error) || attempt >= 9) throw error;
       }
