@@ -95,11 +95,28 @@ export function agentService(deps: Deps) {
       });
     },
 
+    /**
+     * Refused (409) while the agent has unfinished tasks, or while requesters hold credits for it: deleting
+     * would silently destroy credits they paid for. The owner can deactivate the agent instead (status
+     * inactive: it takes no new tasks, and the credits stay usable once it is active again).
+     */
     async remove(viewer: Viewer, id: string): Promise<void> {
       await prisma.$transaction(async (tx) => {
         await ownedAgent(tx, viewer, id);
+        // The row lock makes a concurrent credit purchase or grant (whose balance row references the
+        // agent) wait for this decision instead of adding a balance behind the check below.
+        await tx.$queryRaw`SELECT id FROM agents WHERE id = ${id} FOR UPDATE`;
         const inFlight = await tx.task.count({ where: { agentId: id, status: { in: [...NON_TERMINAL] } } });
         if (inFlight > 0) throw conflict(`the agent has ${inFlight} unfinished task(s); wait for them or cancel them first`);
+        const held = await tx.creditBalance.aggregate({ where: { agentId: id, balance: { gt: 0 } }, _sum: { balance: true }, _count: true });
+        const outstandingCredits = held._sum.balance ?? 0;
+        if (outstandingCredits > 0) {
+          throw conflict(
+            `requesters still hold ${outstandingCredits} credit(s) for this agent (${held._count} requester(s)); deleting it would destroy them. ` +
+              'Deactivate it instead (PUT with "status": "inactive")',
+            { outstandingCredits, creditHolders: held._count },
+          );
+        }
         await tx.agent.delete({ where: { id } });
         await agentChanged(tx, id);
       });
