@@ -82,11 +82,13 @@ export async function createApp(opts: { config: Config; database: Database; logg
 
   // Authenticates the caller once and counts the request against its budget (http/rate-limit.ts). Returns
   // null when the request was refused with 429; the headers of the budget go on every answer.
-  async function admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication } | null> {
-    const authentication = await authenticateHeader(req.headers.authorization);
+  async function admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication | undefined } | null> {
+    // A look-up that breaks (database down) is counted by address here and left to fail again inside
+    // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
+    const authentication = await authenticateHeader(req.headers.authorization).catch(() => undefined);
     const decision = await limits.check({
-      principal: authentication.principal,
-      authFailed: authentication.authError !== null,
+      principal: authentication?.principal ?? null,
+      authFailed: authentication ? authentication.authError !== null : false,
       address: req.socket.remoteAddress ?? '',
     });
     if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
