@@ -3,6 +3,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Runner } from 'graphile-worker';
@@ -19,16 +20,19 @@ import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
 import { AppError } from './errors.js';
 import { forwardToYoga } from './http/forward.js';
-import { createRateLimiter } from './http/rate-limit.js';
+import { createRateLimits, type RateLimitStore } from './http/rate-limit.js';
+import type { Authentication } from './auth/authenticate.js';
 import { sendAppError, sendError, sendJson } from './http/respond.js';
 import { installJobSchema, startWorker } from './jobs/worker.js';
-import { sha256Hex } from './crypto/tokens.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
 import { scheduleHealthSweep } from './jobs/health-sweep.js';
 import { createStaticHandler } from './http/static.js';
 
 // The dashboard, built by `npm run build:web`.
 const WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
+
+// The WebSocket close code for a caller over its budget (4xxx codes are the application's; 429 as in HTTP).
+const RATE_LIMITED_CLOSE_CODE = 4429;
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -68,21 +72,37 @@ export async function createApp(opts: { config: Config; database: Database; logg
   const verifyJwt = config.auth.jwksUrl
     ? createJwtVerifier({ jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer!, audience: config.auth.audience })
     : null;
-  const { yoga, contextFor } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
+  const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
   const handleRest = createRestHandler({ yoga: yoga as never, routes });
   const raw = rawRoutes(services);
-  const limiter = createRateLimiter(config.rateLimitPerMinute);
+  // Across processes: Redis when configured, else the PostgreSQL server; the embedded database has one process.
+  const store: RateLimitStore = config.rateLimit.redisUrl
+    ? { kind: 'redis', url: config.rateLimit.redisUrl }
+    : database.embedded
+      ? { kind: 'memory' }
+      : { kind: 'postgres', url: database.url };
+  const limits = await createRateLimits({ ...config.rateLimit, store }, logger);
   const serveStatic = createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null });
 
   await installJobSchema(database.url, logger);
 
-  function limited(req: IncomingMessage, res: ServerResponse): boolean {
-    const auth = req.headers.authorization;
-    const key = auth ? `k:${sha256Hex(auth)}` : `a:${req.socket.remoteAddress ?? 'unknown'}`;
-    const wait = limiter.take(key);
-    if (wait === null) return false;
-    sendError(res, { code: 'RATE_LIMITED', message: `too many requests; retry in ${wait}s` }, { 'retry-after': String(wait) });
-    return true;
+  // Authenticates the caller once and counts the request against its budget (http/rate-limit.ts). Returns
+  // null when the request was refused with 429; the headers of the budget go on every answer.
+  async function admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication | undefined } | null> {
+    // A look-up that breaks (database down) is counted by address here and left to fail again inside
+    // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
+    const authentication = await authenticateHeader(req.headers.authorization).catch(() => undefined);
+    const decision = await limits.check({
+      principal: authentication?.principal ?? null,
+      authFailed: authentication ? authentication.authError !== null : false,
+      address: req.socket.remoteAddress ?? '',
+    });
+    if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+    if (decision && !decision.allowed) {
+      sendError(res, { code: 'RATE_LIMITED', message: `too many requests; retry in ${decision.retryAfterSeconds}s` });
+      return null;
+    }
+    return { authentication };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -100,12 +120,14 @@ export async function createApp(opts: { config: Config; database: Database; logg
     const rawRoute = raw.find((r) => r.method === req.method && r.path === path);
     if (rawRoute) return rawRoute.handle(req, res);
     if (path === '/v1' || path.startsWith('/v1/')) {
-      if (limited(req, res)) return;
-      return handleRest(req, res, url);
+      const admitted = await admit(req, res);
+      if (!admitted) return;
+      return handleRest(req, res, url, admitted.authentication);
     }
     if (path === '/graphql') {
-      if (limited(req, res)) return;
-      return forwardToYoga(yoga, req, res, url);
+      const admitted = await admit(req, res);
+      if (!admitted) return;
+      return forwardToYoga(yoga, req, res, url, { authentication: admitted.authentication });
     }
     if (await serveStatic(req, res, path)) return;
     sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
@@ -133,9 +155,20 @@ export async function createApp(opts: { config: Config; database: Database; logg
           socket: ctx.extra.socket,
           params,
         });
-        const contextValue = await contextFor(
-          typeof ctx.connectionParams?.authorization === 'string' ? ctx.connectionParams.authorization : null,
-        );
+        const authorization = typeof ctx.connectionParams?.authorization === 'string' ? ctx.connectionParams.authorization : null;
+        const authentication = await authenticateHeader(authorization);
+        // Every subscription counts against the caller's budget, as a request would.
+        const decision = await limits.check({
+          principal: authentication.principal,
+          authFailed: authentication.authError !== null,
+          address: ctx.extra.request.socket.remoteAddress ?? '',
+        });
+        if (decision && !decision.allowed) {
+          const message = `too many requests; retry in ${decision.retryAfterSeconds}s`;
+          ctx.extra.socket.close(RATE_LIMITED_CLOSE_CODE, message);
+          return [new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds } })];
+        }
+        const contextValue = await contextFor(authorization, authentication);
         const args = {
           schema,
           operationName: params.operationName,
@@ -189,6 +222,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
         await jobCompletionsWritten(database);
       }
       await events.close();
+      await limits.close();
     },
   };
 }

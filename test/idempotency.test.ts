@@ -53,15 +53,61 @@ describe('Idempotency-Key', () => {
     expect(await tasksTitled('idem-2 changed')).toBe(0);
   });
 
-  it('replays an error answer with its status too', async () => {
+  it('keeps no error answer: a retry after fixing the cause goes through', async () => {
+    const buyer = await server.createUser();
     const key = newKey();
-    const first = await server.api.post('/v1/credits', { key: requester.apiKey, headers: { 'idempotency-key': key }, body: { agentId, quantity: 1 } });
+    const buy = () => server.api.post('/v1/credits', { key: buyer.apiKey, headers: { 'idempotency-key': key }, body: { agentId, quantity: 1 } });
+    const first = await buy();
     expect(first.status).toBe(402); // no saved card yet
-    await server.api.post('/v1/billing/payment-method', { key: requester.apiKey, body: { paymentMethodId: 'pm_card_visa' } });
-    const again = await server.api.post('/v1/credits', { key: requester.apiKey, headers: { 'idempotency-key': key }, body: { agentId, quantity: 1 } });
-    expect(again.status).toBe(402);
-    expect(again.body).toEqual(first.body);
-    expect(await server.app.services.credits.balanceOf(requester.id, agentId)).toBe(0);
+    await server.api.post('/v1/billing/payment-method', { key: buyer.apiKey, body: { paymentMethodId: 'pm_card_visa' } });
+    const again = await buy();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await server.app.services.credits.balanceOf(buyer.id, agentId)).toBe(1);
+    // The success is kept: a third send replays it and charges nothing more.
+    const third = await buy();
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(await server.app.services.credits.balanceOf(buyer.id, agentId)).toBe(1);
+  });
+
+  it('lets a task whose card was declined be retried with the same key once the card is fixed', async () => {
+    const payer = await server.createUser();
+    const key = newKey();
+    const post = () => postTask(key, { title: 'idem-declined' }, payer.apiKey);
+    await server.api.post('/v1/billing/payment-method', { key: payer.apiKey, body: { paymentMethodId: 'pm_card_declined' } });
+    const declined = await post();
+    expect(declined.status).toBe(402);
+    await server.api.post('/v1/billing/payment-method', { key: payer.apiKey, body: { paymentMethodId: 'pm_card_visa' } });
+    const paid = await post();
+    expect(paid.status).toBe(201);
+    expect(paid.body.payment).toMatchObject({ method: 'card', autoCharged: true });
+    const tasks = await server.prisma.task.findMany({ where: { title: 'idem-declined', requesterId: payer.id }, orderBy: { id: 'asc' } });
+    expect(tasks.map((t) => t.status === 'failed' ? t.error : 'ok')).toEqual(['payment_declined', 'ok']);
+  });
+
+  it('returns the task already made when the first answer failed after the commit', async () => {
+    const payments = server.app.services.payments;
+    const authorizeCard = payments.authorizeCard;
+    const key = newKey();
+    // The task and its payment commit, then the step after the commit fails: the client sees a 500.
+    payments.authorizeCard = async () => {
+      payments.authorizeCard = authorizeCard;
+      throw new Error('the connection to the processor broke');
+    };
+    const failed = await postTask(key, { title: 'idem-after-commit' });
+    expect(failed.status).toBe(500);
+    expect(await tasksTitled('idem-after-commit')).toBe(1);
+    const retried = await postTask(key, { title: 'idem-after-commit' });
+    expect(retried.status).toBe(201);
+    expect(retried.body.clientSecret).toMatch(/^pi_/);
+    expect(await tasksTitled('idem-after-commit')).toBe(1);
+    const task = await server.prisma.task.findFirstOrThrow({ where: { title: 'idem-after-commit' }, include: { payment: true } });
+    expect(retried.body.data.id).toBe(task.id);
+    expect(task.payment?.intentId).toBe(retried.body.clientSecret.split('_secret_')[0]);
+    // One hold: the retry's answer is now kept and replayed.
+    const third = await postTask(key, { title: 'idem-after-commit' });
+    expect(third.headers.get('idempotent-replayed')).toBe('true');
+    expect(third.body).toEqual(retried.body);
   });
 
   it('answers 409 while the first request with the key is still running', async () => {
@@ -104,6 +150,7 @@ describe('Idempotency-Key', () => {
       where: { userId_key: { userId: requester.id, key } },
       data: { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) },
     });
+    await server.prisma.task.update({ where: { id: first.body.data.id }, data: { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) } });
     const later = await postTask(key, { title: 'idem-old' });
     expect(later.status).toBe(201);
     expect(later.body.data.id).not.toBe(first.body.data.id);

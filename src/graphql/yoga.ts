@@ -4,7 +4,7 @@ import { GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import { AppError, unauthenticated } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate, type Authentication } from '../auth/authenticate.js';
 import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
@@ -15,8 +15,12 @@ const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQL
 export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVerifier | null; logger: Logger; production: boolean }) {
   const { services, logger } = opts;
 
-  async function contextFor(authorization: string | null | undefined): Promise<Context> {
-    const auth = await authenticate(authorization, { accounts: services.accounts, verifyJwt: opts.verifyJwt });
+  const authenticateHeader = (authorization: string | null | undefined) =>
+    authenticate(authorization, { accounts: services.accounts, verifyJwt: opts.verifyJwt });
+
+  // `known`: the caller was already authenticated for rate limiting (app.ts); not done twice.
+  async function contextFor(authorization: string | null | undefined, known?: Authentication): Promise<Context> {
+    const auth = known ?? (await authenticateHeader(authorization));
     // Credentials that were sent but do not verify are refused outright, even where none are needed.
     if (auth.authError) throw unauthenticated(auth.authError);
     return { viewer: auth.viewer, services, prisma: services.deps.prisma };
@@ -28,9 +32,10 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     graphiql: !opts.production,
     landingPage: false,
     logging: false,
-    context: ({ request, connectionParams }: { request: Request; connectionParams?: Record<string, unknown> }) => {
+    context: ({ request, connectionParams, authentication }: { request: Request; connectionParams?: Record<string, unknown>; authentication?: Authentication }) => {
       const fromSocket = connectionParams?.authorization;
-      return contextFor(typeof fromSocket === 'string' ? fromSocket : request.headers.get('authorization'));
+      if (typeof fromSocket === 'string') return contextFor(fromSocket);
+      return contextFor(request.headers.get('authorization'), authentication);
     },
     maskedErrors: {
       // graphql-js may be loaded twice (ESM and CommonJS copies), so errors are recognised by shape, not class.
@@ -46,5 +51,5 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     },
   });
 
-  return { yoga, contextFor };
+  return { yoga, contextFor, authenticateHeader };
 }

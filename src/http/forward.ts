@@ -4,10 +4,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from './body.js';
 
 export async function forwardToYoga(
-  yoga: { fetch(url: string, init: RequestInit): Promise<Response> | Response },
+  yoga: { fetch(url: string, init: RequestInit, serverContext?: object): Promise<Response> | Response },
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
+  serverContext: object = {},
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const body = method === 'GET' || method === 'HEAD' ? undefined : await readBody(req);
@@ -18,7 +19,7 @@ export async function forwardToYoga(
   }
   const abort = new AbortController();
   res.on('close', () => abort.abort());
-  const response = await yoga.fetch(url.toString(), { method, headers, body: body as BodyInit | undefined, signal: abort.signal });
+  const response = await yoga.fetch(url.toString(), { method, headers, body: body as BodyInit | undefined, signal: abort.signal }, serverContext);
   const outHeaders: Record<string, string> = {};
   response.headers.forEach((value, name) => (outHeaders[name] = value));
   res.writeHead(response.status, outHeaders);

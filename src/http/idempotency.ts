@@ -3,10 +3,15 @@
 // runs nothing; the same key with another request is 422; a repeat while the first still runs is 409.
 //
 // The first request claims the key by inserting its record (the primary key decides a race), runs, and
-// stores its answer before it is sent, so a client that got an answer always gets the same one again.
-// Answers that say "try again" (5xx, 429) are not kept: the key is freed for the retry.
+// stores a success before it is sent, so a client that got one always gets the same one again.
+// Error answers (4xx, 5xx) are not kept: the key is freed, and a retry runs again. A 4xx changed nothing
+// (or, for a declined card, left only a failed task), so after fixing the cause the retry goes through. A
+// 5xx may come after the work committed: the work itself remembers the key (a task stores it in the
+// transaction that creates it, a credit purchase keys its charge by it), so the retry finds what the
+// first request made instead of doing it twice.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { Authentication } from '../auth/authenticate.js';
 import type { PrismaClient } from '../db/client.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
@@ -89,7 +94,7 @@ export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger
       await prisma.idempotencyRecord.deleteMany({ where: { userId, key, responseStatus: null } });
     };
     const store = async (status: number, text: string) => {
-      if (status >= 500 || status === 429) return abandon();
+      if (status >= 400) return abandon();
       let body: unknown = null;
       try {
         body = JSON.parse(text);
@@ -128,15 +133,16 @@ const stores = new WeakMap<PrismaClient, IdempotencyStore>();
  * itself); without a user there is nothing to key on, and the request goes on to answer 401.
  */
 export async function startIdempotentRequest(
-  yoga: { getEnveloped(initial: { request: Request }): { contextFactory(): unknown } },
+  yoga: { getEnveloped(initial: { request: Request; authentication?: Authentication }): { contextFactory(): unknown } },
   req: IncomingMessage,
   request: { method: string; path: string; body: unknown },
+  authentication?: Authentication,
 ): Promise<IdempotencyStart | null> {
   const key = idempotencyKeyOf(req);
   if (key === null) return null;
   const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : '';
   const probe = new Request('http://rest.internal/graphql', { headers: authorization ? { authorization } : {} });
-  const context = (await yoga.getEnveloped({ request: probe }).contextFactory()) as Pick<Context, 'viewer' | 'services'>;
+  const context = (await yoga.getEnveloped({ request: probe, authentication }).contextFactory()) as Pick<Context, 'viewer' | 'services'>;
   if (!context.viewer) return null;
   const { prisma, logger } = context.services.deps;
   let store = stores.get(prisma);

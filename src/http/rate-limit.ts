@@ -1,28 +1,144 @@
-// A fixed one-minute window per caller (credential, else address), kept in memory. It protects one
-// process; several processes behind a balancer each allow the limit.
-export interface RateLimiter {
-  // Returns null when allowed, else the seconds until the window resets.
-  take(key: string): number | null;
+// Request budgets per caller, over a fixed one-minute window:
+// - "default": every request and every WebSocket subscription, counted against the authenticated user
+//   (whatever the spelling of the Authorization header), or against the client address when none is sent;
+// - "auth": requests whose credentials do not verify, counted per client address, with a smaller budget,
+//   so guessing keys is throttled too.
+//
+// The counters live where every process of the service sees them: Redis with REDIS_URL, else the
+// PostgreSQL server, else (the embedded database has a single process) this process's memory. A store
+// that fails falls back to memory for the moment: the service stays up, limited per process.
+//
+// Answers carry the fields of the IETF draft "RateLimit header fields for HTTP"
+// (draft-ietf-httpapi-ratelimit-headers-10/11): `RateLimit-Policy: "default";q=600;w=60` and
+// `RateLimit: "default";r=599;t=60` (remaining requests, seconds until the window ends).
+import { isIPv6 } from 'node:net';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Logger } from '../logger.js';
+
+export const WINDOW_SECONDS = 60;
+
+export type RateLimitStore = { kind: 'memory' } | { kind: 'postgres'; url: string } | { kind: 'redis'; url: string };
+
+export interface RateLimitSettings {
+  perMinute: number;
+  failedAuthPerMinute: number;
+  store: RateLimitStore;
+  // Separates the counters of services (or test runs) sharing one store.
+  keyPrefix: string;
 }
 
-export function createRateLimiter(perMinute: number, now: () => number = Date.now): RateLimiter {
-  const windows = new Map<string, { start: number; count: number }>();
-  let lastSweep = now();
+export interface Caller {
+  // The authenticated user; null when no credentials were sent or they did not verify.
+  principal: string | null;
+  // The credentials were sent and did not verify.
+  authFailed: boolean;
+  address: string;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  // RateLimit-Policy and RateLimit; Retry-After too when refused.
+  headers: Record<string, string>;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimits {
+  check(caller: Caller): Promise<RateLimitDecision | null>;
+  close(): Promise<void>;
+}
+
+// IPv6 clients usually hold a whole /64, so one bucket per /64, not per address.
+export function addressKey(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+const disabled: RateLimits = { check: async () => null, close: async () => {} };
+
+export async function createRateLimits(settings: RateLimitSettings, logger: Pick<Logger, 'warn' | 'error'>): Promise<RateLimits> {
+  if (settings.perMinute === 0) return disabled;
+  const closers: Array<() => Promise<unknown>> = [];
+
+  async function storeOptions(): Promise<Record<string, unknown>> {
+    const { store } = settings;
+    if (store.kind === 'redis') {
+      // No offline queue: a Redis that is down fails the call at once, and the memory fallback answers.
+      const client = new Redis(store.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+      client.on('error', (error: Error) => logger.warn({ err: error }, 'rate limit store (redis) error'));
+      await client.connect().catch((error: unknown) => logger.error({ err: error }, 'rate limit store (redis) unreachable'));
+      closers.push(() => client.quit().catch(() => client.disconnect()));
+      return { storeClient: client };
+    }
+    if (store.kind === 'postgres') {
+      const pool = new pg.Pool({ connectionString: store.url, max: 4 });
+      pool.on('error', (error) => logger.warn({ err: error }, 'rate limit store (postgres) error'));
+      closers.push(() => pool.end());
+      // Its own schema, so the table stays out of the application schema that migrations manage.
+      await pool.query('CREATE SCHEMA IF NOT EXISTS rate_limit').catch((error: { code?: string }) => {
+        if (error.code !== '23505' && error.code !== '42P06') throw error; // another process created it first
+      });
+      await pool.query(`CREATE TABLE IF NOT EXISTS rate_limit.buckets (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`).catch(
+        (error: { code?: string }) => {
+          if (error.code !== '23505' && error.code !== '42P07') throw error;
+        },
+      );
+      // The library removes expired rows every few minutes, which keeps the table small.
+      return { storeClient: pool, storeType: 'pool', schemaName: 'rate_limit', tableName: 'buckets', tableCreated: true };
+    }
+    return {};
+  }
+
+  const shared = await storeOptions();
+  const limiter = (name: string, points: number): RateLimiterAbstract => {
+    const options = { keyPrefix: `${settings.keyPrefix}:${name}`, points, duration: WINDOW_SECONDS };
+    // Memory entries expire with their window, so the map holds at most the callers of the last minute.
+    const memory = new RateLimiterMemory(options);
+    if (settings.store.kind === 'redis') return new RateLimiterRedis({ ...options, ...shared, insuranceLimiter: memory } as never);
+    if (settings.store.kind === 'postgres') return new RateLimiterPostgres({ ...options, ...shared, insuranceLimiter: memory } as never);
+    return memory;
+  };
+  const policies = {
+    default: { points: settings.perMinute, limiter: limiter('default', settings.perMinute) },
+    auth: { points: settings.failedAuthPerMinute, limiter: limiter('auth', settings.failedAuthPerMinute) },
+  };
+
   return {
-    take(key) {
-      if (perMinute === 0) return null;
-      const t = now();
-      if (t - lastSweep > 60_000) {
-        for (const [k, w] of windows) if (t - w.start >= 60_000) windows.delete(k);
-        lastSweep = t;
+    async check(caller) {
+      const name = caller.authFailed ? 'auth' : 'default';
+      const policy = policies[name];
+      const key = caller.authFailed || !caller.principal ? `a:${addressKey(caller.address)}` : `u:${caller.principal}`;
+      let result: RateLimiterRes;
+      let allowed = true;
+      try {
+        result = await policy.limiter.consume(key);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) {
+          // Both the store and its memory fallback failed: let the request through rather than refuse everyone.
+          logger.error({ err: rejection }, 'rate limit check failed');
+          return null;
+        }
+        result = rejection;
+        allowed = false;
       }
-      let w = windows.get(key);
-      if (!w || t - w.start >= 60_000) {
-        w = { start: t, count: 0 };
-        windows.set(key, w);
-      }
-      w.count++;
-      return w.count > perMinute ? Math.ceil((w.start + 60_000 - t) / 1000) : null;
+      const resetSeconds = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+      const headers: Record<string, string> = {
+        'ratelimit-policy': `"${name}";q=${policy.points};w=${WINDOW_SECONDS}`,
+        ratelimit: `"${name}";r=${result.remainingPoints};t=${resetSeconds}`,
+      };
+      if (!allowed) headers['retry-after'] = String(resetSeconds);
+      return { allowed, headers, retryAfterSeconds: resetSeconds };
+    },
+    async close() {
+      await Promise.all(closers.map((close) => close().catch(() => {})));
     },
   };
 }

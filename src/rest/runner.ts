@@ -8,6 +8,7 @@ import { AppError, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
 import { sendAppError, sendError, sendJson } from '../http/respond.js';
+import type { Authentication } from '../auth/authenticate.js';
 import type { RestRequest, Route } from './route.js';
 
 interface CompiledRoute {
@@ -49,7 +50,8 @@ function errorFromGraphQL(error: GraphQLFormattedError): { code: ErrorCode; mess
 export function createRestHandler(opts: { yoga: YogaServerInstance<object, object>; routes: Route[] }) {
   const compiled = compileRoutes(opts.routes);
 
-  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  // `authentication`: the caller as app.ts already authenticated it, reused instead of a second look-up.
+  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, authentication?: Authentication): Promise<void> {
     const method = req.method ?? 'GET';
     const matches = compiled
       .map((c) => ({ c, m: c.pattern.exec(url.pathname) }))
@@ -84,7 +86,7 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
         body = parsed as Record<string, unknown>;
       }
       // Idempotency-Key: a repeat answers from the first request's stored response (http/idempotency.ts).
-      if (hit.c.route.idempotent) idempotent = await startIdempotentRequest(opts.yoga, req, { method, path: url.pathname, body });
+      if (hit.c.route.idempotent) idempotent = await startIdempotentRequest(opts.yoga, req, { method, path: url.pathname, body }, authentication);
       if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
       if (idempotent?.kind === 'run') res = idempotent.finish(res);
       const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodeURIComponent(hit.m[i + 1]!)]));
@@ -100,7 +102,7 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
         method: 'POST',
         headers,
         body: JSON.stringify({ query: hit.c.query, variables }),
-      });
+      }, { authentication });
       const result = (await response.json()) as { data?: unknown; errors?: GraphQLFormattedError[] };
       if (result.errors?.length) {
         const error = errorFromGraphQL(result.errors[0]!);

@@ -118,9 +118,12 @@ builder.mutationFields((t) => ({
   createTask: t.field({
     type: CreateTaskResult,
     authScopes: { user: true },
-    args: { input: t.arg({ type: CreateTaskInput, required: true }) },
+    args: {
+      input: t.arg({ type: CreateTaskInput, required: true }),
+      idempotencyKey: t.arg.string({ description: 'A repeat with the same key returns the task the first request made, with the same card hold' }),
+    },
     resolve: async (_root, args, ctx) => {
-      const { task, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input as Record<string, unknown>);
+      const { task, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input as Record<string, unknown>, args.idempotencyKey ?? null);
       return { taskId: task.id, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
     },
   }),

@@ -15,9 +15,12 @@ async function agentChanged(tx: Db, agentId: string) {
   await enqueueJob(tx, 'agent.changed', { agentId }, { jobKey: `agent.changed:${agentId}` });
 }
 
-// The first free slug among base, base-2, base-3…; a racing writer is caught by the unique index.
-async function freeSlug(tx: Db, name: string, exceptId?: string): Promise<string> {
+// The first free slug among base, base-2, base-3…. Writers of the same base take turns (a transaction
+// lock on the base), so each sees the slugs the ones before it committed. Only different bases can still
+// meet (a name "X 2" and the second "X"); the unique index catches that and the caller tries again.
+async function freeSlug(tx: Tx, name: string, exceptId?: string): Promise<string> {
   const base = slugify(name);
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-slug:${base}`}))`;
   const taken = new Set(
     (
       await tx.agent.findMany({
@@ -47,9 +50,10 @@ export function agentService(deps: Deps) {
   async function withSlugRetry<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await prisma.$transaction(work);
+        // Same-name writers queue on the slug lock, so allow the waits the service's other transactions allow.
+        return await prisma.$transaction(work, { maxWait: 10_000, timeout: 15_000 });
       } catch (error) {
-        if (!isSlugClash(error) || attempt >= 4) throw error;
+        if (!isSlugClash(error) || attempt >= 9) throw error;
       }
     }
   }
@@ -91,11 +95,28 @@ export function agentService(deps: Deps) {
       });
     },
 
+    /**
+     * Refused (409) while the agent has unfinished tasks, or while requesters hold credits for it: deleting
+     * would silently destroy credits they paid for. The owner can deactivate the agent instead (status
+     * inactive: it takes no new tasks, and the credits stay usable once it is active again).
+     */
     async remove(viewer: Viewer, id: string): Promise<void> {
       await prisma.$transaction(async (tx) => {
         await ownedAgent(tx, viewer, id);
+        // The row lock makes a concurrent credit purchase or grant (whose balance row references the
+        // agent) wait for this decision instead of adding a balance behind the check below.
+        await tx.$queryRaw`SELECT id FROM agents WHERE id = ${id} FOR UPDATE`;
         const inFlight = await tx.task.count({ where: { agentId: id, status: { in: [...NON_TERMINAL] } } });
         if (inFlight > 0) throw conflict(`the agent has ${inFlight} unfinished task(s); wait for them or cancel them first`);
+        const held = await tx.creditBalance.aggregate({ where: { agentId: id, balance: { gt: 0 } }, _sum: { balance: true }, _count: true });
+        const outstandingCredits = held._sum.balance ?? 0;
+        if (outstandingCredits > 0) {
+          throw conflict(
+            `requesters still hold ${outstandingCredits} credit(s) for this agent (${held._count} requester(s)); deleting it would destroy them. ` +
+              'Deactivate it instead (PUT with "status": "inactive")',
+            { outstandingCredits, creditHolders: held._count },
+          );
+        }
         await tx.agent.delete({ where: { id } });
         await agentChanged(tx, id);
       });

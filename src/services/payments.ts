@@ -65,6 +65,18 @@ export function paymentProviderOf(config: Config): PaymentProvider {
   });
 }
 
+/**
+ * Lock order: every transaction that changes both a task and its payment locks the task first, then the
+ * payment; credit balances and agents come after the task too. Ending a task does so naturally (its
+ * status update, then finalize), and so does matching (the task, then its new payment);
+ * the hold confirmation, which starts from the payment, takes the task's row lock before touching the
+ * payment. Two transactions taking the rows in opposite orders can deadlock, and PostgreSQL then aborts
+ * one of them (40P01).
+ */
+export async function lockTask(tx: Tx, taskId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+}
+
 // Provider failures that say the card or the request will never work, as opposed to our own set-up
 // (bad key) or a passing outage, which are retried.
 const OUR_FAULT = new Set(['provider_auth', 'internal', 'idempotency_conflict']);
@@ -89,6 +101,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
   // The processor reports (or the inline call learned) that the hold stands.
   async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string): Promise<void> {
+    await lockTask(tx, payment.taskId);
     if (await move(tx, payment.id, ['pending'], 'authorized', { intentId })) await hooks.onAuthorized(tx, payment.taskId, afterCommit);
     else await releaseIfEnded(tx, payment, intentId);
   }

@@ -4,10 +4,11 @@ import { Ajv } from 'ajv';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import type { Agent, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
+import { Prisma, type Agent, type Task, type TaskStatus } from '../generated/prisma/client.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.js';
 import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
 import { rankAgents, type RouteCriteria } from './routing.js';
@@ -18,6 +19,7 @@ import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.
 // How often a task that found no agent is routed again, besides whenever an agent changes.
 export const ROUTE_RETRY_MS = 30_000;
 const ajv = new Ajv({ strict: false });
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 export interface TaskHooks {
   // Inside the transaction that finished the task (reputation, statistics).
@@ -102,45 +104,87 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return agent;
   }
 
+  // The task an earlier request with this key made within the key's 24 hours; one that is older, or whose
+  // card was declined, gives the key up (see create).
+  async function earlierTask(requesterId: string, key: string): Promise<Task | null> {
+    const task = await prisma.task.findUnique({ where: { requesterId_idempotencyKey: { requesterId, idempotencyKey: key } } });
+    if (!task) return null;
+    const expired = Date.now() - task.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS;
+    if (expired || (task.status === 'failed' && task.error === 'payment_declined')) {
+      await prisma.task.updateMany({ where: { id: task.id, idempotencyKey: key }, data: { idempotencyKey: null } });
+      return null;
+    }
+    return task;
+  }
+
+  // A card-paid task's hold is placed after the commit: no network call inside a transaction. A job
+  // queued with the task does the same (same processor idempotency key) if this process dies first.
+  async function withHold(task: Task): Promise<{ task: Task; authorization: CardAuthorization | null }> {
+    const payment = await prisma.payment.findUnique({ where: { taskId: task.id }, select: { method: true } });
+    if (payment?.method !== 'card') return { task, authorization: null };
+    const authorization = await payments().authorizeCard(task.id);
+    return { task: await prisma.task.findUniqueOrThrow({ where: { id: task.id } }), authorization };
+  }
+
   return {
-    async create(viewer: Viewer, raw: Record<string, unknown>): Promise<{ task: Task; authorization: CardAuthorization | null }> {
+    /**
+     * With `idempotencyKey` (the Idempotency-Key header) the key is stored on the task in the transaction
+     * that creates it: a repeat returns that task, and places its card hold with the same processor key,
+     * instead of making a second task and a second hold, even when the first answer was lost to an error
+     * after the commit. A task whose card was declined gives its key up, so a retry after fixing the card
+     * makes a new task.
+     */
+    async create(viewer: Viewer, raw: Record<string, unknown>, idempotencyKey: string | null = null): Promise<{ task: Task; authorization: CardAuthorization | null }> {
       const input = parseCreateTask(raw);
+      if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
+        throw invalid('idempotencyKey', 'the idempotency key must be 1 to 255 characters');
+      }
+      if (idempotencyKey !== null) {
+        const earlier = await earlierTask(viewer.id, idempotencyKey);
+        if (earlier) return withHold(earlier);
+      }
       const agent = input.agentId
         ? await requestedAgent(input.agentId, input)
         : ((await rankAgents(prisma, criteriaOf(input), 1))[0]?.agent ?? null);
       const id = newId('tsk');
       const createdAt = new Date();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
-      const { task, plan } = await tx(async (t, afterCommit) => {
-        const created = await t.task.create({
-          data: {
-            id,
-            requesterId: viewer.id,
-            requestedAgentId: input.agentId,
-            title: input.title,
-            description: input.description,
-            input: (input.input ?? undefined) as Prisma.InputJsonValue | undefined,
-            capabilities: input.capabilities,
-            protocols: input.protocols,
-            priority: input.priority,
-            maxPriceCents: input.maxPriceCents,
-            createdAt,
-            expiresAt,
-          },
+      let created;
+      try {
+        created = await tx(async (t, afterCommit) => {
+          const row = await t.task.create({
+            data: {
+              id,
+              requesterId: viewer.id,
+              requestedAgentId: input.agentId,
+              title: input.title,
+              description: input.description,
+              input: (input.input ?? undefined) as Prisma.InputJsonValue | undefined,
+              capabilities: input.capabilities,
+              protocols: input.protocols,
+              priority: input.priority,
+              maxPriceCents: input.maxPriceCents,
+              createdAt,
+              expiresAt,
+              idempotencyKey,
+            },
+          });
+          await enqueueJob(t, 'task.expire', { taskId: id }, { jobKey: `expire:${id}`, runAt: expiresAt });
+          const assigned = agent ? await assign(t, afterCommit, row, agent) : null;
+          if (!assigned) {
+            await enqueueJob(t, 'task.route', { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(Date.now() + ROUTE_RETRY_MS) });
+            await announce(t, afterCommit, row);
+          }
+          return assigned?.task ?? row;
         });
-        await enqueueJob(t, 'task.expire', { taskId: id }, { jobKey: `expire:${id}`, runAt: expiresAt });
-        const assigned = agent ? await assign(t, afterCommit, created, agent) : null;
-        if (!assigned) {
-          await enqueueJob(t, 'task.route', { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(Date.now() + ROUTE_RETRY_MS) });
-          await announce(t, afterCommit, created);
-        }
-        return { task: assigned?.task ?? created, plan: assigned?.plan ?? null };
-      });
-      if (plan?.method !== 'card') return { task, authorization: null };
-      // The hold is placed after the commit: no network call inside a transaction. A job queued with the
-      // task does the same (same idempotency key) if this process dies first.
-      const authorization = await payments().authorizeCard(task.id);
-      return { task: await prisma.task.findUniqueOrThrow({ where: { id: task.id } }), authorization };
+      } catch (error) {
+        // A concurrent request with the same key made the task first.
+        if (idempotencyKey === null || !isUniqueViolation(error)) throw error;
+        const earlier = await earlierTask(viewer.id, idempotencyKey);
+        if (!earlier) throw error;
+        created = earlier;
+      }
+      return withHold(created);
     },
 
     async get(viewer: Viewer, id: string): Promise<Task> {

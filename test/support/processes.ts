@@ -16,13 +16,15 @@ export interface Finished {
   stderr: string;
 }
 
-// The child's environment: this one without the database settings (a test names its database itself),
-// quiet, and allowed to reach loopback endpoints.
+// The child's environment: this one without the database settings (a test names its database itself)
+// nor Redis (whose rate-limit counters every test run would share), quiet, and allowed to reach
+// loopback endpoints.
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', ALLOW_PRIVATE_ENDPOINTS: 'true' };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   delete env.PORT;
+  delete env.REDIS_URL;
   return { ...env, ...extra };
 }
 

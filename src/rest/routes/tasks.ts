@@ -59,8 +59,8 @@ export const taskRoutes = [
     path: '/v1/tasks',
     idempotent: true,
     document: graphql(`
-      mutation RestCreateTask($input: CreateTaskInput!) {
-        createTask(input: $input) {
+      mutation RestCreateTask($input: CreateTaskInput!, $idempotencyKey: String) {
+        createTask(input: $input, idempotencyKey: $idempotencyKey) {
           task {
             ...TaskFields
           }
@@ -69,7 +69,10 @@ export const taskRoutes = [
         }
       }
     `),
-    variables: (req) => ({ input: (req.body ?? {}) as never }),
+    variables: (req) => {
+      const key = req.headers['idempotency-key'];
+      return { input: (req.body ?? {}) as never, idempotencyKey: (Array.isArray(key) ? key.join(',') : key) ?? null };
+    },
     respond: (data) => {
       const { task, clientSecret, autoCharged } = data.createTask;
       const payment = task.payment ? { ...task.payment, autoCharged, ...(clientSecret ? { clientSecret } : {}) } : null;
