@@ -22,6 +22,10 @@ const schema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
+  // With a PostgreSQL server: how often a process records that its worker is alive, and after how long
+  // without that record another process releases the jobs it had locked.
+  WORKER_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+  WORKER_DEAD_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
@@ -54,7 +58,12 @@ function toConfig(env: z.infer<typeof schema>) {
     auth: { jwksUrl: env.AUTH_JWKS_URL ?? null, issuer: env.AUTH_ISSUER ?? null, audience: env.AUTH_AUDIENCE ?? null },
     allowPrivateEndpoints: env.ALLOW_PRIVATE_ENDPOINTS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
-    worker: { concurrency: env.WORKER_CONCURRENCY, pollIntervalMs: env.WORKER_POLL_INTERVAL_MS },
+    worker: {
+      concurrency: env.WORKER_CONCURRENCY,
+      pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
+      heartbeatIntervalMs: env.WORKER_HEARTBEAT_INTERVAL_MS,
+      deadAfterMs: env.WORKER_DEAD_AFTER_MS,
+    },
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
     deliveryMaxAttempts: env.DELIVERY_MAX_ATTEMPTS,
     platformFeeBps: env.PLATFORM_FEE_BPS,
@@ -94,6 +103,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.env === 'production' && config.databaseUrl && !config.secretKey) {
     throw new ConfigError('invalid configuration:\n  SECRET_KEY: required in production with DATABASE_URL');
+  }
+  if (config.worker.deadAfterMs < 2 * config.worker.heartbeatIntervalMs) {
+    throw new ConfigError('invalid configuration:\n  WORKER_DEAD_AFTER_MS: must be at least twice WORKER_HEARTBEAT_INTERVAL_MS');
   }
   return config;
 }

@@ -1,6 +1,6 @@
 // Jobs of the task lifecycle. Each is safe to run more than once.
 import { z } from 'zod';
-import { defineJob } from './job.js';
+import { defineJob, JobPriority } from './job.js';
 
 export const deliverTask = defineJob({
   name: 'task.deliver',
@@ -11,6 +11,7 @@ export const deliverTask = defineJob({
 export const expireTask = defineJob({
   name: 'task.expire',
   payload: z.object({ taskId: z.string() }),
+  priority: JobPriority.first,
   run: (services, { taskId }) => services.tasks.expire(taskId),
 });
 

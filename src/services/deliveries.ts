@@ -9,6 +9,7 @@ import { buildDeliveryPayload, deliveryHeaders, serializePayload } from '../deli
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { deliverTask } from '../jobs/task-jobs.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
@@ -74,7 +75,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       }
       return prisma.$transaction(async (t) => {
         const updated = await t.delivery.update({ where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: new Date() } });
-        await enqueueJob(t, 'task.deliver', { deliveryId }, { jobKey: `deliver:${deliveryId}` });
+        await enqueueJob(t, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}` });
         return updated;
       });
     },
@@ -108,7 +109,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         return 'given_up' as const;
       }
       await t.delivery.update({ where: { id: deliveryId }, data: { attemptCount: number, nextAttemptAt: nextAt } });
-      await enqueueJob(t, 'task.deliver', { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: nextAt });
+      await enqueueJob(t, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: nextAt });
       return 'retrying' as const;
     });
     if (outcome === 'delivered') await tasks.markDelivered(taskId);
