@@ -5,7 +5,7 @@ import { defineJob, JobPriority } from './job.js';
 export const deliverTask = defineJob({
   name: 'task.deliver',
   payload: z.object({ deliveryId: z.string() }),
-  run: (services, { deliveryId }) => services.deliveries.attempt(deliveryId),
+  run: (services, { deliveryId }, helpers) => services.deliveries.attempt(deliveryId, helpers.job.id),
 });
 
 export const expireTask = defineJob({
