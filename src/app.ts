@@ -188,11 +188,16 @@ export async function createApp(opts: { config: Config; database: Database; logg
       return { port: bound, url: `http://127.0.0.1:${bound}` };
     },
     async close() {
-      // Stop taking requests, let the ones in flight finish, then stop jobs; the database closes last.
+      // Stop taking connections; end the subscribers' streams, which never end by themselves (SSE
+      // responses finish, WebSocket subscriptions complete); let the requests in flight finish; then
+      // stop jobs. The database closes last.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      events.endSubscriptions();
       await wsServer.dispose();
-      await closed;
+      // A keep-alive connection becomes idle when its last response (an SSE stream too) has finished.
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      await closed.finally(() => clearInterval(idle));
       if (worker) {
         await worker.runner.stop();
         await worker.runner.promise.catch(() => {});
