@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
 import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
@@ -109,7 +109,7 @@ it('delivers every in-flight task after a SIGKILL and restart, and none twice af
 }, 180_000);
 
 describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
-  it("lets a live process finish the in-flight deliveries of one that was killed, without a restart", async () => {
+  it('lets a live process finish the in-flight deliveries of one that was killed, without a restart', async () => {
     const env = await environment();
     const first = await start(env);
     const api = apiClient(first.url);
