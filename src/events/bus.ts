@@ -34,7 +34,10 @@ function localFanout() {
     subscribe(signal: AbortSignal): AsyncIterable<TaskEvent> {
       // The listener is registered here, before anything is read, so a subscriber can start listening
       // and then read the current state without missing a change that lands in between.
-      const events = on(emitter, 'event', { signal: AbortSignal.any([signal, ending.signal]) });
+      const stop = AbortSignal.any([signal, ending.signal]);
+      // Subscribing after the streams were ended (during shutdown) gives a stream that ends at once.
+      if (stop.aborted) return (async function* () {})();
+      const events = on(emitter, 'event', { signal: stop });
       return (async function* () {
         try {
           for await (const [event] of events) yield event as TaskEvent;
