@@ -65,7 +65,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         body,
       });
       const result = await postWebhook({ url: agent.endpoint, body, headers, timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
-      await record({ deliveryId, number, jobId, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt }, result);
+      await record({ deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt }, result);
     },
 
     async listForAgent(viewer: Viewer, agentId: string, limit: number) {
@@ -114,7 +114,6 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   interface Claimed {
     deliveryId: string;
     number: number;
-    jobId: string;
     taskId: string;
     agentId: string;
     expiresAt: Date;
