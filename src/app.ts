@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import type { Runner } from 'graphile-worker';
+import type { WorkerEvents } from 'graphile-worker';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import type { Deps } from './deps.js';
@@ -23,7 +23,8 @@ import { forwardToYoga } from './http/forward.js';
 import { createRateLimits, type RateLimitStore } from './http/rate-limit.js';
 import type { Authentication } from './auth/authenticate.js';
 import { sendAppError, sendError, sendJson } from './http/respond.js';
-import { installJobSchema, startWorker } from './jobs/worker.js';
+import { installJobSchema, startWorker, type JobRunner } from './jobs/worker.js';
+import { releaseAllJobLocks, startHeartbeat, type Heartbeat } from './jobs/recovery.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
 import { scheduleHealthSweep } from './jobs/health-sweep.js';
 import { createStaticHandler } from './http/static.js';
@@ -55,7 +56,7 @@ async function jobCompletionsWritten(database: Database): Promise<void> {
   }
 }
 
-export async function createApp(opts: { config: Config; database: Database; logger: Logger; serverKey: Buffer; runWorker?: boolean }): Promise<App> {
+export async function createApp(opts: { config: Config; database: Database; logger: Logger; serverKey: Buffer; runWorker?: boolean; jobEvents?: WorkerEvents }): Promise<App> {
   const { config, database, logger } = opts;
   // Across processes through the PostgreSQL server; the embedded database has a single process.
   const events = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
@@ -185,15 +186,31 @@ export async function createApp(opts: { config: Config; database: Database; logg
     wss,
   );
 
-  let worker: Runner | null = null;
+  let worker: JobRunner | null = null;
+  let heartbeat: Heartbeat | null = null;
   if (opts.runWorker !== false) {
+    if (database.embedded) {
+      // This process owns the embedded database: a lock can only be left over from a crash.
+      const released = await releaseAllJobLocks(database.prisma);
+      if (released > 0) logger.warn({ released }, 'released jobs locked before a crash');
+    }
     worker = await startWorker({
       connectionString: database.url,
       services,
       logger,
       concurrency: config.worker.concurrency,
       pollIntervalMs: config.worker.pollIntervalMs,
+      events: opts.jobEvents,
     });
+    if (!database.embedded) {
+      heartbeat = await startHeartbeat({
+        db: database.prisma,
+        poolId: worker.poolId,
+        intervalMs: config.worker.heartbeatIntervalMs,
+        deadAfterMs: config.worker.deadAfterMs,
+        logger,
+      });
+    }
     // The periodic health sweep reschedules itself; this starts the chain (a no-op when one is queued).
     await scheduleHealthSweep(database.prisma, new Date(Date.now() + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
   }
@@ -211,16 +228,22 @@ export async function createApp(opts: { config: Config; database: Database; logg
       return { port: bound, url: `http://127.0.0.1:${bound}` };
     },
     async close() {
-      // Stop taking requests, let the ones in flight finish, then stop jobs; the database closes last.
+      // Stop taking connections; end the subscribers' streams, which never end by themselves (SSE
+      // responses finish, WebSocket subscriptions complete); let the requests in flight finish; then
+      // stop jobs. The database closes last.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      events.endSubscriptions();
       await wsServer.dispose();
-      await closed;
+      // A keep-alive connection becomes idle when its last response (an SSE stream too) has finished.
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
+      await closed.finally(() => clearInterval(idle));
       if (worker) {
-        await worker.stop();
-        await worker.promise.catch(() => {});
+        await worker.runner.stop();
+        await worker.runner.promise.catch(() => {});
         await jobCompletionsWritten(database);
       }
+      await heartbeat?.stop();
       await events.close();
       await limits.close();
     },

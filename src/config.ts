@@ -25,6 +25,10 @@ const schema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
+  // With a PostgreSQL server: how often a process records that its worker is alive, and after how long
+  // without that record another process releases the jobs it had locked.
+  WORKER_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+  WORKER_DEAD_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
@@ -62,7 +66,12 @@ function toConfig(env: z.infer<typeof schema>) {
       keyPrefix: env.RATE_LIMIT_KEY_PREFIX,
       redisUrl: env.REDIS_URL ?? null,
     },
-    worker: { concurrency: env.WORKER_CONCURRENCY, pollIntervalMs: env.WORKER_POLL_INTERVAL_MS },
+    worker: {
+      concurrency: env.WORKER_CONCURRENCY,
+      pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
+      heartbeatIntervalMs: env.WORKER_HEARTBEAT_INTERVAL_MS,
+      deadAfterMs: env.WORKER_DEAD_AFTER_MS,
+    },
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
     deliveryMaxAttempts: env.DELIVERY_MAX_ATTEMPTS,
     platformFeeBps: env.PLATFORM_FEE_BPS,
@@ -102,6 +111,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.env === 'production' && config.databaseUrl && !config.secretKey) {
     throw new ConfigError('invalid configuration:\n  SECRET_KEY: required in production with DATABASE_URL');
+  }
+  if (config.worker.deadAfterMs < 2 * config.worker.heartbeatIntervalMs) {
+    throw new ConfigError('invalid configuration:\n  WORKER_DEAD_AFTER_MS: must be at least twice WORKER_HEARTBEAT_INTERVAL_MS');
   }
   return config;
 }

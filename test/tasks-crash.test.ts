@@ -1,74 +1,136 @@
-// Crash safety: the server is killed with SIGKILL while deliveries wait in the queue. After a restart
-// every matched task is delivered, and no task whose 2xx was recorded is delivered again.
+// Crash safety: the server is killed with SIGKILL while deliveries are in flight to a slow agent (sent,
+// not yet answered). After a restart every task is delivered, and no task whose 2xx was recorded is
+// sent again. On PostgreSQL a second live process also takes over a dead one's jobs, without a restart.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
 import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
-import { apiClient } from './support/http.js';
+import { apiClient, type ApiClient } from './support/http.js';
+import { until } from './support/wait.js';
 
-let dataDir: string;
-let db: TestDatabase | null = null;
-let env: Record<string, string>;
-let agentHttp: TestAgent;
-let proc: ServerProcess | undefined;
-// Quick polling, so retries and recovery are seen soon after they are due.
-const quick = { WORKER_POLL_INTERVAL_MS: '100', RATE_LIMIT_PER_MINUTE: '0' };
+// Quick polling and a short silence limit, so recovery is seen soon after it is due.
+const quick = {
+  WORKER_POLL_INTERVAL_MS: '100',
+  RATE_LIMIT_PER_MINUTE: '0',
+  WORKER_HEARTBEAT_INTERVAL_MS: '200',
+  WORKER_DEAD_AFTER_MS: '1000',
+};
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'tm-crash-'));
-  // With DATABASE_URL the service uses a fresh database on that server; otherwise the embedded one.
-  if (process.env.DATABASE_URL) db = await createTestDatabase();
-  env = { DATA_DIR: dataDir, SECRET_KEY: 'b'.repeat(64), ...quick, ...(db ? { DATABASE_URL: db.url } : {}) };
-  agentHttp = await startTestAgent();
-});
+const dirs: string[] = [];
+const dbs: TestDatabase[] = [];
+const procs: ServerProcess[] = [];
+const agents: TestAgent[] = [];
+const releases: Array<() => void> = [];
+
 afterAll(async () => {
-  await killAll([proc]);
-  await agentHttp?.close();
-  await db?.close();
-  await rm(dataDir, { recursive: true, force: true });
+  releases.forEach((release) => release());
+  await killAll(procs);
+  await Promise.all(agents.map((a) => a.close()));
+  await Promise.all(dbs.map((db) => db.close()));
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-it('delivers every queued task after a SIGKILL and restart, and none twice after its 2xx', async () => {
-  proc = await startServerProcess(env);
-  const user = JSON.parse((await runCli(['user', 'create', '--email', 'crash@example.com', '--json'], env)).stdout) as { apiKey: string };
-  let api = apiClient(proc.url);
-  const agentId = (await api.post('/v1/agents', { key: user.apiKey, body: { name: 'Crashy', endpoint: agentHttp.url } })).body.data.id;
+// An environment of its own: a data directory, and with DATABASE_URL a fresh database on that server.
+async function environment(): Promise<Record<string, string>> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'tm-crash-'));
+  dirs.push(dataDir);
+  const db = usingPostgres() ? await createTestDatabase() : null;
+  if (db) dbs.push(db);
+  return { DATA_DIR: dataDir, SECRET_KEY: 'b'.repeat(64), ...quick, ...(db ? { DATABASE_URL: db.url } : {}) };
+}
 
-  // The first two tasks are answered 2xx; the next five fail their first attempt and wait 5 s to retry.
-  agentHttp.respondWith([200, 200, 500]);
-  const ids: string[] = [];
-  for (let i = 0; i < 7; i++) {
-    ids.push((await api.post('/v1/tasks', { key: user.apiKey, body: { title: `t${i}`, description: 'd', agentId } })).body.data.id);
-    await agentHttp.waitFor(i + 1);
-  }
-  const deliveredBefore = new Set(agentHttp.received.slice(0, 2).map((d) => d.body.taskId));
-  for (;;) {
-    const statuses = await Promise.all(ids.slice(0, 2).map((id) => api.get(`/v1/tasks/${id}`, { key: user.apiKey }).then((r) => r.body.data.status)));
-    if (statuses.every((s) => s === 'in_progress')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const proc = await startServerProcess(env);
+  procs.push(proc);
+  return proc;
+}
+
+async function agentAndOwner(proc: ServerProcess, env: Record<string, string>, email: string) {
+  const agentHttp = await startTestAgent();
+  agents.push(agentHttp);
+  const user = JSON.parse((await runCli(['user', 'create', '--email', email, '--json'], env)).stdout) as { apiKey: string };
+  const api = apiClient(proc.url);
+  const agentId = (await api.post('/v1/agents', { key: user.apiKey, body: { name: 'Crashy', endpoint: agentHttp.url } })).body.data.id as string;
+  return { agentHttp, key: user.apiKey, agentId };
+}
+
+const createTask = (api: ApiClient, key: string, agentId: string, title: string) =>
+  api.post('/v1/tasks', { key, body: { title, description: 'd', agentId } }).then((r) => r.body.data.id as string);
+
+function untilAllInProgress(api: ApiClient, key: string, ids: string[]) {
+  return until(
+    'every task in progress',
+    async () => {
+      const statuses = await Promise.all(ids.map((id) => api.get(`/v1/tasks/${id}`, { key }).then((r) => r.body.data.status)));
+      return statuses.every((s) => s === 'in_progress');
+    },
+    60_000,
+  );
+}
+
+// The deliveries the agent received for each task from index `from` on.
+const receivedSince = (agentHttp: TestAgent, from: number) => agentHttp.received.slice(from).map((d) => d.body.taskId);
+
+it('delivers every in-flight task after a SIGKILL and restart, and none twice after its 2xx', async () => {
+  const env = await environment();
+  let proc = await start(env);
+  let api = apiClient(proc.url);
+  const { agentHttp, key, agentId } = await agentAndOwner(proc, env, 'crash@example.com');
+
+  // Two tasks are delivered and their 2xx recorded before the crash.
+  const answered = [await createTask(api, key, agentId, 'answered 1'), await createTask(api, key, agentId, 'answered 2')];
+  await untilAllInProgress(api, key, answered);
+
+  // The agent turns slow: the next deliveries are sent and still waiting for an answer at the crash.
+  const release = agentHttp.hold();
+  releases.push(release);
+  const inFlight: string[] = [];
+  for (let i = 0; i < 4; i++) inFlight.push(await createTask(api, key, agentId, `in flight ${i}`));
+  await agentHttp.waitFor(answered.length + inFlight.length);
 
   await proc.stop('SIGKILL');
-  agentHttp.respondWith([200]);
-  const countBefore = agentHttp.received.length;
+  release();
+  const countAtCrash = agentHttp.received.length;
 
-  proc = await startServerProcess(env);
+  proc = await start(env);
   api = apiClient(proc.url);
-  const deadline = Date.now() + 60_000;
-  let statuses: string[] = [];
-  while (Date.now() < deadline) {
-    statuses = await Promise.all(ids.map((id) => api.get(`/v1/tasks/${id}`, { key: user.apiKey }).then((r) => r.body.data.status)));
-    if (statuses.every((s) => s === 'in_progress')) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  expect(statuses).toEqual(ids.map(() => 'in_progress'));
+  await untilAllInProgress(api, key, [...answered, ...inFlight]);
+  const deliveries = (await api.get(`/v1/agents/${agentId}/deliveries`, { key })).body.data as Array<{ status: string }>;
+  expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 'succeeded'));
 
-  // Give any stray duplicate time to arrive, then count deliveries after the restart per task.
-  await new Promise((r) => setTimeout(r, 1500));
-  const after = agentHttp.received.slice(countBefore).map((d) => d.body.taskId);
-  for (const id of deliveredBefore) expect(after).not.toContain(id);
-  for (const id of ids.slice(2)) expect(after.filter((x) => x === id)).toHaveLength(1);
+  // Give any stray duplicate a moment to arrive, then count what was sent after the crash.
+  await new Promise((r) => setTimeout(r, 1000));
+  const after = receivedSince(agentHttp, countAtCrash);
+  for (const id of answered) expect(after).not.toContain(id);
+  for (const id of inFlight) expect(after.filter((x) => x === id)).toHaveLength(1);
 }, 180_000);
+
+describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
+  it('lets a live process finish the in-flight deliveries of one that was killed, without a restart', async () => {
+    const env = await environment();
+    const first = await start(env);
+    const api = apiClient(first.url);
+    const { agentHttp, key, agentId } = await agentAndOwner(first, env, 'crash2@example.com');
+
+    const release = agentHttp.hold();
+    releases.push(release);
+    const inFlight: string[] = [];
+    for (let i = 0; i < 3; i++) inFlight.push(await createTask(api, key, agentId, `in flight ${i}`));
+    // All three are being sent by the first process when the second one starts.
+    await agentHttp.waitFor(inFlight.length);
+    const second = await start(env);
+
+    await first.stop('SIGKILL');
+    release();
+    const countAtCrash = agentHttp.received.length;
+
+    const secondApi = apiClient(second.url);
+    await untilAllInProgress(secondApi, key, inFlight);
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = receivedSince(agentHttp, countAtCrash);
+    for (const id of inFlight) expect(after.filter((x) => x === id)).toHaveLength(1);
+  }, 180_000);
+});

@@ -14,8 +14,12 @@ export interface TaskEvent {
 
 export interface EventBus {
   publish(event: TaskEvent): Promise<void>;
-  // Yields events until the signal aborts.
+  // Yields events published from the moment of the call (not of the first read) until the signal
+  // aborts or the streams are ended.
   subscribe(signal: AbortSignal): AsyncIterable<TaskEvent>;
+  // Ends every subscription (shutdown: subscribers' streams must finish before the server can close).
+  // Publishing keeps working.
+  endSubscriptions(): void;
   close(): Promise<void>;
 }
 
@@ -24,15 +28,25 @@ const CHANNEL = 'task_events';
 function localFanout() {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
+  const ending = new AbortController();
   return {
     emit: (event: TaskEvent) => emitter.emit('event', event),
-    async *subscribe(signal: AbortSignal): AsyncIterable<TaskEvent> {
-      try {
-        for await (const [event] of on(emitter, 'event', { signal })) yield event as TaskEvent;
-      } catch (error) {
-        if ((error as Error).name !== 'AbortError') throw error;
-      }
+    subscribe(signal: AbortSignal): AsyncIterable<TaskEvent> {
+      // The listener is registered here, before anything is read, so a subscriber can start listening
+      // and then read the current state without missing a change that lands in between.
+      const stop = AbortSignal.any([signal, ending.signal]);
+      // Subscribing after the streams were ended (during shutdown) gives a stream that ends at once.
+      if (stop.aborted) return (async function* () {})();
+      const events = on(emitter, 'event', { signal: stop });
+      return (async function* () {
+        try {
+          for await (const [event] of events) yield event as TaskEvent;
+        } catch (error) {
+          if ((error as Error).name !== 'AbortError') throw error;
+        }
+      })();
     },
+    end: () => ending.abort(),
   };
 }
 
@@ -41,7 +55,8 @@ export function createLocalBus(): EventBus {
   return {
     publish: async (event) => void fanout.emit(event),
     subscribe: (signal) => fanout.subscribe(signal),
-    close: async () => {},
+    endSubscriptions: () => fanout.end(),
+    close: async () => fanout.end(),
   };
 }
 
@@ -79,8 +94,10 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
       await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
     },
     subscribe: (signal) => fanout.subscribe(signal),
+    endSubscriptions: () => fanout.end(),
     async close() {
       closed = true;
+      fanout.end();
       await listener?.end().catch(() => {});
       await pool.end();
     },

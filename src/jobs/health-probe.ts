@@ -2,7 +2,7 @@
 // health sweep; a probe that cannot run is not retried, the next sweep queues a fresh one.
 import { z } from 'zod';
 import type { Db } from '../db/client.js';
-import { defineJob } from './job.js';
+import { defineJob, JobPriority } from './job.js';
 
 export const HEALTH_PROBE_JOB = 'health.probe';
 
@@ -14,7 +14,8 @@ export async function enqueueStaleProbes(db: Db, staleBefore: Date, limit: numbe
       identifier => ${HEALTH_PROBE_JOB}::text,
       payload => json_build_object('agentId', a.id),
       job_key => 'health.probe:' || a.id,
-      max_attempts => 1
+      max_attempts => 1,
+      priority => ${JobPriority.background}::int
     )) AS queued
     FROM (
       SELECT id FROM agents
@@ -28,6 +29,7 @@ export async function enqueueStaleProbes(db: Db, staleBefore: Date, limit: numbe
 export const healthProbe = defineJob({
   name: HEALTH_PROBE_JOB,
   payload: z.object({ agentId: z.string() }),
+  priority: JobPriority.background,
   async run(services, { agentId }) {
     await services.reputation.probeAgent(agentId);
   },

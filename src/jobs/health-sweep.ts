@@ -10,7 +10,7 @@ export const HEALTH_SWEEP_JOB = 'health.sweep';
 
 // 'preserve_run_at' (start-up): keep an already pending sweep's time. 'replace' (the sweep itself): set the next one.
 export function scheduleHealthSweep(db: Db, runAt: Date, mode: 'preserve_run_at' | 'replace'): Promise<void> {
-  return enqueueJob(db, HEALTH_SWEEP_JOB, {}, { jobKey: HEALTH_SWEEP_JOB, jobKeyMode: mode, runAt, maxAttempts: 3 });
+  return enqueueJob(db, healthSweep, {}, { jobKey: HEALTH_SWEEP_JOB, jobKeyMode: mode, runAt, maxAttempts: 3 });
 }
 
 export const healthSweep = defineJob({

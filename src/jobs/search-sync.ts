@@ -11,7 +11,7 @@ export const SEARCH_SYNC_JOB = 'search.sync';
 
 export function enqueueSearchSync(tx: Db, agentId: string): Promise<void> {
   // One pending sync per agent is enough: it reads the latest state when it runs.
-  return enqueueJob(tx, SEARCH_SYNC_JOB, { agentId }, { jobKey: `search.sync:${agentId}` });
+  return enqueueJob(tx, searchSync, { agentId }, { jobKey: `search.sync:${agentId}` });
 }
 
 export const searchSync = defineJob({

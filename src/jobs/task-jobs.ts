@@ -1,16 +1,17 @@
 // Jobs of the task lifecycle. Each is safe to run more than once.
 import { z } from 'zod';
-import { defineJob } from './job.js';
+import { defineJob, JobPriority } from './job.js';
 
 export const deliverTask = defineJob({
   name: 'task.deliver',
   payload: z.object({ deliveryId: z.string() }),
-  run: (services, { deliveryId }) => services.deliveries.attempt(deliveryId),
+  run: (services, { deliveryId }, helpers) => services.deliveries.attempt(deliveryId, helpers.job.id),
 });
 
 export const expireTask = defineJob({
   name: 'task.expire',
   payload: z.object({ taskId: z.string() }),
+  priority: JobPriority.first,
   run: (services, { taskId }) => services.tasks.expire(taskId),
 });
 

@@ -5,9 +5,17 @@ import type { Context } from './context.js';
 import { builder } from './builder.js';
 import { TaskRef, TaskRoleEnum } from './tasks.js';
 
-async function* eventsFor(ctx: Context, keep: (event: TaskEvent) => boolean, first: string[]): AsyncGenerator<string> {
+interface Listening {
+  stream: AsyncIterator<TaskEvent>;
+  abort: AbortController;
+}
+
+function listen(ctx: Context): Listening {
   const abort = new AbortController();
-  const stream = ctx.services.deps.events.subscribe(abort.signal)[Symbol.asyncIterator]();
+  return { abort, stream: ctx.services.deps.events.subscribe(abort.signal)[Symbol.asyncIterator]() };
+}
+
+async function* eventsFor({ stream, abort }: Listening, keep: (event: TaskEvent) => boolean, first: string[]): AsyncGenerator<string> {
   try {
     yield* first;
     for (;;) {
@@ -29,8 +37,15 @@ builder.subscriptionFields((t) => ({
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     subscribe: async (_root, args, ctx) => {
-      const task = await ctx.services.tasks.get(ctx.viewer!, String(args.id));
-      return eventsFor(ctx, (e) => e.taskId === task.id, [task.id]);
+      // Listen first, then read: a change between the two arrives as an event instead of being lost.
+      const listening = listen(ctx);
+      try {
+        const task = await ctx.services.tasks.get(ctx.viewer!, String(args.id));
+        return eventsFor(listening, (e) => e.taskId === task.id, [task.id]);
+      } catch (error) {
+        listening.abort.abort();
+        throw error;
+      }
     },
     resolve: (taskId: unknown, _args, ctx) => ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId as string } }),
   }),
@@ -43,7 +58,7 @@ builder.subscriptionFields((t) => ({
       const me = ctx.viewer!.id;
       const asRequester = args.role !== 'agent';
       const asAgent = args.role !== 'requester';
-      return eventsFor(ctx, (e) => (asRequester && e.requesterId === me) || (asAgent && e.agentOwnerId === me), []);
+      return eventsFor(listen(ctx), (e) => (asRequester && e.requesterId === me) || (asAgent && e.agentOwnerId === me), []);
     },
     resolve: (taskId: unknown, _args, ctx) => ctx.prisma.task.findUniqueOrThrow({ where: { id: taskId as string } }),
   }),

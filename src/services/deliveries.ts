@@ -9,6 +9,7 @@ import { buildDeliveryPayload, deliveryHeaders, serializePayload } from '../deli
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { deliverTask } from '../jobs/task-jobs.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
@@ -17,6 +18,10 @@ export interface DeliveryHooks {
   // Delivery evidence for the agent's health, in the transaction that records the attempt.
   deliveryOutcome(tx: Tx, agentId: string, ok: boolean): Promise<void>;
 }
+
+// How long a claimed attempt keeps others from sending: the request's timeout plus room to record it.
+// Only a claim whose holder vanished without its job being released ever runs into this.
+const CLAIM_GRACE_MS = 30_000;
 
 export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, hooks: DeliveryHooks) {
   const { prisma, config } = deps;
@@ -29,7 +34,9 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
 
   return {
     // Job: one attempt of a delivery. Safe to run again: a finished delivery or task is left alone.
-    async attempt(deliveryId: string): Promise<void> {
+    // `jobId` is the graphile-worker job running it: the same job, run again after a crash or an error,
+    // may take its claim back; another job (a redelivery) may not while the claim holds.
+    async attempt(deliveryId: string, jobId: string): Promise<void> {
       const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true, agent: true } });
       if (!delivery || delivery.status !== 'pending') return;
       const { task, agent } = delivery;
@@ -40,6 +47,13 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       }
       const token = tasks.tokenFor(task);
       if (!token) return;
+      const number = await claimAttempt(deliveryId, jobId);
+      if (number === null) {
+        // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
+        // replaces this job under the delivery's job key); this one comes back when that claim would lapse.
+        await enqueueJob(prisma, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: new Date(Date.now() + claimMs()) });
+        return;
+      }
       const callbackUrl = tasks.callbackUrl(task.id);
       const body = serializePayload(buildDeliveryPayload(task, token, callbackUrl));
       const headers = deliveryHeaders({
@@ -51,7 +65,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         body,
       });
       const result = await postWebhook({ url: agent.endpoint, body, headers, timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
-      await record(deliveryId, task.id, agent.id, task.expiresAt, result);
+      await record({ deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt }, result);
     },
 
     async listForAgent(viewer: Viewer, agentId: string, limit: number) {
@@ -74,18 +88,43 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       }
       return prisma.$transaction(async (t) => {
         const updated = await t.delivery.update({ where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: new Date() } });
-        await enqueueJob(t, 'task.deliver', { deliveryId }, { jobKey: `deliver:${deliveryId}` });
+        await enqueueJob(t, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}` });
         return updated;
       });
     },
   };
 
-  async function record(deliveryId: string, taskId: string, agentId: string, expiresAt: Date, result: WebhookResult): Promise<void> {
+  function claimMs(): number {
+    return config.deliveryTimeoutMs + CLAIM_GRACE_MS;
+  }
+
+  // Claims the next attempt number for `jobId` in one conditional update, so two jobs never send the
+  // same delivery at once nor record the same attempt number. Null: another job holds the claim.
+  async function claimAttempt(deliveryId: string, jobId: string): Promise<number | null> {
+    const rows = await prisma.$queryRaw<Array<{ attempt_count: number }>>`
+      UPDATE deliveries
+      SET attempt_count = attempt_count + 1, attempt_job_id = ${jobId}, attempt_started_at = now(), updated_at = now()
+      WHERE id = ${deliveryId} AND status = 'pending'
+        AND (attempt_job_id IS NULL OR attempt_job_id = ${jobId}
+             OR attempt_started_at < now() - make_interval(secs => ${claimMs() / 1000}::float8))
+      RETURNING attempt_count`;
+    return rows[0]?.attempt_count ?? null;
+  }
+
+  interface Claimed {
+    deliveryId: string;
+    number: number;
+    taskId: string;
+    agentId: string;
+    expiresAt: Date;
+  }
+
+  async function record(claimed: Claimed, result: WebhookResult): Promise<void> {
+    const { deliveryId, number, taskId, agentId, expiresAt } = claimed;
     const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
     const gone = result.kind === 'response' && result.status === 410;
+    const released = { attemptJobId: null, attemptStartedAt: null };
     const outcome = await prisma.$transaction(async (t) => {
-      const current = await t.delivery.findUniqueOrThrow({ where: { id: deliveryId } });
-      const number = current.attemptCount + 1;
       await t.deliveryAttempt.create({
         data: {
           id: newId('att'),
@@ -98,17 +137,17 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       });
       await hooks.deliveryOutcome(t, agentId, ok);
       if (ok) {
-        await t.delivery.update({ where: { id: deliveryId }, data: { attemptCount: number, status: 'succeeded', nextAttemptAt: null } });
+        await t.delivery.update({ where: { id: deliveryId }, data: { ...released, status: 'succeeded', nextAttemptAt: null } });
         return 'delivered' as const;
       }
       const delay = nextRetryDelayMs(number + 1, { retryAfterMs: result.kind === 'response' ? result.retryAfterMs : null });
       const nextAt = new Date(Date.now() + delay);
       if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) {
-        await t.delivery.update({ where: { id: deliveryId }, data: { attemptCount: number, status: 'failed', nextAttemptAt: null } });
+        await t.delivery.update({ where: { id: deliveryId }, data: { ...released, status: 'failed', nextAttemptAt: null } });
         return 'given_up' as const;
       }
-      await t.delivery.update({ where: { id: deliveryId }, data: { attemptCount: number, nextAttemptAt: nextAt } });
-      await enqueueJob(t, 'task.deliver', { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: nextAt });
+      await t.delivery.update({ where: { id: deliveryId }, data: { ...released, nextAttemptAt: nextAt } });
+      await enqueueJob(t, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: nextAt });
       return 'retrying' as const;
     });
     if (outcome === 'delivered') await tasks.markDelivered(taskId);

@@ -16,6 +16,7 @@ import type { Agent, Payment, PaymentStatus, Task } from '../generated/prisma/cl
 import { AppError, conflict, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { authorizePayment, capturePayment, releasePayment, transferPayment } from '../jobs/payment-jobs.js';
 import {
   ProviderError,
   createPaymentProvider,
@@ -97,7 +98,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   }
 
   const releaseJob = (tx: Tx, taskId: string, intentId?: string) =>
-    enqueueJob(tx, 'payment.release', intentId ? { taskId, intentId } : { taskId }, { jobKey: `payment.release:${taskId}` });
+    enqueueJob(tx, releasePayment, intentId ? { taskId, intentId } : { taskId }, { jobKey: `payment.release:${taskId}` });
 
   // The processor reports (or the inline call learned) that the hold stands.
   async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string): Promise<void> {
@@ -231,7 +232,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       await tx.payment.create({
         data: { ...base, method: 'card', status: 'pending', autoCharged: requester.defaultPaymentMethodId !== null, provider: provider.name },
       });
-      await enqueueJob(tx, 'payment.authorize', { taskId: task.id }, {
+      await enqueueJob(tx, authorizePayment, { taskId: task.id }, {
         jobKey: `payment.authorize:${task.id}`,
         runAt: new Date(Date.now() + AUTHORIZE_JOB_DELAY_MS),
       });
@@ -263,7 +264,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       if (completed && payment.status === 'authorized') {
         const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
         if (await move(tx, payment.id, ['authorized'], 'captured', { feeCents })) {
-          await enqueueJob(tx, 'payment.capture', { taskId }, { jobKey: `payment.capture:${taskId}` });
+          await enqueueJob(tx, capturePayment, { taskId }, { jobKey: `payment.capture:${taskId}` });
         }
         return;
       }
@@ -288,7 +289,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         }
         throw error;
       }
-      await enqueueJob(prisma, 'payment.transfer', { taskId }, { jobKey: `payment.transfer:${taskId}` });
+      await enqueueJob(prisma, transferPayment, { taskId }, { jobKey: `payment.transfer:${taskId}` });
     },
 
     // Job payment.release: cancels the PaymentIntent of a released payment (a late hold included).
@@ -381,7 +382,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       });
       if (owed.length === 0) return 0;
       await withTransaction(prisma, async (tx) => {
-        for (const { taskId } of owed) await enqueueJob(tx, 'payment.transfer', { taskId }, { jobKey: `payment.transfer:${taskId}` });
+        for (const { taskId } of owed) await enqueueJob(tx, transferPayment, { taskId }, { jobKey: `payment.transfer:${taskId}` });
       });
       return owed.length;
     },

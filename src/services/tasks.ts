@@ -9,6 +9,7 @@ import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } fro
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.js';
+import { deliverTask, expireTask, routeTask } from '../jobs/task-jobs.js';
 import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
 import { rankAgents, type RouteCriteria } from './routing.js';
@@ -47,7 +48,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)),
     });
     const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId, agentId: task.agentId! } });
-    await enqueueJob(t, 'task.deliver', { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
+    await enqueueJob(t, deliverTask, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
     await announce(t, afterCommit, task);
     return task;
   }
@@ -169,10 +170,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               idempotencyKey,
             },
           });
-          await enqueueJob(t, 'task.expire', { taskId: id }, { jobKey: `expire:${id}`, runAt: expiresAt });
+          await enqueueJob(t, expireTask, { taskId: id }, { jobKey: `expire:${id}`, runAt: expiresAt });
           const assigned = agent ? await assign(t, afterCommit, row, agent) : null;
           if (!assigned) {
-            await enqueueJob(t, 'task.route', { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(Date.now() + ROUTE_RETRY_MS) });
+            await enqueueJob(t, routeTask, { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(Date.now() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
           }
           return assigned?.task ?? row;
@@ -297,7 +298,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         const done = agent ? await assign(t, afterCommit, task, agent) : null;
         if (!done) {
           const runAt = new Date(Math.min(Date.now() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
-          await enqueueJob(t, 'task.route', { taskId }, { jobKey: `route:${taskId}`, runAt });
+          await enqueueJob(t, routeTask, { taskId }, { jobKey: `route:${taskId}`, runAt });
         }
         return done;
       });
@@ -316,7 +317,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       });
       if (waiting.length === 0) return;
       await prisma.$transaction(async (t) => {
-        for (const { id } of waiting) await enqueueJob(t, 'task.route', { taskId: id }, { jobKey: `route:${id}` });
+        for (const { id } of waiting) await enqueueJob(t, routeTask, { taskId: id }, { jobKey: `route:${id}` });
       });
     },
 
@@ -325,7 +326,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const task = await prisma.task.findUnique({ where: { id: taskId } });
       if (!task || isTerminal(task.status)) return;
       if (task.expiresAt > new Date()) {
-        await enqueueJob(prisma, 'task.expire', { taskId }, { jobKey: `expire:${taskId}`, runAt: task.expiresAt });
+        await enqueueJob(prisma, expireTask, { taskId }, { jobKey: `expire:${taskId}`, runAt: task.expiresAt });
         return;
       }
       await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'expire', 'expired')).catch((error) => {

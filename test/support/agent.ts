@@ -32,6 +32,8 @@ export interface TestAgent {
   onDelivery(handler: ((d: ReceivedDelivery) => Promise<void> | void) | null): void;
   // Call back before answering the delivery (the agent answers first, then its 2xx arrives).
   callbackBeforeAnswer(on: boolean): void;
+  // A slow agent: deliveries are received but not answered until the returned function is called.
+  hold(): () => void;
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedDelivery[]>;
   close(): Promise<void>;
 }
@@ -51,6 +53,7 @@ export async function startTestAgent(): Promise<TestAgent> {
   let extra: Record<string, string> = {};
   let handler: ((d: ReceivedDelivery) => Promise<void> | void) | null = null;
   let callbackFirst = false;
+  let gate: Promise<void> | null = null;
   const waiters: Array<() => void> = [];
   const agent: TestAgent = {
     url: '',
@@ -65,6 +68,14 @@ export async function startTestAgent(): Promise<TestAgent> {
     },
     callbackBeforeAnswer(on) {
       callbackFirst = on;
+    },
+    hold() {
+      let release!: () => void;
+      gate = new Promise<void>((resolve) => (release = resolve));
+      return () => {
+        gate = null;
+        release();
+      };
     },
     async waitFor(count, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
@@ -93,6 +104,9 @@ export async function startTestAgent(): Promise<TestAgent> {
       };
       received.push(d);
       const status = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
+      waiters.splice(0).forEach((w) => w());
+      if (gate) await gate;
+      if (res.destroyed) return;
       if (callbackFirst && handler) await handler(d);
       res.writeHead(status, { 'content-type': 'application/json', ...extra });
       res.end('{}');

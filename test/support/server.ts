@@ -1,5 +1,6 @@
 // Starts the whole service on a loopback port against a fresh test database, as a user would reach it.
 import { randomBytes } from 'node:crypto';
+import type { WorkerEvents } from 'graphile-worker';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createPrismaClient } from '../../src/db/client.js';
@@ -18,7 +19,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}, opts: { db?: TestDatabase } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { db?: TestDatabase; jobEvents?: WorkerEvents } = {}): Promise<TestServer> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -35,6 +36,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     database: { url: db.url, embedded: db.kind === 'pglite', prisma, close: () => prisma.$disconnect() },
     logger,
     serverKey: randomBytes(32),
+    jobEvents: opts.jobEvents,
   });
   const { url } = await app.listen(0, '127.0.0.1');
   let users = 0;

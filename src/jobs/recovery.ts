@@ -1,0 +1,76 @@
+// Jobs left locked by a worker that died. graphile-worker only takes such a job back after its lock is
+// four hours old, so a crash mid-delivery would leave the task matched until it expires undelivered.
+//
+// Embedded database: one process owns it (pid lock), so at start no other worker can be alive and every
+// lock is stale. PostgreSQL server: other processes may be running; each one writes a heartbeat row
+// for its worker pool every few seconds, and each one sweeps: jobs whose lock is older than the silence
+// limit, held by a pool with no recent heartbeat, are released through graphile-worker's own
+// force_unlock_workers. Times come from the database clock, so processes' clocks do not matter.
+import type { Db } from '../db/client.js';
+import type { Logger } from '../logger.js';
+
+// Embedded mode, before the worker starts: releases every job lock. Returns the number of jobs released.
+export async function releaseAllJobLocks(db: Db): Promise<number> {
+  const [row] = await db.$queryRaw<[{ released: bigint }]>`
+    WITH stale AS (
+      SELECT count(*) AS jobs, array_agg(DISTINCT locked_by) AS pools FROM graphile_worker.jobs WHERE locked_by IS NOT NULL
+    )
+    SELECT jobs AS released FROM stale, LATERAL (SELECT graphile_worker.force_unlock_workers(pools) WHERE pools IS NOT NULL) unlocked`;
+  return Number(row?.released ?? 0);
+}
+
+// Releases the jobs of pools that have not beaten for `deadAfterMs`. Returns the number of jobs released.
+export async function releaseDeadWorkersJobs(db: Db, deadAfterMs: number): Promise<number> {
+  const [row] = await db.$queryRaw<[{ released: bigint }]>`
+    WITH silent AS (
+      SELECT count(*) AS jobs, array_agg(DISTINCT j.locked_by) AS pools
+      FROM graphile_worker.jobs j
+      WHERE j.locked_by IS NOT NULL
+        AND j.locked_at < now() - make_interval(secs => ${deadAfterMs / 1000}::float8)
+        AND NOT EXISTS (
+          SELECT 1 FROM worker_heartbeats h
+          WHERE h.pool_id = j.locked_by AND h.beat_at >= now() - make_interval(secs => ${deadAfterMs / 1000}::float8)
+        )
+    )
+    SELECT jobs AS released FROM silent, LATERAL (SELECT graphile_worker.force_unlock_workers(pools) WHERE pools IS NOT NULL) unlocked`;
+  return Number(row?.released ?? 0);
+}
+
+async function beat(db: Db, poolId: string): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO worker_heartbeats (pool_id, beat_at) VALUES (${poolId}, now())
+    ON CONFLICT (pool_id) DO UPDATE SET beat_at = now()`;
+}
+
+export interface Heartbeat {
+  stop(): Promise<void>;
+}
+
+// Beats for this process's pool and sweeps for dead ones, every `intervalMs`.
+export async function startHeartbeat(opts: { db: Db; poolId: string; intervalMs: number; deadAfterMs: number; logger: Logger }): Promise<Heartbeat> {
+  const { db, poolId, logger } = opts;
+  let running: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    try {
+      await beat(db, poolId);
+      const released = await releaseDeadWorkersJobs(db, opts.deadAfterMs);
+      if (released > 0) logger.warn({ released }, 'released the jobs of a worker that stopped beating');
+      // Rows of pools silent for much longer than the limit are of no more use.
+      await db.$executeRaw`DELETE FROM worker_heartbeats WHERE beat_at < now() - make_interval(secs => ${(opts.deadAfterMs * 10) / 1000}::float8)`;
+    } catch (error) {
+      logger.warn({ err: error }, 'worker heartbeat failed');
+    }
+  };
+  await tick();
+  const timer = setInterval(() => {
+    running = tick();
+  }, opts.intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      await db.$executeRaw`DELETE FROM worker_heartbeats WHERE pool_id = ${poolId}`.catch(() => {});
+    },
+  };
+}
