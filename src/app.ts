@@ -20,6 +20,7 @@ import { AppError } from './errors.js';
 import { forwardToYoga } from './http/forward.js';
 import { createRateLimiter } from './http/rate-limit.js';
 import { sendAppError, sendError, sendJson } from './http/respond.js';
+import { answerClientError, MAX_HEADER_BYTES, requestUrl } from './http/request-line.js';
 import { installJobSchema, startWorker } from './jobs/worker.js';
 import { sha256Hex } from './crypto/tokens.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
@@ -80,7 +81,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://service.internal');
+    const url = requestUrl(req.url);
     const path = url.pathname;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/readyz') {
@@ -104,7 +105,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
     sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
   }
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof AppError) return sendAppError(res, error);
       logger.error({ err: error, path: req.url?.split('?')[0] }, 'request failed');
@@ -112,6 +113,8 @@ export async function createApp(opts: { config: Config; database: Database; logg
       else res.destroy();
     });
   });
+
+  server.on('clientError', answerClientError);
 
   const wss = new WebSocketServer({ server, path: '/graphql' });
   // Sockets go through yoga's envelop pipeline, so they get the same context, auth and error masking.

@@ -9,6 +9,8 @@ import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
 import type { Context } from '../schema/context.js';
+import { inputGuardPlugin } from './input-guard.js';
+import { graphqlLimitPlugins, withoutSuggestions } from './limits.js';
 
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
 
@@ -28,6 +30,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     graphiql: !opts.production,
     landingPage: false,
     logging: false,
+    plugins: [...graphqlLimitPlugins(), inputGuardPlugin()],
     context: ({ request, connectionParams }: { request: Request; connectionParams?: Record<string, unknown> }) => {
       const fromSocket = connectionParams?.authorization;
       return contextFor(typeof fromSocket === 'string' ? fromSocket : request.headers.get('authorization'));
@@ -38,7 +41,11 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
         const original = (error as { originalError?: unknown }).originalError;
         if (original instanceof AppError) return original;
         // Errors of the request itself (syntax, validation, variable coercion) are the caller's to see.
-        if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as GraphQLError;
+        if (isGraphQLError(error) && (!original || isGraphQLError(original))) {
+          const own = error as GraphQLError;
+          if (!opts.production) return own;
+          return new GraphQLError(withoutSuggestions(own.message), { nodes: own.nodes, path: own.path, extensions: own.extensions });
+        }
         logger.error({ err: original ?? error }, 'unexpected error while resolving');
         const masked = defaultMaskError(error, message, isDev) as GraphQLError;
         return new GraphQLError('internal error', { nodes: masked.nodes, path: masked.path, extensions: { code: 'INTERNAL' } });
