@@ -13,6 +13,7 @@ import { createSecretBox } from './crypto/secret-box.js';
 import { createJwtVerifier } from './auth/jwt.js';
 import { createServices, type Services } from './services/index.js';
 import { createGraphQLServer } from './graphql/yoga.js';
+import { closeCodeFor, connectionRefusal, operationErrors } from './graphql/socket-errors.js';
 import { createRestHandler } from './rest/runner.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -25,6 +26,9 @@ import { installJobSchema, startWorker } from './jobs/worker.js';
 import { sha256Hex } from './crypto/tokens.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
 import { scheduleHealthSweep } from './jobs/health-sweep.js';
+
+const socketAuthorization = (params: Record<string, unknown> | undefined) =>
+  typeof params?.authorization === 'string' ? params.authorization : null;
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -122,27 +126,42 @@ export async function createApp(opts: { config: Config; database: Database; logg
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
+      // Credentials are checked once when the socket opens: ones that do not verify close it with 4401.
+      onConnect: async (ctx) => {
+        try {
+          await contextFor(socketAuthorization(ctx.connectionParams));
+          return true;
+        } catch (error) {
+          const close = connectionRefusal(error, logger);
+          ctx.extra.socket.close(close.code, close.reason);
+          return false;
+        }
+      },
       onSubscribe: async (ctx, _id, params) => {
-        const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params,
-        });
-        const contextValue = await contextFor(
-          typeof ctx.connectionParams?.authorization === 'string' ? ctx.connectionParams.authorization : null,
-        );
-        const args = {
-          schema,
-          operationName: params.operationName,
-          document: parse(params.query),
-          variableValues: params.variables,
-          contextValue,
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args as never;
+        try {
+          const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
+            ...ctx,
+            req: ctx.extra.request,
+            socket: ctx.extra.socket,
+            params,
+          });
+          const contextValue = await contextFor(socketAuthorization(ctx.connectionParams));
+          const args = {
+            schema,
+            operationName: params.operationName,
+            document: parse(params.query),
+            variableValues: params.variables,
+            contextValue,
+            rootValue: { execute, subscribe },
+          };
+          const errors = validate(args.schema, args.document);
+          if (errors.length) return errors;
+          return args as never;
+        } catch (error) {
+          const close = closeCodeFor(error);
+          if (close) ctx.extra.socket.close(close.code, close.reason);
+          return operationErrors(error, logger);
+        }
       },
     },
     wss,

@@ -15,7 +15,7 @@ export const GRAPHQL_LIMITS = {
   aliases: 15,
   directives: 20,
   // graphql-armor's cost: 2 per object field and 1 per scalar field, times 1.5 per level of depth.
-  cost: 1000,
+  cost: 600,
 } as const;
 
 // graphql-armor reports "Syntax Error: …" without a code; the operation is refused with a coded error.
@@ -35,6 +35,17 @@ export function graphqlLimitPlugins(): Plugin[] {
   ] as Plugin[];
 }
 
-// Without introspection, "Did you mean …?" in validation errors still spells out the schema field by
-// field; production answers leave it out.
+// "Did you mean …?" in error messages spells out the schema field by field to anyone probing it;
+// production answers leave it out.
 export const withoutSuggestions = (message: string) => message.replace(/ ?Did you mean .+\?$/, '');
+
+// Validation errors do not pass through yoga's error masking, so they are rewritten here. (graphql-armor's
+// block-field-suggestions plugin does the same, but only for errors of its own copy of graphql.)
+export function hideSuggestionsPlugin(): Plugin {
+  return {
+    onValidate: () => ({ valid, result, setResult }) => {
+      if (valid) return;
+      setResult(result.map((e) => new GraphQLError(withoutSuggestions(e.message), { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, extensions: e.extensions })));
+    },
+  };
+}

@@ -10,7 +10,7 @@ import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
 import type { Context } from '../schema/context.js';
 import { inputGuardPlugin } from './input-guard.js';
-import { graphqlLimitPlugins, withoutSuggestions } from './limits.js';
+import { graphqlLimitPlugins, hideSuggestionsPlugin, withoutSuggestions } from './limits.js';
 
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
 
@@ -30,7 +30,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     graphiql: !opts.production,
     landingPage: false,
     logging: false,
-    plugins: [...graphqlLimitPlugins(), inputGuardPlugin()],
+    plugins: [...graphqlLimitPlugins(), inputGuardPlugin(), ...(opts.production ? [hideSuggestionsPlugin()] : [])],
     context: ({ request, connectionParams }: { request: Request; connectionParams?: Record<string, unknown> }) => {
       const fromSocket = connectionParams?.authorization;
       return contextFor(typeof fromSocket === 'string' ? fromSocket : request.headers.get('authorization'));

@@ -107,7 +107,6 @@ export const taskRoutes = [
           agent {
             ...DiscoveryItemFields
             priceCents
-            trustScore
             trustTier
             healthStatus
           }
