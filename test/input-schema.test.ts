@@ -1,7 +1,7 @@
 // Agents' inputSchema is owner-supplied: it must not stall the server, break other owners' agents, reach
 // out to remote references, or be compiled again for every task.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inputSchemaCompileCount, MAX_INPUT_SCHEMA_BYTES, MAX_INPUT_SCHEMA_DEPTH } from '../src/services/input-schema.js';
+import { inputSchemaCompileCount, MAX_BRANCHES, MAX_CHECK_WORK, MAX_INPUT_SCHEMA_BYTES, MAX_INPUT_SCHEMA_DEPTH, MAX_UNIQUE_ITEMS } from '../src/services/input-schema.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -74,7 +74,7 @@ describe('bounds on the schema itself', () => {
     const res = await createAgent(owner.apiKey, { type: 'object', properties: { x: { $ref: 'https://example.com/schema.json' } } });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'inputSchema' });
-    expect(res.body.error.message).toMatch(/only local references/);
+    expect(res.body.error.message).toMatch(/only references inside the schema/);
   });
 
   it('accepts local references', async () => {
@@ -97,6 +97,47 @@ describe('bounds on the schema itself', () => {
     const res = await createAgent(owner.apiKey, { type: 'object', description });
     expect(res.status).toBe(400);
     expect(res.body.error.field).toBe('inputSchema');
+  });
+});
+
+describe('bounds on the work of checking an input', () => {
+  const refused = async (schema: unknown, message: RegExp) => {
+    const res = await createAgent(owner.apiKey, schema);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'inputSchema' });
+    expect(res.body.error.message).toMatch(message);
+  };
+
+  it('refuses references that multiply the work (two anyOf branches to the same definition, 22 levels: 2^22 checks)', async () => {
+    const definitions: Record<string, unknown> = { d0: { type: 'integer', maximum: 0 } };
+    for (let i = 1; i <= 22; i++) definitions[`d${i}`] = { anyOf: [{ $ref: `#/definitions/d${i - 1}`, minimum: 5 }, { $ref: `#/definitions/d${i - 1}`, minimum: 6 }] };
+    await refused({ definitions, properties: { x: { $ref: '#/definitions/d22' } } }, /too large once its references are expanded/);
+  });
+
+  it('refuses recursive references', async () => {
+    await refused({ items: { $ref: '#' } }, /refers to itself/);
+    await refused({ definitions: { a: { properties: { b: { $ref: '#/definitions/a' } } } }, $ref: '#/definitions/a' }, /refers to itself/);
+  });
+
+  it(`refuses more than ${MAX_BRANCHES} anyOf/oneOf/allOf entries`, async () => {
+    await refused({ anyOf: Array.from({ length: MAX_BRANCHES + 1 }, (_, i) => ({ const: i })) }, /anyOf may have at most/);
+  });
+
+  it('refuses uniqueItems over object items without a small maxItems (pairwise comparison)', async () => {
+    await refused({ type: 'array', uniqueItems: true }, /uniqueItems needs/);
+    expect((await createAgent(owner.apiKey, { type: 'array', uniqueItems: true, items: { type: 'string' } })).status).toBe(201);
+    expect((await createAgent(owner.apiKey, { type: 'array', uniqueItems: true, maxItems: MAX_UNIQUE_ITEMS })).status).toBe(201);
+  });
+
+  it(`refuses an input whose check would exceed ${MAX_CHECK_WORK} steps, naming input`, async () => {
+    const branches = Array.from({ length: MAX_BRANCHES - 1 }, (_, i) => ({ type: 'object', required: [`k${i}`] }));
+    const agent = await createAgent(owner.apiKey, { type: 'object', properties: { l: { type: 'array', items: { anyOf: [...branches, { type: 'integer' }] } } } });
+    expect(agent.status).toBe(201);
+    const res = await createTask(agent.body.data.id, { l: Array.from({ length: 100_000 }, () => 1) });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'input' });
+    expect(res.body.error.message).toMatch(/too large to check/);
+    expect((await createTask(agent.body.data.id, { l: [1, 2, 3] })).status).toBe(201);
   });
 });
 

@@ -9,7 +9,7 @@ import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
-import { InputSchemaError, inputSchemaMismatch } from './input-schema.js';
+import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
 import { rankAgents, type RouteCriteria } from './routing.js';
 import { parseCreateTask, parseRouteQuery } from './task-input.js';
 import { isTerminal, transition, type MoveName } from './task-states.js';
@@ -95,15 +95,15 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       throw conflict(`the agent's price (${agent.priceCents} cents) is above maxPriceCents`, { priceCents: agent.priceCents });
     }
     if (agent.inputSchema && input.input) {
-      let mismatch: string | null;
+      let problem: string | null;
       try {
-        mismatch = inputSchemaMismatch(agent.inputSchema, input.input);
+        problem = inputSchemaProblem(agent.inputSchema, input.input);
       } catch (error) {
         // A schema saved before the current limits: the owner has to replace it before the agent takes tasks.
         if (error instanceof InputSchemaError) throw conflict(`the agent's inputSchema cannot be used (${error.message})`);
         throw error;
       }
-      if (mismatch !== null) throw invalid('input', `input does not match the agent's inputSchema: ${mismatch}`);
+      if (problem !== null) throw invalid('input', problem);
     }
     return agent;
   }
