@@ -126,7 +126,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
-      // Credentials are checked once when the socket opens: ones that do not verify close it with 4401.
+      // Credentials are checked when the socket opens: ones that do not verify close it with 4401.
       onConnect: async (ctx) => {
         try {
           await contextFor(socketAuthorization(ctx.connectionParams));
