@@ -15,6 +15,7 @@ import { createSecretBox } from './crypto/secret-box.js';
 import { createJwtVerifier } from './auth/jwt.js';
 import { createServices, type Services } from './services/index.js';
 import { createGraphQLServer } from './graphql/yoga.js';
+import { closeCodeFor, connectionRefusal, operationErrors } from './graphql/socket-errors.js';
 import { createRestHandler } from './rest/runner.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -25,6 +26,7 @@ import type { Authentication } from './auth/authenticate.js';
 import { sendAppError, sendError, sendJson } from './http/respond.js';
 import { installJobSchema, startWorker, type JobRunner } from './jobs/worker.js';
 import { releaseAllJobLocks, startHeartbeat, type Heartbeat } from './jobs/recovery.js';
+import { answerClientError, MAX_HEADER_BYTES, requestUrl } from './http/request-line.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
 import { scheduleHealthSweep } from './jobs/health-sweep.js';
 import { createStaticHandler } from './http/static.js';
@@ -34,6 +36,9 @@ const WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 // The WebSocket close code for a caller over its budget (4xxx codes are the application's; 429 as in HTTP).
 const RATE_LIMITED_CLOSE_CODE = 4429;
+
+const socketAuthorization = (params: Record<string, unknown> | undefined) =>
+  typeof params?.authorization === 'string' ? params.authorization : null;
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -107,7 +112,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://service.internal');
+    const url = requestUrl(req.url);
     const path = url.pathname;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/readyz') {
@@ -134,7 +139,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
     sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
   }
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (error instanceof AppError) return sendAppError(res, error);
       logger.error({ err: error, path: req.url?.split('?')[0] }, 'request failed');
@@ -143,44 +148,63 @@ export async function createApp(opts: { config: Config; database: Database; logg
     });
   });
 
+  server.on('clientError', answerClientError);
+
   const wss = new WebSocketServer({ server, path: '/graphql' });
   // Sockets go through yoga's envelop pipeline, so they get the same context, auth and error masking.
   const wsServer = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, params) => {
-        const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
-          socket: ctx.extra.socket,
-          params,
-        });
-        const authorization = typeof ctx.connectionParams?.authorization === 'string' ? ctx.connectionParams.authorization : null;
-        const authentication = await authenticateHeader(authorization);
-        // Every subscription counts against the caller's budget, as a request would.
-        const decision = await limits.check({
-          principal: authentication.principal,
-          authFailed: authentication.authError !== null,
-          address: ctx.extra.request.socket.remoteAddress ?? '',
-        });
-        if (decision && !decision.allowed) {
-          const message = `too many requests; retry in ${decision.retryAfterSeconds}s`;
-          ctx.extra.socket.close(RATE_LIMITED_CLOSE_CODE, message);
-          return [new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds } })];
+      // Credentials are checked when the socket opens: ones that do not verify close it with 4401.
+      onConnect: async (ctx) => {
+        try {
+          await contextFor(socketAuthorization(ctx.connectionParams));
+          return true;
+        } catch (error) {
+          const close = connectionRefusal(error, logger);
+          ctx.extra.socket.close(close.code, close.reason);
+          return false;
         }
-        const contextValue = await contextFor(authorization, authentication);
-        const args = {
-          schema,
-          operationName: params.operationName,
-          document: parse(params.query),
-          variableValues: params.variables,
-          contextValue,
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args as never;
+      },
+      onSubscribe: async (ctx, _id, params) => {
+        try {
+          const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
+            ...ctx,
+            req: ctx.extra.request,
+            socket: ctx.extra.socket,
+            params,
+          });
+          const authorization = socketAuthorization(ctx.connectionParams);
+          const authentication = await authenticateHeader(authorization);
+          // Every subscription counts against the caller's budget, as a request would.
+          const decision = await limits.check({
+            principal: authentication.principal,
+            authFailed: authentication.authError !== null,
+            address: ctx.extra.request.socket.remoteAddress ?? '',
+          });
+          if (decision && !decision.allowed) {
+            const message = `too many requests; retry in ${decision.retryAfterSeconds}s`;
+            ctx.extra.socket.close(RATE_LIMITED_CLOSE_CODE, message);
+            return [new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds } })];
+          }
+          const contextValue = await contextFor(authorization, authentication);
+          const args = {
+            schema,
+            operationName: params.operationName,
+            document: parse(params.query),
+            variableValues: params.variables,
+            contextValue,
+            rootValue: { execute, subscribe },
+          };
+          const errors = validate(args.schema, args.document);
+          if (errors.length) return errors;
+          return args as never;
+        } catch (error) {
+          const close = closeCodeFor(error);
+          if (close) ctx.extra.socket.close(close.code, close.reason);
+          return operationErrors(error, logger);
+        }
       },
     },
     wss,

@@ -9,6 +9,8 @@ import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
 import type { Context } from '../schema/context.js';
+import { inputGuardPlugin } from './input-guard.js';
+import { graphqlLimitPlugins, hideSuggestionsPlugin, withoutSuggestions } from './limits.js';
 
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
 
@@ -32,6 +34,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     graphiql: !opts.production,
     landingPage: false,
     logging: false,
+    plugins: [...graphqlLimitPlugins(), inputGuardPlugin(), ...(opts.production ? [hideSuggestionsPlugin()] : [])],
     context: ({ request, connectionParams, authentication }: { request: Request; connectionParams?: Record<string, unknown>; authentication?: Authentication }) => {
       const fromSocket = connectionParams?.authorization;
       if (typeof fromSocket === 'string') return contextFor(fromSocket);
@@ -43,7 +46,11 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
         const original = (error as { originalError?: unknown }).originalError;
         if (original instanceof AppError) return original;
         // Errors of the request itself (syntax, validation, variable coercion) are the caller's to see.
-        if (isGraphQLError(error) && (!original || isGraphQLError(original))) return error as GraphQLError;
+        if (isGraphQLError(error) && (!original || isGraphQLError(original))) {
+          const own = error as GraphQLError;
+          if (!opts.production) return own;
+          return new GraphQLError(withoutSuggestions(own.message), { nodes: own.nodes, path: own.path, extensions: own.extensions });
+        }
         logger.error({ err: original ?? error }, 'unexpected error while resolving');
         const masked = defaultMaskError(error, message, isDev) as GraphQLError;
         return new GraphQLError('internal error', { nodes: masked.nodes, path: masked.path, extensions: { code: 'INTERNAL' } });

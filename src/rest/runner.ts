@@ -4,11 +4,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type GraphQLFormattedError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { AppError, type ErrorCode } from '../errors.js';
+import { AppError, invalid, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
 import { sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../auth/authenticate.js';
+import { unsafeInput } from '../http/unsafe-input.js';
 import type { RestRequest, Route } from './route.js';
 
 interface CompiledRoute {
@@ -45,6 +46,21 @@ function errorFromGraphQL(error: GraphQLFormattedError): { code: ErrorCode; mess
     .replace(/^Variable "\$\w+" got invalid value (.*?) at "\w+\./, 'Invalid value $1 at "')
     .replace(/^Variable "\$\w+" got invalid value .*?; (?=Field)/, '');
   return { code: 'INVALID_INPUT', message, field: field ?? 'body' };
+}
+
+function decodePathSegment(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw invalid(name, `${name} is not validly percent-encoded`);
+  }
+}
+
+// Path parameters, query parameters and the body, checked before anything uses them (http/unsafe-input.ts).
+function checkSafe(params: Record<string, string>, query: URLSearchParams, body: Record<string, unknown> | undefined): void {
+  const problem =
+    unsafeInput(params, '') ?? [...query].map(([name, value]) => unsafeInput(value, name)).find((p) => p !== null) ?? unsafeInput(body ?? null, '');
+  if (problem) throw problem;
 }
 
 export function createRestHandler(opts: { yoga: YogaServerInstance<object, object>; routes: Route[] }) {
@@ -85,11 +101,12 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
         }
         body = parsed as Record<string, unknown>;
       }
+      const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodePathSegment(n, hit.m[i + 1]!)]));
+      checkSafe(params, url.searchParams, body);
       // Idempotency-Key: a repeat answers from the first request's stored response (http/idempotency.ts).
       if (hit.c.route.idempotent) idempotent = await startIdempotentRequest(opts.yoga, req, { method, path: url.pathname, body }, authentication);
       if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
       if (idempotent?.kind === 'run') res = idempotent.finish(res);
-      const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodeURIComponent(hit.m[i + 1]!)]));
       const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
       const variables = hit.c.route.variables?.(restReq) ?? {};
 

@@ -1,8 +1,20 @@
 import { builder } from './builder.js';
 import { AgentStatusEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
 
+// Two views of an agent. PublicAgent is what anyone may read (discovery, routing dry-runs, credit
+// balances): the spec's discovery detail fields, plus the price a requester pays, the public trust badge
+// and the track record (`stats`, in reputation.ts). Agent is the owner's full record, with how it is
+// configured (manifestUrl, hasWebhookSecret) and the raw trustScore.
 export const AgentRef = builder.prismaObject('Agent', {
-  fields: (t) => ({
+  description: "An agent as its owner sees it: every field. Other callers get PublicAgent.",
+});
+export const PublicAgentRef = builder.prismaObject('Agent', {
+  variant: 'PublicAgent',
+  description: 'An agent as anyone may see it',
+});
+
+for (const ref of [AgentRef, PublicAgentRef]) {
+  builder.prismaObjectFields(ref, (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     slug: t.exposeString('slug'),
@@ -14,7 +26,6 @@ export const AgentRef = builder.prismaObject('Agent', {
     capabilities: t.exposeStringList('capabilities'),
     tags: t.exposeStringList('tags'),
     docsUrl: t.exposeString('docsUrl', { nullable: true }),
-    manifestUrl: t.exposeString('manifestUrl', { nullable: true }),
     authType: t.exposeString('authType', { nullable: true }),
     version: t.exposeString('version', { nullable: true }),
     inputSchema: t.exposeString('inputSchema', { nullable: true, description: 'JSON Schema of the task input, as a JSON string' }),
@@ -22,13 +33,8 @@ export const AgentRef = builder.prismaObject('Agent', {
     status: t.expose('status', { type: AgentStatusEnum }),
     verified: t.exposeBoolean('verified'),
     healthStatus: t.expose('healthStatus', { type: HealthStatusEnum }),
-    trustScore: t.exposeFloat('trustScore'),
     trustTier: t.expose('trustTier', { type: TrustTierEnum }),
     priceCents: t.exposeInt('priceCents', { description: 'Price of one task, in cents' }),
-    hasWebhookSecret: t.boolean({
-      description: 'Whether deliveries are signed. The secret itself is never part of an agent record.',
-      resolve: (agent) => agent.webhookSecretEnc !== null,
-    }),
     taskCount: t.exposeInt('taskCount'),
     avgRating: t.float({
       nullable: true,
@@ -36,8 +42,17 @@ export const AgentRef = builder.prismaObject('Agent', {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }));
+}
+
+builder.prismaObjectFields(AgentRef, (t) => ({
+  manifestUrl: t.exposeString('manifestUrl', { nullable: true }),
+  trustScore: t.exposeFloat('trustScore'),
+  hasWebhookSecret: t.boolean({
+    description: 'Whether deliveries are signed. The secret itself is never part of an agent record.',
+    resolve: (agent) => agent.webhookSecretEnc !== null,
   }),
-});
+}));
 
 const agentInputFields = (required: boolean) => (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<never>, 'InputObject'>) => ({
   name: t.string({ required }),

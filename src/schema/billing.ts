@@ -1,6 +1,6 @@
 // Billing: the saved card, credit balances and purchases, payouts to agent owners.
 import { builder } from './builder.js';
-import { AgentRef } from './agents.js';
+import { PublicAgentRef } from './agents.js';
 import type { BillingSummary } from '../services/billing.js';
 
 export const CreditBalanceRef = builder.prismaObject('CreditBalance', {
@@ -8,7 +8,7 @@ export const CreditBalanceRef = builder.prismaObject('CreditBalance', {
   fields: (t) => ({
     agentId: t.exposeID('agentId'),
     balance: t.exposeInt('balance'),
-    agent: t.relation('agent', { type: AgentRef }),
+    agent: t.relation('agent', { type: PublicAgentRef }),
   }),
 });
 

@@ -1,6 +1,6 @@
 // Public discovery: search and one agent by slug or id. No authentication.
 import { builder } from './builder.js';
-import { AgentRef } from './agents.js';
+import { PublicAgentRef } from './agents.js';
 import { AgentStatusEnum } from './enums.js';
 import { DEFAULT_PER_PAGE, DISCOVERY_SORTS, MAX_PAGE, MAX_PER_PAGE } from '../search/query.js';
 import type { DiscoveryPage } from '../services/discovery.js';
@@ -14,7 +14,7 @@ const DiscoverySortEnum = builder.enumType('DiscoverySort', {
 
 const DiscoveryPageRef = builder.objectRef<DiscoveryPage>('DiscoveryPage').implement({
   fields: (t) => ({
-    data: t.field({ type: [AgentRef], resolve: (page) => page.data }),
+    data: t.field({ type: [PublicAgentRef], resolve: (page) => page.data }),
     total: t.exposeInt('total', { description: 'All agents that match, on every page' }),
     page: t.exposeInt('page'),
     perPage: t.exposeInt('perPage'),
@@ -40,10 +40,10 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, ctx) => ctx.services.discovery.search(args),
   }),
-  agent: t.prismaField({
-    type: 'Agent',
+  agent: t.field({
+    type: PublicAgentRef,
     description: 'One agent of any status, by slug or, failing that, by id. Public.',
     args: { slugOrId: t.arg.string({ required: true }) },
-    resolve: (_query, _root, args, ctx) => ctx.services.discovery.detail(args.slugOrId),
+    resolve: (_root, args, ctx) => ctx.services.discovery.detail(args.slugOrId),
   }),
 }));

@@ -3,6 +3,7 @@ import type { Agent } from '../generated/prisma/client.js';
 import type { TaskRating } from '../services/reputation.js';
 import { RECENT_TASKS } from '../reputation/track-record.js';
 import { builder } from './builder.js';
+import { AgentRef, PublicAgentRef } from './agents.js';
 
 type AgentStatsSource = Pick<Agent, 'recentFinished' | 'recentSuccessRate' | 'p50CompletionMs' | 'p95CompletionMs'>;
 
@@ -16,13 +17,15 @@ const AgentStatsRef = builder.objectRef<AgentStatsSource>('AgentStats').implemen
   }),
 });
 
-builder.prismaObjectField('Agent', 'stats', (t) =>
-  t.field({
-    type: AgentStatsRef,
-    select: { recentFinished: true, recentSuccessRate: true, p50CompletionMs: true, p95CompletionMs: true },
-    resolve: (agent) => agent,
-  }),
-);
+for (const ref of [AgentRef, PublicAgentRef]) {
+  builder.prismaObjectField(ref, 'stats', (t) =>
+    t.field({
+      type: AgentStatsRef,
+      select: { recentFinished: true, recentSuccessRate: true, p50CompletionMs: true, p95CompletionMs: true },
+      resolve: (agent) => agent,
+    }),
+  );
+}
 
 const TaskRatingRef = builder.objectRef<TaskRating>('TaskRating').implement({
   fields: (t) => ({

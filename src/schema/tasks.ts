@@ -1,6 +1,6 @@
 import { builder } from './builder.js';
 import { invalid } from '../errors.js';
-import { AgentRef } from './agents.js';
+import { PublicAgentRef } from './agents.js';
 import { PaymentRef } from './task-payment.js';
 
 export const TaskStatusEnum = builder.enumType('TaskStatus', {
@@ -75,7 +75,7 @@ const TaskPage = builder.objectRef<{ tasks: { id: string }[]; nextCursor: string
 
 const RouteCandidate = builder.objectRef<{ agent: { id: string }; score: number }>('RouteCandidate').implement({
   fields: (t) => ({
-    agent: t.field({ type: AgentRef, resolve: (c) => c.agent as never }),
+    agent: t.field({ type: PublicAgentRef, resolve: (c) => c.agent as never }),
     score: t.exposeFloat('score'),
   }),
 });

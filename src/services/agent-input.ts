@@ -1,8 +1,8 @@
 // Validation of the agent fields an owner may set. Each failure names the field it is about.
-import { Ajv } from 'ajv';
 import { z } from 'zod';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { invalid } from '../errors.js';
+import { InputSchemaError, inputSchemaValidator, MAX_INPUT_SCHEMA_BYTES } from './input-schema.js';
 import { parseOrInvalid, tagList } from './validation.js';
 
 const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).nullable();
@@ -20,7 +20,10 @@ export const agentFields = z.object({
   manifestUrl: optionalText(2048),
   authType: optionalText(64),
   version: optionalText(64),
-  inputSchema: z.string().max(100_000, 'must be at most 100000 characters').nullable(),
+  inputSchema: z
+    .string()
+    .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_INPUT_SCHEMA_BYTES, `must be at most ${MAX_INPUT_SCHEMA_BYTES} bytes`)
+    .nullable(),
   twitterUrl: optionalText(2048),
   priceCents: z.number().int('must be a whole number of cents').min(0, 'must not be negative').max(100_000_000, 'is too large'),
   status: z.enum(['active', 'inactive', 'deprecated']),
@@ -29,23 +32,12 @@ export const agentFields = z.object({
 export type AgentFields = z.infer<typeof agentFields>;
 export type AgentInput = Partial<Record<keyof AgentFields, unknown>>;
 
-const ajv = new Ajv({ strict: false, validateSchema: true });
-
 function checkInputSchema(text: string): void {
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw invalid('inputSchema', 'inputSchema must be a string holding JSON');
-  }
-  if (typeof parsed !== 'boolean' && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
-    throw invalid('inputSchema', 'inputSchema must hold a JSON Schema object');
-  }
-  try {
-    if (!ajv.validateSchema(parsed as object)) throw new Error(ajv.errorsText(ajv.errors));
-    ajv.compile(parsed as object);
+    inputSchemaValidator(text);
   } catch (error) {
-    throw invalid('inputSchema', `inputSchema is not a valid JSON Schema: ${(error as Error).message}`);
+    if (error instanceof InputSchemaError) throw invalid('inputSchema', `inputSchema is not a usable JSON Schema: ${error.message}`);
+    throw error;
   }
 }
 

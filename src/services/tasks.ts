@@ -1,6 +1,5 @@
 // Tasks: creation with routing and payment, the agent and requester moves, the callback, expiry and
 // the re-routing of tasks that found no agent yet.
-import { Ajv } from 'ajv';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
@@ -12,6 +11,7 @@ import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.js';
 import { deliverTask, expireTask, routeTask } from '../jobs/task-jobs.js';
 import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
+import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
 import { rankAgents, type RouteCriteria } from './routing.js';
 import { parseCreateTask, parseRouteQuery } from './task-input.js';
 import { isTerminal, transition, type MoveName } from './task-states.js';
@@ -19,7 +19,6 @@ import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.
 
 // How often a task that found no agent is routed again, besides whenever an agent changes.
 export const ROUTE_RETRY_MS = 30_000;
-const ajv = new Ajv({ strict: false });
 const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 export interface TaskHooks {
@@ -99,8 +98,15 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       throw conflict(`the agent's price (${agent.priceCents} cents) is above maxPriceCents`, { priceCents: agent.priceCents });
     }
     if (agent.inputSchema && input.input) {
-      const validate = ajv.compile(JSON.parse(agent.inputSchema) as object);
-      if (!validate(input.input)) throw invalid('input', `input does not match the agent's inputSchema: ${ajv.errorsText(validate.errors)}`);
+      let problem: string | null;
+      try {
+        problem = inputSchemaProblem(agent.inputSchema, input.input);
+      } catch (error) {
+        // A schema saved before the current limits: the owner has to replace it before the agent takes tasks.
+        if (error instanceof InputSchemaError) throw conflict(`the agent's inputSchema cannot be used (${error.message})`);
+        throw error;
+      }
+      if (problem !== null) throw invalid('input', problem);
     }
     return agent;
   }

@@ -7,7 +7,7 @@ import { discoveryQuerySchema, MAX_PAGE, MAX_PER_PAGE } from '../../search/query
 import { route } from '../route.js';
 
 graphql(`
-  fragment DiscoveryItemFields on Agent {
+  fragment DiscoveryItemFields on PublicAgent {
     id
     name
     slug
@@ -25,7 +25,7 @@ graphql(`
 `);
 
 graphql(`
-  fragment DiscoveryDetailFields on Agent {
+  fragment DiscoveryDetailFields on PublicAgent {
     ...DiscoveryItemFields
     longDescription
     verified

@@ -110,7 +110,6 @@ export const taskRoutes = [
           agent {
             ...DiscoveryItemFields
             priceCents
-            trustScore
             trustTier
             healthStatus
           }
