@@ -24,6 +24,11 @@ import { installJobSchema, startWorker } from './jobs/worker.js';
 import { sha256Hex } from './crypto/tokens.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
 import { scheduleHealthSweep } from './jobs/health-sweep.js';
+import { createMetrics } from './metrics/metrics.js';
+import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrument.js';
+import { createCors } from './http/cors.js';
+import { currentRequest, requestIdFrom, runInRequest, type RequestContext } from './http/request-context.js';
+import { logAccessWhenDone } from './http/access-log.js';
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -49,9 +54,13 @@ async function jobCompletionsWritten(database: Database): Promise<void> {
 export async function createApp(opts: { config: Config; database: Database; logger: Logger; serverKey: Buffer; runWorker?: boolean }): Promise<App> {
   const { config, database, logger } = opts;
   // Across processes through the PostgreSQL server; the embedded database has a single process.
-  const events = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
+  const metrics = createMetrics({ defaults: true });
+  metrics.watchQueue(queueReader(database.prisma));
+  const bus = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
+  const events = countTaskTransitions(bus, metrics);
   const deps: Deps = {
     events,
+    metrics,
     config,
     prisma: database.prisma,
     logger,
@@ -67,6 +76,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
   const handleRest = createRestHandler({ yoga: yoga as never, routes });
   const raw = rawRoutes(services);
   const limiter = createRateLimiter(config.rateLimitPerMinute);
+  const cors = createCors(config.corsOrigins);
 
   await installJobSchema(database.url, logger);
 
@@ -79,10 +89,19 @@ export async function createApp(opts: { config: Config; database: Database; logg
     return true;
   }
 
+  // Paths that are their own route template in logs and metrics (REST routes name themselves in the runner).
+  const fixedPaths = new Set(['/healthz', '/readyz', '/metrics', '/graphql', ...raw.map((r) => r.path)]);
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://service.internal');
     const path = url.pathname;
+    if (fixedPaths.has(path)) currentRequest()!.route = path;
+    if ((path === '/v1' || path.startsWith('/v1/') || path === '/graphql') && cors.handle(req, res)) return;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/metrics') {
+      res.writeHead(200, { 'content-type': metrics.registry.contentType });
+      return void res.end(await metrics.registry.metrics());
+    }
     if (path === '/readyz') {
       try {
         await database.prisma.$queryRaw`SELECT 1`;
@@ -105,7 +124,14 @@ export async function createApp(opts: { config: Config; database: Database; logg
   }
 
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    const context: RequestContext = { requestId: requestIdFrom(req.headers['x-request-id']), route: null, principalId: null };
+    res.setHeader('x-request-id', context.requestId);
+    logAccessWhenDone(logger, context, req, res, (ms) => {
+      const route = context.route ?? 'unmatched';
+      metrics.httpRequests.inc({ method: req.method ?? 'GET', route, status: String(res.statusCode) });
+      metrics.httpDuration.observe({ method: req.method ?? 'GET', route }, ms / 1000);
+    });
+    runInRequest(context, () => handle(req, res)).catch((error: unknown) => {
       if (error instanceof AppError) return sendAppError(res, error);
       logger.error({ err: error, path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) sendError(res, { code: 'INTERNAL', message: 'internal error' });
@@ -151,6 +177,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
       connectionString: database.url,
       services,
       logger,
+      events: jobEvents(metrics),
       concurrency: config.worker.concurrency,
       pollIntervalMs: config.worker.pollIntervalMs,
     });

@@ -12,6 +12,7 @@ import { createSecretBox } from './crypto/secret-box.js';
 import { createServices, type Services } from './services/index.js';
 import { AppError } from './errors.js';
 import { commands as extraCommands } from './cli/commands.js';
+import { createMetrics } from './metrics/metrics.js';
 import { createLocalBus } from './events/bus.js';
 
 export interface CliCommand {
@@ -100,6 +101,7 @@ async function main(argv: string[]): Promise<number> {
     const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
     const services = createServices({
       events: createLocalBus(),
+      metrics: createMetrics(),
       config,
       prisma: database.prisma,
       logger: createLogger('silent'),

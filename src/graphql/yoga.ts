@@ -8,6 +8,7 @@ import { authenticate } from '../auth/authenticate.js';
 import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
+import { currentRequest } from '../http/request-context.js';
 import type { Context } from '../schema/context.js';
 
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
@@ -19,6 +20,8 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     const auth = await authenticate(authorization, { accounts: services.accounts, verifyJwt: opts.verifyJwt });
     // Credentials that were sent but do not verify are refused outright, even where none are needed.
     if (auth.authError) throw unauthenticated(auth.authError);
+    const request = currentRequest();
+    if (request && auth.viewer) request.principalId = auth.viewer.id;
     return { viewer: auth.viewer, services, prisma: services.deps.prisma };
   }
 
@@ -27,6 +30,8 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     graphqlEndpoint: '/graphql',
     graphiql: !opts.production,
     landingPage: false,
+    // CORS is answered before requests reach yoga (http/cors.ts); yoga's default echoes any origin.
+    cors: false,
     logging: false,
     context: ({ request, connectionParams }: { request: Request; connectionParams?: Record<string, unknown> }) => {
       const fromSocket = connectionParams?.authorization;

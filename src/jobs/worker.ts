@@ -1,5 +1,5 @@
 // The job runner: graphile-worker on the service's own database (embedded PGlite included).
-import { run, runMigrations, type Runner, type TaskList } from 'graphile-worker';
+import { run, runMigrations, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import { jobs } from './index.js';
@@ -39,6 +39,8 @@ export async function startWorker(opts: {
   logger: Logger;
   concurrency: number;
   pollIntervalMs: number;
+  // Job lifecycle events (the metrics listen to them).
+  events?: WorkerEvents;
 }): Promise<Runner> {
   return run({
     connectionString: opts.connectionString,
@@ -50,5 +52,6 @@ export async function startWorker(opts: {
     preset: { worker: { preparedStatements: false } },
     logger: graphileLogger(opts.logger),
     taskList: taskList(opts.services, opts.logger),
+    ...(opts.events ? { events: opts.events } : {}),
   });
 }

@@ -8,6 +8,7 @@ import { AppError, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
 import { sendAppError, sendError, sendJson } from '../http/respond.js';
+import { currentRequest } from '../http/request-context.js';
 import type { RestRequest, Route } from './route.js';
 
 interface CompiledRoute {
@@ -56,6 +57,8 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
       .filter((x): x is { c: CompiledRoute; m: RegExpExecArray } => x.m !== null);
     if (matches.length === 0) return sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${url.pathname}` });
     const hit = matches.find((x) => x.c.route.method === method);
+    const context = currentRequest();
+    if (context) context.route = hit?.c.route.path ?? matches[0]!.c.route.path;
     if (!hit) {
       const allow = [...new Set(matches.map((x) => x.c.route.method))].join(', ');
       return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${allow}` }, { allow });
