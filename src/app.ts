@@ -29,6 +29,7 @@ import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrume
 import { createCors } from './http/cors.js';
 import { currentRequest, requestIdFrom, runInRequest, type RequestContext } from './http/request-context.js';
 import { logAccessWhenDone } from './http/access-log.js';
+import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from './graphql/graphiql.js';
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -109,6 +110,10 @@ export async function createApp(opts: { config: Config; database: Database; logg
       } catch {
         return sendJson(res, 503, { status: 'unavailable', error: { code: 'UNAVAILABLE', message: 'database unreachable' } });
       }
+    }
+    if (path.startsWith(GRAPHIQL_ASSETS) && config.env !== 'production') {
+      currentRequest()!.route = GRAPHIQL_ASSETS;
+      return serveGraphiQLAsset(path, res);
     }
     const rawRoute = raw.find((r) => r.method === req.method && r.path === path);
     if (rawRoute) return rawRoute.handle(req, res);

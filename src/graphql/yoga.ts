@@ -9,6 +9,7 @@ import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
 import { currentRequest } from '../http/request-context.js';
+import { renderOfflineGraphiQL } from './graphiql.js';
 import type { Context } from '../schema/context.js';
 
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
@@ -29,6 +30,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: !opts.production,
+    renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
     // CORS is answered before requests reach yoga (http/cors.ts); yoga's default echoes any origin.
     cors: false,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createPrismaClient } from '../../src/db/client.js';
+import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { apiClient, type ApiClient } from './http.js';
@@ -18,7 +19,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}, opts: { db?: TestDatabase } = {}): Promise<TestServer> {
+// logStream: where the service's log lines go (tests that read them); otherwise TEST_LOG_LEVEL decides.
+export async function startTestServer(env: Record<string, string> = {}, opts: { db?: TestDatabase; logStream?: DestinationStream } = {}): Promise<TestServer> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -29,7 +31,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     ...env,
   });
   const prisma = createPrismaClient(db.url, 5);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
     database: { url: db.url, embedded: db.kind === 'pglite', prisma, close: () => prisma.$disconnect() },
