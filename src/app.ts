@@ -16,6 +16,8 @@ import { createGraphQLServer } from './graphql/yoga.js';
 import { createRestHandler } from './rest/runner.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
+import { openApiRoute } from './rest/openapi/route.js';
+import { schema } from './schema/index.js';
 import { AppError } from './errors.js';
 import { forwardToYoga } from './http/forward.js';
 import { createRateLimiter } from './http/rate-limit.js';
@@ -76,6 +78,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
   const { yoga, contextFor } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
   const handleRest = createRestHandler({ yoga: yoga as never, routes });
   const raw = rawRoutes(services);
+  raw.push(openApiRoute({ schema, routes, rawRoutes: [...raw], baseUrl: () => deps.urls.base }));
   const limiter = createRateLimiter(config.rateLimitPerMinute);
   const cors = createCors(config.corsOrigins);
 

@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
+// eslint-disable-next-line no-console -- the reason for skipping must be visible in the run
 if (!present) console.warn(`graphiql-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 // Distinct colours in a PNG screenshot (8-bit RGB/RGBA, as Chromium writes them): a blank page has one.

@@ -8,6 +8,8 @@ export interface RawRoute {
   method: string;
   path: string;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  // Its OpenAPI operation object, for the /v1 document.
+  openapi?: Record<string, unknown>;
 }
 
 export function rawRoutes(services: Services): RawRoute[] {
