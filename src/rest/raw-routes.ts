@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../services/index.js';
 import { stripeWebhookRoute } from '../payments/webhook-route.js';
+import { payoutReturnRoute } from '../payments/onboarding-page.js';
 
 export interface RawRoute {
   method: string;
@@ -13,5 +14,5 @@ export interface RawRoute {
 }
 
 export function rawRoutes(services: Services): RawRoute[] {
-  return [stripeWebhookRoute(services.payments)];
+  return [stripeWebhookRoute(services.payments), payoutReturnRoute()];
 }
