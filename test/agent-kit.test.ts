@@ -54,9 +54,10 @@ describe('the example agent', () => {
 
   it('fails a task with the message of what the work threw, and refuses deliveries signed with another secret', async () => {
     const rejected: string[] = [];
+    const answers: unknown[] = [];
     let secret = '';
     const endpoint = http.createServer(
-      deliveryHandler({ secret: () => secret, work: async () => Promise.reject(new Error('cannot read this')), onRejected: (why) => rejected.push(why) }),
+      deliveryHandler({ secret: () => secret, work: async () => Promise.reject(new Error('cannot read this')), onCallback: (_d, a) => void answers.push(a), onRejected: (why) => rejected.push(why) }),
     );
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
     try {
@@ -64,7 +65,8 @@ describe('the example agent', () => {
       const id = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Thrower', endpoint: url } })).body.data.id;
       secret = (await server.api.post(`/v1/agents/${id}/webhook-secret`, { key: owner.apiKey })).body.webhookSecret;
       const task = (await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId: id } })).body.data;
-      expect(await waitForStatus(() => get(task.id), ['failed', 'completed'])).toMatchObject({ status: 'failed', error: 'cannot read this' });
+      const finished = await waitForStatus(() => get(task.id), ['failed', 'completed']).catch(async () => ({ stuck: await get(task.id), answers, rejected }));
+      expect(finished).toMatchObject({ status: 'failed', error: 'cannot read this' });
 
       secret = generateWebhookSecret();
       const refused = (await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId: id } })).body.data;

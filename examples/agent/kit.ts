@@ -101,6 +101,7 @@ export async function callBack(delivery: Pick<Delivery, 'callbackUrl' | 'taskTok
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ taskToken: delivery.taskToken, ...outcome }),
+    signal: AbortSignal.timeout(10_000),
   });
   const text = await res.text();
   let body: unknown = text;
