@@ -29,8 +29,8 @@ import { scheduleHealthSweep } from './jobs/health-sweep.js';
 import { createMetrics } from './metrics/metrics.js';
 import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrument.js';
 import { createCors } from './http/cors.js';
-import { currentRequest, requestIdFrom, runInRequest, type RequestContext } from './http/request-context.js';
-import { logAccessWhenDone } from './http/access-log.js';
+import { currentRequest, runInRequest } from './http/request-context.js';
+import { observeRequest } from './http/observe-request.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from './graphql/graphiql.js';
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
@@ -132,14 +132,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
   }
 
   const server = http.createServer((req, res) => {
-    const context: RequestContext = { requestId: requestIdFrom(req.headers['x-request-id']), route: null, principalId: null };
-    res.setHeader('x-request-id', context.requestId);
-    logAccessWhenDone(logger, context, req, res, (ms) => {
-      const route = context.route ?? 'unmatched';
-      metrics.httpRequests.inc({ method: req.method ?? 'GET', route, status: String(res.statusCode) });
-      metrics.httpDuration.observe({ method: req.method ?? 'GET', route }, ms / 1000);
-    });
-    runInRequest(context, () => handle(req, res)).catch((error: unknown) => {
+    runInRequest(observeRequest(req, res, logger, metrics), () => handle(req, res)).catch((error: unknown) => {
       if (error instanceof AppError) return sendAppError(res, error);
       logger.error({ err: error, path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) sendError(res, { code: 'INTERNAL', message: 'internal error' });
