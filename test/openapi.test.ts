@@ -66,6 +66,10 @@ describe('the document', () => {
       expect(Boolean(op!.requestBody)).toBe(Boolean(route.request?.body));
     }
     expect(doc.paths['/v1/webhooks/stripe']?.post).toBeDefined();
+    // Limits come from the services' zod schemas, types from GraphQL.
+    const schemas = (doc.components as unknown as { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> }).schemas;
+    expect(schemas.CreateTaskInput!.properties.title).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(schemas.AgentCreateInput!.properties.priceCents).toMatchObject({ minimum: 0, maximum: 100_000_000 });
     expect(doc.paths['/v1/discover']!.get!).toMatchObject({ parameters: expect.arrayContaining([expect.objectContaining({ name: 'per_page', in: 'query' })]) });
   });
 });

@@ -5,6 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Route } from '../route.js';
 import { shapeSchema } from '../shape.js';
 import { SchemaComponents, type JsonSchema } from './json-schema.js';
+import { addZodLimits } from './constraints.js';
 
 export interface DocumentedRawRoute {
   method: string;
@@ -95,6 +96,8 @@ export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: Rout
     security: [],
     responses: { '200': { description: 'The OpenAPI 3.1 document of /v1', content: { 'application/json': { schema: { type: 'object' } } } } },
   };
+
+  addZodLimits(components.schemas);
 
   return {
     openapi: '3.1.0',
