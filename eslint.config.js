@@ -13,7 +13,7 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
-  { files: ['scripts/**', 'bench/**'], rules: { 'no-console': 'off' } },
+  { files: ['scripts/**', 'bench/**', 'examples/**'], rules: { 'no-console': 'off' } },
   // Tests read loosely shaped JSON answers; typing every body would add noise, not safety.
   { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 );

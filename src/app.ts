@@ -19,6 +19,8 @@ import { closeCodeFor, connectionRefusal, operationErrors } from './graphql/sock
 import { createRestHandler } from './rest/runner.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
+import { openApiRoute } from './rest/openapi/route.js';
+import { schema } from './schema/index.js';
 import { AppError } from './errors.js';
 import { forwardToYoga } from './http/forward.js';
 import { createRateLimits, type RateLimitStore } from './http/rate-limit.js';
@@ -39,6 +41,12 @@ const RATE_LIMITED_CLOSE_CODE = 4429;
 
 const socketAuthorization = (params: Record<string, unknown> | undefined) =>
   typeof params?.authorization === 'string' ? params.authorization : null;
+import { createMetrics } from './metrics/metrics.js';
+import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrument.js';
+import { createCors } from './http/cors.js';
+import { currentRequest, runInRequest } from './http/request-context.js';
+import { observeRequest } from './http/observe-request.js';
+import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from './graphql/graphiql.js';
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -64,9 +72,13 @@ async function jobCompletionsWritten(database: Database): Promise<void> {
 export async function createApp(opts: { config: Config; database: Database; logger: Logger; serverKey: Buffer; runWorker?: boolean; jobEvents?: WorkerEvents }): Promise<App> {
   const { config, database, logger } = opts;
   // Across processes through the PostgreSQL server; the embedded database has a single process.
-  const events = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
+  const metrics = createMetrics({ defaults: true });
+  metrics.watchQueue(queueReader(database.prisma));
+  const bus = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
+  const events = countTaskTransitions(bus, metrics);
   const deps: Deps = {
     events,
+    metrics,
     config,
     prisma: database.prisma,
     logger,
@@ -89,6 +101,8 @@ export async function createApp(opts: { config: Config; database: Database; logg
       : { kind: 'postgres', url: database.url };
   const limits = await createRateLimits({ ...config.rateLimit, store }, logger);
   const serveStatic = createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null });
+  raw.push(openApiRoute({ schema, routes, rawRoutes: [...raw], baseUrl: () => deps.urls.base }));
+  const cors = createCors(config.corsOrigins);
 
   await installJobSchema(database.url, logger);
 
@@ -111,10 +125,19 @@ export async function createApp(opts: { config: Config; database: Database; logg
     return { authentication };
   }
 
+  // Paths that are their own route template in logs and metrics (REST routes name themselves in the runner).
+  const fixedPaths = new Set(['/healthz', '/readyz', '/metrics', '/graphql', ...raw.map((r) => r.path)]);
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = requestUrl(req.url);
     const path = url.pathname;
+    if (fixedPaths.has(path)) currentRequest()!.route = path;
+    if ((path === '/v1' || path.startsWith('/v1/') || path === '/graphql') && cors.handle(req, res)) return;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/metrics') {
+      res.writeHead(200, { 'content-type': metrics.registry.contentType });
+      return void res.end(await metrics.registry.metrics());
+    }
     if (path === '/readyz') {
       try {
         await database.prisma.$queryRaw`SELECT 1`;
@@ -122,6 +145,10 @@ export async function createApp(opts: { config: Config; database: Database; logg
       } catch {
         return sendJson(res, 503, { status: 'unavailable', error: { code: 'UNAVAILABLE', message: 'database unreachable' } });
       }
+    }
+    if (path.startsWith(GRAPHIQL_ASSETS) && config.env !== 'production') {
+      currentRequest()!.route = GRAPHIQL_ASSETS;
+      return serveGraphiQLAsset(path, res);
     }
     const rawRoute = raw.find((r) => r.method === req.method && r.path === path);
     if (rawRoute) return rawRoute.handle(req, res);
@@ -140,7 +167,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
   }
 
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    runInRequest(observeRequest(req, res, logger, metrics), () => handle(req, res)).catch((error: unknown) => {
       if (error instanceof AppError) return sendAppError(res, error);
       logger.error({ err: error, path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) sendError(res, { code: 'INTERNAL', message: 'internal error' });
@@ -224,7 +251,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
       logger,
       concurrency: config.worker.concurrency,
       pollIntervalMs: config.worker.pollIntervalMs,
-      events: opts.jobEvents,
+      events: jobEvents(metrics, opts.jobEvents),
     });
     if (!database.embedded) {
       heartbeat = await startHeartbeat({

@@ -2,6 +2,7 @@
 // database of a running server (through its socket), or the embedded directory itself when no server holds it.
 //   npm run --silent cli -- user create --email E [--name N] [--admin] --json
 //   npm run --silent cli -- apikey create --user ID [--name N] --json
+//   npm run --silent cli -- apikey list --user ID [--json]
 //   npm run --silent cli -- apikey revoke --key KEY_ID
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
@@ -12,6 +13,7 @@ import { createSecretBox } from './crypto/secret-box.js';
 import { createServices, type Services } from './services/index.js';
 import { AppError } from './errors.js';
 import { commands as extraCommands } from './cli/commands.js';
+import { createMetrics } from './metrics/metrics.js';
 import { createLocalBus } from './events/bus.js';
 
 export interface CliCommand {
@@ -46,6 +48,30 @@ const baseCommands: CliCommand[] = [
       if (typeof v.user !== 'string') throw new AppError('INVALID_INPUT', '--user is required', { field: 'user' });
       const { apiKey, record } = await services.accounts.createApiKey(v.user, (v.name as string | undefined) ?? null);
       return { json: { apiKey }, text: `created key ${record.id}\nAPI key (shown once): ${apiKey}` };
+    },
+  },
+  {
+    words: 'apikey list',
+    usage: 'apikey list --user ID [--json]',
+    options: { user: { type: 'string' } },
+    required: ['user'],
+    // Ids, names and prefixes only: the keys themselves are not stored (only their hashes).
+    async run(services, v) {
+      if (typeof v.user !== 'string') throw new AppError('INVALID_INPUT', '--user is required', { field: 'user' });
+      const user = await services.deps.prisma.user.findUnique({ where: { id: v.user }, select: { id: true } });
+      if (!user) throw new AppError('NOT_FOUND', `no user ${v.user}`);
+      const keys = (await services.accounts.listApiKeys(user.id)).map((k) => ({
+        id: k.id,
+        name: k.name,
+        prefix: k.prefix,
+        createdAt: k.createdAt,
+        lastUsedAt: k.lastUsedAt,
+        revokedAt: k.revokedAt,
+      }));
+      const text = keys
+        .map((k) => `${k.id}  ${k.prefix}…  ${k.name ?? '-'}  created ${k.createdAt.toISOString()}  ${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : k.lastUsedAt ? `last used ${k.lastUsedAt.toISOString()}` : 'never used'}`)
+        .join('\n');
+      return { json: keys, text: text || 'no keys' };
     },
   },
   {
@@ -100,6 +126,7 @@ async function main(argv: string[]): Promise<number> {
     const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
     const services = createServices({
       events: createLocalBus(),
+      metrics: createMetrics(),
       config,
       prisma: database.prisma,
       logger: createLogger('silent'),

@@ -15,10 +15,18 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   SECRET_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  // Browser origins allowed to call /v1 and /graphql, comma-separated (`https://app.example.com,http://localhost:5173`).
+  CORS_ORIGINS: z
+    .string()
+    .transform((v) => v.split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/ }).max(200)).max(50))
+    .optional(),
   AUTH_JWKS_URL: z.url().optional(),
   AUTH_ISSUER: z.string().optional(),
   AUTH_AUDIENCE: z.string().optional(),
-  ALLOW_PRIVATE_ENDPOINTS: bool.default(false),
+  // Defaults to true in development (agents on localhost), false otherwise; see toConfig.
+  ALLOW_PRIVATE_ENDPOINTS: bool.optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only, at most 64').default('rl'),
@@ -58,8 +66,10 @@ function toConfig(env: z.infer<typeof schema>) {
     dataDir: env.DATA_DIR,
     secretKey: env.SECRET_KEY ?? null,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? null,
+    corsOrigins: env.CORS_ORIGINS ?? [],
     auth: { jwksUrl: env.AUTH_JWKS_URL ?? null, issuer: env.AUTH_ISSUER ?? null, audience: env.AUTH_AUDIENCE ?? null },
-    allowPrivateEndpoints: env.ALLOW_PRIVATE_ENDPOINTS,
+    allowPrivateEndpoints: env.ALLOW_PRIVATE_ENDPOINTS ?? env.NODE_ENV === 'development',
     rateLimit: {
       perMinute: env.RATE_LIMIT_PER_MINUTE,
       failedAuthPerMinute: env.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,

@@ -4,6 +4,7 @@ import type { PrismaClient } from './db/client.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Logger } from './logger.js';
 import type { EventBus } from './events/bus.js';
+import type { Metrics } from './metrics/metrics.js';
 
 export interface Deps {
   config: Config;
@@ -12,6 +13,7 @@ export interface Deps {
   secretBox: SecretBox;
   serverKey: Buffer;
   events: EventBus;
+  metrics: Metrics;
   // The address agents call back on; known once the HTTP server is listening.
   urls: { base: string };
 }

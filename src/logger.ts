@@ -1,4 +1,5 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { currentRequest } from './http/request-context.js';
 
 export type { Logger };
 
@@ -16,6 +17,33 @@ const redact = [
   '*.clientSecret',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: redact, censor: '[redacted]' }, base: undefined });
+export interface LoggerOptions {
+  // Human-readable lines (pino-pretty) instead of one JSON object per line.
+  pretty?: boolean;
+  // Where lines go; standard output when absent (tests capture lines through it).
+  stream?: DestinationStream;
+}
+
+export function createLogger(level: string, opts: LoggerOptions = {}): Logger {
+  const options = {
+    level,
+    redact: { paths: redact, censor: '[redacted]' },
+    base: undefined,
+    // Every line written while a request is served carries that request's id.
+    mixin: () => {
+      const request = currentRequest();
+      return request ? { reqId: request.requestId } : {};
+    },
+  };
+  if (opts.stream) return pino(options, opts.stream);
+  if (opts.pretty) {
+    return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } });
+  }
+  return pino(options);
+}
+
+// Pretty output where a person reads the terminal: LOG_FORMAT=pretty, or a terminal outside production.
+export function wantsPrettyLogs(format: 'pretty' | 'json' | null, env: string): boolean {
+  if (format) return format === 'pretty';
+  return env !== 'production' && process.stdout.isTTY === true;
 }

@@ -1,6 +1,6 @@
 // Starts the service: configuration, database (embedded or DATABASE_URL) with migrations, jobs, HTTP.
 import { loadConfig, ConfigError } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, wantsPrettyLogs } from './logger.js';
 import { openDatabase, DatabaseBusyError } from './db/database.js';
 import { loadServerKey } from './crypto/server-key.js';
 import { createApp } from './app.js';
@@ -16,7 +16,7 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { pretty: wantsPrettyLogs(config.logFormat, config.env) });
   let database;
   try {
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'own' });

@@ -107,6 +107,16 @@ function cliScenario(label: string, databaseEnv: () => Promise<Record<string, st
       expect(byKey.code).toBe(0);
       expect((await api.get('/v1/agents', { key: late.apiKey })).status).toBe(401);
 
+      // Listing shows both keys, revoked ones marked, and never a key or its hash.
+      const list = await runCli(['apikey', 'list', '--user', late.id, '--json'], env);
+      expect(list.code).toBe(0);
+      const listed = JSON.parse(list.stdout) as Array<Record<string, unknown>>;
+      expect(listed.map((k) => k.id).sort()).toEqual(keys.map((k) => k.id).sort());
+      expect(listed.every((k) => typeof k.revokedAt === 'string')).toBe(true);
+      expect(Object.keys(listed[0]!).sort()).toEqual(['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt']);
+      expect(list.stdout).not.toContain(late.apiKey);
+      expect(list.stdout).not.toContain(lateKey);
+
       const stopped = await server.stop('SIGTERM');
       expect(stopped.code).toBe(0);
     }, 240_000);
@@ -140,6 +150,7 @@ describe.concurrent('usage', () => {
       expect(run.stderr).toContain('user create --email E');
       expect(run.stderr).toContain('apikey create --user ID');
       expect(run.stderr).toContain('apikey revoke --key');
+      expect(run.stderr).toContain('apikey list --user ID');
     }
   }, 120_000);
 

@@ -8,6 +8,8 @@ import { authenticate, type Authentication } from '../auth/authenticate.js';
 import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
+import { currentRequest } from '../http/request-context.js';
+import { renderOfflineGraphiQL } from './graphiql.js';
 import type { Context } from '../schema/context.js';
 import { inputGuardPlugin } from './input-guard.js';
 import { graphqlLimitPlugins, hideSuggestionsPlugin, withoutSuggestions } from './limits.js';
@@ -25,6 +27,8 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     const auth = known ?? (await authenticateHeader(authorization));
     // Credentials that were sent but do not verify are refused outright, even where none are needed.
     if (auth.authError) throw unauthenticated(auth.authError);
+    const request = currentRequest();
+    if (request && auth.viewer) request.principalId = auth.viewer.id;
     return { viewer: auth.viewer, services, prisma: services.deps.prisma };
   }
 
@@ -32,7 +36,10 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: !opts.production,
+    renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
+    // CORS is answered before requests reach yoga (http/cors.ts); yoga's default echoes any origin.
+    cors: false,
     logging: false,
     plugins: [...graphqlLimitPlugins(), inputGuardPlugin(), ...(opts.production ? [hideSuggestionsPlugin()] : [])],
     context: ({ request, connectionParams, authentication }: { request: Request; connectionParams?: Record<string, unknown>; authentication?: Authentication }) => {

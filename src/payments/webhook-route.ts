@@ -10,6 +10,30 @@ export function stripeWebhookRoute(payments: { handleWebhook(raw: Buffer, signat
   return {
     method: 'POST',
     path: '/v1/webhooks/stripe',
+    openapi: {
+      operationId: 'StripeWebhook',
+      summary: 'Payment processor events (Stripe), verified over the raw body',
+      tags: ['webhooks'],
+      security: [],
+      parameters: [{ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: {
+        '200': {
+          description: 'Handled (or already handled)',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { received: { type: 'boolean' }, duplicate: { type: 'boolean' } },
+                required: ['received', 'duplicate'],
+                additionalProperties: false,
+              },
+            },
+          },
+        },
+        '400': { $ref: '#/components/responses/Error400' },
+      },
+    },
     async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const raw = await readBody(req);
       const header = req.headers['stripe-signature'];

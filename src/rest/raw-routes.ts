@@ -3,13 +3,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../services/index.js';
 import { stripeWebhookRoute } from '../payments/webhook-route.js';
+import { payoutReturnRoute } from '../payments/onboarding-page.js';
 
 export interface RawRoute {
   method: string;
   path: string;
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  // Its OpenAPI operation object, for the /v1 document.
+  openapi?: Record<string, unknown>;
 }
 
 export function rawRoutes(services: Services): RawRoute[] {
-  return [stripeWebhookRoute(services.payments)];
+  return [stripeWebhookRoute(services.payments), payoutReturnRoute()];
 }

@@ -10,6 +10,7 @@ import { startIdempotentRequest, type IdempotencyStart } from '../http/idempoten
 import { sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { unsafeInput } from '../http/unsafe-input.js';
+import { currentRequest } from '../http/request-context.js';
 import type { RestRequest, Route } from './route.js';
 
 interface CompiledRoute {
@@ -74,6 +75,8 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
       .filter((x): x is { c: CompiledRoute; m: RegExpExecArray } => x.m !== null);
     if (matches.length === 0) return sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${url.pathname}` });
     const hit = matches.find((x) => x.c.route.method === method);
+    const context = currentRequest();
+    if (context) context.route = hit?.c.route.path ?? matches[0]!.c.route.path;
     if (!hit) {
       const allow = [...new Set(matches.map((x) => x.c.route.method))].join(', ');
       return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${allow}` }, { allow });

@@ -19,17 +19,16 @@ async function agentChanged(tx: Db, agentId: string) {
 // The first free slug among base, base-2, base-3…. Writers of the same base take turns (a transaction
 // lock on the base), so each sees the slugs the ones before it committed. Only different bases can still
 // meet (a name "X 2" and the second "X"); the unique index catches that and the caller tries again.
+// Another agent's previous slugs count as taken: they still lead to that agent.
 async function freeSlug(tx: Tx, name: string, exceptId?: string): Promise<string> {
   const base = slugify(name);
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`agent-slug:${base}`}))`;
-  const taken = new Set(
-    (
-      await tx.agent.findMany({
-        where: { slug: { startsWith: base }, ...(exceptId ? { id: { not: exceptId } } : {}) },
-        select: { slug: true },
-      })
-    ).map((a) => a.slug),
-  );
+  const others = exceptId ? { not: exceptId } : undefined;
+  const [current, previous] = await Promise.all([
+    tx.agent.findMany({ where: { slug: { startsWith: base }, id: others }, select: { slug: true } }),
+    tx.agentPreviousSlug.findMany({ where: { slug: { startsWith: base }, agentId: others }, select: { slug: true } }),
+  ]);
+  const taken = new Set([...current, ...previous].map((a) => a.slug));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
@@ -90,6 +89,11 @@ export function agentService(deps: Deps) {
         const agent = await ownedAgent(tx, viewer, id);
         const slug = fields.name !== undefined && fields.name !== agent.name ? await freeSlug(tx, fields.name, id) : undefined;
         // updatedAt is refreshed even when nothing else changed: the owner did save.
+        if (slug && slug !== agent.slug) {
+          // The old slug keeps leading here; a slug the agent had before and takes back is current again.
+          await tx.agentPreviousSlug.upsert({ where: { slug: agent.slug }, create: { slug: agent.slug, agentId: id }, update: {} });
+          await tx.agentPreviousSlug.deleteMany({ where: { slug, agentId: id } });
+        }
         const updated = await tx.agent.update({ where: { id }, data: { ...fields, ...(slug ? { slug } : {}), updatedAt: new Date() } });
         await agentChanged(tx, id);
         return updated;

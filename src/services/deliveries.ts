@@ -24,7 +24,7 @@ export interface DeliveryHooks {
 const CLAIM_GRACE_MS = 30_000;
 
 export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, hooks: DeliveryHooks) {
-  const { prisma, config } = deps;
+  const { prisma, config, logger, metrics } = deps;
 
   async function ownedAgent(viewer: Viewer, agentId: string) {
     const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { ownerId: true } });
@@ -150,6 +150,13 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       await enqueueJob(t, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: nextAt });
       return 'retrying' as const;
     });
+    metrics.deliveries.inc({ outcome });
+    metrics.deliveryDuration.observe(result.latencyMs / 1000);
+    if (outcome !== 'delivered') {
+      // The endpoint is the owner's; the status or error says why without the payload or its token.
+      const why = result.kind === 'response' ? { statusCode: result.status } : { error: result.error.slice(0, 200) };
+      logger.warn({ deliveryId, taskId, agentId, outcome, ...why }, outcome === 'given_up' ? 'delivery given up; the task fails' : 'delivery attempt failed');
+    }
     if (outcome === 'delivered') await tasks.markDelivered(taskId);
     if (outcome === 'given_up') await tasks.markUndeliverable(taskId);
   }

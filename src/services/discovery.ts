@@ -32,10 +32,13 @@ export function discoveryService(deps: Deps, engine: SearchEngine) {
       return { data, total: hits.total, page: query.page, perPage: query.perPage, totalPages: totalPages(hits.total, query.perPage) };
     },
 
-    // Slug first, then id: a slug can never look like an id (ids carry a prefix and underscore).
+    // Slug first, then a slug the agent had before a rename, then id: a slug can never look like an id
+    // (ids carry a prefix and underscore).
     async detail(slugOrId: string): Promise<Agent> {
+      const slug = slugOrId.toLowerCase();
       const agent =
-        (await prisma.agent.findUnique({ where: { slug: slugOrId.toLowerCase() } })) ??
+        (await prisma.agent.findUnique({ where: { slug } })) ??
+        (await prisma.agentPreviousSlug.findUnique({ where: { slug }, include: { agent: true } }))?.agent ??
         (await prisma.agent.findUnique({ where: { id: slugOrId } }));
       if (!agent) throw notFound('agent');
       return agent;

@@ -3,18 +3,19 @@ import type { Deps } from '../deps.js';
 import { accountService } from './accounts.js';
 import { agentService } from './agents.js';
 import { deliveryService } from './deliveries.js';
-import { paymentService, type PaymentService } from './payments.js';
+import { paymentProviderOf, paymentService, type PaymentService } from './payments.js';
 import { creditService } from './credits.js';
 import { billingService } from './billing.js';
 import { taskService } from './tasks.js';
 import { createSearchEngine } from '../search/create-engine.js';
 import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';
+import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
 
 export function createServices(deps: Deps) {
   const accounts = accountService(deps);
   const agents = agentService(deps);
-  const discovery = discoveryService(deps, createSearchEngine(deps));
+  const discovery = discoveryService(deps, measureSearchEngine(createSearchEngine(deps), deps.metrics));
   const reputation = reputationService(deps, discovery.engine);
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
@@ -24,7 +25,7 @@ export function createServices(deps: Deps) {
     onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit, taskId),
     // A card declined while the task waited for its hold: the task cannot go ahead.
     onDeclined: async (taskId) => void (await tasks.failUnpaid(taskId, 'payment_declined')),
-  });
+  }, measurePaymentProvider(paymentProviderOf(deps.config), deps.metrics));
   const credits = creditService(deps, payments.provider);
   const billing = billingService(deps, payments);
   const deliveries = deliveryService(deps, agents, tasks, {

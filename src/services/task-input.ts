@@ -4,7 +4,7 @@ import { parseOrInvalid, tagList } from './validation.js';
 
 export const MAX_EXPIRES_IN_MINUTES = 10_080;
 
-const createTask = z.object({
+export const createTask = z.object({
   title: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   description: z.string().trim().min(1, 'must not be empty').max(20_000, 'must be at most 20000 characters'),
   input: z
@@ -33,7 +33,7 @@ export type CreateTaskInput = z.infer<typeof createTask>;
 
 export const parseCreateTask = (raw: Record<string, unknown>): CreateTaskInput => parseOrInvalid(createTask, raw);
 
-const routeQuery = z.object({
+export const routeQuery = z.object({
   capabilities: tagList.nullish().transform((v) => v ?? []),
   protocols: tagList.nullish().transform((v) => v ?? []),
   maxPriceCents: z.number().int('must be a whole number of cents').min(0, 'must not be negative').nullish().transform((v) => v ?? null),

@@ -335,10 +335,15 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         await enqueueJob(prisma, expireTask, { taskId }, { jobKey: `expire:${taskId}`, runAt: task.expiresAt });
         return;
       }
-      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'expire', 'expired')).catch((error) => {
-        // Finished by someone else in the meantime: nothing to expire.
-        if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
-      });
+      const expired = await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'expire', 'expired')).then(
+        () => true,
+        (error) => {
+          // Finished by someone else in the meantime: nothing to expire.
+          if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+          return false;
+        },
+      );
+      if (expired) deps.logger.warn({ taskId, agentId: task.agentId, was: task.status }, 'task expired unfinished');
     },
 
     // Delivery outcomes, used by the delivery job.

@@ -4,6 +4,7 @@ import type { WorkerEvents } from 'graphile-worker';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createPrismaClient } from '../../src/db/client.js';
+import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { apiClient, type ApiClient } from './http.js';
@@ -19,7 +20,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}, opts: { db?: TestDatabase; jobEvents?: WorkerEvents } = {}): Promise<TestServer> {
+// logStream: where the service's log lines go (tests that read them); otherwise TEST_LOG_LEVEL decides.
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { db?: TestDatabase; jobEvents?: WorkerEvents; logStream?: DestinationStream } = {},
+): Promise<TestServer> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -30,7 +35,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     ...env,
   });
   const prisma = createPrismaClient(db.url, 5);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
     database: { url: db.url, embedded: db.kind === 'pglite', prisma, close: () => prisma.$disconnect() },

@@ -1,5 +1,6 @@
 import { graphql } from '../../generated/gql/index.js';
 import { route } from '../route.js';
+import { data, literal, object, result } from '../shape.js';
 
 graphql(`
   fragment AgentOwnerFields on Agent {
@@ -45,6 +46,8 @@ export const agentRoutes = [
       }
     `),
     respond: (data) => ({ body: { data: data.myAgents } }),
+    summary: 'Your agents',
+    response: { body: data('myAgents') },
   }),
   route({
     method: 'POST',
@@ -58,6 +61,9 @@ export const agentRoutes = [
     `),
     variables: (req) => ({ input: (req.body ?? {}) as never }),
     respond: (data) => ({ status: 201, body: { data: data.createAgent } }),
+    summary: 'Create an agent',
+    request: { body: 'input' },
+    response: { status: 201, body: data('createAgent') },
   }),
   route({
     method: 'GET',
@@ -71,6 +77,8 @@ export const agentRoutes = [
     `),
     variables: (req) => ({ id: req.params.id! }),
     respond: (data) => ({ body: { data: data.myAgent } }),
+    summary: 'One of your agents',
+    response: { body: data('myAgent') },
   }),
   route({
     method: 'PUT',
@@ -84,6 +92,9 @@ export const agentRoutes = [
     `),
     variables: (req) => ({ id: req.params.id!, input: (req.body ?? {}) as never }),
     respond: (data) => ({ body: { data: data.updateAgent } }),
+    summary: 'Change an agent (a new name changes the slug; the old slug keeps resolving)',
+    request: { body: 'input' },
+    response: { body: data('updateAgent') },
   }),
   route({
     method: 'DELETE',
@@ -97,6 +108,8 @@ export const agentRoutes = [
     `),
     variables: (req) => ({ id: req.params.id! }),
     respond: (data) => ({ body: { message: data.deleteAgent.message } }),
+    summary: 'Delete an agent (409 while it has unfinished tasks)',
+    response: { body: object({ message: result('deleteAgent.message') }) },
   }),
   route({
     method: 'POST',
@@ -111,6 +124,8 @@ export const agentRoutes = [
     `),
     variables: (req) => ({ id: req.params.id! }),
     respond: (data) => ({ body: data.rotateAgentWebhookSecret }),
+    summary: 'Generate or rotate the webhook secret (shown once)',
+    response: { body: result('rotateAgentWebhookSecret') },
   }),
   route({
     method: 'DELETE',
@@ -127,5 +142,7 @@ export const agentRoutes = [
     respond: (data) => ({
       body: { message: 'Webhook secret removed; deliveries are no longer signed', data: data.removeAgentWebhookSecret },
     }),
+    summary: 'Remove the webhook secret; deliveries are no longer signed',
+    response: { body: object({ message: literal({ type: 'string' }), data: result('removeAgentWebhookSecret') }) },
   }),
 ];

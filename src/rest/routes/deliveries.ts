@@ -1,6 +1,7 @@
 import { graphql } from '../../generated/gql/index.js';
 import { intParam } from '../params.js';
 import { route } from '../route.js';
+import { data } from '../shape.js';
 
 graphql(`
   fragment DeliveryFields on Delivery {
@@ -33,6 +34,9 @@ export const deliveryRoutes = [
     `),
     variables: (req) => ({ agentId: req.params.id!, limit: intParam(req.query, 'limit', { min: 1, max: 200 }) }),
     respond: (data) => ({ body: { data: data.agentDeliveries } }),
+    summary: 'The delivery log of an agent, with every attempt',
+    request: { query: { limit: 'limit' } },
+    response: { body: data('agentDeliveries') },
   }),
   route({
     method: 'POST',
@@ -46,5 +50,7 @@ export const deliveryRoutes = [
     `),
     variables: (req) => ({ agentId: req.params.id!, deliveryId: req.params.deliveryId! }),
     respond: (data) => ({ status: 202, body: { data: data.redeliver } }),
+    summary: 'Deliver a still-matched task again now',
+    response: { status: 202, body: data('redeliver') },
   }),
 ];

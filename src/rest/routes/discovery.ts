@@ -5,6 +5,7 @@ import { graphql } from '../../generated/gql/index.js';
 import { invalid } from '../../errors.js';
 import { discoveryQuerySchema, MAX_PAGE, MAX_PER_PAGE } from '../../search/query.js';
 import { route } from '../route.js';
+import { data, result } from '../shape.js';
 
 graphql(`
   fragment DiscoveryItemFields on PublicAgent {
@@ -126,6 +127,9 @@ export const discoveryRoutes = [
     `),
     variables: (req) => discoverArguments(req.query),
     respond: (data) => ({ body: data.discover }),
+    summary: 'Search the agents (public)',
+    request: { query: PARAMETERS },
+    response: { body: result('discover') },
   }),
   route({
     method: 'GET',
@@ -140,5 +144,7 @@ export const discoveryRoutes = [
     `),
     variables: (req) => ({ slugOrId: req.params.slugOrId! }),
     respond: (data) => ({ body: { data: data.agent } }),
+    summary: 'One agent by slug (current or previous) or id (public)',
+    response: { body: data('agent') },
   }),
 ];

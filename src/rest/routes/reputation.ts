@@ -2,6 +2,7 @@
 import { graphql } from '../../generated/gql/index.js';
 import { invalid } from '../../errors.js';
 import { route } from '../route.js';
+import { data } from '../shape.js';
 
 // The body is { rating: 1..5 } and nothing else.
 function ratingOf(body: Record<string, unknown> | undefined): number {
@@ -32,5 +33,8 @@ export const reputationRoutes = [
     `),
     variables: (req) => ({ taskId: req.params.id!, rating: ratingOf(req.body) }),
     respond: (data) => ({ status: 201, body: { data: data.rateTask } }),
+    summary: 'Rate a completed task once, 1 to 5',
+    request: { body: ['rating'] },
+    response: { status: 201, body: data('rateTask') },
   }),
 ];

@@ -2,6 +2,7 @@ import { graphql } from '../../generated/gql/index.js';
 import { enumParam, intParam } from '../params.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { route } from '../route.js';
+import { array, data, literal, merge, nullable, object, result } from '../shape.js';
 
 graphql(`
   fragment TaskFields on Task {
@@ -41,15 +42,20 @@ function move<TData, TVars>(
   method: 'PATCH' | 'POST',
   name: string,
   document: TypedDocumentNode<TData, TVars>,
-  field: keyof TData,
-  body: (b: Record<string, unknown>) => Record<string, unknown> = () => ({}),
+  field: keyof TData & string,
+  summary: string,
+  bodyFields: string[] = [],
 ) {
   return route<TData, TVars>({
     method,
     path: `/v1/tasks/:id/${name}`,
     document,
-    variables: (req) => ({ id: req.params.id!, ...body(req.body ?? {}) }) as TVars,
+    // A missing field is sent as null, so GraphQL names it as required.
+    variables: (req) => ({ id: req.params.id!, ...Object.fromEntries(bodyFields.map((f) => [f, req.body?.[f] ?? null])) }) as TVars,
     respond: (data) => ({ body: { data: data[field] } }),
+    summary,
+    ...(bodyFields.length ? { request: { body: bodyFields } } : {}),
+    response: { body: data(field) },
   });
 }
 
@@ -78,6 +84,21 @@ export const taskRoutes = [
       const payment = task.payment ? { ...task.payment, autoCharged, ...(clientSecret ? { clientSecret } : {}) } : null;
       return { status: 201, body: { data: task, payment, ...(clientSecret ? { clientSecret } : {}) } };
     },
+    summary: 'Submit a task; it is routed, paid for and delivered',
+    request: { body: 'input' },
+    response: {
+      status: 201,
+      body: object(
+        {
+          data: result('createTask.task'),
+          payment: nullable(
+            merge(result('createTask.task.payment'), object({ autoCharged: result('createTask.autoCharged'), clientSecret: literal({ type: 'string' }) }, ['clientSecret'])),
+          ),
+          clientSecret: literal({ type: 'string', description: 'The card hold to confirm, when no saved card was charged' }),
+        },
+        ['clientSecret'],
+      ),
+    },
   }),
   route({
     method: 'GET',
@@ -99,6 +120,9 @@ export const taskRoutes = [
       cursor: req.query.get('cursor') || undefined,
     }),
     respond: (data) => ({ body: { data: data.tasks.data, nextCursor: data.tasks.nextCursor } }),
+    summary: 'Your tasks, as requester or as agent owner, newest first',
+    request: { query: { role: 'role', status: 'status', limit: 'limit', cursor: 'cursor' } },
+    response: { body: object({ data: result('tasks.data'), nextCursor: result('tasks.nextCursor') }) },
   }),
   route({
     method: 'POST',
@@ -118,6 +142,9 @@ export const taskRoutes = [
     `),
     variables: (req) => ({ input: (req.body ?? {}) as never }),
     respond: (data) => ({ body: { data: data.routeTask.map((c) => ({ ...c.agent, score: c.score })) } }),
+    summary: 'The agents a task would go to, best first; creates nothing',
+    request: { body: 'input' },
+    response: { body: object({ data: array(merge(result('routeTask[].agent'), object({ score: result('routeTask[].score') }))) }) },
   }),
   route({
     method: 'GET',
@@ -131,6 +158,8 @@ export const taskRoutes = [
     `),
     variables: (req) => ({ id: req.params.id! }),
     respond: (data) => ({ body: { data: data.task } }),
+    summary: 'One task (its requester or the assigned agent’s owner)',
+    response: { body: data('task') },
   }),
   move('PATCH', 'accept', graphql(`
     mutation RestAcceptTask($id: ID!) {
@@ -138,35 +167,35 @@ export const taskRoutes = [
         ...TaskFields
       }
     }
-  `), 'acceptTask'),
+  `), 'acceptTask', 'Accept a matched task (the assigned agent’s owner)'),
   move('PATCH', 'start', graphql(`
     mutation RestStartTask($id: ID!) {
       startTask(id: $id) {
         ...TaskFields
       }
     }
-  `), 'startTask'),
+  `), 'startTask', 'Mark the task started (the assigned agent’s owner)'),
   move('PATCH', 'complete', graphql(`
     mutation RestCompleteTask($id: ID!, $result: JSON!) {
       completeTask(id: $id, result: $result) {
         ...TaskFields
       }
     }
-  `), 'completeTask', (b) => ({ result: b.result ?? null })),
+  `), 'completeTask', 'Complete the task with a result (the assigned agent’s owner)', ['result']),
   move('PATCH', 'fail', graphql(`
     mutation RestFailTask($id: ID!, $error: String!) {
       failTask(id: $id, error: $error) {
         ...TaskFields
       }
     }
-  `), 'failTask', (b) => ({ error: b.error ?? null })),
+  `), 'failTask', 'Fail the task with an error (the assigned agent’s owner)', ['error']),
   move('POST', 'cancel', graphql(`
     mutation RestCancelTask($id: ID!) {
       cancelTask(id: $id) {
         ...TaskFields
       }
     }
-  `), 'cancelTask'),
+  `), 'cancelTask', 'Cancel the task (its requester)'),
   route({
     method: 'POST',
     path: '/v1/tasks/:id/callback',
@@ -181,5 +210,8 @@ export const taskRoutes = [
       return { id: req.params.id!, taskToken: body.taskToken as string, result: body.result, error: body.error as string | undefined };
     },
     respond: (data, req) => ({ body: { data: { id: req.params.id, status: data.taskCallback } } }),
+    summary: 'The agent’s answer, authenticated by the task token from the delivery (no Bearer)',
+    request: { body: ['taskToken', 'result', 'error'] },
+    response: { body: object({ data: object({ id: literal({ type: 'string' }), status: result('taskCallback') }) }) },
   }),
 ];

@@ -1,0 +1,182 @@
+// A small, dependency-free kit for agents of the task marketplace (Node 20+: node:crypto, node:http,
+// fetch). Copy this file into an agent. It
+//   - verifies a delivery over the raw bytes received, by either signature the service sends:
+//     Standard Webhooks (webhook-id / webhook-timestamp / webhook-signature, timestamp signed too) or
+//     the service's own X-Service-Signature (sha256=<hex HMAC of the body>, with an unsigned
+//     X-Service-Timestamp); compares in constant time and refuses stale timestamps (replays);
+//   - calls back with a result or an error, using the task token from the delivery;
+//   - wraps both into a request handler that answers the delivery at once and works afterwards.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+
+export interface Delivery {
+  taskId: string;
+  taskToken: string;
+  title: string;
+  description: string;
+  input: unknown;
+  callbackUrl: string;
+  capabilities: string[];
+  priority: string;
+  expiresAt: string;
+}
+
+export class DeliveryRejected extends Error {}
+
+const SECRET_PREFIX = 'whsec_';
+const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+function equalInConstantTime(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  // Lengths of these signatures are public (fixed by the algorithm), so checking them first leaks nothing.
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function checkFresh(sentAtMs: number, now: Date, toleranceSeconds: number): void {
+  if (!Number.isFinite(sentAtMs)) throw new DeliveryRejected('the delivery timestamp is not readable');
+  if (Math.abs(now.getTime() - sentAtMs) > toleranceSeconds * 1000) throw new DeliveryRejected('the delivery timestamp is too far from now (a replay?)');
+}
+
+/**
+ * Checks that a delivery comes from the service and is recent, and returns its payload. `rawBody`
+ * must be the bytes as received: a re-serialised body does not verify. Throws DeliveryRejected.
+ */
+export function verifyDelivery(opts: {
+  rawBody: Buffer;
+  headers: IncomingHttpHeaders;
+  secret: string;
+  toleranceSeconds?: number;
+  now?: Date;
+}): Delivery {
+  const { rawBody, headers, secret } = opts;
+  const now = opts.now ?? new Date();
+  const tolerance = opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+  if (id && timestamp && signatures) {
+    // Standard Webhooks: HMAC-SHA256 of `id.timestamp.body`, keyed with the base64 part of the secret.
+    if (!/^\d{1,12}$/.test(timestamp)) throw new DeliveryRejected('webhook-timestamp is not a number of seconds');
+    checkFresh(Number(timestamp) * 1000, now, tolerance);
+    const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+    const expected = createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), rawBody])).digest('base64');
+    // The header may list several space-separated signatures (during a secret rotation); one must match.
+    const ok = signatures.split(' ').some((s) => s.startsWith('v1,') && equalInConstantTime(s.slice(3), expected));
+    if (!ok) throw new DeliveryRejected('webhook-signature does not match');
+  } else {
+    const signature = header(headers, 'x-service-signature');
+    if (!signature) throw new DeliveryRejected('the delivery is not signed');
+    const expected = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex')}`;
+    if (!equalInConstantTime(signature, expected)) throw new DeliveryRejected('X-Service-Signature does not match');
+    // Not covered by this signature, so only a sanity check; Standard Webhooks headers bind the time.
+    checkFresh(Date.parse(header(headers, 'x-service-timestamp') ?? ''), now, tolerance);
+  }
+  let payload: Delivery;
+  try {
+    payload = JSON.parse(rawBody.toString('utf8')) as Delivery;
+  } catch {
+    throw new DeliveryRejected('the delivery body is not JSON');
+  }
+  if (typeof payload?.taskId !== 'string' || typeof payload.taskToken !== 'string' || typeof payload.callbackUrl !== 'string') {
+    throw new DeliveryRejected('the delivery body is not a task');
+  }
+  return payload;
+}
+
+export interface CallbackAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Reports the outcome of a task: `{ result }` completes it, `{ error }` fails it. */
+export async function callBack(delivery: Pick<Delivery, 'callbackUrl' | 'taskToken'>, outcome: { result: unknown } | { error: string }): Promise<CallbackAnswer> {
+  const res = await fetch(delivery.callbackUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ taskToken: delivery.taskToken, ...outcome }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON; kept as text
+  }
+  return { status: res.status, body };
+}
+
+// The service may be restarting or busy: network errors and 5xx answers are tried again, briefly.
+async function callBackWithRetries(delivery: Delivery, outcome: { result: unknown } | { error: string }): Promise<CallbackAnswer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const answer = await callBack(delivery, outcome);
+      if (answer.status < 500 || attempt === 4) return answer;
+    } catch (error) {
+      if (attempt === 4) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+  }
+}
+
+async function readRaw(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new DeliveryRejected('the delivery is too large');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A node:http handler for the agent's endpoint: verifies each delivery, answers 202 at once (the
+ * service moves the task to in_progress), then runs `work` and calls back with what it returns, or
+ * with the message of what it throws. A delivery repeated after a lost answer is not worked twice.
+ */
+export function deliveryHandler(opts: {
+  secret: () => string;
+  work: (delivery: Delivery) => Promise<unknown>;
+  onCallback?: (delivery: Delivery, answer: CallbackAnswer) => void;
+  onRejected?: (reason: string) => void;
+}) {
+  const working = new Set<string>();
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    let delivery: Delivery;
+    try {
+      delivery = verifyDelivery({ rawBody: await readRaw(req), headers: req.headers, secret: opts.secret() });
+    } catch (error) {
+      opts.onRejected?.((error as Error).message);
+      res.writeHead(error instanceof DeliveryRejected ? 401 : 400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));
+      return;
+    }
+    res.writeHead(202, { 'content-type': 'application/json' }).end('{"accepted":true}');
+    if (working.has(delivery.taskId)) return;
+    working.add(delivery.taskId);
+    try {
+      let outcome: { result: unknown } | { error: string };
+      try {
+        outcome = { result: await opts.work(delivery) };
+      } catch (error) {
+        outcome = { error: (error as Error).message.slice(0, 1000) || 'failed' };
+      }
+      opts.onCallback?.(delivery, await callBackWithRetries(delivery, outcome));
+    } catch (error) {
+      opts.onRejected?.(`could not call back for ${delivery.taskId}: ${(error as Error).message}`);
+    } finally {
+      working.delete(delivery.taskId);
+    }
+  };
+}

@@ -1,0 +1,172 @@
+// The OpenAPI document of /v1: it validates as OpenAPI 3.1, covers every route, and every answer the
+// running service gives across the main flows (agents, tasks, callbacks, discovery, billing, errors)
+// conforms to it (Ajv against the response schemas).
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../src/rest/routes/index.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import type { ApiResponse, CallOptions } from './support/http.js';
+import { until } from './support/wait.js';
+
+type Operation = { responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> };
+type OpenApi = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } };
+
+let server: TestServer;
+let agentHttp: TestAgent;
+let doc: OpenApi;
+const seen: Array<{ method: string; template: string; status: number; body: unknown }> = [];
+
+// The template of a concrete path (`/v1/tasks/tsk_1/accept` → `/v1/tasks/{id}/accept`), fixed segments first.
+function templateOf(path: string, method: string): string | null {
+  const candidates = Object.keys(doc.paths).filter((t) => {
+    if (!doc.paths[t]![method]) return false;
+    const a = t.split('/');
+    const b = path.split('/');
+    return a.length === b.length && a.every((s, i) => s.startsWith('{') || s === b[i]);
+  });
+  candidates.sort((x, y) => x.split('{').length - y.split('{').length);
+  return candidates[0] ?? null;
+}
+
+async function call(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse> {
+  const res = await server.api.call(method, path, opts);
+  const bare = path.split('?')[0]!;
+  const template = templateOf(bare, method.toLowerCase());
+  if (template) seen.push({ method: method.toLowerCase(), template, status: res.status, body: res.body });
+  return res;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  agentHttp = await startTestAgent();
+  const res = await server.api.get('/v1/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body as OpenApi;
+});
+afterAll(async () => {
+  await server?.close();
+  await agentHttp?.close();
+});
+
+describe('the document', () => {
+  it('is valid OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('has an operation for every route of the table, with its request body', () => {
+    for (const route of routes) {
+      const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()] as Record<string, unknown> | undefined;
+      expect(op, `${route.method} ${route.path}`).toBeDefined();
+      expect(Boolean(op!.requestBody)).toBe(Boolean(route.request?.body));
+    }
+    expect(doc.paths['/v1/webhooks/stripe']?.post).toBeDefined();
+    // Limits come from the services' zod schemas, types from GraphQL.
+    const schemas = (doc.components as unknown as { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> }).schemas;
+    expect(schemas.CreateTaskInput!.properties.title).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+    expect(schemas.AgentCreateInput!.properties.priceCents).toMatchObject({ minimum: 0, maximum: 100_000_000 });
+    expect(doc.paths['/v1/discover']!.get!).toMatchObject({ parameters: expect.arrayContaining([expect.objectContaining({ name: 'per_page', in: 'query' })]) });
+  });
+});
+
+describe('real answers conform to the document', () => {
+  it('across agents, tasks, callbacks, discovery, billing and errors', async () => {
+    const owner = await server.createUser();
+    const requester = await server.createUser();
+    const o = { key: owner.apiKey };
+    const r = { key: requester.apiKey };
+
+    // Agents
+    const agent = (await call('POST', '/v1/agents', { ...o, body: { name: 'Contract Agent', endpoint: agentHttp.url, capabilities: ['contract'], priceCents: 0, description: 'Checks contracts' } })).body.data;
+    await call('GET', '/v1/agents', o);
+    await call('GET', `/v1/agents/${agent.id}`, o);
+    await call('PUT', `/v1/agents/${agent.id}`, { ...o, body: { description: 'Checks contracts carefully' } });
+    agentHttp.secret = (await call('POST', `/v1/agents/${agent.id}/webhook-secret`, o)).body.webhookSecret;
+    await call('DELETE', `/v1/agents/${agent.id}/webhook-secret`, o);
+    const spare = (await call('POST', '/v1/agents', { ...o, body: { name: 'Spare', endpoint: agentHttp.url } })).body.data;
+    await call('DELETE', `/v1/agents/${spare.id}`, o);
+
+    // Discovery
+    await call('GET', '/v1/discover?q=contract&capability=contract&per_page=5');
+    await call('GET', `/v1/discover/${agent.slug}`);
+
+    // Tasks: one finished by the callback, one by the owner's moves, one failed, one cancelled, one rated.
+    agentHttp.onDelivery((d) => void callBack(d, { result: { verdict: 'ok' } }));
+    const t1 = (await call('POST', '/v1/tasks', { ...r, headers: { 'idempotency-key': 'contract-1' }, body: { title: 'One', description: 'first', agentId: agent.id } })).body.data;
+    await waitForStatus(() => call('GET', `/v1/tasks/${t1.id}`, r).then((x) => x.body.data), ['completed']);
+    const [delivery] = (await call('GET', `/v1/agents/${agent.id}/deliveries?limit=5`, o)).body.data;
+    await call('POST', `/v1/agents/${agent.id}/deliveries/${delivery.id}/redeliver`, o); // 409: the task is finished
+    await call('POST', `/v1/tasks/${t1.id}/rating`, { ...r, body: { rating: 5 } });
+    await call('POST', `/v1/tasks/${t1.id}/callback`, { body: { taskToken: 'not-the-token', result: {} } }); // 401
+
+    agentHttp.onDelivery(null);
+    agentHttp.respondWith([500]);
+    const t2 = (await call('POST', '/v1/tasks', { ...r, body: { title: 'Two', description: 'second', agentId: agent.id } })).body.data;
+    await agentHttp.waitFor(2);
+    const pending = (await call('GET', `/v1/agents/${agent.id}/deliveries`, o)).body.data.find((d: { taskId: string }) => d.taskId === t2.id);
+    await call('POST', `/v1/agents/${agent.id}/deliveries/${pending.id}/redeliver`, o);
+    // The agent answers on the callback with the token its (failed) delivery carried.
+    const t5 = (await call('POST', '/v1/tasks', { ...r, body: { title: 'Five', description: 'fifth', agentId: agent.id } })).body.data;
+    const sent5 = await until('the fifth delivery', () => agentHttp.received.find((d) => d.body.taskId === t5.id));
+    expect((await call('POST', `/v1/tasks/${t5.id}/callback`, { body: { taskToken: sent5.body.taskToken, error: 'no can do' } })).status).toBe(200);
+    await call('PATCH', `/v1/tasks/${t2.id}/accept`, o);
+    await call('PATCH', `/v1/tasks/${t2.id}/start`, o);
+    await call('PATCH', `/v1/tasks/${t2.id}/complete`, { ...o, body: { result: { text: 'done' } } });
+    const t3 = (await call('POST', '/v1/tasks', { ...r, body: { title: 'Three', description: 'third', agentId: agent.id } })).body.data;
+    await call('PATCH', `/v1/tasks/${t3.id}/fail`, { ...o, body: { error: 'cannot' } });
+    const t4 = (await call('POST', '/v1/tasks', { ...r, body: { title: 'Four', description: 'fourth', agentId: agent.id } })).body.data;
+    await call('POST', `/v1/tasks/${t4.id}/cancel`, r);
+    await call('GET', '/v1/tasks?role=requester&limit=2', r);
+    await call('GET', '/v1/tasks?role=agent', o);
+    await call('POST', '/v1/tasks/route', { ...r, body: { capabilities: ['contract'] } });
+
+    // Billing, on the simulated processor: a paid agent and a task held on a card until confirmed.
+    const paid = (await call('POST', '/v1/agents', { ...o, body: { name: 'Paid', endpoint: agentHttp.url, priceCents: 300 } })).body.data;
+    await call('GET', '/v1/billing', r);
+    await call('POST', '/v1/billing/setup-intent', r);
+    await call('POST', '/v1/billing/connect', o);
+    const held = await call('POST', '/v1/tasks', { ...r, body: { title: 'Held', description: 'on a card', agentId: paid.id } });
+    await call('POST', '/v1/billing/simulate/confirm', { body: { clientSecret: held.body.clientSecret } });
+    await call('POST', '/v1/billing/payment-method', { ...r, body: { paymentMethodId: 'pm_card_visa' } });
+    await call('POST', '/v1/credits', { ...r, headers: { 'idempotency-key': 'credits-1' }, body: { agentId: paid.id, quantity: 2 } });
+    await call('POST', '/v1/tasks', { ...r, body: { title: 'Charged', description: 'saved card', agentId: paid.id } });
+
+    // Errors
+    await call('POST', '/v1/agents', { ...o, body: { name: 'x' } }); // 400
+    await call('GET', '/v1/agents'); // 401
+    await call('GET', `/v1/agents/${agent.id}`, r); // 403
+    await call('GET', '/v1/tasks/tsk_missing', r); // 404
+    await call('PATCH', `/v1/tasks/${t4.id}/accept`, o); // 409
+    await call('POST', '/v1/tasks', { ...r, body: 'title=x', headers: { 'content-type': 'text/plain' } }); // 415
+    await call('POST', '/v1/tasks', { ...r, headers: { 'idempotency-key': 'contract-1' }, body: { title: 'Other', description: 'body', agentId: agent.id } }); // 422
+    await call('GET', '/v1/discover?per_page=1000'); // 400
+
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\dT/.test(s));
+    ajv.addSchema(doc as object, 'api');
+    const pointer = (...parts: string[]) => 'api#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const failures: string[] = [];
+    for (const answer of seen) {
+      const responses = doc.paths[answer.template]![answer.method]!.responses;
+      const key = responses[String(answer.status)] ? String(answer.status) : 'default';
+      const response = responses[key]!;
+      const ref = response.$ref
+        ? pointer('components', 'responses', response.$ref.split('/').pop()!, 'content', 'application/json', 'schema')
+        : pointer('paths', answer.template, answer.method, 'responses', key, 'content', 'application/json', 'schema');
+      const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+      if (!validate(answer.body)) failures.push(`${answer.method.toUpperCase()} ${answer.template} ${answer.status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(answer.body).slice(0, 300)}`);
+    }
+    expect(failures).toEqual([]);
+
+    // Every operation was seen succeeding at least once, and the listed error statuses were met.
+    const succeeded = new Set(seen.filter((a) => a.status < 300).map((a) => `${a.method} ${a.template}`));
+    const documented = Object.entries(doc.paths).flatMap(([t, ops]) => Object.keys(ops).map((m) => `${m} ${t}`));
+    expect(documented.filter((op) => !succeeded.has(op) && !op.includes('/webhooks/stripe') && !op.includes('openapi.json'))).toEqual([]);
+    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 202, 400, 401, 403, 404, 409, 415, 422]));
+  }, 120_000);
+});

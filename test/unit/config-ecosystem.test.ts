@@ -1,0 +1,30 @@
+// The settings this area added: loopback agent endpoints by default only in development, the CORS
+// allow-list, and the log format.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { wantsPrettyLogs } from '../../src/logger.js';
+
+describe('configuration', () => {
+  it('allows private agent endpoints by default in development only', () => {
+    expect(loadConfig({}).allowPrivateEndpoints).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).allowPrivateEndpoints).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).allowPrivateEndpoints).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test' }).allowPrivateEndpoints).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', ALLOW_PRIVATE_ENDPOINTS: 'true' }).allowPrivateEndpoints).toBe(true);
+    expect(loadConfig({ ALLOW_PRIVATE_ENDPOINTS: 'false' }).allowPrivateEndpoints).toBe(false);
+  });
+
+  it('reads CORS_ORIGINS as a list of http(s) origins and refuses anything else', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com/, http://localhost:5173' }).corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(() => loadConfig({ CORS_ORIGINS: 'javascript:alert(1)' })).toThrow(ConfigError);
+    expect(() => loadConfig({ CORS_ORIGINS: 'not a url' })).toThrow(/CORS_ORIGINS/);
+  });
+
+  it('chooses pretty logs by LOG_FORMAT, else on a terminal outside production', () => {
+    expect(wantsPrettyLogs('pretty', 'production')).toBe(true);
+    expect(wantsPrettyLogs('json', 'development')).toBe(false);
+    expect(wantsPrettyLogs(null, 'production')).toBe(false);
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+});
