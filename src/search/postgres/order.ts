@@ -6,17 +6,24 @@ import type { DiscoverySort } from '../query.js';
 // The average rating, null without ratings (sorted last).
 export const AVG_RATING = Prisma.sql`(a.rating_sum::float8 / NULLIF(a.rating_count, 0))`;
 
-// How much a query matched: the weighted full-text rank (name 1.0, capabilities and tags 0.4, description
-// 0.2, long description 0.05, shorter documents preferred) of the query with its typo corrections, plus the
-// same rank for the words exactly as typed (so that an exact match beats a correction, as it does in
-// Typesense), plus how closely the query resembles the name.
-export function textScore(q: { text: string; tsquery: string; exactTsquery: string | null }): Prisma.Sql {
-  const weights = Prisma.sql`'{0.05,0.2,0.4,1.0}'`;
-  const exact = q.exactTsquery
-    ? Prisma.sql`ts_rank(${weights}, a.search_vector, to_tsquery('english'::regconfig, ${q.exactTsquery}), 1)`
-    : Prisma.sql`0`;
-  return Prisma.sql`(ts_rank(${weights}, a.search_vector, to_tsquery('english'::regconfig, ${q.tsquery}), 1)
-    + ${exact} + 0.5 * word_similarity(${q.text.toLowerCase()}, lower(a.name)))`;
+export interface TextQueries {
+  text: string;
+  // OR of the words as typed (exact), of those and their one-typo forms (near), and of everything.
+  exact: string;
+  near: string;
+  any: string;
+}
+
+// How well an agent matches, beyond how many query words it covers: the weighted full-text rank (name
+// 1.0, capabilities and tags 0.4, description 0.2, long description 0.05) of the words as typed, then
+// of the one-typo forms, then of the rest, so an exact match beats a correction; divided by a gentle
+// document-length factor (a full listing is not beaten by a one-line one only for being short); plus how
+// closely the query resembles the name.
+export function textScore(q: TextQueries): Prisma.Sql {
+  const rank = (tsquery: string) => Prisma.sql`ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, ${tsquery}::tsquery, 0)`;
+  return Prisma.sql`((${rank(q.exact)} + 0.5 * ${rank(q.near)} + 0.25 * ${rank(q.any)})
+    / (1 + 0.2 * ln(1 + length(a.search_vector)))
+    + 0.5 * word_similarity(${q.text.toLowerCase()}, lower(a.name)))`;
 }
 
 // The quality prior: at most +25 % for a perfect trust score and +10 % for a perfect average rating, so
@@ -45,12 +52,12 @@ export function orderKeys(sort: DiscoverySort): Prisma.Sql | null {
   }
 }
 
-// The sort's own keys first, then the match score (when there is a query), then the id.
-export function orderBy(sort: DiscoverySort, score: Prisma.Sql | null): Prisma.Sql {
+// The sort's own keys first, then the match (when there is a query: each key descending), then the id.
+export function orderBy(sort: DiscoverySort, match: Prisma.Sql[] | null): Prisma.Sql {
   const keys = orderKeys(sort);
   const parts: Prisma.Sql[] = [];
   if (keys) parts.push(keys);
-  if (score) parts.push(Prisma.sql`${score} DESC`);
+  if (match) parts.push(...match.map((key) => Prisma.sql`${key} DESC`));
   else if (!keys) parts.push(BY_QUALITY);
   parts.push(Prisma.sql`a.id`);
   return Prisma.join(parts, ', ');

@@ -1,0 +1,109 @@
+// The vocabulary of the agents' texts, held in process memory: which query words are spelled right, what
+// they stem to, how many agents use each stem, and the nearest words to a misspelled one (a BK-tree), so
+// that a search costs the database one indexed full-text query and no scan of the vocabulary.
+import { BkTree } from '../text/bk-tree.js';
+import { fold } from '../text/words.js';
+
+export interface Correction {
+  word: string;
+  distance: number;
+}
+
+export interface VocabularyRow {
+  word: string;
+  // The word's lexemes in the 'english' configuration; none for a stop word.
+  lexemes: string[];
+}
+
+export class CorrectionIndex {
+  // Folded word → the lexemes of every vocabulary word that folds to it ("resume" → resum, résumé).
+  private readonly lexemesByWord = new Map<string, string[]>();
+  private readonly sortedWords: string[];
+  private readonly tree = new BkTree();
+
+  constructor(
+    // The vocabulary version this index was built from (search_vocabulary.version).
+    readonly version: string,
+    rows: VocabularyRow[],
+    private readonly documentFrequency: Map<string, number>,
+    // Agents counted in documentFrequency.
+    readonly documents: number,
+  ) {
+    for (const row of rows) {
+      const key = fold(row.word);
+      const known = this.lexemesByWord.get(key);
+      if (known) {
+        for (const lexeme of row.lexemes) if (!known.includes(lexeme)) known.push(lexeme);
+      } else {
+        this.lexemesByWord.set(key, [...row.lexemes]);
+      }
+    }
+    this.sortedWords = [...this.lexemesByWord.keys()].sort();
+    for (const word of this.sortedWords) if (this.lexemesByWord.get(word)!.length > 0) this.tree.add(word);
+  }
+
+  get size(): number {
+    return this.lexemesByWord.size;
+  }
+
+  // The lexemes of a vocabulary word ([] for a stop word), or null for a word no agent uses.
+  lexemes(word: string): string[] | null {
+    return this.lexemesByWord.get(word) ?? null;
+  }
+
+  // Agents whose texts contain this lexeme (at the time the index was built).
+  frequency(lexeme: string): number {
+    return this.documentFrequency.get(lexeme) ?? 0;
+  }
+
+  // Vocabulary words within the allowed typos, nearest first, then the most used. A three-letter word is
+  // only corrected to another three-letter word (a swap or a substitution: "slq" → sql).
+  corrections(word: string, maxDistance: number, limit: number): Correction[] {
+    if (maxDistance <= 0) return [];
+    return this.tree
+      .search(word, maxDistance)
+      .filter((c) => c.distance > 0 && (word.length > 3 || c.word.length === word.length))
+      .map((c) => ({ ...c, used: this.usage(c.word) }))
+      .sort((a, b) => a.distance - b.distance || b.used - a.used || (a.word < b.word ? -1 : 1))
+      .slice(0, limit)
+      .map(({ word: w, distance }) => ({ word: w, distance }));
+  }
+
+  // Vocabulary words that begin with the fragment (not the fragment itself), the most used first.
+  completions(fragment: string, limit: number): string[] {
+    let low = 0;
+    let high = this.sortedWords.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.sortedWords[mid]! < fragment) low = mid + 1;
+      else high = mid;
+    }
+    const found: string[] = [];
+    // A long run of completions ("co…") is cut: the raw prefix match covers the rest.
+    for (let i = low; i < this.sortedWords.length && found.length < 500; i++) {
+      const word = this.sortedWords[i]!;
+      if (!word.startsWith(fragment)) break;
+      if (word !== fragment && this.lexemesByWord.get(word)!.length > 0) found.push(word);
+    }
+    return found
+      .map((word) => ({ word, used: this.usage(word) }))
+      .sort((a, b) => b.used - a.used || a.word.length - b.word.length)
+      .slice(0, limit)
+      .map((c) => c.word);
+  }
+
+  // A compound of two vocabulary words ("helpdesk" → help, desk), the most even split first.
+  split(word: string): [string, string] | null {
+    const cuts = [...Array(Math.max(0, word.length - 5)).keys()].map((i) => i + 3).sort((a, b) => Math.abs(a - word.length / 2) - Math.abs(b - word.length / 2));
+    for (const cut of cuts) {
+      const left = word.slice(0, cut);
+      const right = word.slice(cut);
+      if (this.lexemes(left)?.length && this.lexemes(right)?.length) return [left, right];
+    }
+    return null;
+  }
+
+  private usage(word: string): number {
+    return Math.max(0, ...(this.lexemesByWord.get(word) ?? []).map((l) => this.frequency(l)));
+  }
+}
