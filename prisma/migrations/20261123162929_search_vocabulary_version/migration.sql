@@ -46,3 +46,17 @@ BEGIN
   END IF\073
   RETURN NULL\073
 END';
+
+-- Phrases ("voice to text") are matched with the full-text phrase operator, which reads word positions.
+-- Each field, and each capability or tag, now starts a few positions after the last one (stop words take
+-- positions but leave no lexeme), so that no phrase is found across two fields: a name ending in "Voice"
+-- followed by the capability "text-to-speech" is not "voice text".
+CREATE OR REPLACE FUNCTION agent_search_document(name text, capabilities text[], tags text[], description text, long_description text)
+RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT setweight(to_tsvector('english'::regconfig, coalesce(name, '')), 'A')
+      || setweight(to_tsvector('english'::regconfig, 'the the the ' || array_to_string(coalesce(capabilities, '{}') || coalesce(tags, '{}'), ' the the the ')), 'B')
+      || setweight(to_tsvector('english'::regconfig, 'the the the ' || coalesce(description, '')), 'C')
+      || setweight(to_tsvector('english'::regconfig, 'the the the ' || coalesce(long_description, '')), 'D')
+$$;
+
+UPDATE "agents" SET "search_vector" = agent_search_document(name, capabilities, tags, description, long_description);

@@ -15,9 +15,12 @@ export interface VocabularyRow {
   lexemes: string[];
 }
 
+const sameLetters = (a: string, b: string) => a.length === b.length && [...a].sort().join('') === [...b].sort().join('');
+
 export class CorrectionIndex {
-  // Folded word → the lexemes of every vocabulary word that folds to it ("resume" → resum, résumé).
-  private readonly lexemesByWord = new Map<string, string[]>();
+  // Folded word → the lexemes of each vocabulary word that folds to it ("resume" → [resum], [résumé]).
+  // A word's own lexemes all belong to it; the words are alternatives.
+  private readonly formsByWord = new Map<string, string[][]>();
   private readonly sortedWords: string[];
   private readonly tree = new BkTree();
 
@@ -31,24 +34,34 @@ export class CorrectionIndex {
   ) {
     for (const row of rows) {
       const key = fold(row.word);
-      const known = this.lexemesByWord.get(key);
-      if (known) {
-        for (const lexeme of row.lexemes) if (!known.includes(lexeme)) known.push(lexeme);
-      } else {
-        this.lexemesByWord.set(key, [...row.lexemes]);
-      }
+      const forms = this.formsByWord.get(key);
+      const form = [...new Set(row.lexemes)].sort();
+      if (!forms) this.formsByWord.set(key, [form]);
+      else if (!forms.some((f) => f.join(' ') === form.join(' '))) forms.push(form);
     }
-    this.sortedWords = [...this.lexemesByWord.keys()].sort();
-    for (const word of this.sortedWords) if (this.lexemesByWord.get(word)!.length > 0) this.tree.add(word);
+    this.sortedWords = [...this.formsByWord.keys()].sort();
+    for (const word of this.sortedWords) if (!this.isStop(word)) this.tree.add(word);
   }
 
   get size(): number {
-    return this.lexemesByWord.size;
+    return this.formsByWord.size;
   }
 
-  // The lexemes of a vocabulary word ([] for a stop word), or null for a word no agent uses.
-  lexemes(word: string): string[] | null {
-    return this.lexemesByWord.get(word) ?? null;
+  // The forms of a vocabulary word (each the lexemes of one spelling), or null for a word no agent uses.
+  forms(word: string): string[][] | null {
+    return this.formsByWord.get(word) ?? null;
+  }
+
+  // A word the full-text configuration drops ("the", "for"): it has no lexemes.
+  isStop(word: string): boolean {
+    const forms = this.formsByWord.get(word);
+    return forms !== undefined && forms.every((f) => f.length === 0);
+  }
+
+  // A vocabulary word that is not a stop word.
+  isWord(word: string): boolean {
+    const forms = this.formsByWord.get(word);
+    return forms !== undefined && forms.some((f) => f.length > 0);
   }
 
   // Agents whose texts contain this lexeme (at the time the index was built).
@@ -63,8 +76,9 @@ export class CorrectionIndex {
     return this.tree
       .search(word, maxDistance)
       .filter((c) => c.distance > 0 && (word.length > 3 || c.word.length === word.length))
-      .map((c) => ({ ...c, used: this.usage(c.word) }))
-      .sort((a, b) => a.distance - b.distance || b.used - a.used || (a.word < b.word ? -1 : 1))
+      .map((c) => ({ ...c, used: this.usage(c.word), swap: sameLetters(c.word, word) ? 0 : 1 }))
+      // At equal distance a swap of two letters (the commonest slip) beats other typos: "soe" → seo, not sue.
+      .sort((a, b) => a.distance - b.distance || a.swap - b.swap || b.used - a.used || (a.word < b.word ? -1 : 1))
       .slice(0, limit)
       .map(({ word: w, distance }) => ({ word: w, distance }));
   }
@@ -83,7 +97,7 @@ export class CorrectionIndex {
     for (let i = low; i < this.sortedWords.length && found.length < 500; i++) {
       const word = this.sortedWords[i]!;
       if (!word.startsWith(fragment)) break;
-      if (word !== fragment && this.lexemesByWord.get(word)!.length > 0) found.push(word);
+      if (word !== fragment && this.isWord(word)) found.push(word);
     }
     return found
       .map((word) => ({ word, used: this.usage(word) }))
@@ -98,12 +112,12 @@ export class CorrectionIndex {
     for (const cut of cuts) {
       const left = word.slice(0, cut);
       const right = word.slice(cut);
-      if (this.lexemes(left)?.length && this.lexemes(right)?.length) return [left, right];
+      if (this.isWord(left) && this.isWord(right)) return [left, right];
     }
     return null;
   }
 
   private usage(word: string): number {
-    return Math.max(0, ...(this.lexemesByWord.get(word) ?? []).map((l) => this.frequency(l)));
+    return Math.max(0, ...(this.formsByWord.get(word) ?? []).flat().map((l) => this.frequency(l)));
   }
 }

@@ -8,7 +8,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
 import type { CorrectionIndex } from './correction-index.js';
-import { orderBy, relevanceScore, textScore, type TextQueries } from './order.js';
+import { matchTier, orderBy, relevanceScore, textScore, type GroupQueries } from './order.js';
 import { alternatives, QueryPlanner, type WordGroup } from './query-plan.js';
 import { createVocabulary } from './vocabulary.js';
 
@@ -29,14 +29,9 @@ function filtersOf(query: DiscoveryQuery): Prisma.Sql[] {
   return filters;
 }
 
-function textQueries(text: string, groups: WordGroup[]): TextQueries {
-  const or = (terms: string[]) => terms.join(' | ');
-  return {
-    text,
-    exact: or(groups.flatMap((g) => g.exact)),
-    near: or(groups.flatMap((g) => [...g.exact, ...g.near])),
-    any: or(groups.flatMap((g) => [...g.exact, ...g.near, ...g.far])),
-  };
+function groupQueries(group: WordGroup): GroupQueries {
+  const or = (terms: string[]) => (terms.length === 0 ? null : terms.length === 1 ? terms[0]! : `(${terms.join(' | ')})`);
+  return { exact: or(group.exact), near: or([...group.exact, ...group.near]), any: alternatives(group) };
 }
 
 // The rarest groups whose agents together stay within the budget (at least the rarest one).
@@ -105,21 +100,23 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
   }
 
   async function searchText(query: DiscoveryQuery, groups: WordGroup[], index: CorrectionIndex): Promise<Ranked> {
-    const texts = textQueries(query.q!, groups);
-    const score = relevanceScore(textScore(texts));
-    const every = await run(query, groups.map(alternatives).join(' & '), [score]);
+    const perGroup = groups.map(groupQueries);
+    const any = perGroup.map((g) => g.any);
+    const tier = matchTier(perGroup);
+    const text = textScore({ text: query.q!, any: any.join(' | ') });
+    const every = await run(query, any.join(' & '), [tier, relevanceScore(text)]);
     if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
     // Soft AND: agents that have some of the words, those with more of them first, then those whose
     // words are rarer (telling), then by the text score.
-    const covers = groups.map((g) => Prisma.sql`(a.search_vector @@ ${alternatives(g)}::tsquery)::int`);
+    const covers = any.map((g) => Prisma.sql`(a.search_vector @@ ${g}::tsquery)::int`);
     const weights = groups.map((g) => Math.log(1 + index.documents / (1 + g.frequency)));
     const total = weights.reduce((sum, w) => sum + w, 0) || 1;
     const telling = Prisma.join(
-      groups.map((g, i) => Prisma.sql`${weights[i]! / total}::float8 * ${covers[i]!}`),
+      covers.map((cover, i) => Prisma.sql`${weights[i]! / total}::float8 * ${cover}`),
       ' + ',
     );
     const candidates = candidateGroups(groups, index.documents).map(alternatives).join(' | ');
-    return run(query, candidates, [Prisma.sql`(${Prisma.join(covers, ' + ')})`, relevanceScore(Prisma.sql`(${textScore(texts)} + ${telling})`)]);
+    return run(query, candidates, [Prisma.sql`(${Prisma.join(covers, ' + ')})`, tier, relevanceScore(Prisma.sql`(${text} + ${telling})`)]);
   }
 
   async function plannedSearch(query: DiscoveryQuery): Promise<Ranked> {

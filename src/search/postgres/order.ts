@@ -6,24 +6,37 @@ import type { DiscoverySort } from '../query.js';
 // The average rating, null without ratings (sorted last).
 export const AVG_RATING = Prisma.sql`(a.rating_sum::float8 / NULLIF(a.rating_count, 0))`;
 
-export interface TextQueries {
-  text: string;
-  // OR of the words as typed (exact), of those and their one-typo forms (near), and of everything.
-  exact: string;
-  near: string;
+// One query group's alternatives as tsquery text: as typed, with the one-typo forms, and all of them.
+export interface GroupQueries {
+  // Null when the group has no alternative of that tier.
+  exact: string | null;
+  near: string | null;
   any: string;
 }
 
-// How well an agent matches, beyond how many query words it covers: the weighted full-text rank (name
-// 1.0, capabilities and tags 0.4, description 0.2, long description 0.05) of the words as typed, then
-// of the one-typo forms, then of the rest, so an exact match beats a correction; divided by a gentle
-// document-length factor (a full listing is not beaten by a one-line one only for being short); plus how
-// closely the query resembles the name.
-export function textScore(q: TextQueries): Prisma.Sql {
-  const rank = (tsquery: string) => Prisma.sql`ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, ${tsquery}::tsquery, 0)`;
-  return Prisma.sql`((${rank(q.exact)} + 0.5 * ${rank(q.near)} + 0.25 * ${rank(q.any)})
+// How closely an agent matches the words, group by group: 1 for a group matched as typed, 0.6 through a
+// one-typo form (or a completion), 0.3 through a two-typo one, summed. Ordered on before the text score,
+// so an exact match always outranks a corrected one, whatever the fields. The @@ tests are what make
+// this exact: ts_rank scores the lexemes a query names whether or not the document satisfies it.
+export function matchTier(groups: GroupQueries[]): Prisma.Sql {
+  const tier = (g: GroupQueries) => {
+    const branches: Prisma.Sql[] = [];
+    if (g.exact !== null) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.exact}::tsquery THEN 1.0`);
+    if (g.near !== null && g.near !== g.exact) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.near}::tsquery THEN 0.6`);
+    if (g.any !== g.near) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.any}::tsquery THEN 0.3`);
+    return Prisma.sql`(CASE ${Prisma.join(branches, ' ')} ELSE 0 END)`;
+  };
+  return Prisma.sql`(${Prisma.join(groups.map(tier), ' + ')})`;
+}
+
+// How well an agent matches within a tier: the weighted full-text rank (name 1.0, capabilities and tags
+// 0.4, description 0.2, long description 0.05) of every alternative, divided by a gentle document-length
+// factor (a full listing is not beaten by a one-line one only for being short), plus a little for a name
+// that resembles the query as a whole.
+export function textScore(q: { text: string; any: string }): Prisma.Sql {
+  return Prisma.sql`(ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, ${q.any}::tsquery, 0)
     / (1 + 0.2 * ln(1 + length(a.search_vector)))
-    + 0.5 * word_similarity(${q.text.toLowerCase()}, lower(a.name)))`;
+    + 0.25 * word_similarity(${q.text.toLowerCase()}, lower(a.name)))`;
 }
 
 // The quality prior: at most +25 % for a perfect trust score and +10 % for a perfect average rating, so

@@ -35,14 +35,19 @@ export class QueryPlanner {
   constructor(private readonly index: CorrectionIndex) {}
 
   isStop(word: string): boolean {
-    return STOP_WORDS.has(word) || this.index.lexemes(word)?.length === 0;
+    return STOP_WORDS.has(word) || this.index.isStop(word);
   }
 
-  // A vocabulary word as tsquery text (its lexemes ANDed), or null when it is not in the vocabulary.
+  // A vocabulary word as tsquery text (each spelling's lexemes ANDed, the spellings ORed), or null when
+  // it is not in the vocabulary.
   private known(word: string): { text: string; frequency: number } | null {
-    const lexemes = this.index.lexemes(word);
-    if (!lexemes?.length) return null;
-    return { text: all(lexemes.map(quote)), frequency: Math.max(...lexemes.map((l) => this.index.frequency(l))) };
+    const forms = this.index.forms(word)?.filter((f) => f.length > 0);
+    if (!forms?.length) return null;
+    const texts = forms.map((f) => all(f.map(quote)));
+    return {
+      text: texts.length === 1 ? texts[0]! : `(${texts.join(' | ')})`,
+      frequency: forms.flat().reduce((sum, l) => sum + this.index.frequency(l), 0),
+    };
   }
 
   private wordGroup(word: string, last: boolean): WordGroup {
@@ -111,25 +116,62 @@ export class QueryPlanner {
     return groups;
   }
 
-  // A phrase of the synonym table: itself (its words as a group each) or any other phrase of its set.
+  // A phrase of the synonym table. As typed, its words next to each other come first; then the other
+  // phrases of its set; then its words anywhere in the listing ("voice to text" is about transcription
+  // before it is about an agent with a voice that also handles text).
   private phraseGroup(words: string[], synonyms: string[][], last: boolean): WordGroup {
-    const own = words.filter((w) => !this.isStop(w)).map((w, i, kept) => this.wordGroup(w, last && i === kept.length - 1));
     const group: WordGroup = { words, exact: [], near: [], far: [], frequency: 0 };
-    if (own.length) {
-      group.exact.push(all(own.map(alternatives)));
-      group.frequency = Math.min(...own.map((g) => g.frequency));
+    const add = (tier: 'exact' | 'near' | 'far', text: string, frequency: number) => {
+      if (group.exact.includes(text) || group.near.includes(text) || group.far.includes(text)) return;
+      group[tier].push(text);
+      group.frequency += frequency;
+    };
+    if (words.length === 1) {
+      const own = this.wordGroup(words[0]!, last);
+      for (const tier of ['exact', 'near', 'far'] as const) for (const text of own[tier]) add(tier, text, 0);
+      group.frequency = own.frequency;
+    } else {
+      const own = this.phrase(words);
+      if (own) add('exact', own.text, own.frequency);
+      // Its words anywhere, each with its own corrections.
+      const parts = words.filter((w) => !this.isStop(w)).map((w, i, kept) => this.wordGroup(w, last && i === kept.length - 1));
+      if (parts.length) add('far', all(parts.map(alternatives)), Math.min(...parts.map((p) => p.frequency)));
     }
-    for (const phrase of synonyms) {
-      // Words under three letters ("cv") are not in the vocabulary but are indexed as they are.
-      const terms = phrase.filter((w) => !this.isStop(w)).map((w) => (w.length < 3 ? { text: quote(w), frequency: 0 } : this.known(w)));
-      // A synonym that no agent uses cannot match; leave it out.
-      if (terms.length === 0 || terms.some((t) => t === null)) continue;
-      const text = all(terms.map((t) => t!.text));
-      if (group.exact.includes(text)) continue;
-      group.exact.push(text);
-      group.frequency += Math.min(...terms.map((t) => t!.frequency));
+    for (const synonym of synonyms) {
+      const phrase = this.phrase(synonym);
+      if (phrase) add('near', phrase.text, phrase.frequency);
     }
     return group;
+  }
+
+  // A vocabulary word, or a word under three letters ("cv"), which the vocabulary leaves out but the
+  // full-text index keeps as it is.
+  private term(word: string): { text: string; frequency: number } | null {
+    return word.length < 3 ? { text: quote(word), frequency: 0 } : this.known(word);
+  }
+
+  // Words that must stand in this order, as far apart as they are here (stop words keep their places in
+  // the full-text index, so "voice to text" is voice, then text two places on). Null when a word is
+  // not known: the phrase cannot match.
+  private phrase(words: string[]): { text: string; frequency: number } | null {
+    let text = '';
+    let frequency = Infinity;
+    let gap = 0;
+    for (const word of words) {
+      gap++;
+      if (this.isStop(word)) continue;
+      const term = this.term(word);
+      if (!term) return null;
+      // Only in the name, capabilities, tags and short description: long descriptions are loose prose,
+      // where "voice reads text" would pass for "voice to text" (<N> means exactly N places apart).
+      const restricted = term.text.replace(/'(?:[^']|'')*'/g, (lexeme) => `${lexeme}:ABC`);
+      text = text ? `${text} <${gap}> ${restricted}` : restricted;
+      frequency = Math.min(frequency, term.frequency);
+      gap = 0;
+    }
+    if (!text) return null;
+    // A single word is matched anywhere, like any other word.
+    return text.includes('<') ? { text: `(${text})`, frequency } : { text: text.replace(/:ABC/g, ''), frequency };
   }
 }
 
