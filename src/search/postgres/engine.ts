@@ -7,13 +7,12 @@ import type { PrismaClient } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
+import { DROP_TOKENS_THRESHOLD } from '../text/matching.js';
 import type { CorrectionIndex } from './correction-index.js';
 import { matchTier, orderBy, relevanceScore, textScore, type GroupQueries } from './order.js';
 import { alternatives, QueryPlanner, type WordGroup } from './query-plan.js';
 import { createVocabulary } from './vocabulary.js';
 
-// When fewer agents than this have every word, words are dropped (as Typesense's drop_tokens_threshold).
-export const DROP_TOKENS_THRESHOLD = 1;
 // In the soft AND, only the rarer words decide which agents are candidates (all of them still count for
 // ranking): a very common word ("data") would otherwise make the database rank most of the registry.
 const CANDIDATE_BUDGET_MIN = 2000;

@@ -7,7 +7,7 @@
 //   near   one typo away, a completion of the last word, the parts of a compound
 //   far    two typos away (words of seven letters or more)
 // A word no agent uses is kept as typed too: a query of such words matches nothing.
-import { typoAllowance } from '../text/edit-distance.js';
+import { typoAllowance } from '../text/matching.js';
 import { STOP_WORDS } from '../text/stop-words.js';
 import { findSynonyms } from '../text/synonyms.js';
 import { queryWords } from '../text/words.js';

@@ -22,10 +22,3 @@ export function typoDistance(a: string, b: string, limit = Infinity): number {
   }
   return previous[b.length]!;
 }
-
-// Typos tolerated in a word of this length: one in a three-letter word (only a swap or a substitution:
-// "slq", "pfd"; the caller keeps the length), one up to six letters, two from seven.
-export function typoAllowance(length: number): number {
-  if (length < 3) return 0;
-  return length < 7 ? 1 : 2;
-}
