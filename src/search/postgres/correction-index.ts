@@ -1,7 +1,7 @@
 // The vocabulary of the agents' texts, held in process memory: which query words are spelled right, what
-// they stem to, how many agents use each stem, and the nearest words to a misspelled one (a BK-tree), so
+// they stem to, how many agents use each stem, and the nearest words to a misspelled one (bigram-index.ts), so
 // that a search costs the database one indexed full-text query and no scan of the vocabulary.
-import { BkTree } from '../text/bk-tree.js';
+import { BigramIndex } from '../text/bigram-index.js';
 import { fold } from '../text/words.js';
 
 export interface Correction {
@@ -22,7 +22,7 @@ export class CorrectionIndex {
   // A word's own lexemes all belong to it; the words are alternatives.
   private readonly formsByWord = new Map<string, string[][]>();
   private readonly sortedWords: string[];
-  private readonly tree = new BkTree();
+  private readonly near: BigramIndex;
 
   constructor(
     // The vocabulary version this index was built from (search_vocabulary.version).
@@ -40,7 +40,7 @@ export class CorrectionIndex {
       else if (!forms.some((f) => f.join(' ') === form.join(' '))) forms.push(form);
     }
     this.sortedWords = [...this.formsByWord.keys()].sort();
-    for (const word of this.sortedWords) if (!this.isStop(word)) this.tree.add(word);
+    this.near = new BigramIndex(this.sortedWords.filter((word) => !this.isStop(word)));
   }
 
   get size(): number {
@@ -73,7 +73,7 @@ export class CorrectionIndex {
   // only corrected to another three-letter word (a swap or a substitution: "slq" → sql).
   corrections(word: string, maxDistance: number, limit: number): Correction[] {
     if (maxDistance <= 0) return [];
-    return this.tree
+    return this.near
       .search(word, maxDistance)
       .filter((c) => c.distance > 0 && (word.length > 3 || c.word.length === word.length))
       .map((c) => ({ ...c, used: this.usage(c.word), swap: sameLetters(c.word, word) ? 0 : 1 }))

@@ -102,7 +102,7 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     const perGroup = groups.map(groupQueries);
     const any = perGroup.map((g) => g.any);
     const tier = matchTier(perGroup);
-    const text = textScore({ text: query.q!, any: any.join(' | ') });
+    const text = textScore(any.join(' | '));
     const every = await run(query, any.join(' & '), [tier, relevanceScore(text)]);
     if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
     // Soft AND: agents that have some of the words, those with more of them first, then those whose
@@ -121,10 +121,13 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
   async function plannedSearch(query: DiscoveryQuery): Promise<Ranked> {
     const index = await vocabulary.current();
     if (cache?.index !== index) cache = new PlanCache(index);
-    const groups = cache.plan(query.q!);
+    const planned = cache.plan(query.q!);
     // Only stop words: nothing to search for, so the filters alone decide.
-    if (groups.length === 0) return { ...(await run(query, null, null)), version: index.version };
-    return searchText(query, groups, index);
+    if (planned.length === 0) return run(query, null, null);
+    // Words that can match nothing are left out, unless nothing else is left: a query of unknown words
+    // then asks the database for them as typed, finds nothing, and learns the vocabulary version.
+    const live = planned.filter((g) => g.live);
+    return searchText(query, live.length > 0 ? live : planned, index);
   }
 
   return {

@@ -31,12 +31,9 @@ export function matchTier(groups: GroupQueries[]): Prisma.Sql {
 
 // How well an agent matches within a tier: the weighted full-text rank (name 1.0, capabilities and tags
 // 0.4, description 0.2, long description 0.05) of every alternative, divided by a gentle document-length
-// factor (a full listing is not beaten by a one-line one only for being short), plus a little for a name
-// that resembles the query as a whole.
-export function textScore(q: { text: string; any: string }): Prisma.Sql {
-  return Prisma.sql`(ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, ${q.any}::tsquery, 0)
-    / (1 + 0.2 * ln(1 + length(a.search_vector)))
-    + 0.25 * word_similarity(${q.text.toLowerCase()}, lower(a.name)))`;
+// factor, so that a full listing is not beaten by a one-line one only for being short.
+export function textScore(any: string): Prisma.Sql {
+  return Prisma.sql`(ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, ${any}::tsquery, 0) / (1 + 0.2 * ln(1 + length(a.search_vector))))`;
 }
 
 // The quality prior: at most +25 % for a perfect trust score and +10 % for a perfect average rating, so

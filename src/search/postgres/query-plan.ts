@@ -24,10 +24,20 @@ export interface WordGroup {
   far: string[];
   // At most how many agents match the group (the sum over its alternatives): rare groups are telling.
   frequency: number;
+  // False for a word that is in no agent's text and has no correction or completion there: it can match
+  // nothing (unless this process's vocabulary is behind, which the engine notices and then re-plans).
+  live: boolean;
 }
 
 // A lexeme as tsquery text. Lexemes come from the vocabulary (letters and digits), but quoting keeps any
 // text a literal lexeme whatever it contains.
+interface Term {
+  text: string;
+  frequency: number;
+  // From the vocabulary (as opposed to the word as typed).
+  known?: boolean;
+}
+
 const quote = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 const all = (parts: string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(' & ')})`);
 
@@ -40,21 +50,23 @@ export class QueryPlanner {
 
   // A vocabulary word as tsquery text (each spelling's lexemes ANDed, the spellings ORed), or null when
   // it is not in the vocabulary.
-  private known(word: string): { text: string; frequency: number } | null {
+  private known(word: string): Term | null {
     const forms = this.index.forms(word)?.filter((f) => f.length > 0);
     if (!forms?.length) return null;
     const texts = forms.map((f) => all(f.map(quote)));
     return {
       text: texts.length === 1 ? texts[0]! : `(${texts.join(' | ')})`,
       frequency: forms.flat().reduce((sum, l) => sum + this.index.frequency(l), 0),
+      known: true,
     };
   }
 
   private wordGroup(word: string, last: boolean): WordGroup {
-    const group: WordGroup = { words: [word], exact: [], near: [], far: [], frequency: 0 };
-    const add = (tier: 'exact' | 'near' | 'far', term: { text: string; frequency: number } | null) => {
+    const group: WordGroup = { words: [word], exact: [], near: [], far: [], frequency: 0, live: word.length < 3 };
+    const add = (tier: 'exact' | 'near' | 'far', term: Term | null) => {
       if (!term || group.exact.includes(term.text) || group.near.includes(term.text) || group.far.includes(term.text)) return;
       group[tier].push(term.text);
+      if (term.known) group.live = true;
       group.frequency += term.frequency;
     };
     const known = this.known(word);
@@ -66,13 +78,16 @@ export class QueryPlanner {
       const parts = word.length >= 6 ? this.index.split(word) : null;
       if (parts) {
         const [left, right] = parts.map((p) => this.known(p)!);
-        add('near', { text: all([left!.text, right!.text]), frequency: Math.min(left!.frequency, right!.frequency) });
+        add('near', { text: all([left!.text, right!.text]), frequency: Math.min(left!.frequency, right!.frequency), known: true });
       }
     }
-    // The last word may be unfinished: its completions, and any lexeme beginning with it as typed.
+    // The last word may be unfinished: its completions from the vocabulary; and, for a fragment the
+    // vocabulary cannot complete (too short, or newer than this process's index), any lexeme beginning
+    // with it as typed: a prefix scan of the full-text index, which is not cheap for short fragments.
     if (last && word.length >= 2) {
-      if (word.length >= 3) for (const completion of this.index.completions(word, MAX_COMPLETIONS)) add('near', this.known(completion));
-      add('near', { text: `${quote(word)}:*`, frequency: 0 });
+      const completions = word.length >= 3 ? this.index.completions(word, MAX_COMPLETIONS) : [];
+      for (const completion of completions) add('near', this.known(completion));
+      if (!known && completions.length === 0) add('near', { text: `${quote(word)}:*`, frequency: 0 });
     }
     return group;
   }
@@ -106,6 +121,7 @@ export class QueryPlanner {
           near: [],
           far: [],
           frequency: joined.frequency + Math.min(group.frequency, second.frequency),
+          live: true,
         });
         i += 2;
         continue;
@@ -120,7 +136,7 @@ export class QueryPlanner {
   // phrases of its set; then its words anywhere in the listing ("voice to text" is about transcription
   // before it is about an agent with a voice that also handles text).
   private phraseGroup(words: string[], synonyms: string[][], last: boolean): WordGroup {
-    const group: WordGroup = { words, exact: [], near: [], far: [], frequency: 0 };
+    const group: WordGroup = { words, exact: [], near: [], far: [], frequency: 0, live: false };
     const add = (tier: 'exact' | 'near' | 'far', text: string, frequency: number) => {
       if (group.exact.includes(text) || group.near.includes(text) || group.far.includes(text)) return;
       group[tier].push(text);
@@ -130,23 +146,31 @@ export class QueryPlanner {
       const own = this.wordGroup(words[0]!, last);
       for (const tier of ['exact', 'near', 'far'] as const) for (const text of own[tier]) add(tier, text, 0);
       group.frequency = own.frequency;
+      group.live = own.live;
     } else {
       const own = this.phrase(words);
-      if (own) add('exact', own.text, own.frequency);
+      if (own) {
+        add('exact', own.text, own.frequency);
+        group.live = true;
+      }
       // Its words anywhere, each with its own corrections.
       const parts = words.filter((w) => !this.isStop(w)).map((w, i, kept) => this.wordGroup(w, last && i === kept.length - 1));
       if (parts.length) add('far', all(parts.map(alternatives)), Math.min(...parts.map((p) => p.frequency)));
+      if (parts.length && parts.every((p) => p.live)) group.live = true;
     }
     for (const synonym of synonyms) {
       const phrase = this.phrase(synonym);
-      if (phrase) add('near', phrase.text, phrase.frequency);
+      if (phrase) {
+        add('near', phrase.text, phrase.frequency);
+        group.live = true;
+      }
     }
     return group;
   }
 
   // A vocabulary word, or a word under three letters ("cv"), which the vocabulary leaves out but the
   // full-text index keeps as it is.
-  private term(word: string): { text: string; frequency: number } | null {
+  private term(word: string): Term | null {
     return word.length < 3 ? { text: quote(word), frequency: 0 } : this.known(word);
   }
 

@@ -1,7 +1,7 @@
 // The in-memory vocabulary index of the postgres engine: typo distance, the BK-tree, corrections,
 // completions and compound splits.
 import { describe, expect, it } from 'vitest';
-import { BkTree } from '../../../src/search/text/bk-tree.js';
+import { BigramIndex } from '../../../src/search/text/bigram-index.js';
 import { typoDistance } from '../../../src/search/text/edit-distance.js';
 import { typoAllowance } from '../../../src/search/text/matching.js';
 import { CorrectionIndex } from '../../../src/search/postgres/correction-index.js';
@@ -35,15 +35,14 @@ describe('typoDistance', () => {
   });
 });
 
-describe('BkTree', () => {
+describe('BigramIndex', () => {
   it('finds exactly the words within the distance, as a scan would', () => {
-    const words = ['help', 'helm', 'kelp', 'held', 'hello', 'yelp', 'whelp', 'translator', 'translation', 'transistor', 'sql', 'seo', 'sea'];
-    const tree = new BkTree();
-    for (const w of words) tree.add(w);
-    expect(tree.size).toBe(words.length);
-    for (const query of ['help', 'tranlsator', 'slq', 'zzz', 'hep']) {
+    const words = ['help', 'helm', 'kelp', 'held', 'hello', 'yelp', 'whelp', 'translator', 'translation', 'transistor', 'sql', 'seo', 'sea', 'abcd', 'badc'];
+    const index = new BigramIndex(words);
+    expect(index.size).toBe(words.length);
+    for (const query of ['help', 'tranlsator', 'trasnlatro', 'slq', 'zzz', 'hep', 'ehlp', 'abdc', 'bacd']) {
       for (const max of [1, 2]) {
-        const found = tree.search(query, max).map((f) => f.word).sort();
+        const found = index.search(query, max).map((f) => f.word).sort();
         expect(found).toEqual(words.filter((w) => typoDistance(query, w) <= max).sort());
       }
     }
