@@ -64,9 +64,12 @@ export class QueryPlanner {
   private wordGroup(word: string, last: boolean): WordGroup {
     const group: WordGroup = { words: [word], exact: [], near: [], far: [], frequency: 0, live: word.length < 3 };
     const add = (tier: 'exact' | 'near' | 'far', term: Term | null) => {
-      if (!term || group.exact.includes(term.text) || group.near.includes(term.text) || group.far.includes(term.text)) return;
-      group[tier].push(term.text);
+      if (!term) return;
+      // A vocabulary word makes the group live even when its text is already there as typed ("illustr",
+      // a fragment that happens to be the stem of "illustrator").
       if (term.known) group.live = true;
+      if (group.exact.includes(term.text) || group.near.includes(term.text) || group.far.includes(term.text)) return;
+      group[tier].push(term.text);
       group.frequency += term.frequency;
     };
     const known = this.known(word);
