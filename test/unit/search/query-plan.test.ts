@@ -71,6 +71,7 @@ describe('QueryPlanner', () => {
     const [group] = plan('data base x');
     expect(group!.words).toEqual(['data', 'base']);
     expect(group!.exact).toEqual(["'databas'", "('data' & 'base')"]);
+    expect(alternatives(group!)).toBe("('databas' | ('data' & 'base'))");
   });
 
   it('splits a compound no agent uses into two words they do', () => {
