@@ -68,6 +68,8 @@ class PlanCache {
 interface Ranked extends SearchHits {
   // search_vocabulary.version as the database saw it during this search.
   version: string;
+  // The query had words this process's vocabulary does not know: a newer vocabulary may know them.
+  unknownWords?: boolean;
 }
 
 export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
@@ -127,7 +129,8 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     // Words that can match nothing are left out, unless nothing else is left: a query of unknown words
     // then asks the database for them as typed, finds nothing, and learns the vocabulary version.
     const live = planned.filter((g) => g.live);
-    return searchText(query, live.length > 0 ? live : planned, index);
+    const ranked = await searchText(query, live.length > 0 ? live : planned, index);
+    return { ...ranked, unknownWords: live.length < planned.length };
   }
 
   return {
@@ -139,8 +142,14 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
       const index = await vocabulary.current();
       const first = await plannedSearch(query);
       if (first.version === index.version) return toHits(first);
-      // The vocabulary changed since this process built its index: rebuild, and search again so that
-      // words new to the registry are recognised at once.
+      // The vocabulary changed since this process built its index: rebuild it. When the query had words
+      // the old index did not know, wait for the new one and search again, so that words new to the
+      // registry are recognised at once; otherwise the answer stands and the rebuild runs behind it.
+      if (!first.unknownWords) {
+        // A failed rebuild is tried again by the next search, which sees the same difference.
+        vocabulary.seen(first.version).catch(() => {});
+        return toHits(first);
+      }
       await vocabulary.seen(first.version);
       return toHits(await plannedSearch(query));
     },

@@ -29,8 +29,6 @@ export interface WordGroup {
   live: boolean;
 }
 
-// A lexeme as tsquery text. Lexemes come from the vocabulary (letters and digits), but quoting keeps any
-// text a literal lexeme whatever it contains.
 interface Term {
   text: string;
   frequency: number;
@@ -38,6 +36,8 @@ interface Term {
   known?: boolean;
 }
 
+// A lexeme as tsquery text. Lexemes come from the vocabulary (letters and digits), but quoting keeps any
+// text a literal lexeme whatever it contains.
 const quote = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 const all = (parts: string[]) => (parts.length === 1 ? parts[0]! : `(${parts.join(' & ')})`);
 
