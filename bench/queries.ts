@@ -1,11 +1,32 @@
-// Queries a person would type to find one particular agent: its brand and what it is, with typos (one per
-// word, two in long words), and sometimes the last word cut short as if still being typed.
-import { pick, type BenchAgent, type Random } from './vocabulary.js';
+// The labelled queries: for each kind, queries built from the generated registry, each with the set of
+// agents that answer it (known by construction, never by asking an engine). Typos are made so that the
+// typed word is not itself a word of the registry: a typo that spells another agent's word cannot be told
+// from a search for that word, by any engine.
+import { fold } from '../src/search/text/words.js';
+import { DOMAINS, pick, type BenchAgent, type Random } from './vocabulary.js';
+
+export const QUERY_KINDS = [
+  'exact',
+  'partial',
+  'natural language',
+  'capability',
+  'synonym',
+  'plural',
+  'one typo',
+  'two typos',
+  'short',
+  'short with typo',
+  'prefix',
+  'accent',
+  'nonsense',
+] as const;
+export type QueryKind = (typeof QUERY_KINDS)[number];
 
 export interface BenchQuery {
+  kind: QueryKind;
   q: string;
-  targetId: string;
-  kind: 'name' | 'capability' | 'prefix';
+  // Agents that answer the query; empty for nonsense, which should answer nothing.
+  relevant: Set<string>;
 }
 
 const KEYBOARD_NEIGHBOURS: Record<string, string> = {
@@ -13,10 +34,9 @@ const KEYBOARD_NEIGHBOURS: Record<string, string> = {
   n: 'bmh', o: 'ipl', p: 'ol', q: 'wa', r: 'eft', s: 'adw', t: 'rgy', u: 'yij', v: 'cbf', w: 'qes', x: 'zcs', y: 'tuh', z: 'xa',
 };
 
-// One typo away from the word: a neighbouring key, a dropped or doubled letter, or two letters swapped.
-// The first letter is left alone: people rarely miss it, and neither engine is built for that case.
-export function typo(word: string, random: Random): string {
-  if (word.length < 3) return word;
+// One typo: a neighbouring key, a dropped or doubled letter, or two neighbouring letters swapped. The
+// first letter is left alone: people rarely miss it.
+function typo(word: string, random: Random): string {
   const at = 1 + Math.floor(random() * (word.length - 1));
   const ch = word[at]!;
   switch (Math.floor(random() * 4)) {
@@ -31,29 +51,129 @@ export function typo(word: string, random: Random): string {
   }
 }
 
-// Words of four letters or more get one typo, words of eight or more sometimes a second.
-export function misspell(word: string, random: Random): string {
-  if (word.length < 4) return word;
-  const once = typo(word, random);
-  return word.length >= 8 && random() < 0.5 ? typo(once, random) : once;
+// A swap or a substitution inside a three-letter word ("sql" → "slq", "pdf" → "pfd").
+function shortTypo(word: string, random: Random): string {
+  if (random() < 0.5) return word[0]! + word[2]! + word[1]!;
+  const at = 1 + Math.floor(random() * 2);
+  return word.slice(0, at) + pick(random, [...(KEYBOARD_NEIGHBOURS[word[at]!] ?? 'e')]) + word.slice(at + 1);
 }
 
-export function generateQueries(agents: BenchAgent[], count: number, random: Random): BenchQuery[] {
-  const queries: BenchQuery[] = [];
-  for (let i = 0; i < count; i++) {
-    const target = pick(random, agents);
-    const brand = misspell(target.brand.toLowerCase(), random);
-    const noun = target.noun.toLowerCase();
-    const roll = random();
-    if (roll < 0.4) {
-      queries.push({ q: `${brand} ${misspell(noun, random)}`, targetId: target.id, kind: 'name' });
-    } else if (roll < 0.7) {
-      const capability = pick(random, target.capabilities).split('-')[0]!;
-      queries.push({ q: `${brand} ${misspell(capability, random)}`, targetId: target.id, kind: 'capability' });
-    } else {
-      const cut = Math.max(4, Math.ceil(noun.length * 0.6));
-      queries.push({ q: `${brand} ${noun.slice(0, cut)}`, targetId: target.id, kind: 'prefix' });
-    }
+const plural = (noun: string) => (/(s|x|ch|sh)$/.test(noun) ? `${noun}es` : /[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`);
+
+// Ways people ask in a sentence, around a phrase of what the agent does.
+const SENTENCES = [
+  (p: string) => `I need an agent that ${p}`,
+  (p: string) => `looking for something which ${p} for my team`,
+  (p: string) => `can you recommend a tool that ${p} automatically`,
+  (p: string) => `which service ${p} quickly and cheaply`,
+];
+
+// What people type for a capability when they do not know its name.
+const SYNONYM_QUERIES: Array<{ capability: string; q: string }> = [
+  { capability: 'transcription', q: 'voice to text' },
+  { capability: 'resume-screening', q: 'cv' },
+  { capability: 'customer-support', q: 'help desk' },
+  { capability: 'ocr', q: 'text recognition' },
+  { capability: 'seo', q: 'search engine optimization' },
+  { capability: 'text-to-speech', q: 'read aloud' },
+];
+
+// Short words that some capabilities contain.
+const SHORT_WORDS = ['sql', 'seo', 'ocr', 'pdf', 'api', 'faq'];
+
+export function generateQueries(agents: BenchAgent[], perKind: number, random: Random): BenchQuery[] {
+  const words = new Set<string>();
+  const tokens = (a: BenchAgent) => fold([a.name, ...a.capabilities, ...a.tags, a.description, a.longDescription].join(' ')).split(/[^\p{L}\p{N}]+/u);
+  for (const agent of agents) for (const w of tokens(agent)) words.add(w);
+  const byBrand = new Map<string, BenchAgent[]>();
+  for (const agent of agents) {
+    const key = fold(agent.brand);
+    byBrand.set(key, [...(byBrand.get(key) ?? []), agent]);
   }
-  return queries;
+  const ids = (list: BenchAgent[]) => new Set(list.map((a) => a.id));
+  // A typo that is not a word of the registry (tries a few times, then takes what it has).
+  const misspell = (word: string, typos: number) => {
+    let out = word;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      out = word;
+      for (let i = 0; i < typos; i++) out = typo(out, random);
+      if (out !== word && !words.has(out)) break;
+    }
+    return out;
+  };
+  const withCapability = (capability: string) => agents.filter((a) => a.capabilities.includes(capability));
+
+  const make: Record<QueryKind, () => BenchQuery> = {
+    exact: () => {
+      const a = pick(random, agents);
+      return { kind: 'exact', q: a.name, relevant: ids([a]) };
+    },
+    partial: () => {
+      const a = pick(random, agents);
+      return { kind: 'partial', q: a.brand, relevant: ids(byBrand.get(fold(a.brand))!) };
+    },
+    'natural language': () => {
+      const d = Math.floor(random() * DOMAINS.length);
+      const q = pick(random, SENTENCES)(pick(random, DOMAINS[d]!.phrases));
+      return { kind: 'natural language', q, relevant: ids(agents.filter((a) => a.domain === d || a.secondDomain === d)) };
+    },
+    capability: () => {
+      const capability = pick(random, pick(random, DOMAINS).capabilities);
+      return { kind: 'capability', q: capability.replace(/-/g, ' '), relevant: ids(withCapability(capability)) };
+    },
+    synonym: () => {
+      const s = pick(random, SYNONYM_QUERIES);
+      return { kind: 'synonym', q: s.q, relevant: ids(withCapability(s.capability)) };
+    },
+    plural: () => {
+      const a = pick(random, agents);
+      return { kind: 'plural', q: `${a.brand} ${plural(a.noun.toLowerCase())}`, relevant: ids([a]) };
+    },
+    'one typo': () => {
+      const a = pick(random, agents);
+      return { kind: 'one typo', q: `${misspell(fold(a.brand), 1)} ${a.noun.toLowerCase()}`, relevant: ids([a]) };
+    },
+    'two typos': () => {
+      const a = pick(random, agents);
+      const brand = fold(a.brand);
+      const q = brand.length >= 7 ? `${misspell(brand, 2)} ${a.noun.toLowerCase()}` : `${misspell(brand, 1)} ${misspell(a.noun.toLowerCase(), 1)}`;
+      return { kind: 'two typos', q, relevant: ids([a]) };
+    },
+    short: () => {
+      const word = pick(random, SHORT_WORDS);
+      const a = pick(random, agents.filter((x) => x.capabilities.some((c) => c.split('-').includes(word))));
+      const relevant = byBrand.get(fold(a.brand))!.filter((x) => x.capabilities.some((c) => c.split('-').includes(word)));
+      return { kind: 'short', q: `${a.brand} ${word}`, relevant: ids(relevant) };
+    },
+    'short with typo': () => {
+      const word = pick(random, SHORT_WORDS);
+      const a = pick(random, agents.filter((x) => x.capabilities.some((c) => c.split('-').includes(word))));
+      const relevant = byBrand.get(fold(a.brand))!.filter((x) => x.capabilities.some((c) => c.split('-').includes(word)));
+      let typed = shortTypo(word, random);
+      for (let attempt = 0; attempt < 20 && words.has(typed); attempt++) typed = shortTypo(word, random);
+      return { kind: 'short with typo', q: `${a.brand} ${typed}`, relevant: ids(relevant) };
+    },
+    prefix: () => {
+      const a = pick(random, agents);
+      const noun = a.noun.toLowerCase();
+      return { kind: 'prefix', q: `${a.brand} ${noun.slice(0, Math.max(3, Math.ceil(noun.length * 0.6)))}`, relevant: ids([a]) };
+    },
+    accent: () => {
+      const a = pick(random, agents.filter((x) => fold(x.brand) !== x.brand.toLowerCase()));
+      return { kind: 'accent', q: `${fold(a.brand)} ${a.noun.toLowerCase()}`, relevant: ids([a]) };
+    },
+    nonsense: () => {
+      const letters = 'abcdefghijklmnopqrstuvwxyz';
+      const word = () => {
+        let w = '';
+        do {
+          w = Array.from({ length: 6 + Math.floor(random() * 5) }, () => pick(random, [...letters])).join('');
+        } while (words.has(w));
+        return w;
+      };
+      return { kind: 'nonsense', q: random() < 0.5 ? word() : `${word()} ${word()}`, relevant: new Set() };
+    },
+  };
+
+  return QUERY_KINDS.flatMap((kind) => Array.from({ length: perKind }, () => make[kind]()));
 }

@@ -1,11 +1,11 @@
-// Search benchmark: builds a registry of N agents from a realistic vocabulary and a set of typo'd queries,
-// each looking for one agent, then measures recall@5, MRR@10 and latency of each engine:
-//   - postgres engine on the embedded PGlite (in memory)
-//   - postgres engine on a PostgreSQL server (a scratch database, dropped afterwards)
-//   - typesense, when TYPESENSE_URL and TYPESENSE_API_KEY are set
+// Search quality benchmark: one generated registry and one set of labelled queries (seeded, so every run
+// builds the same), answered by the project's postgres engine and by its peers, minisearch and Orama,
+// configured as bench/peers.ts says. Prints R@1, R@5 and MRR@10 per query kind for each, whether the
+// project is at least as good as the best peer on each kind, latency, and where the project's time goes.
 //
-//   npm run bench:search -- [--agents 100000] [--queries 500] [--seed 42]
-//                           [--postgres postgresql://postgres@127.0.0.1:5432/test] [--skip pglite,postgresql,typesense]
+//   npm run bench:search -- [--agents 20000] [--per-kind 40] [--seed 42] [--on postgresql,pglite]
+//                           [--postgres postgresql://postgres@127.0.0.1:5432/test]
+// TYPESENSE_URL and TYPESENSE_API_KEY add a Typesense column (indexed from the PostgreSQL run).
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -14,64 +14,92 @@ import { startEmbeddedDatabase } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { createLogger } from '../src/logger.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
-import { createTypesenseClient, createTypesenseSearchEngine } from '../src/search/typesense/engine.js';
+import { QueryPlanner } from '../src/search/postgres/query-plan.js';
+import { loadCorrectionIndex } from '../src/search/postgres/vocabulary.js';
+import { discoveryQuerySchema } from '../src/search/query.js';
 import type { SearchEngine } from '../src/search/engine.js';
+import { createTypesenseClient, createTypesenseSearchEngine } from '../src/search/typesense/engine.js';
 import { loadAgents } from './load.js';
-import { measure, type Measurement } from './measure.js';
-import { generateQueries, type BenchQuery } from './queries.js';
+import { measure, percentile, type BenchEngine, type Measurement } from './measure.js';
+import { miniSearchEngine, oramaEngine } from './peers.js';
+import { generateQueries, QUERY_KINDS, type BenchQuery } from './queries.js';
 import { generateAgents, seededRandom, type BenchAgent } from './vocabulary.js';
 
 const { values: args } = parseArgs({
   options: {
-    agents: { type: 'string', default: '100000' },
-    queries: { type: 'string', default: '500' },
+    agents: { type: 'string', default: '20000' },
+    'per-kind': { type: 'string', default: '40' },
     seed: { type: 'string', default: '42' },
+    on: { type: 'string', default: 'postgresql' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
-    skip: { type: 'string', default: '' },
   },
 });
 const agentCount = Number(args.agents);
-const queryCount = Number(args.queries);
-if (!Number.isInteger(agentCount) || agentCount < 100 || !Number.isInteger(queryCount) || queryCount < 1) {
-  console.error('usage: npm run bench:search -- [--agents N (at least 100)] [--queries Q] [--seed S] [--postgres URL] [--skip LIST]');
+const perKind = Number(args['per-kind']);
+const targets = new Set(args.on.split(',').filter(Boolean));
+if (!Number.isInteger(agentCount) || agentCount < 100 || !Number.isInteger(perKind) || perKind < 1 || [...targets].some((t) => t !== 'postgresql' && t !== 'pglite')) {
+  console.error('usage: npm run bench:search -- [--agents N (at least 100)] [--per-kind Q] [--seed S] [--on postgresql,pglite] [--postgres URL]');
   process.exit(2);
 }
-const skip = new Set(args.skip.split(',').filter(Boolean));
 
-interface Row {
-  target: string;
-  loadSeconds: number | null;
-  result: Measurement | null;
-  note?: string;
+interface Column {
+  name: string;
+  peer: boolean;
+  result: Measurement;
 }
 
-const seconds = (since: number) => (performance.now() - since) / 1000;
 const log = (message: string) => process.stderr.write(`${message}\n`);
+const elapsed = (since: number) => performance.now() - since;
 
-async function benchPostgresEngine(target: string, url: string, agents: BenchAgent[], queries: BenchQuery[]): Promise<Row & { prisma: ReturnType<typeof createPrismaClient> }> {
+const asBench = (name: string, engine: SearchEngine): BenchEngine => ({
+  name,
+  search: async (q) => (await engine.search(discoveryQuerySchema.parse({ q, perPage: 10 }))).ids,
+});
+
+// The project on one database: load, build the correction index, answer the queries; then split each
+// query's time into planning (in process) and the database's part.
+async function benchProject(name: string, url: string, agents: BenchAgent[], queries: BenchQuery[], columns: Column[], spans: string[]) {
   await applyMigrations(url);
-  const loadStart = performance.now();
-  await loadAgents(url, agents, (done) => log(`  ${target}: loaded ${done}/${agents.length}`));
-  const loadSeconds = seconds(loadStart);
+  let started = performance.now();
+  await loadAgents(url, agents, (done) => log(`  ${name}: loaded ${done}/${agents.length}`));
+  const loadMs = elapsed(started);
   const prisma = createPrismaClient(url, 2);
-  log(`  ${target}: querying`);
-  const result = await measure(createPostgresSearchEngine(prisma), queries);
-  return { target, loadSeconds, result, prisma };
+  try {
+    started = performance.now();
+    const index = await loadCorrectionIndex(prisma);
+    const indexMs = elapsed(started);
+    const planner = new QueryPlanner(index);
+    const planTimes = queries.map((query) => {
+      const t = performance.now();
+      planner.plan(query.q);
+      return elapsed(t);
+    }).sort((a, b) => a - b);
+    const engine = createPostgresSearchEngine(prisma);
+    log(`  ${name}: querying`);
+    const result = await measure(asBench(name, engine), queries);
+    columns.push({ name, peer: false, result });
+    spans.push(
+      `${name}: load ${(loadMs / 1000).toFixed(1)} s; correction index of ${index.size} words built in ${indexMs.toFixed(0)} ms; ` +
+        `per query: planning (corrections, completions, synonyms; uncached) p50 ${percentile(planTimes, 50).toFixed(2)} ms, ` +
+        `p99 ${percentile(planTimes, 99).toFixed(2)} ms; whole search p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms ` +
+        `(the rest is the database query and its round trip)`,
+    );
+    if (process.env.TYPESENSE_URL && process.env.TYPESENSE_API_KEY && name.includes('PostgreSQL')) {
+      columns.push({ name: 'typesense', peer: false, result: await benchTypesense(prisma, queries) });
+    }
+  } finally {
+    await prisma.$disconnect();
+  }
 }
 
-async function benchTypesense(prisma: ReturnType<typeof createPrismaClient>, queries: BenchQuery[]): Promise<Row> {
-  const url = process.env.TYPESENSE_URL!;
-  const apiKey = process.env.TYPESENSE_API_KEY!;
+async function benchTypesense(prisma: ReturnType<typeof createPrismaClient>, queries: BenchQuery[]): Promise<Measurement> {
   const alias = `bench_agents_${randomBytes(4).toString('hex')}`;
-  const client = createTypesenseClient({ url, apiKey, collection: alias });
-  const engine: SearchEngine = createTypesenseSearchEngine({ prisma, logger: createLogger('silent'), client, alias });
+  const client = createTypesenseClient({ url: process.env.TYPESENSE_URL!, apiKey: process.env.TYPESENSE_API_KEY!, collection: alias });
+  const engine = createTypesenseSearchEngine({ prisma, logger: createLogger('silent'), client, alias });
   try {
-    const loadStart = performance.now();
     log('  typesense: indexing');
     await engine.reindex();
-    const loadSeconds = seconds(loadStart);
-    log('  typesense: querying');
-    return { target: 'typesense', loadSeconds, result: await measure(engine, queries) };
+    return await measure(asBench('typesense', engine), queries);
   } finally {
     const target = await client.aliases(alias).retrieve().catch(() => null);
     await client.aliases(alias).delete().catch(() => {});
@@ -82,76 +110,79 @@ async function benchTypesense(prisma: ReturnType<typeof createPrismaClient>, que
 async function main() {
   const random = seededRandom(Number(args.seed));
   const agents = generateAgents(agentCount, random);
-  const queries = generateQueries(agents, queryCount, random);
-  log(`${agents.length} agents, ${queries.length} queries (e.g. ${queries.slice(0, 4).map((q) => `"${q.q}"`).join(', ')})`);
-  const rows: Row[] = [];
-  const typesenseWanted = Boolean(process.env.TYPESENSE_URL && process.env.TYPESENSE_API_KEY) && !skip.has('typesense');
-  let typesenseDone = false;
+  const queries = generateQueries(agents, perKind, random);
+  log(`${agents.length} agents, ${queries.length} queries (seed ${args.seed})`);
+  const columns: Column[] = [];
+  const spans: string[] = [];
 
-  if (!skip.has('pglite')) {
-    log('postgres engine on PGlite');
+  if (targets.has('postgresql')) {
+    log('project on PostgreSQL');
+    const server = new URL(args.postgres);
+    const scratch = `bench_search_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: server.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${scratch}`);
+    try {
+      const url = new URL(server);
+      url.pathname = `/${scratch}`;
+      await benchProject('project (PostgreSQL)', url.toString(), agents, queries, columns, spans);
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+      await admin.end();
+    }
+  }
+  if (targets.has('pglite')) {
+    log('project on PGlite');
     const db = await startEmbeddedDatabase({ dataDir: null });
     try {
-      const row = await benchPostgresEngine('postgres on PGlite', db.url, agents, queries);
-      rows.push(row);
-      await row.prisma.$disconnect();
+      await benchProject('project (PGlite)', db.url, agents, queries, columns, spans);
     } finally {
       await db.close();
     }
   }
-
-  if (!skip.has('postgresql')) {
-    log('postgres engine on PostgreSQL');
-    const server = new URL(args.postgres);
-    const scratch = `bench_search_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: server.toString() });
-    try {
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${scratch}`);
-      const url = new URL(server);
-      url.pathname = `/${scratch}`;
-      try {
-        const row = await benchPostgresEngine('postgres on PostgreSQL', url.toString(), agents, queries);
-        rows.push(row);
-        if (typesenseWanted) {
-          log('typesense');
-          rows.push(await benchTypesense(row.prisma, queries));
-          typesenseDone = true;
-        }
-        await row.prisma.$disconnect();
-      } finally {
-        await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
-      }
-    } catch (error) {
-      rows.push({ target: 'postgres on PostgreSQL', loadSeconds: null, result: null, note: `skipped: ${(error as Error).message}` });
-    } finally {
-      await admin.end().catch(() => {});
-    }
+  for (const build of [() => Promise.resolve(miniSearchEngine(agents)), () => oramaEngine(agents)]) {
+    const started = performance.now();
+    const engine = await build();
+    log(`${engine.name}: indexed in ${(elapsed(started) / 1000).toFixed(1)} s, querying`);
+    columns.push({ name: engine.name, peer: true, result: await measure(engine, queries) });
   }
-
-  if (typesenseWanted && !typesenseDone) rows.push({ target: 'typesense', loadSeconds: null, result: null, note: 'skipped: needs the PostgreSQL run as its source' });
-  if (!typesenseWanted) rows.push({ target: 'typesense', loadSeconds: null, result: null, note: 'not configured (TYPESENSE_URL, TYPESENSE_API_KEY)' });
-
-  print(rows, agents.length, queries.length);
+  print(columns, spans, agents.length, queries);
 }
 
-function print(rows: Row[], agents: number, queries: number) {
-  const header = ['engine', 'agents', 'queries', 'load s', 'recall@5', 'MRR@10', 'p50 ms', 'p99 ms'];
-  const table = rows.map((r) =>
-    r.result
-      ? [r.target, String(agents), String(queries), r.loadSeconds!.toFixed(1), r.result.recallAt5.toFixed(3), r.result.mrr.toFixed(3), r.result.p50Ms.toFixed(1), r.result.p99Ms.toFixed(1)]
-      : [r.target, String(agents), String(queries), '-', '-', '-', '-', `(${r.note})`],
-  );
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (i === header.length - 1 && row[i]!.startsWith('(') ? 0 : row[i]!.length))));
+function print(columns: Column[], spans: string[], agents: number, queries: BenchQuery[]) {
+  const cell = (n: number) => n.toFixed(2);
+  const header = ['kind', 'n', ...columns.map((c) => `${c.name} R@1 / R@5 / MRR`), 'project vs best peer'];
+  const project = columns.find((c) => !c.peer);
+  const peers = columns.filter((c) => c.peer);
+  let allGood = true;
+  const rows = QUERY_KINDS.map((kind) => {
+    let verdict = '-';
+    if (project && peers.length) {
+      const mine = project.result.byKind[kind];
+      const best = (key: 'r1' | 'r5' | 'mrr') => Math.max(...peers.map((p) => p.result.byKind[kind][key]));
+      const behind = (['r1', 'r5', 'mrr'] as const).filter((key) => mine[key] + 1e-9 < best(key));
+      verdict = behind.length ? `behind on ${behind.join(', ')}` : 'at least as good';
+      if (behind.length) allGood = false;
+    }
+    const counts = project?.result.byKind[kind].queries ?? queries.filter((q) => q.kind === kind).length;
+    return [kind, String(counts), ...columns.map((c) => {
+      const s = c.result.byKind[kind];
+      return `${cell(s.r1)} / ${cell(s.r5)} / ${cell(s.mrr)}`;
+    }), verdict];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(`${agents} agents, ${queries.length} queries; nonsense counts as a hit when nothing is returned\n`);
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const row of table) console.log(line(row));
-  for (const r of rows.filter((row) => row.result)) {
-    const kinds = Object.entries(r.result!.byKind).map(([k, v]) => `${k} ${v.recallAt5.toFixed(3)} (${v.queries})`).join(', ');
-    console.log(`\n${r.target}: recall@5 by query kind: ${kinds}`);
-    const misses = r.result!.misses.slice(0, 5).map((m) => `"${m.q}"`);
-    if (misses.length) console.log(`  some misses: ${misses.join(', ')}`);
+  for (const row of rows) console.log(line(row));
+  console.log('');
+  for (const c of columns) console.log(`${c.name}: p50 ${c.result.p50Ms.toFixed(2)} ms, p99 ${c.result.p99Ms.toFixed(2)} ms per query`);
+  for (const span of spans) console.log(span);
+  if (project && peers.length) console.log(`\n${allGood ? 'project is at least as good as the best peer on every kind' : 'project is behind a peer on some kind'}`);
+  for (const c of columns.filter((col) => !col.peer)) {
+    const misses = c.result.misses.slice(0, 12).map((m) => `${m.kind}: "${m.q}"`);
+    if (misses.length) console.log(`\n${c.name}, some misses: ${misses.join('; ')}`);
   }
 }
 

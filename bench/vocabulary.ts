@@ -1,6 +1,8 @@
 // A synthetic but realistic agent registry: brand-like names over a catalogue of agent domains, each
 // with its own nouns, capabilities, tags and description phrases. Deterministic for a given seed.
 
+import { fold } from '../src/search/text/words.js';
+
 export type Random = () => number;
 
 // mulberry32: small, fast and good enough to make the same registry on every run.
@@ -23,7 +25,7 @@ const pickSome = <T>(random: Random, list: readonly T[], n: number): T[] => {
   return out;
 };
 
-interface Domain {
+export interface Domain {
   nouns: string[];
   capabilities: string[];
   tags: string[];
@@ -31,20 +33,20 @@ interface Domain {
   phrases: string[];
 }
 
-const DOMAINS: Domain[] = [
+export const DOMAINS: Domain[] = [
   { nouns: ['Translator', 'Linguist', 'Interpreter'], capabilities: ['translation', 'localization'], tags: ['language', 'multilingual'], category: 'language', phrases: ['translates documents between many languages', 'localizes product copy for new markets'] },
   { nouns: ['Painter', 'Imager', 'Illustrator'], capabilities: ['image-generation', 'text-to-image'], tags: ['art', 'images'], category: 'creative', phrases: ['generates images from text prompts', 'paints illustrations in any style'] },
   { nouns: ['Summarizer', 'Digest', 'Condenser'], capabilities: ['summarization'], tags: ['documents', 'reading'], category: 'productivity', phrases: ['summarizes long reports into key points', 'condenses meeting notes'] },
   { nouns: ['Transcriber', 'Scribe', 'Listener'], capabilities: ['speech-to-text', 'transcription'], tags: ['audio', 'meetings'], category: 'media', phrases: ['transcribes audio and video recordings', 'turns calls into searchable text'] },
   { nouns: ['Narrator', 'Voice', 'Speaker'], capabilities: ['text-to-speech', 'speech-synthesis'], tags: ['audio', 'voice'], category: 'media', phrases: ['reads text aloud with natural voices', 'produces narration for videos'] },
   { nouns: ['Reviewer', 'Linter', 'Inspector'], capabilities: ['code-review', 'static-analysis'], tags: ['developer', 'quality'], category: 'developer', phrases: ['reviews pull requests for bugs and style', 'finds security issues in source code'] },
-  { nouns: ['Coder', 'Programmer', 'Builder'], capabilities: ['code-generation'], tags: ['developer', 'automation'], category: 'developer', phrases: ['writes functions from a specification', 'generates boilerplate and tests'] },
-  { nouns: ['Extractor', 'Parser', 'Harvester'], capabilities: ['data-extraction', 'parsing'], tags: ['documents', 'structured-data'], category: 'data', phrases: ['extracts fields from invoices and forms', 'parses tables out of documents'] },
+  { nouns: ['Coder', 'Programmer', 'Builder'], capabilities: ['code-generation', 'api-design'], tags: ['developer', 'automation'], category: 'developer', phrases: ['writes functions from a specification', 'generates boilerplate and tests'] },
+  { nouns: ['Extractor', 'Parser', 'Harvester'], capabilities: ['data-extraction', 'pdf-parsing'], tags: ['documents', 'structured-data'], category: 'data', phrases: ['extracts fields from invoices and forms', 'parses tables out of documents'] },
   { nouns: ['Scanner', 'Reader', 'Recognizer'], capabilities: ['ocr', 'document-scanning'], tags: ['documents', 'vision'], category: 'vision', phrases: ['recognizes printed and handwritten text', 'scans receipts into data'] },
   { nouns: ['Analyst', 'Sentiment', 'Gauge'], capabilities: ['sentiment-analysis', 'classification'], tags: ['nlp', 'feedback'], category: 'analytics', phrases: ['measures sentiment in customer feedback', 'classifies reviews by topic'] },
   { nouns: ['Scheduler', 'Planner', 'Calendar'], capabilities: ['scheduling'], tags: ['calendar', 'meetings'], category: 'productivity', phrases: ['finds meeting times across calendars', 'plans shifts and rotas'] },
   { nouns: ['Writer', 'Copywriter', 'Author'], capabilities: ['copywriting', 'content-generation'], tags: ['marketing', 'writing'], category: 'marketing', phrases: ['drafts blog posts and product descriptions', 'writes marketing emails'] },
-  { nouns: ['Concierge', 'Helper', 'Assistant'], capabilities: ['customer-support', 'chat'], tags: ['support', 'helpdesk'], category: 'support', phrases: ['answers customer questions around the clock', 'routes support tickets'] },
+  { nouns: ['Concierge', 'Helper', 'Assistant'], capabilities: ['customer-support', 'faq-answering'], tags: ['support', 'helpdesk'], category: 'support', phrases: ['answers customer questions around the clock', 'routes support tickets'] },
   { nouns: ['Querier', 'Analyzer', 'Warehouse'], capabilities: ['sql-generation', 'data-analysis'], tags: ['data', 'analytics'], category: 'data', phrases: ['turns questions into SQL queries', 'analyzes spreadsheets and databases'] },
   { nouns: ['Crawler', 'Scraper', 'Spider'], capabilities: ['web-scraping'], tags: ['web', 'data'], category: 'data', phrases: ['collects prices and listings from websites', 'monitors pages for changes'] },
   { nouns: ['Counsel', 'Paralegal', 'Advocate'], capabilities: ['legal-review', 'contract-analysis'], tags: ['legal', 'compliance'], category: 'legal', phrases: ['reviews contracts for risky clauses', 'checks documents for compliance'] },
@@ -72,11 +74,21 @@ const SYLLABLES = [
   'mi', 'nex', 'or', 'pla', 'ron', 'sen', 'tu', 'vio', 'wyn', 'xa', 'yo', 'zor', 'bri', 'cor', 'dyn', 'el', 'fa', 'gen', 'hal', 'is',
 ];
 
-// A pronounceable made-up word of two or three syllables, like most product names.
+const ACCENTED: Record<string, string> = { a: 'áà', e: 'éè', i: 'í', o: 'öó', u: 'üú' };
+
+// A pronounceable made-up word of two or three syllables, like most product names; one in eight carries
+// an accented vowel ("Lumövel"), as names from many languages do.
 function brand(random: Random): string {
   const n = random() < 0.6 ? 2 : 3;
   let word = '';
   for (let i = 0; i < n; i++) word += pick(random, SYLLABLES);
+  if (random() < 0.125) {
+    const vowels = [...word].map((ch, i) => (ACCENTED[ch] && i > 0 ? i : -1)).filter((i) => i >= 0);
+    if (vowels.length) {
+      const at = pick(random, vowels);
+      word = word.slice(0, at) + pick(random, [...ACCENTED[word[at]!]!]) + word.slice(at + 1);
+    }
+  }
   return word[0]!.toUpperCase() + word.slice(1);
 }
 
@@ -86,6 +98,9 @@ export interface BenchAgent {
   slug: string;
   brand: string;
   noun: string;
+  // Indexes into DOMAINS: what the agent does, and sometimes a second thing (named in its long description).
+  domain: number;
+  secondDomain: number | null;
   description: string;
   longDescription: string;
   protocols: string[];
@@ -102,17 +117,19 @@ export function generateAgents(count: number, random: Random): BenchAgent[] {
   const agents: BenchAgent[] = [];
   const names = new Set<string>();
   while (agents.length < count) {
-    const domain = pick(random, DOMAINS);
+    const domainIndex = Math.floor(random() * DOMAINS.length);
+    const domain = DOMAINS[domainIndex]!;
     const b = brand(random);
     const noun = pick(random, domain.nouns);
     const suffix = pick(random, SUFFIXES);
     const name = [b, noun, suffix].filter(Boolean).join(' ');
     // Brand and noun together identify an agent, whatever the suffix: that is what queries name.
-    const key = `${b} ${noun}`.toLowerCase();
+    const key = fold(`${b} ${noun}`);
     if (names.has(key)) continue;
     names.add(key);
     const i = agents.length;
-    const second = random() < 0.3 ? pick(random, DOMAINS) : null;
+    const secondIndex = random() < 0.3 ? Math.floor(random() * DOMAINS.length) : null;
+    const second = secondIndex === null ? null : DOMAINS[secondIndex]!;
     const ratingCount = random() < 0.6 ? Math.floor(random() * 50) : 0;
     agents.push({
       id: `agt_bench${String(i).padStart(7, '0')}`,
@@ -120,6 +137,8 @@ export function generateAgents(count: number, random: Random): BenchAgent[] {
       slug: `${key.replace(/[^a-z0-9]+/g, '-')}-${i}`,
       brand: b,
       noun,
+      domain: domainIndex,
+      secondDomain: secondIndex,
       description: `${b} ${pick(random, domain.phrases)}. ${pick(random, ADJECTIVES)} and ${pick(random, ADJECTIVES)}.`,
       longDescription: `${name} ${pick(random, domain.phrases)}${second ? ` and ${pick(random, second.phrases)}` : ''}. Built for teams that need ${pick(random, ADJECTIVES)} results.`,
       protocols: pickSome(random, PROTOCOLS, 1 + Math.floor(random() * 2)),

@@ -1,5 +1,5 @@
 // A local stand-in for the few Typesense endpoints the engine uses (aliases, collections, document
-// upsert/delete/import, search), so the sync pipeline can run end to end without a Typesense server.
+// upsert/delete/import, search, synonym sets), so the sync pipeline can run end to end without a Typesense server.
 // It keeps documents but does not rank: a test sets the search answer it wants. Every request is recorded.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +16,8 @@ export interface TypesenseStandin {
   requests: StandinRequest[];
   collections: Map<string, Map<string, Record<string, unknown>>>;
   aliases: Map<string, string>;
+  // Synonym sets by name, as last written.
+  synonymSets: Map<string, unknown>;
   // Documents behind an alias (or collection) name.
   documents(name: string): Map<string, Record<string, unknown>>;
   // While down, every request is answered 503.
@@ -28,6 +30,7 @@ export async function startTypesenseStandin(): Promise<TypesenseStandin> {
   const requests: StandinRequest[] = [];
   const collections = new Map<string, Map<string, Record<string, unknown>>>();
   const aliases = new Map<string, string>();
+  const synonymSets = new Map<string, unknown>();
   const state = { down: false, searchAnswer: { ids: [] as string[], found: 0 } };
   const resolve = (name: string) => collections.get(aliases.get(name) ?? name);
 
@@ -53,6 +56,10 @@ export async function startTypesenseStandin(): Promise<TypesenseStandin> {
         aliases.set(parts[1], (JSON.parse(body) as { collection_name: string }).collection_name);
         return answer(res, 200, { name: parts[1], collection_name: aliases.get(parts[1]) });
       }
+    }
+    if (parts[0] === 'synonym_sets' && parts[1] && req.method === 'PUT') {
+      synonymSets.set(parts[1], JSON.parse(body));
+      return answer(res, 200, { name: parts[1], ...(JSON.parse(body) as object) });
     }
     if (parts[0] === 'collections' && parts.length === 1 && req.method === 'POST') {
       const schema = JSON.parse(body) as { name: string };
@@ -110,6 +117,7 @@ export async function startTypesenseStandin(): Promise<TypesenseStandin> {
     requests,
     collections,
     aliases,
+    synonymSets,
     documents: (name) => resolve(name) ?? new Map(),
     get down() {
       return state.down;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { startTypesenseStandin, type TypesenseStandin } from './discovery-typesense-standin.js';
 import { until } from './support/wait.js';
+import { SYNONYMS } from '../src/search/text/synonyms.js';
 
 const ALIAS = 'agents_test';
 
@@ -38,6 +39,11 @@ describe('index sync through the job queue', () => {
     const doc = await until('the document', () => standin.documents(ALIAS).get(agent.id));
     expect(doc).toMatchObject({ id: agent.id, name: 'Sync Translator', capabilities: ['translation'], status: 'active', avg_rating: 0, task_count: 0 });
     expect(standin.aliases.get(ALIAS)).toMatch(new RegExp(`^${ALIAS}_\\d+$`));
+  });
+
+  it('writes the synonym table as a synonym set along with the collection', () => {
+    const set = standin.synonymSets.get(`${ALIAS}_synonyms`) as { items: Array<{ synonyms: string[] }> };
+    expect(set.items.map((item) => item.synonyms)).toEqual(SYNONYMS.map((phrases) => [...phrases]));
   });
 
   it('follows updates and removes deleted agents', async () => {
@@ -98,6 +104,7 @@ describe('search through Typesense', () => {
     expect(sent.query.get('filter_by')).toBe('status:=active && capabilities:=[`translation`]');
     expect(sent.query.get('sort_by')).toBe('task_count:desc,_text_match:desc');
     expect(sent.query.get('per_page')).toBe('2');
+    expect(sent.query.get('synonym_sets')).toBe(`${ALIAS}_synonyms`);
   });
 
   it('answers from the database while Typesense is unreachable', async () => {

@@ -1,49 +1,23 @@
 // The default search engine: PostgreSQL itself (a server or the embedded PGlite). Weighted full-text
-// search over a trigger-maintained tsvector, with typo tolerance from pg_trgm: each query word is widened
-// to the nearest words of the agents' vocabulary (search_words) before the full-text match. Trigram
-// matching runs only over that short-word vocabulary, never over description text.
+// search over a trigger-maintained tsvector. Typo tolerance, prefixes, synonyms and compounds are worked
+// out in this process from an in-memory index of the agents' vocabulary (correction-index.ts, kept
+// current by vocabulary.ts), so the database answers each search with one indexed query; a second one
+// runs only when no agent has every word of the query (the soft AND below).
 import type { PrismaClient } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
-import { orderBy, relevanceScore, textScore } from './order.js';
-import { chooseCorrections, exactTextQuery, fullTextQuery, queryWords, type QueryWord, type WordExpansion } from './text-query.js';
+import { DROP_TOKENS_THRESHOLD } from '../text/matching.js';
+import type { CorrectionIndex } from './correction-index.js';
+import { matchTier, orderBy, relevanceScore, textScore, type GroupQueries } from './order.js';
+import { alternatives, QueryPlanner, type WordGroup } from './query-plan.js';
+import { createVocabulary } from './vocabulary.js';
 
-// Vocabulary words fetched per query word as correction candidates (chooseCorrections keeps those within
-// the typo allowance), and vocabulary words completing the last word.
-const CANDIDATES_PER_WORD = 200;
-const COMPLETIONS_PER_PREFIX = 8;
-// One typo in a short word breaks most of its trigrams ("kaoy" and "kayo" share 2 of 8, similarity 0.25),
-// so candidates are gathered below pg_trgm's default threshold of 0.3; edit distance then decides.
-const CANDIDATE_SIMILARITY = 0.2;
-
-async function expandWords(db: PrismaClient, words: QueryWord[]): Promise<WordExpansion[]> {
-  // The `%` operator (the one the trigram index serves) reads its threshold from a setting, set for this
-  // transaction only. So is enable_seqscan: the planner prices a trigram comparison like any cheap filter
-  // and scans the whole vocabulary (about 35 ms for 35 000 words) where the index takes a few.
-  const [, rows] = await db.$transaction([
-    db.$executeRaw`SELECT set_config('pg_trgm.similarity_threshold', ${String(CANDIDATE_SIMILARITY)}, true),
-      set_config('enable_seqscan', 'off', true)`,
-    db.$queryRaw<Array<{ word: string; stop: boolean; similar: string[]; completions: string[] }>>`
-      SELECT q.word,
-        numnode(plainto_tsquery('english'::regconfig, q.word)) = 0 AS stop,
-        ARRAY(
-          SELECT s.word FROM search_words s
-          WHERE s.word % q.word AND s.word <> q.word
-          ORDER BY similarity(s.word, q.word) DESC, s.word
-          LIMIT ${CANDIDATES_PER_WORD}
-        ) AS similar,
-        CASE WHEN q.ord = ${words.length} AND length(q.word) >= 3 THEN ARRAY(
-          SELECT s.word FROM search_words s
-          WHERE s.word LIKE q.word || '%' AND s.word <> q.word
-          ORDER BY length(s.word), s.word
-          LIMIT ${COMPLETIONS_PER_PREFIX}
-        ) ELSE '{}'::text[] END AS completions
-      FROM unnest(${words.map((w) => w.word)}::text[]) WITH ORDINALITY AS q(word, ord)
-      ORDER BY q.ord`,
-  ]);
-  return rows.map((row, i) => ({ ...row, similar: chooseCorrections(row.word, row.similar), last: words[i]!.last }));
-}
+// In the soft AND, only the rarer words decide which agents are candidates (all of them still count for
+// ranking): a very common word ("data") would otherwise make the database rank most of the registry.
+const CANDIDATE_BUDGET_MIN = 2000;
+const CANDIDATE_BUDGET_SHARE = 0.05;
+const PLAN_CACHE_SIZE = 2000;
 
 function filtersOf(query: DiscoveryQuery): Prisma.Sql[] {
   const filters = [Prisma.sql`a.status = ${query.status}::"AgentStatus"`];
@@ -54,27 +28,109 @@ function filtersOf(query: DiscoveryQuery): Prisma.Sql[] {
   return filters;
 }
 
-export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
-  async function run(query: DiscoveryQuery, text: { tsquery: string; exactTsquery: string | null } | null): Promise<SearchHits> {
-    const filters = filtersOf(query);
-    let score: Prisma.Sql | null = null;
-    if (text !== null) {
-      filters.push(Prisma.sql`a.search_vector @@ to_tsquery('english'::regconfig, ${text.tsquery})`);
-      score = relevanceScore(textScore({ text: query.q!, ...text }));
+function groupQueries(group: WordGroup): GroupQueries {
+  const or = (terms: string[]) => (terms.length === 0 ? null : terms.length === 1 ? terms[0]! : `(${terms.join(' | ')})`);
+  return { exact: or(group.exact), near: or([...group.exact, ...group.near]), any: alternatives(group) };
+}
+
+// The rarest groups whose agents together stay within the budget (at least the rarest one).
+function candidateGroups(groups: WordGroup[], documents: number): WordGroup[] {
+  const budget = Math.max(CANDIDATE_BUDGET_MIN, documents * CANDIDATE_BUDGET_SHARE);
+  const byRarity = [...groups].sort((a, b) => a.frequency - b.frequency);
+  const chosen: WordGroup[] = [];
+  let spent = 0;
+  for (const group of byRarity) {
+    if (chosen.length > 0 && spent + group.frequency > budget) break;
+    chosen.push(group);
+    spent += group.frequency;
+  }
+  return chosen;
+}
+
+// A small LRU of query plans: popular queries skip the planning (corrections, completions) entirely.
+class PlanCache {
+  private readonly plans = new Map<string, WordGroup[]>();
+  constructor(readonly index: CorrectionIndex) {}
+  plan(q: string): WordGroup[] {
+    const key = q.toLowerCase();
+    let groups = this.plans.get(key);
+    if (groups) {
+      this.plans.delete(key);
+    } else {
+      groups = new QueryPlanner(this.index).plan(q);
+      if (this.plans.size >= PLAN_CACHE_SIZE) this.plans.delete(this.plans.keys().next().value!);
     }
-    const where = Prisma.join(filters, ' AND ');
+    this.plans.set(key, groups);
+    return groups;
+  }
+}
+
+interface Ranked extends SearchHits {
+  // search_vocabulary.version as the database saw it during this search.
+  version: string;
+  // The query had words this process's vocabulary does not know: a newer vocabulary may know them.
+  unknownWords?: boolean;
+}
+
+export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
+  const vocabulary = createVocabulary(db);
+  let cache: PlanCache | null = null;
+
+  async function run(query: DiscoveryQuery, where: string | null, match: Prisma.Sql[] | null): Promise<Ranked> {
+    const filters = filtersOf(query);
+    if (where !== null) filters.push(Prisma.sql`a.search_vector @@ ${where}::tsquery`);
     const offset = (query.page - 1) * query.perPage;
-    const rows = await db.$queryRaw<Array<{ id: string; total: bigint }>>`
-      SELECT a.id, count(*) OVER () AS total
-      FROM agents a
-      WHERE ${where}
-      ORDER BY ${orderBy(query.sort, score)}
-      LIMIT ${query.perPage} OFFSET ${offset}`;
-    if (rows.length > 0) return { ids: rows.map((r) => r.id), total: Number(rows[0]!.total) };
+    // The lateral join returns the vocabulary version even when nothing matches.
+    const rows = await db.$queryRaw<Array<{ version: string; id: string | null; total: bigint | null }>>`
+      SELECT v.version::text AS version, r.id, r.total
+      FROM search_vocabulary v LEFT JOIN LATERAL (
+        SELECT a.id, count(*) OVER () AS total
+        FROM agents a
+        WHERE ${Prisma.join(filters, ' AND ')}
+        ORDER BY ${orderBy(query.sort, match)}
+        LIMIT ${query.perPage} OFFSET ${offset}
+      ) r ON true
+      WHERE v.id = 1`;
+    const version = rows[0]?.version ?? '0';
+    const found = rows.filter((r) => r.id !== null);
+    if (found.length > 0) return { ids: found.map((r) => r.id!), total: Number(found[0]!.total), version };
     // Past the last page the window count has no row to ride on.
-    if (offset === 0) return { ids: [], total: 0 };
-    const [{ total }] = await db.$queryRaw<[{ total: bigint }]>`SELECT count(*) AS total FROM agents a WHERE ${where}`;
-    return { ids: [], total: Number(total) };
+    if (offset === 0) return { ids: [], total: 0, version };
+    const [{ total }] = await db.$queryRaw<[{ total: bigint }]>`SELECT count(*) AS total FROM agents a WHERE ${Prisma.join(filters, ' AND ')}`;
+    return { ids: [], total: Number(total), version };
+  }
+
+  async function searchText(query: DiscoveryQuery, groups: WordGroup[], index: CorrectionIndex): Promise<Ranked> {
+    const perGroup = groups.map(groupQueries);
+    const any = perGroup.map((g) => g.any);
+    const tier = matchTier(perGroup);
+    const text = textScore(any.join(' | '));
+    const every = await run(query, any.join(' & '), [tier, relevanceScore(text)]);
+    if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
+    // Soft AND: agents that have some of the words, those with more of them first, then those whose
+    // words are rarer (telling), then by the text score.
+    const covers = any.map((g) => Prisma.sql`(a.search_vector @@ ${g}::tsquery)::int`);
+    const weights = groups.map((g) => Math.log(1 + index.documents / (1 + g.frequency)));
+    const total = weights.reduce((sum, w) => sum + w, 0) || 1;
+    const telling = Prisma.join(
+      covers.map((cover, i) => Prisma.sql`${weights[i]! / total}::float8 * ${cover}`),
+      ' + ',
+    );
+    const candidates = candidateGroups(groups, index.documents).map(alternatives).join(' | ');
+    return run(query, candidates, [Prisma.sql`(${Prisma.join(covers, ' + ')})`, tier, relevanceScore(Prisma.sql`(${text} + ${telling})`)]);
+  }
+
+  async function plannedSearch(query: DiscoveryQuery): Promise<Ranked> {
+    const index = await vocabulary.current();
+    if (cache?.index !== index) cache = new PlanCache(index);
+    const planned = cache.plan(query.q!);
+    // Only stop words: nothing to search for, so the filters alone decide.
+    if (planned.length === 0) return run(query, null, null);
+    // Words that can match nothing are left out, unless nothing else is left: a query of unknown words
+    // then asks the database for them as typed, finds nothing, and learns the vocabulary version.
+    const live = planned.filter((g) => g.live);
+    const ranked = await searchText(query, live.length > 0 ? live : planned, index);
+    return { ...ranked, unknownWords: live.length < planned.length };
   }
 
   return {
@@ -82,24 +138,27 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     keepsIndex: false,
 
     async search(query) {
-      const words = query.q ? queryWords(query.q) : [];
-      if (words.length === 0) return run(query, null);
-      const expansions = await expandWords(db, words);
-      const all = fullTextQuery(expansions, 'all');
-      // Only stop words: nothing to search for, so the filters alone decide.
-      if (all === null) return run(query, null);
-      const exactTsquery = exactTextQuery(expansions);
-      const hits = await run(query, { tsquery: all, exactTsquery });
-      if (hits.total > 0 || expansions.filter((e) => !e.stop).length < 2) return hits;
-      // No agent has every word: rank those that have some, as a search box user would expect.
-      return run(query, { tsquery: fullTextQuery(expansions, 'any')!, exactTsquery });
+      if (!query.q) return toHits(await run(query, null, null));
+      const index = await vocabulary.current();
+      const first = await plannedSearch(query);
+      if (first.version === index.version) return toHits(first);
+      // The vocabulary changed since this process built its index: rebuild it. When the query had words
+      // the old index did not know, wait for the new one and search again, so that words new to the
+      // registry are recognised at once; otherwise the answer stands and the rebuild runs behind it.
+      if (!first.unknownWords) {
+        // A failed rebuild is tried again by the next search, which sees the same difference.
+        vocabulary.seen(first.version).catch(() => {});
+        return toHits(first);
+      }
+      await vocabulary.seen(first.version);
+      return toHits(await plannedSearch(query));
     },
 
     // The tsvector and the vocabulary are kept by triggers in the same transaction as the write.
     async syncAgent() {},
 
     async reindex() {
-      return db.$transaction(
+      const result = await db.$transaction(
         async (tx) => {
           const indexed = await tx.$executeRaw`
             UPDATE agents SET search_vector = agent_search_document(name, capabilities, tags, description, long_description)`;
@@ -110,10 +169,15 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
             SELECT DISTINCT w FROM agents a, agent_search_words(a.name, a.capabilities, a.tags, a.description, a.long_description) AS w
             ORDER BY w
             ON CONFLICT DO NOTHING`;
+          await tx.$executeRaw`UPDATE search_vocabulary SET version = version + 1 WHERE id = 1`;
           return { indexed };
         },
         { timeout: 600_000 },
       );
+      await vocabulary.refresh();
+      return result;
     },
   };
 }
+
+const toHits = ({ ids, total }: SearchHits): SearchHits => ({ ids, total });

@@ -6,17 +6,34 @@ import type { DiscoverySort } from '../query.js';
 // The average rating, null without ratings (sorted last).
 export const AVG_RATING = Prisma.sql`(a.rating_sum::float8 / NULLIF(a.rating_count, 0))`;
 
-// How much a query matched: the weighted full-text rank (name 1.0, capabilities and tags 0.4, description
-// 0.2, long description 0.05, shorter documents preferred) of the query with its typo corrections, plus the
-// same rank for the words exactly as typed (so that an exact match beats a correction, as it does in
-// Typesense), plus how closely the query resembles the name.
-export function textScore(q: { text: string; tsquery: string; exactTsquery: string | null }): Prisma.Sql {
-  const weights = Prisma.sql`'{0.05,0.2,0.4,1.0}'`;
-  const exact = q.exactTsquery
-    ? Prisma.sql`ts_rank(${weights}, a.search_vector, to_tsquery('english'::regconfig, ${q.exactTsquery}), 1)`
-    : Prisma.sql`0`;
-  return Prisma.sql`(ts_rank(${weights}, a.search_vector, to_tsquery('english'::regconfig, ${q.tsquery}), 1)
-    + ${exact} + 0.5 * word_similarity(${q.text.toLowerCase()}, lower(a.name)))`;
+// One query group's alternatives as tsquery text: as typed, with the one-typo forms, and all of them.
+export interface GroupQueries {
+  // Null when the group has no alternative of that tier.
+  exact: string | null;
+  near: string | null;
+  any: string;
+}
+
+// How closely an agent matches the words, group by group: 1 for a group matched as typed, 0.6 through a
+// one-typo form (or a completion), 0.3 through a two-typo one, summed. Ordered on before the text score,
+// so an exact match always outranks a corrected one, whatever the fields. The @@ tests are what make
+// this exact: ts_rank scores the lexemes a query names whether or not the document satisfies it.
+export function matchTier(groups: GroupQueries[]): Prisma.Sql {
+  const tier = (g: GroupQueries) => {
+    const branches: Prisma.Sql[] = [];
+    if (g.exact !== null) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.exact}::tsquery THEN 1.0`);
+    if (g.near !== null && g.near !== g.exact) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.near}::tsquery THEN 0.6`);
+    if (g.any !== g.near) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.any}::tsquery THEN 0.3`);
+    return Prisma.sql`(CASE ${Prisma.join(branches, ' ')} ELSE 0 END)`;
+  };
+  return Prisma.sql`(${Prisma.join(groups.map(tier), ' + ')})`;
+}
+
+// How well an agent matches within a tier: the weighted full-text rank (name 1.0, capabilities and tags
+// 0.4, description 0.2, long description 0.05) of every alternative, divided by a gentle document-length
+// factor, so that a full listing is not beaten by a one-line one only for being short.
+export function textScore(any: string): Prisma.Sql {
+  return Prisma.sql`(ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, ${any}::tsquery, 0) / (1 + 0.2 * ln(1 + length(a.search_vector))))`;
 }
 
 // The quality prior: at most +25 % for a perfect trust score and +10 % for a perfect average rating, so
@@ -45,12 +62,12 @@ export function orderKeys(sort: DiscoverySort): Prisma.Sql | null {
   }
 }
 
-// The sort's own keys first, then the match score (when there is a query), then the id.
-export function orderBy(sort: DiscoverySort, score: Prisma.Sql | null): Prisma.Sql {
+// The sort's own keys first, then the match (when there is a query: each key descending), then the id.
+export function orderBy(sort: DiscoverySort, match: Prisma.Sql[] | null): Prisma.Sql {
   const keys = orderKeys(sort);
   const parts: Prisma.Sql[] = [];
   if (keys) parts.push(keys);
-  if (score) parts.push(Prisma.sql`${score} DESC`);
+  if (match) parts.push(...match.map((key) => Prisma.sql`${key} DESC`));
   else if (!keys) parts.push(BY_QUALITY);
   parts.push(Prisma.sql`a.id`);
   return Prisma.join(parts, ', ');

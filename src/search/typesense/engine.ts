@@ -7,6 +7,7 @@ import type { Logger } from '../../logger.js';
 import type { SearchEngine } from '../engine.js';
 import { agentDocument, collectionSchema, type AgentDocument } from './collection.js';
 import { typesenseSearchParams } from './params.js';
+import { synonymSet, synonymSetName } from './synonyms.js';
 
 const IMPORT_BATCH = 1000;
 
@@ -43,9 +44,11 @@ export function createTypesenseSearchEngine(deps: { prisma: PrismaClient; logger
     }
   }
 
-  // A new, empty collection under a unique name, not yet behind the alias.
+  // A new, empty collection under a unique name, not yet behind the alias; the synonym set is written
+  // (again) with it, so a changed synonym table reaches Typesense with the next reindex.
   async function createCollection(): Promise<string> {
     const name = `${alias}_${Date.now()}`;
+    await client.synonymSets(synonymSetName(alias)).upsert(synonymSet());
     await client.collections().create(collectionSchema(name));
     return name;
   }
@@ -76,7 +79,7 @@ export function createTypesenseSearchEngine(deps: { prisma: PrismaClient; logger
     keepsIndex: true,
 
     async search(query) {
-      const result = await documents().search(typesenseSearchParams(query), {});
+      const result = await documents().search(typesenseSearchParams(query, synonymSetName(alias)), {});
       return { ids: (result.hits ?? []).map((hit) => hit.document.id), total: result.found };
     },
 

@@ -3,6 +3,7 @@
 import type { SearchParams } from 'typesense/lib/Typesense/Types.js';
 import { invalid } from '../../errors.js';
 import type { DiscoveryQuery, DiscoverySort } from '../query.js';
+import { DROP_TOKENS_THRESHOLD, MIN_LENGTH_ONE_TYPO, MIN_LENGTH_TWO_TYPOS } from '../text/matching.js';
 import type { AgentDocument } from './collection.js';
 
 // Searched fields, most telling first: the name outweighs capabilities and tags, which outweigh descriptions.
@@ -55,20 +56,27 @@ export function sortBy(sort: DiscoverySort, hasQuery: boolean): string {
   }
 }
 
-export function typesenseSearchParams(query: DiscoveryQuery): SearchParams<AgentDocument> {
+// synonymSet: the name of the synonym set holding the marketplace's synonyms (synonyms.ts).
+export function typesenseSearchParams(query: DiscoveryQuery, synonymSet?: string): SearchParams<AgentDocument> {
   return {
     q: query.q ?? '*',
     query_by: QUERY_BY.join(','),
     query_by_weights: QUERY_BY_WEIGHTS.join(','),
     num_typos: NUM_TYPOS.join(','),
     prefix: PREFIX.join(','),
-    // Words of 4 letters may carry one typo ("imge"), words of 7 two ("tranlsator").
-    min_len_1typo: 4,
-    min_len_2typo: 7,
-    // Keep looking for typo corrections until a full page is found, not only until the first hit.
-    typo_tokens_threshold: query.perPage,
-    // When no agent has every word, drop words from the right until something matches.
-    drop_tokens_threshold: 1,
+    // The same typo allowance as the postgres engine: one typo from 3 letters, two from 7.
+    min_len_1typo: MIN_LENGTH_ONE_TYPO,
+    min_len_2typo: MIN_LENGTH_TWO_TYPOS,
+    // Words are corrected only when the words as typed find nothing: a correctly spelled word is not
+    // widened to its neighbours ("help" stays help, not helm or kelp).
+    typo_tokens_threshold: 1,
+    // Soft AND: when no agent has every word, drop words until something matches, trying both ends of
+    // short queries (Typesense drops by position; the postgres engine drops the commonest words first).
+    drop_tokens_threshold: DROP_TOKENS_THRESHOLD,
+    drop_tokens_mode: 'both_sides:3',
+    // "help desk" also matches helpdesk, and "helpdesk" help desk, when the words as typed find nothing.
+    split_join_tokens: 'fallback',
+    ...(synonymSet ? { synonym_sets: synonymSet } : {}),
     filter_by: filterBy(query),
     sort_by: sortBy(query.sort, query.q !== null),
     page: query.page,

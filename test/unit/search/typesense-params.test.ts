@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { discoveryQuerySchema, type DiscoveryQueryInput } from '../../../src/search/query.js';
 import { typesenseSearchParams } from '../../../src/search/typesense/params.js';
 import { collectionSchema, agentDocument } from '../../../src/search/typesense/collection.js';
+import { synonymSet } from '../../../src/search/typesense/synonyms.js';
+import { SYNONYMS } from '../../../src/search/text/synonyms.js';
+import { DROP_TOKENS_THRESHOLD, MIN_LENGTH_ONE_TYPO, MIN_LENGTH_TWO_TYPOS, typoAllowance } from '../../../src/search/text/matching.js';
 import type { Agent } from '../../../src/generated/prisma/client.js';
 
 const params = (input: DiscoveryQueryInput = {}) => typesenseSearchParams(discoveryQuerySchema.parse(input));
@@ -15,10 +18,12 @@ describe('typesenseSearchParams', () => {
       query_by_weights: '8,4,4,2,1',
       num_typos: '2,2,2,2,1',
       prefix: 'true,true,true,false,false',
-      min_len_1typo: 4,
+      min_len_1typo: 3,
       min_len_2typo: 7,
-      typo_tokens_threshold: 20,
+      typo_tokens_threshold: 1,
       drop_tokens_threshold: 1,
+      drop_tokens_mode: 'both_sides:3',
+      split_join_tokens: 'fallback',
       filter_by: 'status:=active',
       sort_by: 'trust_score:desc,avg_rating:desc,task_count:desc',
       page: 1,
@@ -80,8 +85,26 @@ describe('typesenseSearchParams', () => {
     expect(String(p.sort_by).split(',').length).toBeLessThanOrEqual(3);
   });
 
-  it('pages with page and per_page, and looks for typo corrections until a page is full', () => {
-    expect(params({ page: 3, perPage: 50 })).toMatchObject({ page: 3, per_page: 50, typo_tokens_threshold: 50 });
+  it('pages with page and per_page', () => {
+    expect(params({ page: 3, perPage: 50 })).toMatchObject({ page: 3, per_page: 50 });
+  });
+
+  it('makes the same matching choices as the postgres engine', () => {
+    const p = params({ q: 'slq help desk' });
+    // One typo from three letters ("slq"), two from seven, as typoAllowance.
+    expect([p.min_len_1typo, p.min_len_2typo]).toEqual([MIN_LENGTH_ONE_TYPO, MIN_LENGTH_TWO_TYPOS]);
+    expect([2, 3, 6, 7].map(typoAllowance)).toEqual([0, 1, 1, 2]);
+    // Words spelled right are not corrected while they find something.
+    expect(p.typo_tokens_threshold).toBe(1);
+    // Soft AND: words are dropped when no agent has them all.
+    expect(p.drop_tokens_threshold).toBe(DROP_TOKENS_THRESHOLD);
+    // Adjacent words joined and compounds split.
+    expect(p.split_join_tokens).toBe('fallback');
+  });
+
+  it('names the synonym set when given one', () => {
+    expect(typesenseSearchParams(discoveryQuerySchema.parse({ q: 'cv' }), 'agents_synonyms').synonym_sets).toBe('agents_synonyms');
+    expect(params({ q: 'cv' })).not.toHaveProperty('synonym_sets');
   });
 
   it('asks for ids only: agents are read from the database', () => {
@@ -109,5 +132,14 @@ describe('collection', () => {
       status: 'active', trust_score: 0.5, avg_rating: 4.5, rating_count: 2, task_count: 4, created_at: 1000, updated_at: 2000,
     });
     expect(agentDocument({ ...agent, ratingCount: 0, ratingSum: 0 }).avg_rating).toBe(0);
+  });
+});
+
+describe('synonym set', () => {
+  it('holds each line of the synonym table as one multi-way synonym with a stable id', () => {
+    const set = synonymSet();
+    expect(set.items).toHaveLength(SYNONYMS.length);
+    expect(set.items[0]).toEqual({ id: 'marketplace-1', synonyms: [...SYNONYMS[0]!] });
+    expect(new Set(set.items.map((i) => i.id)).size).toBe(SYNONYMS.length);
   });
 });

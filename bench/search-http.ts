@@ -1,0 +1,198 @@
+// Search throughput over HTTP: the service (a child process, on a scratch PostgreSQL database holding N
+// generated agents) answers GET /v1/discover?q=… from several keep-alive clients for a fixed time; a plain
+// node:http server answering a fixed JSON body is measured the same way in the same run, and the
+// service's rate is printed as a ratio to it. Absolute figures depend on the machine; the ratio much less.
+//
+//   npm run bench:search:http -- [--agents 100000] [--seconds 20] [--connections 8] [--seed 42]
+//                                [--postgres postgresql://postgres@127.0.0.1:5432/test] [--profile DIR]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { applyMigrations } from '../src/db/schema-engine.js';
+import { loadAgents } from './load.js';
+import { percentile } from './measure.js';
+import { generateQueries } from './queries.js';
+import { generateAgents, seededRandom } from './vocabulary.js';
+
+const { values: args } = parseArgs({
+  options: {
+    agents: { type: 'string', default: '100000' },
+    seconds: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '8' },
+    seed: { type: 'string', default: '42' },
+    // Writes a V8 CPU profile of the service (node --cpu-prof) into this directory.
+    profile: { type: 'string' },
+    postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
+  },
+});
+const agentCount = Number(args.agents);
+const seconds = Number(args.seconds);
+const connections = Number(args.connections);
+if (![agentCount, seconds, connections].every((n) => Number.isInteger(n) && n > 0) || seconds > 300) {
+  console.error('usage: npm run bench:search:http -- [--agents N] [--seconds S (at most 300)] [--connections C] [--seed S] [--postgres URL]');
+  process.exit(2);
+}
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = http.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+
+async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  for (let waited = 0; waited < 120_000; waited += 250) {
+    if (exited !== null) throw new Error(`server exited with ${exited}`);
+    const up = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+interface Load {
+  requests: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+// Keep-alive clients, each sending its next request as soon as the last is answered.
+async function drive(base: string, paths: string[], durationMs: number): Promise<Load> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const get = (p: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get(`${base}${p}`, { agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+    });
+  const started = performance.now();
+  const deadline = started + durationMs;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < deadline) {
+        const p = paths[next++ % paths.length]!;
+        const t = performance.now();
+        const status = await get(p).catch(() => 0);
+        latencies.push(performance.now() - t);
+        if (status !== 200) errors++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), errors };
+}
+
+// The baseline: node:http and nothing else, in a process of its own like the service.
+const PLAIN_SERVER = `
+const http = require('node:http');
+const body = JSON.stringify({ data: [], total: 0, page: 1, perPage: 20, totalPages: 0 });
+http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
+  .listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+async function main() {
+  const random = seededRandom(Number(args.seed));
+  const agents = generateAgents(agentCount, random);
+  // The labelled queries of bench:search, without the nonsense ones: what people look for.
+  const queries = generateQueries(agents, 60, random).filter((q) => q.kind !== 'nonsense');
+  const paths = queries.map((q) => `/v1/discover?q=${encodeURIComponent(q.q)}&per_page=10`);
+  const durationMs = seconds * 1000;
+
+  const server = new URL(args.postgres);
+  const scratch = `bench_http_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: server.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${scratch}`);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-http-'));
+  const children: ChildProcess[] = [];
+  try {
+    const url = new URL(server);
+    url.pathname = `/${scratch}`;
+    await applyMigrations(url.toString());
+    await loadAgents(url.toString(), agents, (done) => log(`loaded ${done}/${agents.length}`));
+
+    const plainPort = await freePort();
+    const plain = spawn(process.execPath, ['-e', PLAIN_SERVER], { env: { ...process.env, PORT: String(plainPort) }, stdio: 'inherit' });
+    children.push(plain);
+    await waitUntilUp(`http://127.0.0.1:${plainPort}/`, plain);
+    log(`plain node:http: ${seconds} s with ${connections} connections`);
+    await drive(`http://127.0.0.1:${plainPort}`, ['/'], 2000);
+    const baseline = await drive(`http://127.0.0.1:${plainPort}`, ['/'], durationMs);
+    await stop(plain);
+
+    const port = await freePort();
+    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+    const service = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATABASE_URL: url.toString(),
+        DATA_DIR: dataDir,
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+        HEALTH_PROBE_ENABLED: 'false',
+      },
+      stdio: 'inherit',
+    });
+    children.push(service);
+    await waitUntilUp(`http://127.0.0.1:${port}/readyz`, service);
+    const base = `http://127.0.0.1:${port}`;
+    const check = await fetch(`${base}${paths[0]}`);
+    if (!check.ok) throw new Error(`search answered ${check.status}: ${await check.text()}`);
+    log(`service: one pass over ${paths.length} distinct queries (plans not yet cached), then ${seconds} s with ${connections} connections`);
+    const firstPass = await drive(base, paths, Math.min(durationMs, 10_000));
+    const search = await drive(base, paths, durationMs);
+
+    const row = (name: string, l: Load) =>
+      `| ${name.padEnd(44)} | ${String(l.requests).padStart(8)} | ${l.perSecond.toFixed(0).padStart(8)} | ${l.p50Ms.toFixed(1).padStart(6)} | ${l.p99Ms.toFixed(1).padStart(6)} | ${String(l.errors).padStart(6)} |`;
+    console.log(`${agents.length} agents on PostgreSQL, ${connections} keep-alive connections, ${seconds} s per run, ${paths.length} distinct queries\n`);
+    console.log(`| ${'target'.padEnd(44)} | requests | per s    | p50 ms | p99 ms | errors |`);
+    console.log(`|${'-'.repeat(46)}|----------|----------|--------|--------|--------|`);
+    console.log(row('plain node:http (baseline)', baseline));
+    console.log(row('GET /v1/discover, first pass (plans uncached)', firstPass));
+    console.log(row('GET /v1/discover', search));
+    console.log(`\nservice / plain node:http: ${(search.perSecond / baseline.perSecond).toFixed(4)}x (first pass ${(firstPass.perSecond / baseline.perSecond).toFixed(4)}x)`);
+  } finally {
+    for (const child of children) await stop(child);
+    await rm(dataDir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();

@@ -1,0 +1,87 @@
+// The postgres engine's in-memory vocabulary stays in step with the database: several engines (as in
+// several processes) share one database, and each recognises words that another one's writes added,
+// on its very next search. Also: spelled-right words are not corrected, and unknown words find nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrismaClient } from '../src/db/client.js';
+import type { PrismaClient } from '../src/generated/prisma/client.js';
+import type { SearchEngine } from '../src/search/engine.js';
+import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
+import { discoveryQuerySchema } from '../src/search/query.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { seedFixture } from './discovery-fixture.js';
+
+let db: TestDatabase;
+let prismaA: PrismaClient;
+let prismaB: PrismaClient;
+let engineA: SearchEngine;
+let engineB: SearchEngine;
+
+const names = async (engine: SearchEngine, q: string) => {
+  const { ids } = await engine.search(discoveryQuerySchema.parse({ q, perPage: 10 }));
+  const rows = await prismaA.agent.findMany({ where: { id: { in: ids } } });
+  return ids.map((id) => rows.find((r) => r.id === id)!.name);
+};
+
+async function addAgent(id: string, name: string, description = '') {
+  await prismaB.agent.create({
+    data: { id, ownerId: 'usr_agvo', name, slug: id.replace(/_/g, '-'), description, endpoint: `https://agents.example.com/${id}` },
+  });
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  prismaA = createPrismaClient(db.url, 2);
+  prismaB = createPrismaClient(db.url, 2);
+  engineA = createPostgresSearchEngine(prismaA);
+  engineB = createPostgresSearchEngine(prismaB);
+  await seedFixture(prismaA, 'agvo');
+});
+afterAll(async () => {
+  await prismaA?.$disconnect();
+  await prismaB?.$disconnect();
+  await db?.close();
+});
+
+describe('vocabulary freshness', () => {
+  it('an engine that has already built its index recognises words added through another connection', async () => {
+    // Both engines build their index now, before the new agent exists.
+    expect(await names(engineA, 'zyphorix')).toEqual([]);
+    expect(await names(engineB, 'zyphorix')).toEqual([]);
+    await addAgent('agvo_new1', 'Zyphorix Scribe', 'Transcribes meetings');
+    // As typed, and with a typo (which needs the word in the in-memory index).
+    expect(await names(engineA, 'zyphorix')).toEqual(['Zyphorix Scribe']);
+    expect(await names(engineA, 'zyphorx scribe')).toEqual(['Zyphorix Scribe']);
+    expect(await names(engineB, 'zypohrix')).toEqual(['Zyphorix Scribe']);
+  });
+
+  it('bumps the vocabulary version only when a write adds a word', async () => {
+    const version = async () => (await prismaA.$queryRaw<[{ v: bigint }]>`SELECT version AS v FROM search_vocabulary WHERE id = 1`)[0].v;
+    const before = await version();
+    await prismaB.agent.update({ where: { id: 'agvo_new1' }, data: { description: 'Transcribes meetings' } });
+    expect(await version()).toBe(before);
+    await prismaB.agent.update({ where: { id: 'agvo_new1' }, data: { description: 'Transcribes quarterly meetings' } });
+    expect(await version()).toBe(before + 1n);
+  });
+});
+
+describe('corrections', () => {
+  it('does not correct a word that an agent uses, even when another word is one typo away', async () => {
+    await addAgent('agvo_help', 'Help Center', 'Answers questions');
+    await addAgent('agvo_helm', 'Helm Charts', 'Deploys to clusters');
+    // The last word is also completed ("help" → Helper Bot), but never corrected to helm.
+    const help = await names(engineA, 'help');
+    expect(help[0]).toBe('Help Center');
+    expect(help).not.toContain('Helm Charts');
+    expect(await names(engineA, 'helm')).toEqual(['Helm Charts']);
+    // A word no agent uses is corrected.
+    expect(await names(engineA, 'hekp')).toEqual(['Help Center']);
+  });
+
+  it('finds nothing for a query of words no agent uses, even next to stop words', async () => {
+    expect(await names(engineA, 'the qwxzvbn for plokrest')).toEqual([]);
+  });
+
+  it('drops an incidental word no agent has, rather than the agent', async () => {
+    expect(await names(engineA, 'zyphorix scribe automatically')).toEqual(['Zyphorix Scribe']);
+  });
+});
