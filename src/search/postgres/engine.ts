@@ -83,27 +83,33 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     const matching = Prisma.join(filters, ' AND ');
     const offset = (query.page - 1) * query.perPage;
     // One round trip: the vocabulary version, the total, and the page's agents in rank order. The ranking
-    // works on ids only and the agents' rows are joined for the page alone: carrying whole rows through
-    // the ranking of thousands of broad matches doubled its cost. The total is a count of its own rather
-    // than a window over the ranked rows, which buffered them all; it also holds past the last page.
+    // carries ids only and the agents' rows are joined for the page alone: whole rows carried through the
+    // ranking (and the window that counts) of thousands of broad matches doubled its cost. The window
+    // count rides on the ranking's one pass over the matches (a count of its own was a second pass).
     // The vocabulary version has an alias of its own: agents have a `version` too.
-    const rows = await db.$queryRaw<Array<{ vocabulary_version: string; total: bigint; position: bigint | null } & Record<string, unknown>>>`
-      SELECT v.version::text AS vocabulary_version, c.total, r.position, ${AGENT_SELECT}
-      FROM search_vocabulary v
-      CROSS JOIN LATERAL (SELECT count(*) AS total FROM agents a WHERE ${matching}) c
-      LEFT JOIN LATERAL unnest(ARRAY(
-        SELECT a.id FROM agents a
-        WHERE ${matching}
-        ORDER BY ${orderBy(query.sort, match)}
-        LIMIT ${query.perPage} OFFSET ${offset}
-      )) WITH ORDINALITY AS r(id, position) ON true
+    const rows = await db.$queryRaw<Array<{ vocabulary_version: string; total: bigint | null; position: bigint | null } & Record<string, unknown>>>`
+      SELECT v.vocabulary_version, p.total, r.position, ${AGENT_SELECT}
+      FROM (SELECT version::text AS vocabulary_version FROM search_vocabulary WHERE id = 1) v
+      CROSS JOIN LATERAL (
+        SELECT array_agg(ranked.id) AS ids, max(ranked.total) AS total
+        FROM (
+          SELECT a.id, count(*) OVER () AS total
+          FROM agents a
+          WHERE ${matching}
+          ORDER BY ${orderBy(query.sort, match)}
+          LIMIT ${query.perPage} OFFSET ${offset}
+        ) ranked
+      ) p
+      LEFT JOIN LATERAL unnest(p.ids) WITH ORDINALITY AS r(id, position) ON true
       LEFT JOIN agents a ON a.id = r.id
-      WHERE v.id = 1
       ORDER BY r.position`;
     const version = rows[0]?.vocabulary_version ?? '0';
-    // Without a match, the one row carries the version and the total only.
+    // Without a match, the one row carries the version only.
     const agents = rows.filter((r) => r.position !== null).map(agentOf);
-    return { ids: agents.map((a) => a.id), agents, total: Number(rows[0]?.total ?? 0), version };
+    if (agents.length > 0 || offset === 0) return { ids: agents.map((a) => a.id), agents, total: Number(rows[0]?.total ?? 0), version };
+    // Past the last page the window count has no row to ride on.
+    const [{ total }] = await db.$queryRaw<[{ total: bigint }]>`SELECT count(*) AS total FROM agents a WHERE ${matching}`;
+    return { ids: [], agents: [], total: Number(total), version };
   }
 
   async function searchText(query: DiscoveryQuery, groups: WordGroup[], index: CorrectionIndex): Promise<Ranked> {
