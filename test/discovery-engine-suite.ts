@@ -54,8 +54,19 @@ export function describeSearchEngine(name: string, start: () => Promise<EngineHa
 
       it('finds nothing for words that resemble nothing', async () => {
         const hits = await search({ q: 'zqxjkvw' });
-        expect(hits).toEqual({ ids: [], total: 0 });
+        expect(hits).toMatchObject({ ids: [], total: 0 });
+        expect(hits.agents ?? []).toEqual([]);
       });
+    });
+
+    // Engines that return the page's agents with the ids (one round trip) must return exactly what
+    // discovery would otherwise read with findMany.
+    it.each([{ q: 'translator' }, { q: 'summ' }, { sort: 'rating' as const }, { page: 2, perPage: 3 }])('agents returned with %o are the database rows', async (input) => {
+      const hits = await search({ perPage: 20, ...input });
+      if (!hits.agents) return;
+      const rows = await harness.prisma.agent.findMany({ where: { id: { in: hits.ids } } });
+      expect(hits.agents.map((a) => a.id)).toEqual(hits.ids);
+      expect(hits.agents).toEqual(hits.ids.map((id) => rows.find((r) => r.id === id)));
     });
 
     describe('ranking', () => {

@@ -1,5 +1,6 @@
 // Public discovery: search over the agents through the configured search engine, and one agent by slug
-// or id. Results are always read from the database in the order the engine ranked them.
+// or id. Results are always read from the database in the order the engine ranked them (by the postgres
+// engine in the search query itself; for an outside engine, here).
 import type { Deps } from '../deps.js';
 import type { Agent } from '../generated/prisma/client.js';
 import { notFound } from '../errors.js';
@@ -25,6 +26,7 @@ export function discoveryService(deps: Deps, engine: SearchEngine) {
     async search(input: DiscoveryQueryInput): Promise<DiscoveryPage> {
       const query = parseOrInvalid(discoveryQuerySchema, input);
       const hits = await engine.search(query);
+      if (hits.agents) return { data: hits.agents, total: hits.total, page: query.page, perPage: query.perPage, totalPages: totalPages(hits.total, query.perPage) };
       const rows = hits.ids.length ? await prisma.agent.findMany({ where: { id: { in: hits.ids } } }) : [];
       const byId = new Map(rows.map((a) => [a.id, a]));
       // An agent deleted between search and read is left out rather than failing the page.

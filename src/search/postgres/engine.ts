@@ -8,6 +8,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
 import { DROP_TOKENS_THRESHOLD } from '../text/matching.js';
+import { AGENT_SELECT, agentOf } from './agent-columns.js';
 import type { CorrectionIndex } from './correction-index.js';
 import { matchTier, orderBy, relevanceScore, textScore, type GroupQueries } from './order.js';
 import { alternatives, QueryPlanner, type WordGroup } from './query-plan.js';
@@ -79,25 +80,36 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
   async function run(query: DiscoveryQuery, where: string | null, match: Prisma.Sql[] | null): Promise<Ranked> {
     const filters = filtersOf(query);
     if (where !== null) filters.push(Prisma.sql`a.search_vector @@ ${where}::tsquery`);
+    const matching = Prisma.join(filters, ' AND ');
     const offset = (query.page - 1) * query.perPage;
-    // The lateral join returns the vocabulary version even when nothing matches.
-    const rows = await db.$queryRaw<Array<{ version: string; id: string | null; total: bigint | null }>>`
-      SELECT v.version::text AS version, r.id, r.total
-      FROM search_vocabulary v LEFT JOIN LATERAL (
-        SELECT a.id, count(*) OVER () AS total
-        FROM agents a
-        WHERE ${Prisma.join(filters, ' AND ')}
-        ORDER BY ${orderBy(query.sort, match)}
-        LIMIT ${query.perPage} OFFSET ${offset}
-      ) r ON true
-      WHERE v.id = 1`;
-    const version = rows[0]?.version ?? '0';
-    const found = rows.filter((r) => r.id !== null);
-    if (found.length > 0) return { ids: found.map((r) => r.id!), total: Number(found[0]!.total), version };
+    // One round trip: the vocabulary version, the total, and the page's agents in rank order. The ranking
+    // carries ids only and the agents' rows are joined for the page alone: whole rows carried through the
+    // ranking (and the window that counts) of thousands of broad matches doubled its cost. The window
+    // count rides on the ranking's one pass over the matches (a count of its own was a second pass).
+    // The vocabulary version has an alias of its own: agents have a `version` too.
+    const rows = await db.$queryRaw<Array<{ vocabulary_version: string; total: bigint | null; position: bigint | null } & Record<string, unknown>>>`
+      SELECT v.vocabulary_version, p.total, r.position, ${AGENT_SELECT}
+      FROM (SELECT version::text AS vocabulary_version FROM search_vocabulary WHERE id = 1) v
+      CROSS JOIN LATERAL (
+        SELECT array_agg(ranked.id) AS ids, max(ranked.total) AS total
+        FROM (
+          SELECT a.id, count(*) OVER () AS total
+          FROM agents a
+          WHERE ${matching}
+          ORDER BY ${orderBy(query.sort, match)}
+          LIMIT ${query.perPage} OFFSET ${offset}
+        ) ranked
+      ) p
+      LEFT JOIN LATERAL unnest(p.ids) WITH ORDINALITY AS r(id, position) ON true
+      LEFT JOIN agents a ON a.id = r.id
+      ORDER BY r.position`;
+    const version = rows[0]?.vocabulary_version ?? '0';
+    // Without a match, the one row carries the version only.
+    const agents = rows.filter((r) => r.position !== null).map(agentOf);
+    if (agents.length > 0 || offset === 0) return { ids: agents.map((a) => a.id), agents, total: Number(rows[0]?.total ?? 0), version };
     // Past the last page the window count has no row to ride on.
-    if (offset === 0) return { ids: [], total: 0, version };
-    const [{ total }] = await db.$queryRaw<[{ total: bigint }]>`SELECT count(*) AS total FROM agents a WHERE ${Prisma.join(filters, ' AND ')}`;
-    return { ids: [], total: Number(total), version };
+    const [{ total }] = await db.$queryRaw<[{ total: bigint }]>`SELECT count(*) AS total FROM agents a WHERE ${matching}`;
+    return { ids: [], agents: [], total: Number(total), version };
   }
 
   async function searchText(query: DiscoveryQuery, groups: WordGroup[], index: CorrectionIndex): Promise<Ranked> {
@@ -180,4 +192,4 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
   };
 }
 
-const toHits = ({ ids, total }: SearchHits): SearchHits => ({ ids, total });
+const toHits = ({ ids, total, agents }: SearchHits): SearchHits => ({ ids, total, agents });
