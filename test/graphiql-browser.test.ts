@@ -1,16 +1,13 @@
 // GraphiQL renders in a real browser with every non-local request blocked: its script, styles and
-// editor workers come from this server, not a CDN. Needs Debian's chromium (CI installs it); skipped
-// with a message only where it is absent.
-import { existsSync } from 'node:fs';
+// editor workers come from this server, not a CDN. Needs Debian's chromium (see
+// support/browser.ts for when it is skipped).
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from './support/server.js';
+import { CHROMIUM, chromiumPresent } from './support/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const present = existsSync(CHROMIUM);
-// eslint-disable-next-line no-console -- the reason for skipping must be visible in the run
-if (!present) console.warn(`graphiql-browser.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+const present = chromiumPresent('graphiql-browser.test.ts');
 
 // Distinct colours in a PNG screenshot (8-bit RGB/RGBA, as Chromium writes them): a blank page has one.
 function distinctColours(png: Buffer): number {
