@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Authentication } from '../auth/authenticate.js';
 import type { PrismaClient } from '../db/client.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
@@ -51,7 +52,6 @@ export function idempotencyKeyOf(req: IncomingMessage): string | null {
   return key;
 }
 
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger, 'error'>) {
   let lastSweep = 0;

@@ -1,7 +1,8 @@
 // The agent registry: owners create, change and remove their agents and manage webhook secrets.
 import type { Deps } from '../deps.js';
 import type { Db, Tx } from '../db/client.js';
-import { Prisma, type Agent } from '../generated/prisma/client.js';
+import type { Agent } from '../generated/prisma/client.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -33,10 +34,6 @@ async function freeSlug(tx: Tx, name: string, exceptId?: string): Promise<string
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-function isSlugClash(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-}
-
 export function agentService(deps: Deps) {
   const { prisma, config } = deps;
 
@@ -53,7 +50,8 @@ export function agentService(deps: Deps) {
         // Same-name writers queue on the slug lock, so allow the waits the service's other transactions allow.
         return await prisma.$transaction(work, { maxWait: 10_000, timeout: 15_000 });
       } catch (error) {
-        if (!isSlugClash(error) || attempt >= 9) throw error;
+        // Only different bases can still meet on one slug (see freeSlug): try again with a fresh look.
+        if (!isUniqueViolation(error) || attempt >= 9) throw error;
       }
     }
   }

@@ -3,10 +3,11 @@
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import { Prisma, type Agent, type Task, type TaskStatus } from '../generated/prisma/client.js';
+import type { Agent, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.js';
 import { deliverTask, expireTask, routeTask } from '../jobs/task-jobs.js';
 import type { Viewer } from './accounts.js';
@@ -19,7 +20,6 @@ import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.
 
 // How often a task that found no agent is routed again, besides whenever an agent changes.
 export const ROUTE_RETRY_MS = 30_000;
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 export interface TaskHooks {
   // Inside the transaction that finished the task (reputation, statistics).
