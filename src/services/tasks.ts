@@ -126,11 +126,16 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
   // A card-paid task's hold is placed after the commit: no network call inside a transaction. A job
   // queued with the task does the same (same processor idempotency key) if this process dies first.
-  async function withHold(task: Task): Promise<{ task: Task; authorization: CardAuthorization | null }> {
-    const payment = await prisma.payment.findUnique({ where: { taskId: task.id }, select: { method: true } });
-    if (payment?.method !== 'card') return { task, authorization: null };
+  async function withHold(task: Task, method: string | undefined): Promise<{ task: Task; authorization: CardAuthorization | null }> {
+    if (method !== 'card') return { task, authorization: null };
     const authorization = await payments().authorizeCard(task.id);
     return { task: await prisma.task.findUniqueOrThrow({ where: { id: task.id } }), authorization };
+  }
+
+  // A task made by an earlier request: its payment method is read back, since that request's plan is gone.
+  async function withEarlierHold(task: Task): Promise<{ task: Task; authorization: CardAuthorization | null }> {
+    const payment = await prisma.payment.findUnique({ where: { taskId: task.id }, select: { method: true } });
+    return withHold(task, payment?.method);
   }
 
   return {
@@ -148,7 +153,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       }
       if (idempotencyKey !== null) {
         const earlier = await earlierTask(viewer.id, idempotencyKey);
-        if (earlier) return withHold(earlier);
+        if (earlier) return withEarlierHold(earlier);
       }
       const agent = input.agentId
         ? await requestedAgent(input.agentId, input)
@@ -156,9 +161,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const id = newId('tsk');
       const createdAt = new Date();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
-      let created;
+      let made: { task: Task; method: string | undefined };
       try {
-        created = await tx(async (t, afterCommit) => {
+        const { task, plan } = await tx(async (t, afterCommit) => {
           const row = await t.task.create({
             data: {
               id,
@@ -182,16 +187,17 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
             await enqueueJob(t, routeTask, { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(Date.now() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
           }
-          return assigned?.task ?? row;
+          return { task: assigned?.task ?? row, plan: assigned?.plan ?? null };
         });
+        made = { task, method: plan?.method };
       } catch (error) {
         // A concurrent request with the same key made the task first.
         if (idempotencyKey === null || !isUniqueViolation(error)) throw error;
         const earlier = await earlierTask(viewer.id, idempotencyKey);
         if (!earlier) throw error;
-        created = earlier;
+        return withEarlierHold(earlier);
       }
-      return withHold(created);
+      return withHold(made.task, made.method);
     },
 
     async get(viewer: Viewer, id: string): Promise<Task> {
