@@ -106,20 +106,26 @@ export async function createApp(opts: { config: Config; database: Database; logg
 
   await installJobSchema(database.url, logger);
 
-  // Authenticates the caller once and counts the request against its budget (http/rate-limit.ts). Returns
-  // null when the request was refused with 429; the headers of the budget go on every answer.
+  // Counts one request or subscription against the caller's budget (http/rate-limit.ts): the user's, else
+  // the address's, or the address's failed-authentication budget when the credentials did not verify.
+  const countCaller = (authentication: Authentication | undefined, address: string | undefined) =>
+    limits.check({
+      principal: authentication?.principal ?? null,
+      authFailed: authentication ? authentication.authError !== null : false,
+      address: address ?? '',
+    });
+  const overBudget = (retryAfterSeconds: number) => `too many requests; retry in ${retryAfterSeconds}s`;
+
+  // Authenticates the caller once and counts the request against its budget. Returns null when the
+  // request was refused with 429; the headers of the budget go on every answer.
   async function admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication | undefined } | null> {
     // A look-up that breaks (database down) is counted by address here and left to fail again inside
     // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
     const authentication = await authenticateHeader(req.headers.authorization).catch(() => undefined);
-    const decision = await limits.check({
-      principal: authentication?.principal ?? null,
-      authFailed: authentication ? authentication.authError !== null : false,
-      address: req.socket.remoteAddress ?? '',
-    });
+    const decision = await countCaller(authentication, req.socket.remoteAddress);
     if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
     if (decision && !decision.allowed) {
-      sendError(res, { code: 'RATE_LIMITED', message: `too many requests; retry in ${decision.retryAfterSeconds}s` });
+      sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) });
       return null;
     }
     return { authentication };
@@ -205,13 +211,9 @@ export async function createApp(opts: { config: Config; database: Database; logg
           const authorization = socketAuthorization(ctx.connectionParams);
           const authentication = await authenticateHeader(authorization);
           // Every subscription counts against the caller's budget, as a request would.
-          const decision = await limits.check({
-            principal: authentication.principal,
-            authFailed: authentication.authError !== null,
-            address: ctx.extra.request.socket.remoteAddress ?? '',
-          });
+          const decision = await countCaller(authentication, ctx.extra.request.socket.remoteAddress);
           if (decision && !decision.allowed) {
-            const message = `too many requests; retry in ${decision.retryAfterSeconds}s`;
+            const message = overBudget(decision.retryAfterSeconds);
             ctx.extra.socket.close(RATE_LIMITED_CLOSE_CODE, message);
             return [new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds } })];
           }
