@@ -12,6 +12,9 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_BASE_URL: z.url().optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
+  // Server-side prepared statements on a PostgreSQL server (DATABASE_URL). Turn off behind a connection
+  // pooler in transaction mode that does not track them (PgBouncer before 1.21).
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   DATA_DIR: z.string().min(1).default('./.data'),
   SECRET_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -63,6 +66,7 @@ function toConfig(env: z.infer<typeof schema>) {
     port: env.PORT,
     publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? null,
     databaseUrl: env.DATABASE_URL ?? null,
+    databasePreparedStatements: env.DATABASE_PREPARED_STATEMENTS,
     dataDir: env.DATA_DIR,
     secretKey: env.SECRET_KEY ?? null,
     logLevel: env.LOG_LEVEL,

@@ -19,7 +19,12 @@ async function main() {
   const logger = createLogger(config.logLevel, { pretty: wantsPrettyLogs(config.logFormat, config.env) });
   let database;
   try {
-    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'own' });
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      mode: 'own',
+      preparedStatements: config.databasePreparedStatements,
+    });
   } catch (error) {
     if (error instanceof DatabaseBusyError) {
       logger.fatal(error.message);

@@ -38,10 +38,12 @@ export async function openDatabase(opts: {
   mode: 'own' | 'shared';
   migrate?: boolean;
   poolSize?: number;
+  // On a PostgreSQL server only (see createPrismaClient).
+  preparedStatements?: boolean;
 }): Promise<Database> {
   if (opts.databaseUrl) {
     if (opts.migrate !== false) await applyMigrations(opts.databaseUrl);
-    const prisma = createPrismaClient(opts.databaseUrl, opts.poolSize);
+    const prisma = createPrismaClient(opts.databaseUrl, opts.poolSize, { preparedStatements: opts.preparedStatements });
     return { url: opts.databaseUrl, embedded: false, prisma, close: () => prisma.$disconnect() };
   }
   const socketPath = path.resolve(opts.dataDir, socketFileName);

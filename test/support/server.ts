@@ -34,7 +34,8 @@ export async function startTestServer(
     WORKER_POLL_INTERVAL_MS: '100',
     ...env,
   });
-  const prisma = createPrismaClient(db.url, 5);
+  // Prepared statements as the service uses them on a PostgreSQL server (the CI's second run).
+  const prisma = createPrismaClient(db.url, 5, { preparedStatements: db.kind === 'postgresql' && config.databasePreparedStatements });
   const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,

@@ -10,7 +10,7 @@ import type { DiscoveryQuery } from '../query.js';
 import { DROP_TOKENS_THRESHOLD } from '../text/matching.js';
 import { AGENT_SELECT, agentOf } from './agent-columns.js';
 import type { CorrectionIndex } from './correction-index.js';
-import { matchTier, orderBy, relevanceScore, textScore, type GroupQueries } from './order.js';
+import { matchTier, relevanceScore, sortKeys, textScore, type GroupQueries } from './order.js';
 import { alternatives, QueryPlanner, type WordGroup } from './query-plan.js';
 import { createVocabulary } from './vocabulary.js';
 
@@ -82,21 +82,25 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     if (where !== null) filters.push(Prisma.sql`a.search_vector @@ ${where}::tsquery`);
     const matching = Prisma.join(filters, ' AND ');
     const offset = (query.page - 1) * query.perPage;
-    // One round trip: the vocabulary version, the total, and the page's agents in rank order. The ranking
-    // carries ids only and the agents' rows are joined for the page alone: whole rows carried through the
-    // ranking (and the window that counts) of thousands of broad matches doubled its cost. The window
-    // count rides on the ranking's one pass over the matches (a count of its own was a second pass).
-    // The vocabulary version has an alias of its own: agents have a `version` too.
+    const keys = sortKeys(query.sort, match);
+    const computed = Prisma.join(keys.map((k, i) => Prisma.sql`${k.value} AS ${Prisma.raw(`k${i}`)}`), ', ');
+    const order = Prisma.join([...keys.map((k, i) => Prisma.sql`${Prisma.raw(`m.k${i}`)} ${k.direction}`), Prisma.sql`m.id`], ', ');
+    // One round trip: the vocabulary version, the total, and the page's agents in rank order. The sort
+    // keys are computed once per matching agent in an inner query that the planner keeps apart (OFFSET 0),
+    // so that what the window count holds and the sort orders is the id and the keys: carried through
+    // them, the agents' whole rows (the tsvector included) spilled to disk for broad queries and made
+    // them about a third slower. The agents' rows are joined for the page alone. The window count rides
+    // on the ranking's one pass over the matches (a count of its own was a second pass). The vocabulary
+    // version has an alias of its own: agents have a `version` too.
     const rows = await db.$queryRaw<Array<{ vocabulary_version: string; total: bigint | null; position: bigint | null } & Record<string, unknown>>>`
       SELECT v.vocabulary_version, p.total, r.position, ${AGENT_SELECT}
       FROM (SELECT version::text AS vocabulary_version FROM search_vocabulary WHERE id = 1) v
       CROSS JOIN LATERAL (
         SELECT array_agg(ranked.id) AS ids, max(ranked.total) AS total
         FROM (
-          SELECT a.id, count(*) OVER () AS total
-          FROM agents a
-          WHERE ${matching}
-          ORDER BY ${orderBy(query.sort, match)}
+          SELECT m.id, count(*) OVER () AS total
+          FROM (SELECT a.id, ${computed} FROM agents a WHERE ${matching} OFFSET 0) m
+          ORDER BY ${order}
           LIMIT ${query.perPage} OFFSET ${offset}
         ) ranked
       ) p
@@ -115,9 +119,9 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
   async function searchText(query: DiscoveryQuery, groups: WordGroup[], index: CorrectionIndex): Promise<Ranked> {
     const perGroup = groups.map(groupQueries);
     const any = perGroup.map((g) => g.any);
-    const tier = matchTier(perGroup);
     const text = textScore(any.join(' | '));
-    const every = await run(query, any.join(' & '), [tier, relevanceScore(text)]);
+    const everyTier = matchTier(perGroup, true);
+    const every = await run(query, any.join(' & '), everyTier ? [everyTier, relevanceScore(text)] : [relevanceScore(text)]);
     if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
     // Soft AND: agents that have some of the words, those with more of them first, then those whose
     // words are rarer (telling), then by the text score.
@@ -129,7 +133,10 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
       ' + ',
     );
     const candidates = candidateGroups(groups, index.documents).map(alternatives).join(' | ');
-    return run(query, candidates, [Prisma.sql`(${Prisma.join(covers, ' + ')})`, tier, relevanceScore(Prisma.sql`(${text} + ${telling})`)]);
+    const tier = matchTier(perGroup, false);
+    const coverage = Prisma.sql`(${Prisma.join(covers, ' + ')})`;
+    const score = relevanceScore(Prisma.sql`(${text} + ${telling})`);
+    return run(query, candidates, tier ? [coverage, tier, score] : [coverage, score]);
   }
 
   async function plannedSearch(query: DiscoveryQuery): Promise<Ranked> {

@@ -1,5 +1,5 @@
-// ORDER BY clauses of the postgres engine, one per discovery sort. Every order ends with the id so that
-// pages never overlap or skip an agent whose keys tie with another's.
+// The sort keys of the postgres engine, one list per discovery sort. The engine ends every order with the
+// id so that pages never overlap or skip an agent whose keys tie with another's.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { DiscoverySort } from '../query.js';
 
@@ -18,15 +18,22 @@ export interface GroupQueries {
 // one-typo form (or a completion), 0.3 through a two-typo one, summed. Ordered on before the text score,
 // so an exact match always outranks a corrected one, whatever the fields. The @@ tests are what make
 // this exact: ts_rank scores the lexemes a query names whether or not the document satisfies it.
-export function matchTier(groups: GroupQueries[]): Prisma.Sql {
-  const tier = (g: GroupQueries) => {
-    const branches: Prisma.Sql[] = [];
-    if (g.exact !== null) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.exact}::tsquery THEN 1.0`);
-    if (g.near !== null && g.near !== g.exact) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.near}::tsquery THEN 0.6`);
-    if (g.any !== g.near) branches.push(Prisma.sql`WHEN a.search_vector @@ ${g.any}::tsquery THEN 0.3`);
-    return Prisma.sql`(CASE ${Prisma.join(branches, ' ')} ELSE 0 END)`;
-  };
-  return Prisma.sql`(${Prisma.join(groups.map(tier), ' + ')})`;
+// When every agent ranked has every group (`allMatched`), the last tier of a group needs no test, and a
+// group with one tier none at all: each @@ costs about a microsecond per agent, and broad queries rank
+// thousands of them. Null when the tier is the same for every agent.
+export function matchTier(groups: GroupQueries[], allMatched: boolean): Prisma.Sql | null {
+  const tiers: Prisma.Sql[] = [];
+  for (const g of groups) {
+    const levels: Array<[string, string]> = [];
+    if (g.exact !== null) levels.push([g.exact, '1.0']);
+    if (g.near !== null && g.near !== g.exact) levels.push([g.near, '0.6']);
+    if (g.any !== g.near) levels.push([g.any, '0.3']);
+    const last = allMatched ? levels.pop()! : null;
+    if (levels.length === 0) continue;
+    const branches = levels.map(([tsquery, tier]) => Prisma.sql`WHEN a.search_vector @@ ${tsquery}::tsquery THEN ${Prisma.raw(tier)}`);
+    tiers.push(Prisma.sql`(CASE ${Prisma.join(branches, ' ')} ELSE ${Prisma.raw(last ? last[1] : '0')} END)`);
+  }
+  return tiers.length ? Prisma.sql`(${Prisma.join(tiers, ' + ')})` : null;
 }
 
 // How well an agent matches within a tier: the weighted full-text rank (name 1.0, capabilities and tags
@@ -44,31 +51,38 @@ export function relevanceScore(text: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(${text} * ${QUALITY_PRIOR})`;
 }
 
-// Without a query, relevance is the quality of the agent alone.
-const BY_QUALITY = Prisma.sql`a.trust_score DESC, ${AVG_RATING} DESC NULLS LAST, a.task_count DESC`;
+// One key of an ORDER BY: the expression, computed once per matching agent, and its direction.
+export interface SortKey {
+  value: Prisma.Sql;
+  direction: Prisma.Sql;
+}
 
-export function orderKeys(sort: DiscoverySort): Prisma.Sql | null {
+const DESC = Prisma.sql`DESC`;
+const DESC_NULLS_LAST = Prisma.sql`DESC NULLS LAST`;
+const AVERAGE_RATING_DESC: SortKey = { value: AVG_RATING, direction: DESC_NULLS_LAST };
+
+// Without a query, relevance is the quality of the agent alone.
+const BY_QUALITY: SortKey[] = [{ value: Prisma.sql`a.trust_score`, direction: DESC }, AVERAGE_RATING_DESC, { value: Prisma.sql`a.task_count`, direction: DESC }];
+
+function sortOwnKeys(sort: DiscoverySort): SortKey[] {
   switch (sort) {
     case 'relevance':
-      return null;
+      return [];
     case 'rating':
-      return Prisma.sql`${AVG_RATING} DESC NULLS LAST, a.rating_count DESC`;
+      return [AVERAGE_RATING_DESC, { value: Prisma.sql`a.rating_count`, direction: DESC }];
     case 'tasks':
-      return Prisma.sql`a.task_count DESC`;
+      return [{ value: Prisma.sql`a.task_count`, direction: DESC }];
     case 'created':
-      return Prisma.sql`a.created_at DESC`;
+      return [{ value: Prisma.sql`a.created_at`, direction: DESC }];
     case 'updated':
-      return Prisma.sql`a.updated_at DESC`;
+      return [{ value: Prisma.sql`a.updated_at`, direction: DESC }];
   }
 }
 
-// The sort's own keys first, then the match (when there is a query: each key descending), then the id.
-export function orderBy(sort: DiscoverySort, match: Prisma.Sql[] | null): Prisma.Sql {
-  const keys = orderKeys(sort);
-  const parts: Prisma.Sql[] = [];
-  if (keys) parts.push(keys);
-  if (match) parts.push(...match.map((key) => Prisma.sql`${key} DESC`));
-  else if (!keys) parts.push(BY_QUALITY);
-  parts.push(Prisma.sql`a.id`);
-  return Prisma.join(parts, ', ');
+// The sort's own keys first, then the match (when there is a query: each key descending); the engine
+// adds the id last.
+export function sortKeys(sort: DiscoverySort, match: Prisma.Sql[] | null): SortKey[] {
+  const keys = sortOwnKeys(sort);
+  if (match) return [...keys, ...match.map((value) => ({ value, direction: DESC }))];
+  return keys.length ? keys : BY_QUALITY;
 }

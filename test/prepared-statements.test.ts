@@ -1,0 +1,54 @@
+// On a PostgreSQL server the service's queries run as named prepared statements (parsed and planned once
+// per connection). The embedded PGlite serves all connections from one session and never gets them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
+import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
+import { discoveryQuerySchema } from '../src/search/query.js';
+import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
+
+describe.runIf(usingPostgres())('prepared statements on a PostgreSQL server', () => {
+  let db: TestDatabase;
+  const clients: PrismaClient[] = [];
+  // One connection, so that pg_prepared_statements (which lists the session's own) sees them all.
+  const client = (preparedStatements: boolean) => {
+    const prisma = createPrismaClient(db.url, 1, { preparedStatements });
+    clients.push(prisma);
+    return prisma;
+  };
+  const statementNames = async (prisma: PrismaClient) =>
+    (await prisma.$queryRaw<Array<{ name: string }>>`SELECT name FROM pg_prepared_statements`).map((r) => r.name);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    for (const prisma of clients) await prisma.$disconnect();
+    await db?.close();
+  });
+
+  it('prepares each query once per connection and reuses it, searches included', async () => {
+    const prisma = client(true);
+    await prisma.user.create({ data: { id: 'usr_prep', email: 'prep@example.com' } });
+    await prisma.agent.create({
+      data: { id: 'agt_prep', ownerId: 'usr_prep', name: 'Ledger Keeper', slug: 'ledger-keeper', endpoint: 'https://a.example.com', capabilities: ['bookkeeping'] },
+    });
+    const engine = createPostgresSearchEngine(prisma);
+    const query = discoveryQuerySchema.parse({ q: 'bookkeeping' });
+    const first = await engine.search(query);
+    const afterFirst = await statementNames(prisma);
+    const second = await engine.search(query);
+    expect(second.ids).toEqual(first.ids);
+    expect(first.ids).toEqual(['agt_prep']);
+    const afterSecond = await statementNames(prisma);
+    expect(afterFirst.some((n) => n.startsWith('prisma_'))).toBe(true);
+    // The second search added no statement: it ran the ones the first one prepared.
+    expect(afterSecond.sort()).toEqual(afterFirst.sort());
+  });
+
+  it('prepares nothing when turned off', async () => {
+    const prisma = client(false);
+    await prisma.agent.findMany({ take: 1 });
+    await prisma.agent.findMany({ take: 1 });
+    expect(await statementNames(prisma)).toEqual([]);
+  });
+});
