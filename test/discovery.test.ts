@@ -177,7 +177,7 @@ describe('npm run cli -- search reindex', () => {
   it('rebuilds the postgres engine’s documents and vocabulary', async () => {
     // A vocabulary word lost (as if the table had been emptied) comes back, and search with it.
     await server.prisma.$executeRaw`DELETE FROM search_words WHERE word = 'babel'`;
-    await server.prisma.$executeRaw`UPDATE agents SET search_vector = NULL`;
+    await server.prisma.$executeRaw`UPDATE agent_search SET search_vector = ''::tsvector`;
     expect((await server.api.get('/v1/discover?q=babel')).body.total).toBe(0);
     const out = await runCli(['search', 'reindex', '--json'], { DATABASE_URL: server.db.url });
     expect(out.code).toBe(0);

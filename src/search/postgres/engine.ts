@@ -1,8 +1,9 @@
 // The default search engine: PostgreSQL itself (a server or the embedded PGlite). Weighted full-text
-// search over a trigger-maintained tsvector. Typo tolerance, prefixes, synonyms and compounds are worked
-// out in this process from an in-memory index of the agents' vocabulary (correction-index.ts, kept
-// current by vocabulary.ts), so the database answers each search with one indexed query; a second one
-// runs only when no agent has every word of the query (the soft AND below).
+// search over a trigger-maintained tsvector (in agent_search, one narrow row per agent). Typo
+// tolerance, prefixes, synonyms and compounds are worked out in this process from an in-memory index
+// of the agents' vocabulary (correction-index.ts, kept current by vocabulary.ts), so the database
+// answers each search with one indexed query; a second one runs only when no agent has every word of
+// the query (the soft AND below).
 import type { PrismaClient } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
@@ -81,6 +82,9 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     const filters = filtersOf(query);
     if (where !== null) filters.push(Prisma.sql`a.search_vector @@ ${where}::tsquery`);
     const matching = Prisma.join(filters, ' AND ');
+    // Text searches rank on the narrow agent_search rows (the document and the columns filters and sorts
+    // use, under the same names); browsing without words keeps to agents and its array indexes.
+    const ranked = where === null ? Prisma.sql`agents` : Prisma.sql`agent_search`;
     const offset = (query.page - 1) * query.perPage;
     const keys = sortKeys(query.sort, match);
     const computed = Prisma.join(keys.map((k, i) => Prisma.sql`${k.value} AS ${Prisma.raw(`k${i}`)}`), ', ');
@@ -99,7 +103,7 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
         SELECT array_agg(ranked.id) AS ids, max(ranked.total) AS total
         FROM (
           SELECT m.id, count(*) OVER () AS total
-          FROM (SELECT a.id, ${computed} FROM agents a WHERE ${matching} OFFSET 0) m
+          FROM (SELECT a.id, ${computed} FROM ${ranked} a WHERE ${matching} OFFSET 0) m
           ORDER BY ${order}
           LIMIT ${query.perPage} OFFSET ${offset}
         ) ranked
@@ -112,7 +116,7 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     const agents = rows.filter((r) => r.position !== null).map(agentOf);
     if (agents.length > 0 || offset === 0) return { ids: agents.map((a) => a.id), agents, total: Number(rows[0]?.total ?? 0), version };
     // Past the last page the window count has no row to ride on.
-    const [{ total }] = await db.$queryRaw<[{ total: bigint }]>`SELECT count(*) AS total FROM agents a WHERE ${matching}`;
+    const [{ total }] = await db.$queryRaw<[{ total: bigint }]>`SELECT count(*) AS total FROM ${ranked} a WHERE ${matching}`;
     return { ids: [], agents: [], total: Number(total), version };
   }
 
@@ -180,7 +184,8 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
       const result = await db.$transaction(
         async (tx) => {
           const indexed = await tx.$executeRaw`
-            UPDATE agents SET search_vector = agent_search_document(name, capabilities, tags, description, long_description)`;
+            UPDATE agent_search s SET search_vector = agent_search_document(a.name, a.capabilities, a.tags, a.description, a.long_description)
+            FROM agents a WHERE a.id = s.id`;
           // Words of deleted agents go; everything else comes straight back.
           await tx.$executeRaw`DELETE FROM search_words`;
           await tx.$executeRaw`
