@@ -84,20 +84,24 @@ interface Load {
   errors: number;
 }
 
+// GETs the URL and resolves with the status once the whole answer has arrived.
+function statusOf(url: string, agent: http.Agent): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const req = http.get(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+}
+
 // Keep-alive clients, each sending its next request as soon as the last is answered.
 async function drive(base: string, paths: string[], durationMs: number): Promise<Load> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
-  const get = (p: string) =>
-    new Promise<number>((resolve, reject) => {
-      const req = http.get(`${base}${p}`, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-    });
+  const get = (p: string) => statusOf(`${base}${p}`, agent);
   const started = performance.now();
   const deadline = started + durationMs;
   await Promise.all(
@@ -125,14 +129,7 @@ async function driveAtRate(base: string, paths: string[], perSecond: number, dur
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const latencies: number[] = [];
   let errors = 0;
-  const get = (p: string) =>
-    new Promise<number>((resolve, reject) => {
-      const req = http.get(`${base}${p}`, { agent }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-    });
+  const get = (p: string) => statusOf(`${base}${p}`, agent);
   const count = Math.floor((perSecond * durationMs) / 1000);
   const started = performance.now();
   const answers: Promise<void>[] = [];
