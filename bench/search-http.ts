@@ -95,6 +95,13 @@ function statusOf(url: string, agent: http.Agent): Promise<number> {
   });
 }
 
+// The figures of one run that began at `started` (performance.now()).
+function loadOf(latencies: number[], errors: number, started: number): Load {
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), errors };
+}
+
 // Keep-alive clients, each sending its next request as soon as the last is answered.
 async function drive(base: string, paths: string[], durationMs: number): Promise<Load> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -115,10 +122,8 @@ async function drive(base: string, paths: string[], durationMs: number): Promise
       }
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), errors };
+  return loadOf(latencies, errors, started);
 }
 
 // Latency at a given load: requests go out on a fixed schedule whatever the answers (an open loop, as
@@ -138,23 +143,17 @@ async function driveAtRate(base: string, paths: string[], perSecond: number, dur
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     answers.push(
-      get(paths[i % paths.length]!).then(
-        (status) => {
+      get(paths[i % paths.length]!)
+        .catch(() => 0)
+        .then((status) => {
           latencies.push(performance.now() - due);
           if (status !== 200) errors++;
-        },
-        () => {
-          latencies.push(performance.now() - due);
-          errors++;
-        },
-      ),
+        }),
     );
   }
   await Promise.all(answers);
-  const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), errors };
+  return loadOf(latencies, errors, started);
 }
 
 // The baseline: node:http and nothing else, in a process of its own like the service.

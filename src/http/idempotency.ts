@@ -52,7 +52,6 @@ export function idempotencyKeyOf(req: IncomingMessage): string | null {
   return key;
 }
 
-
 export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger, 'error'>) {
   let lastSweep = 0;
 

@@ -14,7 +14,7 @@ export async function loadCorrectionIndex(db: PrismaClient): Promise<CorrectionI
   // How many agents use each lexeme: what makes a word telling (rare) or incidental (common).
   const stats = await db.$queryRaw<Array<{ word: string; ndoc: number }>>`
     SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM agent_search WHERE status = ''active''')`;
-  const [{ documents }] = await db.$queryRaw<[{ documents: number }]>`SELECT count(*)::int AS documents FROM agents WHERE status = 'active'`;
+  const [{ documents }] = await db.$queryRaw<[{ documents: number }]>`SELECT count(*)::int AS documents FROM agent_search WHERE status = 'active'`;
   const words = rows.filter((r) => r.word !== null).map((r) => ({ word: r.word!, lexemes: r.lexemes ?? [] }));
   return new CorrectionIndex(rows[0]?.version ?? '0', words, new Map(stats.map((s) => [s.word, s.ndoc])), documents);
 }
