@@ -85,3 +85,34 @@ describe('corrections', () => {
     expect(await names(engineA, 'zyphorix scribe automatically')).toEqual(['Zyphorix Scribe']);
   });
 });
+
+describe('looser forms', () => {
+  // Only these test agents: they alone have this capability.
+  const only = { capabilities: ['quillmark-test'], perPage: 10 };
+  const search = (q: string) => engineA.search(discoveryQuerySchema.parse({ q, ...only }));
+  const add = (id: string, name: string, description: string) =>
+    prismaB.agent.create({
+      data: { id, ownerId: 'usr_agvo', name, slug: id.replace(/_/g, '-'), description, capabilities: ['quillmark-test'], endpoint: `https://agents.example.com/${id}` },
+    });
+
+  it("a synonym phrase's words apart count only while no agent has the phrase or a synonym of it", async () => {
+    await add('agvo_qm_narrator', 'Quillmark Narrator', 'Reads your text in a calm voice.');
+    // Nothing closer: the words anywhere in the listing.
+    expect(await search('voice to text')).toMatchObject({ ids: ['agvo_qm_narrator'], total: 1 });
+    await add('agvo_qm_scribe', 'Quillmark Scribe', 'Turns speech to text for meetings.');
+    // A synonym phrase now matches: the narrator, which only has the words, is left out.
+    expect(await search('voice to text')).toMatchObject({ ids: ['agvo_qm_scribe'], total: 1 });
+  });
+
+  it('two typos count only while one typo finds nothing', async () => {
+    // "zorbatrex" is two typos from zorbatron and one from zorbatrix.
+    await add('agvo_qm_tron', 'Zorbatron Relay', 'Relays messages.');
+    expect(await search('zorbatrex')).toMatchObject({ ids: ['agvo_qm_tron'], total: 1 });
+    await add('agvo_qm_trix', 'Zorbatrix Relay', 'Relays messages.');
+    // The query had no unknown word (it had a correction), so the engine answers the first search with
+    // its index as it was and rebuilds it behind the answer.
+    await expect.poll(async () => (await search('zorbatrex')).ids).toEqual(['agvo_qm_trix']);
+    expect((await search('zorbatrex')).total).toBe(1);
+  });
+});
+

@@ -8,7 +8,7 @@ import type { PrismaClient } from '../../db/client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
-import { DROP_TOKENS_THRESHOLD } from '../text/matching.js';
+import { DROP_TOKENS_THRESHOLD, TYPO_TOKENS_THRESHOLD } from '../text/matching.js';
 import { AGENT_SELECT, agentOf } from './agent-columns.js';
 import type { CorrectionIndex } from './correction-index.js';
 import { matchTier, relevanceScore, sortKeys, textScore, type GroupQueries } from './order.js';
@@ -120,13 +120,30 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     return { ids: [], agents: [], total: Number(total), version };
   }
 
+  // Agents that have every group, in any of its forms.
+  function searchEveryGroup(query: DiscoveryQuery, groups: WordGroup[]): Promise<Ranked> {
+    const perGroup = groups.map(groupQueries);
+    const any = perGroup.map((g) => g.any).join(' & ');
+    const text = textScore(perGroup.map((g) => g.any).join(' | '));
+    const tier = matchTier(perGroup, true);
+    return run(query, any, tier ? [tier, relevanceScore(text)] : [relevanceScore(text)]);
+  }
+
   async function searchText(query: DiscoveryQuery, groups: WordGroup[], index: CorrectionIndex): Promise<Ranked> {
+    // The closer forms alone first, when a group has looser ones and the closer ones are in the
+    // vocabulary; the looser forms only when that finds too few (TYPO_TOKENS_THRESHOLD). Besides
+    // precision this is speed: "voice to text" has its words somewhere in 7 800 of 100 000 generated
+    // agents but as the phrase or a synonym in 4 400, and each agent ranked costs a few microseconds.
+    const close = groups.map((g) => (g.far.length > 0 && g.closeFrequency > 0 ? { ...g, far: [] } : g));
+    if (close.some((g, i) => g !== groups[i])) {
+      const closer = await searchEveryGroup(query, close);
+      if (closer.total >= TYPO_TOKENS_THRESHOLD) return closer;
+    }
+    const every = await searchEveryGroup(query, groups);
+    if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
     const perGroup = groups.map(groupQueries);
     const any = perGroup.map((g) => g.any);
     const text = textScore(any.join(' | '));
-    const everyTier = matchTier(perGroup, true);
-    const every = await run(query, any.join(' & '), everyTier ? [everyTier, relevanceScore(text)] : [relevanceScore(text)]);
-    if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
     // Soft AND: agents that have some of the words, those with more of them first, then those whose
     // words are rarer (telling), then by the text score.
     const covers = any.map((g) => Prisma.sql`(a.search_vector @@ ${g}::tsquery)::int`);

@@ -24,6 +24,8 @@ export interface WordGroup {
   far: string[];
   // At most how many agents match the group (the sum over its alternatives): rare groups are telling.
   frequency: number;
+  // The same over the exact and near alternatives only.
+  closeFrequency: number;
   // False for a word that is in no agent's text and has no correction or completion there: it can match
   // nothing (unless this process's vocabulary is behind, which the engine notices and then re-plans).
   live: boolean;
@@ -62,7 +64,7 @@ export class QueryPlanner {
   }
 
   private wordGroup(word: string, last: boolean): WordGroup {
-    const group: WordGroup = { words: [word], exact: [], near: [], far: [], frequency: 0, live: word.length < 3 };
+    const group: WordGroup = { words: [word], exact: [], near: [], far: [], frequency: 0, closeFrequency: 0, live: word.length < 3 };
     const add = (tier: 'exact' | 'near' | 'far', term: Term | null) => {
       if (!term) return;
       // A vocabulary word makes the group live even when its text is already there as typed ("illustr",
@@ -71,6 +73,7 @@ export class QueryPlanner {
       if (group.exact.includes(term.text) || group.near.includes(term.text) || group.far.includes(term.text)) return;
       group[tier].push(term.text);
       group.frequency += term.frequency;
+      if (tier !== 'far') group.closeFrequency += term.frequency;
     };
     const known = this.known(word);
     // Known words are matched as themselves only; the others as typed (for words newer than this
@@ -124,6 +127,7 @@ export class QueryPlanner {
           near: [],
           far: [],
           frequency: joined.frequency + Math.min(group.frequency, second.frequency),
+          closeFrequency: joined.frequency + Math.min(group.frequency, second.frequency),
           live: true,
         });
         i += 2;
@@ -139,16 +143,18 @@ export class QueryPlanner {
   // phrases of its set; then its words anywhere in the listing ("voice to text" is about transcription
   // before it is about an agent with a voice that also handles text).
   private phraseGroup(words: string[], synonyms: string[][], last: boolean): WordGroup {
-    const group: WordGroup = { words, exact: [], near: [], far: [], frequency: 0, live: false };
+    const group: WordGroup = { words, exact: [], near: [], far: [], frequency: 0, closeFrequency: 0, live: false };
     const add = (tier: 'exact' | 'near' | 'far', text: string, frequency: number) => {
       if (group.exact.includes(text) || group.near.includes(text) || group.far.includes(text)) return;
       group[tier].push(text);
       group.frequency += frequency;
+      if (tier !== 'far') group.closeFrequency += frequency;
     };
     if (words.length === 1) {
       const own = this.wordGroup(words[0]!, last);
       for (const tier of ['exact', 'near', 'far'] as const) for (const text of own[tier]) add(tier, text, 0);
       group.frequency = own.frequency;
+      group.closeFrequency = own.closeFrequency;
       group.live = own.live;
     } else {
       const own = this.phrase(words);

@@ -6,6 +6,12 @@
 export const MIN_LENGTH_ONE_TYPO = 3;
 export const MIN_LENGTH_TWO_TYPOS = 7;
 
+// Looser forms of a word (two typos away, or a phrase's words apart) are searched only when its closer
+// forms (as typed, one typo away, completed, a synonym) find fewer agents than this: a correction never
+// crowds out what the searcher could have meant, and broad phrases are not widened to thousands of
+// agents who only have their words somewhere.
+export const TYPO_TOKENS_THRESHOLD = 1;
+
 // When fewer agents than this have every word of the query, words are dropped (soft AND).
 export const DROP_TOKENS_THRESHOLD = 1;
 

@@ -3,7 +3,7 @@
 import type { SearchParams } from 'typesense/lib/Typesense/Types.js';
 import { invalid } from '../../errors.js';
 import type { DiscoveryQuery, DiscoverySort } from '../query.js';
-import { DROP_TOKENS_THRESHOLD, MIN_LENGTH_ONE_TYPO, MIN_LENGTH_TWO_TYPOS } from '../text/matching.js';
+import { DROP_TOKENS_THRESHOLD, MIN_LENGTH_ONE_TYPO, MIN_LENGTH_TWO_TYPOS, TYPO_TOKENS_THRESHOLD } from '../text/matching.js';
 import type { AgentDocument } from './collection.js';
 
 // Searched fields, most telling first: the name outweighs capabilities and tags, which outweigh descriptions.
@@ -67,9 +67,10 @@ export function typesenseSearchParams(query: DiscoveryQuery, synonymSet?: string
     // The same typo allowance as the postgres engine: one typo from 3 letters, two from 7.
     min_len_1typo: MIN_LENGTH_ONE_TYPO,
     min_len_2typo: MIN_LENGTH_TWO_TYPOS,
-    // Words are corrected only when the words as typed find nothing: a correctly spelled word is not
-    // widened to its neighbours ("help" stays help, not helm or kelp).
-    typo_tokens_threshold: 1,
+    // Words are corrected only when the words as typed find nothing (a correctly spelled word is not
+    // widened to its neighbours: "help" stays help, not helm or kelp), and two typos only when one
+    // finds nothing.
+    typo_tokens_threshold: TYPO_TOKENS_THRESHOLD,
     // Soft AND: when no agent has every word, drop words until something matches, trying both ends of
     // short queries (Typesense drops by position; the postgres engine drops the commonest words first).
     drop_tokens_threshold: DROP_TOKENS_THRESHOLD,

@@ -39,6 +39,13 @@ describe('QueryPlanner', () => {
     expect(two!.far).toContain("'translat'");
   });
 
+  it('counts the agents of the closer forms apart from those of the looser ones', () => {
+    // The phrase (help 100, desk 10 agents: at most 10 have it) and its synonyms are close; the words
+    // apart (again at most 10) are loose.
+    expect(plan('help desk')[0]).toMatchObject({ frequency: 20, closeFrequency: 10 });
+    expect(plan('help desk')[0]!.far).toEqual(["('help' & 'desk')"]);
+  });
+
   it('corrects three-letter words by one swap or substitution', () => {
     expect(plan('slq x')[0]).toMatchObject({ exact: ["'slq'"], near: ["'sql'"] });
   });
@@ -60,7 +67,7 @@ describe('QueryPlanner', () => {
   });
 
   it('keeps a word no agent uses as typed, so a query of such words matches nothing', () => {
-    expect(plan('zqxjkvw')).toEqual([{ words: ['zqxjkvw'], exact: ["'zqxjkvw'"], near: ["'zqxjkvw':*"], far: [], frequency: 0, live: false }]);
+    expect(plan('zqxjkvw')).toEqual([{ words: ['zqxjkvw'], exact: ["'zqxjkvw'"], near: ["'zqxjkvw':*"], far: [], frequency: 0, closeFrequency: 0, live: false }]);
   });
 
   it('offers every spelling that folds to the typed word', () => {
