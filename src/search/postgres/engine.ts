@@ -9,6 +9,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
 import { DROP_TOKENS_THRESHOLD, TYPO_TOKENS_THRESHOLD } from '../text/matching.js';
+import { MULTI_WORD_PHRASES } from '../text/synonyms.js';
 import { AGENT_SELECT, agentOf } from './agent-columns.js';
 import type { CorrectionIndex } from './correction-index.js';
 import { matchTier, relevanceScore, sortKeys, textScore, type GroupQueries } from './order.js';
@@ -200,6 +201,11 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     async reindex() {
       const result = await db.$transaction(
         async (tx) => {
+          // The phrases as synonyms.ts has them now, before the documents that hold them are rebuilt.
+          await tx.$executeRaw`DELETE FROM search_phrases`;
+          await tx.$executeRaw`
+            INSERT INTO search_phrases (phrase, query)
+            SELECT p, phraseto_tsquery('english'::regconfig, p) FROM unnest(${[...MULTI_WORD_PHRASES]}::text[]) AS p`;
           const indexed = await tx.$executeRaw`
             UPDATE agent_search s SET search_vector = agent_search_document(a.name, a.capabilities, a.tags, a.description, a.long_description)
             FROM agents a WHERE a.id = s.id`;

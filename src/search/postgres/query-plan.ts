@@ -183,28 +183,16 @@ export class QueryPlanner {
     return word.length < 3 ? { text: quote(word), frequency: 0 } : this.known(word);
   }
 
-  // Words that must stand in this order, as far apart as they are here (stop words keep their places in
-  // the full-text index, so "voice to text" is voice, then text two places on). Null when a word is
-  // not known: the phrase cannot match.
+  // A phrase of the synonym table. One word is matched anywhere, like any other word; several are one
+  // lexeme of the documents that have them in this order in the name, capabilities, tags or description
+  // (search_phrases), so matching costs a lookup instead of a check of word positions. Its frequency is
+  // that of its rarest word (at most as many agents have the phrase). Null when a word is not known: the
+  // phrase cannot match.
   private phrase(words: string[]): { text: string; frequency: number } | null {
-    let text = '';
-    let frequency = Infinity;
-    let gap = 0;
-    for (const word of words) {
-      gap++;
-      if (this.isStop(word)) continue;
-      const term = this.term(word);
-      if (!term) return null;
-      // Only in the name, capabilities, tags and short description: long descriptions are loose prose,
-      // where "voice reads text" would pass for "voice to text" (<N> means exactly N places apart).
-      const restricted = term.text.replace(/'(?:[^']|'')*'/g, (lexeme) => `${lexeme}:ABC`);
-      text = text ? `${text} <${gap}> ${restricted}` : restricted;
-      frequency = Math.min(frequency, term.frequency);
-      gap = 0;
-    }
-    if (!text) return null;
-    // A single word is matched anywhere, like any other word.
-    return text.includes('<') ? { text: `(${text})`, frequency } : { text: text.replace(/:ABC/g, ''), frequency };
+    const terms = words.filter((w) => !this.isStop(w)).map((w) => this.term(w));
+    if (terms.length === 0 || terms.some((t) => t === null)) return null;
+    const frequency = Math.min(...terms.map((t) => t!.frequency));
+    return { text: words.length > 1 ? quote(words.join(' ')) : terms[0]!.text, frequency };
   }
 }
 

@@ -15,6 +15,11 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['scrape', 'scraping', 'crawl'],
 ];
 
+// The phrases of several words. The postgres engine indexes each as one lexeme of the documents that
+// have it (the search_phrases table; a change here needs a migration that rewrites that table, or
+// `npm run cli -- search reindex`).
+export const MULTI_WORD_PHRASES: readonly string[] = SYNONYMS.flat().filter((phrase) => phrase.includes(' '));
+
 export interface SynonymMatch {
   // Where the matched phrase starts in the query's words, and how many words it spans.
   start: number;
