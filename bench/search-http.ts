@@ -7,7 +7,8 @@
 //                                [--postgres postgresql://postgres@127.0.0.1:5432/test] [--profile DIR]
 //
 // Then the service once more at half the rate it reached, with requests sent on a schedule (open loop):
-// the latency a deployment sized for twice its traffic would see.
+// the latency a deployment sized for twice its traffic would see; and last with one client, each search
+// alone on the machine: its own latency, without any queue.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -103,8 +104,8 @@ function loadOf(latencies: number[], errors: number, started: number): Load {
 }
 
 // Keep-alive clients, each sending its next request as soon as the last is answered.
-async function drive(base: string, paths: string[], durationMs: number): Promise<Load> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+async function drive(base: string, paths: string[], durationMs: number, clients = connections): Promise<Load> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -112,7 +113,7 @@ async function drive(base: string, paths: string[], durationMs: number): Promise
   const started = performance.now();
   const deadline = started + durationMs;
   await Promise.all(
-    Array.from({ length: connections }, async () => {
+    Array.from({ length: clients }, async () => {
       while (performance.now() < deadline) {
         const p = paths[next++ % paths.length]!;
         const t = performance.now();
@@ -234,16 +235,19 @@ async function main() {
     const halfRate = Math.max(1, Math.round(search.perSecond / 2));
     log(`service: ${seconds} s at ${halfRate} requests/s (half its full rate), open loop`);
     const halfLoad = await driveAtRate(base, paths, halfRate, durationMs);
+    log(`service: ${seconds} s with one client (each search alone: no queue)`);
+    const alone = await drive(base, paths, durationMs, 1);
 
     const row = (name: string, l: Load) =>
-      `| ${name.padEnd(44)} | ${String(l.requests).padStart(8)} | ${l.perSecond.toFixed(0).padStart(8)} | ${l.p50Ms.toFixed(1).padStart(6)} | ${l.p99Ms.toFixed(1).padStart(6)} | ${String(l.errors).padStart(6)} |`;
+      `| ${name.padEnd(50)} | ${String(l.requests).padStart(8)} | ${l.perSecond.toFixed(0).padStart(8)} | ${l.p50Ms.toFixed(1).padStart(6)} | ${l.p99Ms.toFixed(1).padStart(6)} | ${String(l.errors).padStart(6)} |`;
     console.log(`${agents.length} agents on PostgreSQL, ${connections} keep-alive connections, ${seconds} s per run, ${paths.length} distinct queries\n`);
-    console.log(`| ${'target'.padEnd(44)} | requests | per s    | p50 ms | p99 ms | errors |`);
-    console.log(`|${'-'.repeat(46)}|----------|----------|--------|--------|--------|`);
+    console.log(`| ${'target'.padEnd(50)} | requests | per s    | p50 ms | p99 ms | errors |`);
+    console.log(`|${'-'.repeat(52)}|----------|----------|--------|--------|--------|`);
     console.log(row('plain node:http (baseline)', baseline));
     console.log(row('GET /v1/discover, first pass (plans uncached)', firstPass));
     console.log(row('GET /v1/discover', search));
     console.log(row(`GET /v1/discover at ${halfRate}/s (half load, open loop)`, halfLoad));
+    console.log(row('GET /v1/discover, one client', alone));
     console.log(`\nservice / plain node:http: ${(search.perSecond / baseline.perSecond).toFixed(4)}x (first pass ${(firstPass.perSecond / baseline.perSecond).toFixed(4)}x)`);
   } finally {
     for (const child of children) await stop(child);
