@@ -6,6 +6,7 @@ import { createPrismaClient } from '../src/db/client.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import type { SearchEngine } from '../src/search/engine.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
+import { createVocabulary } from '../src/search/postgres/vocabulary.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { seedFixture } from './discovery-fixture.js';
@@ -61,6 +62,37 @@ describe('vocabulary freshness', () => {
     expect(await version()).toBe(before);
     await prismaB.agent.update({ where: { id: 'agvo_new1' }, data: { description: 'Transcribes quarterly meetings' } });
     expect(await version()).toBe(before + 1n);
+  });
+});
+
+describe('a rebuild under way', () => {
+  it('does not satisfy a newer version it started before: the index is rebuilt again', async () => {
+    // The real database, with the rebuild's first read (which has the version) held back on demand.
+    let gate: Promise<void> = Promise.resolve();
+    const gated = new Proxy(prismaA, {
+      get(target, key, receiver) {
+        if (key !== '$queryRaw') return Reflect.get(target, key, receiver);
+        return async (...args: Parameters<PrismaClient['$queryRaw']>) => {
+          const rows = await target.$queryRaw(...args);
+          await gate;
+          return rows;
+        };
+      },
+    });
+    const vocabulary = createVocabulary(gated);
+    const before = (await vocabulary.current()).version;
+    let open!: () => void;
+    gate = new Promise((resolve) => (open = resolve));
+    const stale = vocabulary.refresh();
+    // Give the held rebuild time to read the vocabulary before the new word arrives.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await addAgent('agvo_gate', 'Quorvex Gatekeeper');
+    const [{ v }] = await prismaA.$queryRaw<[{ v: bigint }]>`SELECT version AS v FROM search_vocabulary WHERE id = 1`;
+    expect(v).toBeGreaterThan(BigInt(before));
+    const seen = vocabulary.seen(String(v));
+    open();
+    await Promise.all([stale, seen]);
+    expect((await vocabulary.current()).version).toBe(String(v));
   });
 });
 

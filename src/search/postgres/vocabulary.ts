@@ -22,7 +22,8 @@ export async function loadCorrectionIndex(db: PrismaClient): Promise<CorrectionI
 export interface Vocabulary {
   // The current index, loaded on first use.
   current(): Promise<CorrectionIndex>;
-  // Called with the version a search saw; rebuilds when it differs. Resolves once the rebuild is done.
+  // Called with the version a search saw; rebuilds when the index is older. Resolves once the index
+  // has that version (or a newer one).
   seen(version: string): Promise<void>;
   // Forces a rebuild (after a reindex).
   refresh(): Promise<void>;
@@ -53,8 +54,13 @@ export function createVocabulary(db: PrismaClient): Vocabulary {
       return index;
     },
     async seen(version) {
-      const have = await this.current();
-      if (have.version !== version) await reload();
+      // A rebuild already under way may have read the vocabulary before this version: then a second
+      // one, which starts after it.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const have = await this.current();
+        if (BigInt(have.version) >= BigInt(version)) return;
+        await reload();
+      }
     },
     refresh: reload,
   };
