@@ -67,29 +67,36 @@ describe('vocabulary freshness', () => {
 
 describe('a rebuild under way', () => {
   it('does not satisfy a newer version it started before: the index is rebuilt again', async () => {
-    // The real database, with the rebuild's first read (which has the version) held back on demand.
-    let gate: Promise<void> = Promise.resolve();
+    // The real database, with the rebuild's reads held back on demand; `read` resolves once a held read
+    // has its rows, so the stale rebuild has surely read the vocabulary before the new word below.
+    let holding = false;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let heldRead!: () => void;
+    const read = new Promise<void>((resolve) => (heldRead = resolve));
     const gated = new Proxy(prismaA, {
       get(target, key, receiver) {
         if (key !== '$queryRaw') return Reflect.get(target, key, receiver);
         return async (...args: Parameters<PrismaClient['$queryRaw']>) => {
           const rows = await target.$queryRaw(...args);
-          await gate;
+          if (holding) {
+            heldRead();
+            await gate;
+          }
           return rows;
         };
       },
     });
     const vocabulary = createVocabulary(gated);
     const before = (await vocabulary.current()).version;
-    let open!: () => void;
-    gate = new Promise((resolve) => (open = resolve));
+    holding = true;
     const stale = vocabulary.refresh();
-    // Give the held rebuild time to read the vocabulary before the new word arrives.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await read;
     await addAgent('agvo_gate', 'Quorvex Gatekeeper');
     const [{ v }] = await prismaA.$queryRaw<[{ v: bigint }]>`SELECT version AS v FROM search_vocabulary WHERE id = 1`;
     expect(v).toBeGreaterThan(BigInt(before));
     const seen = vocabulary.seen(String(v));
+    holding = false;
     open();
     await Promise.all([stale, seen]);
     expect((await vocabulary.current()).version).toBe(String(v));

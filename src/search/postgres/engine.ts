@@ -122,12 +122,11 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
   }
 
   // Agents that have every group, in any of its forms.
-  function searchEveryGroup(query: DiscoveryQuery, groups: WordGroup[]): Promise<Ranked> {
-    const perGroup = groups.map(groupQueries);
-    const any = perGroup.map((g) => g.any).join(' & ');
-    const text = textScore(perGroup.map((g) => g.any).join(' | '));
+  function searchEveryGroup(query: DiscoveryQuery, perGroup: GroupQueries[]): Promise<Ranked> {
+    const any = perGroup.map((g) => g.any);
+    const text = relevanceScore(textScore(any.join(' | ')));
     const tier = matchTier(perGroup, true);
-    return run(query, any, tier ? [tier, relevanceScore(text)] : [relevanceScore(text)]);
+    return run(query, any.join(' & '), tier ? [tier, text] : [text]);
   }
 
   async function searchText(query: DiscoveryQuery, groups: WordGroup[], index: CorrectionIndex): Promise<Ranked> {
@@ -137,12 +136,12 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     // agents but as the phrase or a synonym in 4 400, and each agent ranked costs a few microseconds.
     const close = groups.map((g) => (g.far.length > 0 && g.closeFrequency > 0 ? { ...g, far: [] } : g));
     if (close.some((g, i) => g !== groups[i])) {
-      const closer = await searchEveryGroup(query, close);
+      const closer = await searchEveryGroup(query, close.map(groupQueries));
       if (closer.total >= TYPO_TOKENS_THRESHOLD) return closer;
     }
-    const every = await searchEveryGroup(query, groups);
-    if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
     const perGroup = groups.map(groupQueries);
+    const every = await searchEveryGroup(query, perGroup);
+    if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
     const any = perGroup.map((g) => g.any);
     const text = textScore(any.join(' | '));
     // Soft AND: agents that have some of the words, those with more of them first, then those whose

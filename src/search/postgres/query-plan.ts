@@ -121,13 +121,15 @@ export class QueryPlanner {
       const joined = next !== undefined && !synonyms.has(i + 1) && !this.isStop(next) ? this.known(word + next) : null;
       if (joined) {
         const second = this.wordGroup(next!, i + 1 === words.length - 1);
+        // Exact alternatives only: all of it is close.
+        const frequency = joined.frequency + Math.min(group.frequency, second.frequency);
         groups.push({
           words: [word, next!],
           exact: [joined.text, all([alternatives(group), alternatives(second)])],
           near: [],
           far: [],
-          frequency: joined.frequency + Math.min(group.frequency, second.frequency),
-          closeFrequency: joined.frequency + Math.min(group.frequency, second.frequency),
+          frequency,
+          closeFrequency: frequency,
           live: true,
         });
         i += 2;
