@@ -177,3 +177,9 @@ export function generateQueries(agents: BenchAgent[], perKind: number, random: R
 
   return QUERY_KINDS.flatMap((kind) => Array.from({ length: perKind }, () => make[kind]()));
 }
+
+// The throughput benchmarks' queries: the labelled ones (60 of each kind) without the nonsense ones,
+// what people look for.
+export function throughputQueries(agents: BenchAgent[], random: Random): BenchQuery[] {
+  return generateQueries(agents, 60, random).filter((q) => q.kind !== 'nonsense');
+}

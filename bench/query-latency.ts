@@ -12,7 +12,7 @@ import { createPrismaClient } from '../src/db/client.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
 import { percentile } from './measure.js';
-import { generateQueries } from './queries.js';
+import { throughputQueries } from './queries.js';
 import { generateAgents, seededRandom } from './vocabulary.js';
 
 const { values: args } = parseArgs({
@@ -26,8 +26,8 @@ const { values: args } = parseArgs({
 
 const random = seededRandom(Number(args.seed));
 const agents = generateAgents(Number(args.agents), random);
-// The queries of bench:search:http: the labelled ones without the nonsense.
-const queries = [...new Set(generateQueries(agents, 60, random).filter((q) => q.kind !== 'nonsense').map((q) => q.q))];
+// The queries of bench:search:http, each once.
+const queries = [...new Set(throughputQueries(agents, random).map((q) => q.q))];
 const prisma = createPrismaClient(args.database, 2, { preparedStatements: true });
 const engine = createPostgresSearchEngine(prisma);
 const search = (q: string) => engine.search(discoveryQuerySchema.parse({ q, perPage: 10 }));

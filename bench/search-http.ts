@@ -21,7 +21,7 @@ import pg from 'pg';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { loadAgents } from './load.js';
 import { percentile } from './measure.js';
-import { generateQueries } from './queries.js';
+import { throughputQueries } from './queries.js';
 import { generateAgents, seededRandom } from './vocabulary.js';
 
 const { values: args } = parseArgs({
@@ -177,8 +177,7 @@ function shuffled<T>(items: T[], random: () => number): T[] {
 async function main() {
   const random = seededRandom(Number(args.seed));
   const agents = generateAgents(agentCount, random);
-  // The labelled queries of bench:search, without the nonsense ones: what people look for.
-  const queries = generateQueries(agents, 60, random).filter((q) => q.kind !== 'nonsense');
+  const queries = throughputQueries(agents, random);
   // In a seeded random order: the queries come grouped by kind, and sent in that order the broad kinds
   // (capabilities, synonyms, sentences) arrived as one run of 180 at a time, a burst no real traffic
   // resembles, which overloaded the service for a second in every cycle.
