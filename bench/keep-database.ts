@@ -35,8 +35,4 @@ url.pathname = `/${args.name}`;
 await applyMigrations(url.toString());
 const agents = generateAgents(Number(args.agents), seededRandom(Number(args.seed)));
 await loadAgents(url.toString(), agents, (done) => done % 20_000 === 0 && process.stderr.write(`loaded ${done}/${agents.length}\n`));
-const client = new pg.Client({ connectionString: url.toString() });
-await client.connect();
-await client.query('VACUUM ANALYZE');
-await client.end();
 console.log(url.toString());
