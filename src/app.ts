@@ -17,6 +17,7 @@ import { createServices, type Services } from './services/index.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { closeCodeFor, connectionRefusal, operationErrors } from './graphql/socket-errors.js';
 import { createRestHandler } from './rest/runner.js';
+import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
 import { openApiRoute } from './rest/openapi/route.js';
@@ -81,6 +82,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
     metrics,
     config,
     prisma: database.prisma,
+    searchPrisma: database.searchPrisma,
     logger,
     secretBox: createSecretBox(opts.serverKey),
     serverKey: opts.serverKey,
@@ -91,7 +93,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
     ? createJwtVerifier({ jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer!, audience: config.auth.audience })
     : null;
   const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
-  const handleRest = createRestHandler({ yoga: yoga as never, routes });
+  const handleRest = createRestHandler({ yoga: yoga as never, runOperation: operationRunner(yoga as never), contextFor, routes });
   const raw = rawRoutes(services);
   // Across processes: Redis when configured, else the PostgreSQL server; the embedded database has one process.
   const store: RateLimitStore = config.rateLimit.redisUrl

@@ -27,8 +27,18 @@ function unsafeLiteral(document: DocumentNode): AppError | null {
   return problem;
 }
 
+// The parse cache answers the same document object for the same text, so a document's literals are
+// walked once, not on every request that sends it.
+const literalProblems = new WeakMap<DocumentNode, AppError | null>();
+
+function unsafeLiteralOnce(document: DocumentNode): AppError | null {
+  let problem = literalProblems.get(document);
+  if (problem === undefined) literalProblems.set(document, (problem = unsafeLiteral(document)));
+  return problem;
+}
+
 function unsafeOperation(args: { document: DocumentNode; variableValues?: Record<string, unknown> | null }): AppError | null {
-  return unsafeInput(args.variableValues ?? null, '') ?? unsafeLiteral(args.document);
+  return unsafeInput(args.variableValues ?? null, '') ?? unsafeLiteralOnce(args.document);
 }
 
 export function inputGuardPlugin(): Plugin {

@@ -1,8 +1,8 @@
 // Runs a /v1 request: finds its route, reads and checks the body, executes the route's GraphQL document
-// through the same yoga pipeline as /graphql (same authentication, validation and error masking) and
-// shapes the answer.
+// through the same envelop pipeline as /graphql (same authentication, limits, input guard and error
+// masking: graphql/operation.ts) and shapes the answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { print, type GraphQLFormattedError } from 'graphql';
+import { print, type GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, invalid, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
@@ -12,6 +12,8 @@ import type { Authentication } from '../auth/authenticate.js';
 import { unsafeInput } from '../http/unsafe-input.js';
 import { currentRequest } from '../http/request-context.js';
 import type { RestRequest, Route } from './route.js';
+import type { RunOperation } from '../graphql/operation.js';
+import type { Context } from '../schema/context.js';
 
 interface CompiledRoute {
   route: Route;
@@ -31,7 +33,7 @@ export function compileRoutes(routes: Route[]): CompiledRoute[] {
   });
 }
 
-function errorFromGraphQL(error: GraphQLFormattedError): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
+function errorFromGraphQL(error: GraphQLError): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
   const code = error.extensions?.code;
   if (typeof code === 'string' && code !== 'BAD_USER_INPUT' && code !== 'GRAPHQL_VALIDATION_FAILED' && code !== 'INTERNAL_SERVER_ERROR') {
     // Extra facts of the error (such as a task's current status on a 409) stay beside code and message.
@@ -64,7 +66,12 @@ function checkSafe(params: Record<string, string>, query: URLSearchParams, body:
   if (problem) throw problem;
 }
 
-export function createRestHandler(opts: { yoga: YogaServerInstance<object, object>; routes: Route[] }) {
+export function createRestHandler(opts: {
+  yoga: YogaServerInstance<object, object>;
+  runOperation: RunOperation;
+  contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
+  routes: Route[];
+}) {
   const compiled = compileRoutes(opts.routes);
 
   // `authentication`: the caller as app.ts already authenticated it, reused instead of a second look-up.
@@ -113,17 +120,8 @@ export function createRestHandler(opts: { yoga: YogaServerInstance<object, objec
       const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
       const variables = hit.c.route.variables?.(restReq) ?? {};
 
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-      for (const name of ['authorization', 'idempotency-key', 'x-forwarded-for', 'user-agent']) {
-        const value = req.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
-      const response = await opts.yoga.fetch('http://rest.internal/graphql', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ query: hit.c.query, variables }),
-      }, { authentication });
-      const result = (await response.json()) as { data?: unknown; errors?: GraphQLFormattedError[] };
+      const context = await opts.contextFor(req.headers.authorization, authentication);
+      const result = await opts.runOperation(hit.c.query, variables, context);
       if (result.errors?.length) {
         const error = errorFromGraphQL(result.errors[0]!);
         const retryAfter = result.errors[0]!.extensions?.retryAfterSeconds;
