@@ -28,7 +28,7 @@ const random = seededRandom(Number(args.seed));
 const agents = generateAgents(Number(args.agents), random);
 // The queries of bench:search:http, each once.
 const queries = [...new Set(throughputQueries(agents, random).map((q) => q.q))];
-const prisma = createPrismaClient(args.database, 2, { preparedStatements: true });
+const prisma = createPrismaClient(args.database, 2, { preparedStatements: true, genericPlans: true });
 const engine = createPostgresSearchEngine(prisma);
 const search = (q: string) => engine.search(discoveryQuerySchema.parse({ q, perPage: 10 }));
 

@@ -129,6 +129,7 @@ async function main(argv: string[]): Promise<number> {
       metrics: createMetrics(),
       config,
       prisma: database.prisma,
+      searchPrisma: database.searchPrisma,
       logger: createLogger('silent'),
       secretBox: createSecretBox(serverKey),
       serverKey,

@@ -9,6 +9,8 @@ import type { Metrics } from './metrics/metrics.js';
 export interface Deps {
   config: Config;
   prisma: PrismaClient;
+  // The postgres search engine's client (db/client.ts createSearchClient); may be `prisma` itself.
+  searchPrisma: PrismaClient;
   logger: Logger;
   secretBox: SecretBox;
   serverKey: Buffer;

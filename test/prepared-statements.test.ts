@@ -1,7 +1,7 @@
 // On a PostgreSQL server the service's queries run as named prepared statements (parsed and planned once
 // per connection). The embedded PGlite serves all connections from one session and never gets them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
+import { createPrismaClient, createSearchClient, type PrismaClient } from '../src/db/client.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
@@ -50,5 +50,29 @@ describe.runIf(usingPostgres())('prepared statements on a PostgreSQL server', ()
     await prisma.agent.findMany({ take: 1 });
     await prisma.agent.findMany({ take: 1 });
     expect(await statementNames(prisma)).toEqual([]);
+  });
+
+  it('runs searches on connections of their own that reuse one generic plan; the rest of the service keeps custom plans', async () => {
+    const main = client(true);
+    const search = createSearchClient(db.url, 1, main, true);
+    clients.push(search);
+    expect(search).not.toBe(main);
+    const engine = createPostgresSearchEngine(search);
+    // Selective and broad, so that PostgreSQL's own choice would have planned some of them anew.
+    for (const q of ['bookkeeping', 'ledger', 'keeper', 'bookkeeping', 'ledger', 'keeper', 'bookkeeping']) {
+      await engine.search(discoveryQuerySchema.parse({ q }));
+    }
+    const plans = await search.$queryRaw<Array<{ generic: bigint; custom: bigint }>>`
+      SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%agent_search a%'`;
+    expect(plans.length).toBeGreaterThan(0);
+    expect(plans.every((p) => p.custom === 0n && p.generic > 0n)).toBe(true);
+    const mode = async (prisma: PrismaClient) => (await prisma.$queryRaw<Array<{ plan_cache_mode: string }>>`SHOW plan_cache_mode`)[0]!.plan_cache_mode;
+    expect(await mode(search)).toBe('force_generic_plan');
+    expect(await mode(main)).toBe('auto');
+  });
+
+  it('searches through the service\'s own client without prepared statements', () => {
+    const main = client(false);
+    expect(createSearchClient(db.url, 1, main, false)).toBe(main);
   });
 });

@@ -124,7 +124,7 @@ describe('HTTP surface', () => {
       });
       app = await createApp({
         config: loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }),
-        database: { url: server.db.url, embedded: server.db.kind === 'pglite', prisma: failing, close: () => prisma.$disconnect() },
+        database: { url: server.db.url, embedded: server.db.kind === 'pglite', prisma: failing, searchPrisma: failing, close: () => prisma.$disconnect() },
         logger: pino({ level: 'error' }, sink),
         serverKey: randomBytes(32),
         runWorker: false,

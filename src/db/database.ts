@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createPrismaClient, type PrismaClient } from './client.js';
+import { createPrismaClient, createSearchClient, type PrismaClient } from './client.js';
 import { embeddedSocketUrl, socketFileName, startEmbeddedDatabase } from './embedded.js';
 import { applyMigrations } from './schema-engine.js';
 import { lockDataDir, lockHolder } from './dir-lock.js';
@@ -12,10 +12,16 @@ export interface Database {
   url: string;
   embedded: boolean;
   prisma: PrismaClient;
+  // For the postgres search engine (createSearchClient); may be `prisma` itself.
+  searchPrisma: PrismaClient;
   close(): Promise<void>;
 }
 
 export class DatabaseBusyError extends Error {}
+
+async function disconnect(...clients: PrismaClient[]): Promise<void> {
+  await Promise.all([...new Set(clients)].map((c) => c.$disconnect()));
+}
 
 function socketAnswers(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -43,8 +49,10 @@ export async function openDatabase(opts: {
 }): Promise<Database> {
   if (opts.databaseUrl) {
     if (opts.migrate !== false) await applyMigrations(opts.databaseUrl);
-    const prisma = createPrismaClient(opts.databaseUrl, opts.poolSize, { preparedStatements: opts.preparedStatements });
-    return { url: opts.databaseUrl, embedded: false, prisma, close: () => prisma.$disconnect() };
+    const preparedStatements = opts.preparedStatements ?? false;
+    const prisma = createPrismaClient(opts.databaseUrl, opts.poolSize, { preparedStatements });
+    const searchPrisma = createSearchClient(opts.databaseUrl, opts.poolSize ?? 10, prisma, preparedStatements);
+    return { url: opts.databaseUrl, embedded: false, prisma, searchPrisma, close: () => disconnect(prisma, searchPrisma) };
   }
   const socketPath = path.resolve(opts.dataDir, socketFileName);
   await mkdir(opts.dataDir, { recursive: true });
@@ -60,7 +68,7 @@ export async function openDatabase(opts: {
     }
     const url = embeddedSocketUrl(opts.dataDir);
     const prisma = createPrismaClient(url, 2);
-    return { url, embedded: true, prisma, close: () => prisma.$disconnect() };
+    return { url, embedded: true, prisma, searchPrisma: prisma, close: () => prisma.$disconnect() };
   }
   // The lock is ours: a socket file left in the directory is from a process that died.
   await rm(socketPath, { force: true });
@@ -71,6 +79,7 @@ export async function openDatabase(opts: {
     url: embedded.url,
     embedded: true,
     prisma,
+    searchPrisma: prisma,
     async close() {
       await prisma.$disconnect();
       await embedded.close();

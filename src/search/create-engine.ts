@@ -8,8 +8,8 @@ import { withSearchFallback } from './fallback.js';
 import { createPostgresSearchEngine } from './postgres/engine.js';
 import { createTypesenseClient, createTypesenseSearchEngine } from './typesense/engine.js';
 
-export function createSearchEngine(deps: { config: Config; prisma: PrismaClient; logger: Logger }): SearchEngine {
-  const postgres = createPostgresSearchEngine(deps.prisma);
+export function createSearchEngine(deps: { config: Config; prisma: PrismaClient; searchPrisma: PrismaClient; logger: Logger }): SearchEngine {
+  const postgres = createPostgresSearchEngine(deps.searchPrisma);
   const { url, apiKey, collection } = deps.config.typesense;
   if (!url || !apiKey) return postgres;
   const typesense = createTypesenseSearchEngine({

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { WorkerEvents } from 'graphile-worker';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createPrismaClient } from '../../src/db/client.js';
+import { createPrismaClient, createSearchClient } from '../../src/db/client.js';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -35,11 +35,13 @@ export async function startTestServer(
     ...env,
   });
   // Prepared statements as the service uses them on a PostgreSQL server (the CI's second run).
-  const prisma = createPrismaClient(db.url, 5, { preparedStatements: db.kind === 'postgresql' && config.databasePreparedStatements });
+  const preparedStatements = db.kind === 'postgresql' && config.databasePreparedStatements;
+  const prisma = createPrismaClient(db.url, 5, { preparedStatements });
+  const searchPrisma = createSearchClient(db.url, 5, prisma, preparedStatements);
   const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
-    database: { url: db.url, embedded: db.kind === 'pglite', prisma, close: () => prisma.$disconnect() },
+    database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, close: () => prisma.$disconnect() },
     logger,
     serverKey: randomBytes(32),
     jobEvents: opts.jobEvents,
@@ -59,6 +61,7 @@ export async function startTestServer(
     async close() {
       await app.close();
       await prisma.$disconnect();
+      if (searchPrisma !== prisma) await searchPrisma.$disconnect();
       if (!opts.db) await db.close();
     },
   };
