@@ -39,16 +39,16 @@ export function matchTier(groups: GroupQueries[], allMatched: boolean): Prisma.S
 // How well an agent matches within a tier: the weighted full-text rank (name 1.0, capabilities and tags
 // 0.4, description 0.2, long description 0.05) of every alternative, divided by a gentle document-length
 // factor, so that a full listing is not beaten by a one-line one only for being short.
+// The factor, 1 / (1 + 0.2 ln(1 + lexemes)), is agent_search.text_norm, stored with the row.
 export function textScore(any: string): Prisma.Sql {
-  return Prisma.sql`(ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, ${any}::tsquery, 0) / (1 + 0.2 * ln(1 + length(a.search_vector))))`;
+  return Prisma.sql`(ts_rank('{0.05,0.2,0.4,1.0}', a.search_vector, ${any}::tsquery, 0) * a.text_norm)`;
 }
 
 // The quality prior: at most +25 % for a perfect trust score and +10 % for a perfect average rating, so
-// it decides between comparable matches and never lifts a poor match over a good one.
-const QUALITY_PRIOR = Prisma.sql`(1 + 0.25 * a.trust_score + 0.1 * COALESCE((${AVG_RATING} - 1) / 4, 0))`;
-
+// it decides between comparable matches and never lifts a poor match over a good one. Stored with the
+// row as agent_search.quality_prior: 1 + 0.25 trust + 0.1 (average rating - 1) / 4.
 export function relevanceScore(text: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(${text} * ${QUALITY_PRIOR})`;
+  return Prisma.sql`(${text} * a.quality_prior)`;
 }
 
 // One key of an ORDER BY: the expression, computed once per matching agent, and its direction.
