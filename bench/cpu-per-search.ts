@@ -1,0 +1,117 @@
+// Where a search's CPU time goes: starts the service on a database made by bench/keep-database.ts, drives
+// GET /v1/discover from keep-alive clients like bench:search:http, and reads from /proc (Linux) the CPU
+// time of the service process, of every PostgreSQL process and of this client around the measured run,
+// printed per request. The machine's other work adds noise: compare runs made one after the other.
+//
+//   npx tsx bench/cpu-per-search.ts [--database postgresql://postgres@127.0.0.1:5432/bench_keep]
+//                                   [--seconds 10] [--connections 8] [--agents 100000] [--seed 42]
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { percentile } from './measure.js';
+import { throughputQueries } from './queries.js';
+import { generateAgents, seededRandom } from './vocabulary.js';
+
+const { values: args } = parseArgs({
+  options: {
+    database: { type: 'string', default: 'postgresql://postgres@127.0.0.1:5432/bench_keep' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '8' },
+    agents: { type: 'string', default: '100000' },
+    seed: { type: 'string', default: '42' },
+  },
+});
+const seconds = Number(args.seconds);
+const connections = Number(args.connections);
+if (![seconds, connections].every((n) => Number.isInteger(n) && n > 0) || seconds > 300) {
+  console.error('usage: npx tsx bench/cpu-per-search.ts [--database URL] [--seconds S (at most 300)] [--connections C]');
+  process.exit(2);
+}
+
+// user + system time of a process, in clock ticks (1/100 s on Linux); 0 once it has gone.
+async function cpuTicks(pid: number | string): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (!stat) return 0;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+async function postgresTicks(): Promise<number> {
+  let total = 0;
+  for (const pid of (await readdir('/proc')).filter((d) => /^\d+$/.test(d))) {
+    const name = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
+    if (name.startsWith('postgres')) total += await cpuTicks(pid);
+  }
+  return total;
+}
+
+const random = seededRandom(Number(args.seed));
+const queries = throughputQueries(generateAgents(Number(args.agents), random), random);
+const paths = queries.map((q) => `/v1/discover?q=${encodeURIComponent(q.q)}&per_page=10`);
+const dataDir = await mkdtemp(path.join(tmpdir(), 'cpu-per-search-'));
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATABASE_URL: args.database,
+    DATA_DIR: dataDir,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    HEALTH_PROBE_ENABLED: 'false',
+  },
+  stdio: 'inherit',
+});
+const base = `http://127.0.0.1:${port}`;
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+try {
+  for (let waited = 0; !(await fetch(`${base}/readyz`).then((r) => r.ok, () => false)); waited += 250) {
+    if (service.exitCode !== null || waited > 120_000) throw new Error('the service did not start');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const get = (p: string) =>
+    new Promise<void>((resolve, reject) => {
+      http.get(`${base}${p}`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+  let next = 0;
+  const drive = async (ms: number) => {
+    const latencies: number[] = [];
+    const deadline = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < deadline) {
+          const started = performance.now();
+          await get(paths[next++ % paths.length]!);
+          latencies.push(performance.now() - started);
+        }
+      }),
+    );
+    return latencies.sort((a, b) => a - b);
+  };
+  await drive(Math.min(8000, seconds * 1000));
+  const before = { service: await cpuTicks(service.pid!), postgres: await postgresTicks(), client: await cpuTicks(process.pid) };
+  const started = performance.now();
+  const latencies = await drive(seconds * 1000);
+  const elapsed = (performance.now() - started) / 1000;
+  const after = { service: await cpuTicks(service.pid!), postgres: await postgresTicks(), client: await cpuTicks(process.pid) };
+  const perRequest = (name: keyof typeof before) => (((after[name] - before[name]) * 10) / latencies.length).toFixed(2);
+  console.log(
+    `${latencies.length} requests, ${(latencies.length / elapsed).toFixed(0)}/s, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ` +
+      `CPU ms per request: service ${perRequest('service')}, PostgreSQL ${perRequest('postgres')}, this client ${perRequest('client')}`,
+  );
+} finally {
+  agent.destroy();
+  if (service.exitCode === null && service.signalCode === null) {
+    const exited = new Promise((r) => service.once('exit', r));
+    service.kill('SIGTERM');
+    await exited;
+  }
+  await rm(dataDir, { recursive: true, force: true });
+}
