@@ -5,14 +5,13 @@
 //
 //   npx tsx bench/cpu-per-search.ts [--database postgresql://postgres@127.0.0.1:5432/bench_keep]
 //                                   [--seconds 10] [--connections 8] [--agents 100000] [--seed 42]
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { percentile } from './measure.js';
+import { freePort, startService, stop, waitUntilUp } from './service.js';
 import { throughputQueries } from './queries.js';
 import { generateAgents, seededRandom } from './vocabulary.js';
 
@@ -53,29 +52,12 @@ const random = seededRandom(Number(args.seed));
 const queries = throughputQueries(generateAgents(Number(args.agents), random), random);
 const paths = queries.map((q) => `/v1/discover?q=${encodeURIComponent(q.q)}&per_page=10`);
 const dataDir = await mkdtemp(path.join(tmpdir(), 'cpu-per-search-'));
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATABASE_URL: args.database,
-    DATA_DIR: dataDir,
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '0',
-    HEALTH_PROBE_ENABLED: 'false',
-  },
-  stdio: 'inherit',
-});
+const port = await freePort();
+const service = startService({ databaseUrl: args.database, dataDir, port });
 const base = `http://127.0.0.1:${port}`;
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 try {
-  for (let waited = 0; !(await fetch(`${base}/readyz`).then((r) => r.ok, () => false)); waited += 250) {
-    if (service.exitCode !== null || waited > 120_000) throw new Error('the service did not start');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitUntilUp(`${base}/readyz`, service);
   const get = (p: string) =>
     new Promise<void>((resolve, reject) => {
       http.get(`${base}${p}`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
@@ -108,10 +90,6 @@ try {
   );
 } finally {
   agent.destroy();
-  if (service.exitCode === null && service.signalCode === null) {
-    const exited = new Promise((r) => service.once('exit', r));
-    service.kill('SIGTERM');
-    await exited;
-  }
+  await stop(service);
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -12,7 +12,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import pg from 'pg';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { loadAgents } from './load.js';
 import { percentile } from './measure.js';
+import { freePort, startService, stop, waitUntilUp } from './service.js';
 import { throughputQueries } from './queries.js';
 import { generateAgents, seededRandom } from './vocabulary.js';
 
@@ -43,39 +43,6 @@ if (![agentCount, seconds, connections].every((n) => Number.isInteger(n) && n > 
   process.exit(2);
 }
 const log = (message: string) => process.stderr.write(`${message}\n`);
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-
-async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
-  let exited: number | null = null;
-  child.once('exit', (code) => (exited = code ?? -1));
-  for (let waited = 0; waited < 120_000; waited += 250) {
-    if (exited !== null) throw new Error(`server exited with ${exited}`);
-    const up = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 interface Load {
   requests: number;
@@ -208,21 +175,7 @@ async function main() {
 
     const port = await freePort();
     const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
-    const service = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/main.ts'], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATABASE_URL: url.toString(),
-        DATA_DIR: dataDir,
-        SECRET_KEY: randomBytes(32).toString('hex'),
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '0',
-        HEALTH_PROBE_ENABLED: 'false',
-      },
-      stdio: 'inherit',
-    });
+    const service = startService({ databaseUrl: url.toString(), dataDir, port, nodeArgs: profile });
     children.push(service);
     await waitUntilUp(`http://127.0.0.1:${port}/readyz`, service);
     const base = `http://127.0.0.1:${port}`;

@@ -1,0 +1,58 @@
+// The service and its helpers for the HTTP benchmarks: a child process in production mode on a given
+// database, with rate limits off (one benchmark client sends far more than a caller's budget) and no
+// health probes of the generated agents' endpoints.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export function startService(opts: { databaseUrl: string; dataDir: string; port: number; nodeArgs?: string[] }): ChildProcess {
+  return spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(opts.port),
+      DATABASE_URL: opts.databaseUrl,
+      DATA_DIR: opts.dataDir,
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      HEALTH_PROBE_ENABLED: 'false',
+    },
+    stdio: 'inherit',
+  });
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const probe = http.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+
+export async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? -1));
+  for (let waited = 0; waited < 120_000; waited += 250) {
+    if (exited !== null) throw new Error(`server exited with ${exited}`);
+    const up = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
