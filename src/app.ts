@@ -93,7 +93,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
     ? createJwtVerifier({ jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer!, audience: config.auth.audience })
     : null;
   const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
-  const handleRest = createRestHandler({ yoga: yoga as never, runOperation: operationRunner(yoga as never), contextFor, routes });
+  const handleRest = createRestHandler({ runOperation: operationRunner(yoga as never), contextFor, routes });
   const raw = rawRoutes(services);
   // Across processes: Redis when configured, else the PostgreSQL server; the embedded database has one process.
   const store: RateLimitStore = config.rateLimit.redisUrl

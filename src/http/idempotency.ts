@@ -11,7 +11,6 @@
 // first request made instead of doing it twice.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Authentication } from '../auth/authenticate.js';
 import type { PrismaClient } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { AppError, conflict, invalid } from '../errors.js';
@@ -127,21 +126,17 @@ export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;
 const stores = new WeakMap<PrismaClient, IdempotencyStore>();
 
 /**
- * For the REST runner: starts an idempotent request when the Idempotency-Key header is present. The
- * caller is identified through yoga's own context factory (the same authentication as the request
- * itself); without a user there is nothing to key on, and the request goes on to answer 401.
+ * For the REST runner: starts an idempotent request when the Idempotency-Key header is present, for the
+ * caller of the request's own GraphQL context; without a user there is nothing to key on, and the
+ * request goes on to answer 401.
  */
 export async function startIdempotentRequest(
-  yoga: { getEnveloped(initial: { request: Request; authentication?: Authentication }): { contextFactory(): unknown } },
+  context: Pick<Context, 'viewer' | 'services'>,
   req: IncomingMessage,
   request: { method: string; path: string; body: unknown },
-  authentication?: Authentication,
 ): Promise<IdempotencyStart | null> {
   const key = idempotencyKeyOf(req);
   if (key === null) return null;
-  const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : '';
-  const probe = new Request('http://rest.internal/graphql', { headers: authorization ? { authorization } : {} });
-  const context = (await yoga.getEnveloped({ request: probe, authentication }).contextFactory()) as Pick<Context, 'viewer' | 'services'>;
   if (!context.viewer) return null;
   const { prisma, logger } = context.services.deps;
   let store = stores.get(prisma);

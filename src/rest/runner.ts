@@ -3,7 +3,6 @@
 // masking: graphql/operation.ts) and shapes the answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type GraphQLError } from 'graphql';
-import type { YogaServerInstance } from 'graphql-yoga';
 import { AppError, invalid, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
@@ -67,7 +66,6 @@ function checkSafe(params: Record<string, string>, query: URLSearchParams, body:
 }
 
 export function createRestHandler(opts: {
-  yoga: YogaServerInstance<object, object>;
   runOperation: RunOperation;
   contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
   routes: Route[];
@@ -114,13 +112,13 @@ export function createRestHandler(opts: {
       const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodePathSegment(n, hit.m[i + 1]!)]));
       checkSafe(params, url.searchParams, body);
       // Idempotency-Key: a repeat answers from the first request's stored response (http/idempotency.ts).
-      if (hit.c.route.idempotent) idempotent = await startIdempotentRequest(opts.yoga, req, { method, path: url.pathname, body }, authentication);
+      const context = await opts.contextFor(req.headers.authorization, authentication);
+      if (hit.c.route.idempotent) idempotent = await startIdempotentRequest(context, req, { method, path: url.pathname, body });
       if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
       if (idempotent?.kind === 'run') res = idempotent.finish(res);
       const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
       const variables = hit.c.route.variables?.(restReq) ?? {};
 
-      const context = await opts.contextFor(req.headers.authorization, authentication);
       const result = await opts.runOperation(hit.c.query, variables, context);
       if (result.errors?.length) {
         const error = errorFromGraphQL(result.errors[0]!);
