@@ -6,11 +6,10 @@
 //   npx tsx bench/cpu-per-search.ts [--database postgresql://postgres@127.0.0.1:5432/bench_keep]
 //                                   [--seconds 10] [--connections 8] [--agents 100000] [--seed 42]
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { percentile } from './measure.js';
+import { drive } from './http-load.js';
 import { freePort, startService, stop, waitUntilUp } from './service.js';
 import { throughputQueries } from './queries.js';
 import { generateAgents, seededRandom } from './vocabulary.js';
@@ -55,41 +54,19 @@ const dataDir = await mkdtemp(path.join(tmpdir(), 'cpu-per-search-'));
 const port = await freePort();
 const service = startService({ databaseUrl: args.database, dataDir, port });
 const base = `http://127.0.0.1:${port}`;
-const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+const cpuTime = async () => ({ service: await cpuTicks(service.pid!), postgres: await postgresTicks(), client: await cpuTicks(process.pid) });
 try {
   await waitUntilUp(`${base}/readyz`, service);
-  const get = (p: string) =>
-    new Promise<void>((resolve, reject) => {
-      http.get(`${base}${p}`, { agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
-    });
-  let next = 0;
-  const drive = async (ms: number) => {
-    const latencies: number[] = [];
-    const deadline = performance.now() + ms;
-    await Promise.all(
-      Array.from({ length: connections }, async () => {
-        while (performance.now() < deadline) {
-          const started = performance.now();
-          await get(paths[next++ % paths.length]!);
-          latencies.push(performance.now() - started);
-        }
-      }),
-    );
-    return latencies.sort((a, b) => a - b);
-  };
-  await drive(Math.min(8000, seconds * 1000));
-  const before = { service: await cpuTicks(service.pid!), postgres: await postgresTicks(), client: await cpuTicks(process.pid) };
-  const started = performance.now();
-  const latencies = await drive(seconds * 1000);
-  const elapsed = (performance.now() - started) / 1000;
-  const after = { service: await cpuTicks(service.pid!), postgres: await postgresTicks(), client: await cpuTicks(process.pid) };
-  const perRequest = (name: keyof typeof before) => (((after[name] - before[name]) * 10) / latencies.length).toFixed(2);
+  await drive(base, paths, Math.min(8000, seconds * 1000), connections);
+  const before = await cpuTime();
+  const load = await drive(base, paths, seconds * 1000, connections);
+  const after = await cpuTime();
+  const perRequest = (name: keyof typeof before) => (((after[name] - before[name]) * 10) / load.requests).toFixed(2);
   console.log(
-    `${latencies.length} requests, ${(latencies.length / elapsed).toFixed(0)}/s, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ` +
+    `${load.requests} requests, ${load.perSecond.toFixed(0)}/s, p50 ${load.p50Ms.toFixed(1)} ms, p99 ${load.p99Ms.toFixed(1)} ms, ${load.errors} errors; ` +
       `CPU ms per request: service ${perRequest('service')}, PostgreSQL ${perRequest('postgres')}, this client ${perRequest('client')}`,
   );
 } finally {
-  agent.destroy();
   await stop(service);
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -11,7 +11,6 @@
 // alone on the machine: its own latency, without any queue.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,7 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { loadAgents } from './load.js';
-import { percentile } from './measure.js';
+import { drive, driveAtRate, type Load } from './http-load.js';
 import { freePort, startService, stop, waitUntilUp } from './service.js';
 import { throughputQueries } from './queries.js';
 import { generateAgents, seededRandom } from './vocabulary.js';
@@ -43,86 +42,6 @@ if (![agentCount, seconds, connections].every((n) => Number.isInteger(n) && n > 
   process.exit(2);
 }
 const log = (message: string) => process.stderr.write(`${message}\n`);
-
-interface Load {
-  requests: number;
-  perSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-}
-
-// GETs the URL and resolves with the status once the whole answer has arrived.
-function statusOf(url: string, agent: http.Agent): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const req = http.get(url, { agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-  });
-}
-
-// The figures of one run that began at `started` (performance.now()).
-function loadOf(latencies: number[], errors: number, started: number): Load {
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, perSecond: latencies.length / elapsed, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), errors };
-}
-
-// Keep-alive clients, each sending its next request as soon as the last is answered.
-async function drive(base: string, paths: string[], durationMs: number, clients = connections): Promise<Load> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  const latencies: number[] = [];
-  let errors = 0;
-  let next = 0;
-  const get = (p: string) => statusOf(`${base}${p}`, agent);
-  const started = performance.now();
-  const deadline = started + durationMs;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (performance.now() < deadline) {
-        const p = paths[next++ % paths.length]!;
-        const t = performance.now();
-        const status = await get(p).catch(() => 0);
-        latencies.push(performance.now() - t);
-        if (status !== 200) errors++;
-      }
-    }),
-  );
-  agent.destroy();
-  return loadOf(latencies, errors, started);
-}
-
-// Latency at a given load: requests go out on a fixed schedule whatever the answers (an open loop, as
-// production traffic arrives), and each one's latency counts from when it was due, so a slow answer
-// cannot hide the requests that should have followed it. At full load (drive above) latency is set by
-// the queue: with C requests always in flight, the mean is C divided by the rate, whatever the search.
-async function driveAtRate(base: string, paths: string[], perSecond: number, durationMs: number): Promise<Load> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const latencies: number[] = [];
-  let errors = 0;
-  const get = (p: string) => statusOf(`${base}${p}`, agent);
-  const count = Math.floor((perSecond * durationMs) / 1000);
-  const started = performance.now();
-  const answers: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    const due = started + (i * 1000) / perSecond;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    answers.push(
-      get(paths[i % paths.length]!)
-        .catch(() => 0)
-        .then((status) => {
-          latencies.push(performance.now() - due);
-          if (status !== 200) errors++;
-        }),
-    );
-  }
-  await Promise.all(answers);
-  agent.destroy();
-  return loadOf(latencies, errors, started);
-}
 
 // The baseline: node:http and nothing else, in a process of its own like the service.
 const PLAIN_SERVER = `
@@ -169,8 +88,8 @@ async function main() {
     children.push(plain);
     await waitUntilUp(`http://127.0.0.1:${plainPort}/`, plain);
     log(`plain node:http: ${seconds} s with ${connections} connections`);
-    await drive(`http://127.0.0.1:${plainPort}`, ['/'], 2000);
-    const baseline = await drive(`http://127.0.0.1:${plainPort}`, ['/'], durationMs);
+    await drive(`http://127.0.0.1:${plainPort}`, ['/'], 2000, connections);
+    const baseline = await drive(`http://127.0.0.1:${plainPort}`, ['/'], durationMs, connections);
     await stop(plain);
 
     const port = await freePort();
@@ -182,8 +101,8 @@ async function main() {
     const check = await fetch(`${base}${paths[0]}`);
     if (!check.ok) throw new Error(`search answered ${check.status}: ${await check.text()}`);
     log(`service: one pass over ${paths.length} distinct queries (plans not yet cached), then ${seconds} s with ${connections} connections`);
-    const firstPass = await drive(base, paths, Math.min(durationMs, 10_000));
-    const search = await drive(base, paths, durationMs);
+    const firstPass = await drive(base, paths, Math.min(durationMs, 10_000), connections);
+    const search = await drive(base, paths, durationMs, connections);
     const halfRate = Math.max(1, Math.round(search.perSecond / 2));
     log(`service: ${seconds} s at ${halfRate} requests/s (half its full rate), open loop`);
     const halfLoad = await driveAtRate(base, paths, halfRate, durationMs);

@@ -26,7 +26,12 @@ export function createPrismaClient(
 // statement by statement, to plan the most common search anew on every run, which took 0.2-0.3 ms, more
 // than the search itself for a selective query, and gave the same plan (the GIN index's bitmap scan).
 // Elsewhere (PGlite, or behind a pooler without prepared statements) the service's own client.
-export function createSearchClient(connectionString: string, poolSize: number, main: PrismaClient, preparedStatements: boolean): PrismaClient {
+export function createSearchClient(connectionString: string, poolSize: number | undefined, main: PrismaClient, preparedStatements: boolean): PrismaClient {
   if (!preparedStatements) return main;
   return createPrismaClient(connectionString, poolSize, { preparedStatements: true, genericPlans: true });
+}
+
+// Closes each client once (the search client may be the main one).
+export async function disconnectClients(...clients: PrismaClient[]): Promise<void> {
+  await Promise.all([...new Set(clients)].map((c) => c.$disconnect()));
 }

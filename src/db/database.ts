@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createPrismaClient, createSearchClient, type PrismaClient } from './client.js';
+import { createPrismaClient, createSearchClient, disconnectClients, type PrismaClient } from './client.js';
 import { embeddedSocketUrl, socketFileName, startEmbeddedDatabase } from './embedded.js';
 import { applyMigrations } from './schema-engine.js';
 import { lockDataDir, lockHolder } from './dir-lock.js';
@@ -18,10 +18,6 @@ export interface Database {
 }
 
 export class DatabaseBusyError extends Error {}
-
-async function disconnect(...clients: PrismaClient[]): Promise<void> {
-  await Promise.all([...new Set(clients)].map((c) => c.$disconnect()));
-}
 
 function socketAnswers(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -51,8 +47,8 @@ export async function openDatabase(opts: {
     if (opts.migrate !== false) await applyMigrations(opts.databaseUrl);
     const preparedStatements = opts.preparedStatements ?? false;
     const prisma = createPrismaClient(opts.databaseUrl, opts.poolSize, { preparedStatements });
-    const searchPrisma = createSearchClient(opts.databaseUrl, opts.poolSize ?? 10, prisma, preparedStatements);
-    return { url: opts.databaseUrl, embedded: false, prisma, searchPrisma, close: () => disconnect(prisma, searchPrisma) };
+    const searchPrisma = createSearchClient(opts.databaseUrl, opts.poolSize, prisma, preparedStatements);
+    return { url: opts.databaseUrl, embedded: false, prisma, searchPrisma, close: () => disconnectClients(prisma, searchPrisma) };
   }
   const socketPath = path.resolve(opts.dataDir, socketFileName);
   await mkdir(opts.dataDir, { recursive: true });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { WorkerEvents } from 'graphile-worker';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createPrismaClient, createSearchClient } from '../../src/db/client.js';
+import { createPrismaClient, createSearchClient, disconnectClients } from '../../src/db/client.js';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -41,7 +41,7 @@ export async function startTestServer(
   const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
-    database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, close: () => prisma.$disconnect() },
+    database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, close: () => disconnectClients(prisma, searchPrisma) },
     logger,
     serverKey: randomBytes(32),
     jobEvents: opts.jobEvents,
@@ -60,8 +60,7 @@ export async function startTestServer(
     },
     async close() {
       await app.close();
-      await prisma.$disconnect();
-      if (searchPrisma !== prisma) await searchPrisma.$disconnect();
+      await disconnectClients(prisma, searchPrisma);
       if (!opts.db) await db.close();
     },
   };
