@@ -293,6 +293,32 @@ describe('routing', () => {
     }
   });
 
+  it('passes over an agent whose inputSchema refuses the input, and waits when every one does', async () => {
+    const schema = JSON.stringify({ type: 'object', required: ['text'], properties: { text: { type: 'string' } } });
+    // Made first: on equal scores the older agent is chosen, so it is the first choice for this skill.
+    const strict = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Strict', endpoint: agentHttp.url, capabilities: ['typed-skill', 'typed-only'], inputSchema: schema } })).body.data;
+    const lenient = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Lenient', endpoint: agentHttp.url, capabilities: ['typed-skill'] } })).body.data;
+    const ranking = await server.api.post('/v1/tasks/route', { key: requester.apiKey, body: { capabilities: ['typed-skill'] } });
+    expect(ranking.body.data.map((a: { id: string }) => a.id)).toEqual([strict.id, lenient.id]);
+    const misfit = (await create({ agentId: undefined, capabilities: ['typed-skill'], input: { text: 5 } })).body.data;
+    expect(misfit.agentId).toBe(lenient.id);
+    // Input the schema accepts reaches it (a skill only it has: scores have moved with the task above).
+    const fits = (await create({ agentId: undefined, capabilities: ['typed-only'], input: { text: 'hello' } })).body.data;
+    expect(fits.agentId).toBe(strict.id);
+
+    const onlyStrict = await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Only Strict', endpoint: agentHttp.url, capabilities: ['strict-only'], inputSchema: schema } });
+    expect(onlyStrict.status).toBe(201);
+    const waiting = await create({ agentId: undefined, capabilities: ['strict-only'], input: { words: 'no text field' } });
+    expect(waiting.status).toBe(201);
+    expect(waiting.body.data).toMatchObject({ status: 'pending', agentId: null });
+    // Routed again (the job that runs after an agent changes, and every 30 s): its schema still refuses it.
+    await server.app.services.tasks.routeWaiting(waiting.body.data.id);
+    expect(await get(waiting.body.data.id)).toMatchObject({ status: 'pending', agentId: null });
+    const open = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Open', endpoint: agentHttp.url, capabilities: ['strict-only'] } })).body.data;
+    await server.app.services.tasks.routeWaiting(waiting.body.data.id);
+    expect((await get(waiting.body.data.id)).agentId).toBe(open.id);
+  });
+
   it('routes a waiting task once a matching agent appears', async () => {
     const id = (await create({ agentId: undefined, capabilities: ['late-skill'] })).body.data.id;
     expect((await get(id)).status).toBe('pending');

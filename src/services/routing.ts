@@ -50,7 +50,8 @@ export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number
   return Math.round(score * 10_000) / 10_000;
 }
 
-export async function rankAgents(db: Db, criteria: RouteCriteria, limit: number): Promise<ScoredAgent[]> {
+// The eligible agents, best first: `limit` of them, or every candidate read.
+export async function rankAgents(db: Db, criteria: RouteCriteria, limit = CANDIDATE_POOL): Promise<ScoredAgent[]> {
   const candidates = await db.agent.findMany({
     where: eligibleWhere(criteria),
     orderBy: [{ trustScore: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],

@@ -26,6 +26,19 @@ export interface TaskHooks {
   taskFinished(tx: Tx, task: Task): Promise<void>;
 }
 
+// Why the agent cannot take this input, or null when it can (no schema, no input, or input its schema
+// accepts). A schema saved before the current limits accepts nothing until the owner replaces it.
+function inputProblem(agent: Agent, input: unknown): { message: string; unusableSchema: boolean } | null {
+  if (!agent.inputSchema || !input) return null;
+  try {
+    const problem = inputSchemaProblem(agent.inputSchema, input);
+    return problem === null ? null : { message: problem, unusableSchema: false };
+  } catch (error) {
+    if (error instanceof InputSchemaError) return { message: `the agent's inputSchema cannot be used (${error.message})`, unusableSchema: true };
+    throw error;
+  }
+}
+
 export function taskService(deps: Deps, payments: () => PaymentService, hooks: TaskHooks) {
   const { prisma, logger } = deps;
 
@@ -97,18 +110,17 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     if (input.maxPriceCents !== null && agent.priceCents > input.maxPriceCents) {
       throw conflict(`the agent's price (${agent.priceCents} cents) is above maxPriceCents`, { priceCents: agent.priceCents });
     }
-    if (agent.inputSchema && input.input) {
-      let problem: string | null;
-      try {
-        problem = inputSchemaProblem(agent.inputSchema, input.input);
-      } catch (error) {
-        // A schema saved before the current limits: the owner has to replace it before the agent takes tasks.
-        if (error instanceof InputSchemaError) throw conflict(`the agent's inputSchema cannot be used (${error.message})`);
-        throw error;
-      }
-      if (problem !== null) throw invalid('input', problem);
-    }
+    const problem = inputProblem(agent, input.input);
+    if (problem?.unusableSchema) throw conflict(problem.message);
+    if (problem) throw invalid('input', problem.message);
     return agent;
+  }
+
+  // The best eligible agent whose inputSchema accepts the task's input: a routed task must not reach an
+  // agent that declared it cannot take that input, any more than a named one may.
+  async function routedAgent(task: RouteCriteria & { input: unknown }): Promise<Agent | null> {
+    const ranked = await rankAgents(prisma, criteriaOf(task));
+    return ranked.find(({ agent }) => inputProblem(agent, task.input) === null)?.agent ?? null;
   }
 
   // The task an earlier request with this key made within the key's 24 hours; one that is older, or whose
@@ -157,7 +169,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       }
       const agent = input.agentId
         ? await requestedAgent(input.agentId, input)
-        : ((await rankAgents(prisma, criteriaOf(input), 1))[0]?.agent ?? null);
+        : await routedAgent(input);
       const id = newId('tsk');
       const createdAt = new Date();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
@@ -303,9 +315,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     async routeWaiting(taskId: string): Promise<void> {
       const task = await prisma.task.findUnique({ where: { id: taskId } });
       if (!task || task.status !== 'pending' || task.agentId || task.expiresAt <= new Date()) return;
-      const agent = task.requestedAgentId
-        ? await prisma.agent.findFirst({ where: { id: task.requestedAgentId, status: 'active' } })
-        : ((await rankAgents(prisma, criteriaOf(task), 1))[0]?.agent ?? null);
+      const requested = task.requestedAgentId ? await prisma.agent.findFirst({ where: { id: task.requestedAgentId, status: 'active' } }) : null;
+      // A named agent whose schema changed since the task was made waits, like one that is inactive.
+      const agent = task.requestedAgentId ? (requested && inputProblem(requested, task.input) === null ? requested : null) : await routedAgent(task);
       const assigned = await tx(async (t, afterCommit) => {
         const done = agent ? await assign(t, afterCommit, task, agent) : null;
         if (!done) {
