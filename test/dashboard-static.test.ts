@@ -96,6 +96,11 @@ describe('dashboard static files', () => {
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.headers['cache-control']).toBe('no-cache');
       expect(res.body).toContain('<meta name="tm-jwt-sign-in" content="on">');
+      const policy = res.headers['content-security-policy'];
+      expect(policy).toContain("script-src 'self' 'unsafe-eval';");
+      expect(policy).toContain("connect-src 'self'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
     }
     const head = await rawGet('/tasks', 'HEAD');
     expect(head.status).toBe(200);

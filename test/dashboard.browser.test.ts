@@ -97,6 +97,10 @@ async function newPage(viewport = DESKTOP): Promise<{ context: BrowserContext; p
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  // The page's Content-Security-Policy: anything it blocks is reported on the console, and is a failure.
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
+  });
   // The dashboard asks before replacing a secret.
   page.on('dialog', (dialog) => void dialog.accept());
   return { context, page };

@@ -20,6 +20,28 @@ const CONTENT_TYPES: Record<string, string> = {
 const PAGES = [/^\/$/, /^\/sign-in$/, /^\/agents\/[^/]+$/, /^\/tasks(\/[^/]+)?$/, /^\/my\/agents(\/[^/]+)?$/];
 const ROOT_FILES = new Set(['/favicon.svg']);
 
+// The dashboard page's own limits on what it may load and who may frame it: scripts, styles and
+// connections (fetch and the live WebSocket) only from this origin, no plugins, no <base> tricks, and no
+// framing (clickjacking). A script injected into the page could still not load code from elsewhere or
+// send what it reads to another host. 'unsafe-eval' is for the task form: its validator (ajv, as
+// react-jsonschema-form uses it) compiles the agent's inputSchema into a function; inline scripts stay
+// refused.
+const PAGE_SECURITY_HEADERS = {
+  'content-security-policy': [
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-eval'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+};
+
 export interface StaticOptions {
   dir: string;
   // Tells the sign-in page whether access tokens of an identity provider are accepted.
@@ -65,7 +87,7 @@ export function createStaticHandler(opts: StaticOptions) {
       sendError(res, { code: 'NOT_FOUND', message: 'the dashboard is not built; run: npm run build:web' });
       return true;
     }
-    send(req, res, Buffer.from(html), CONTENT_TYPES['.html']!, 'no-cache');
+    send(req, res, Buffer.from(html), CONTENT_TYPES['.html']!, 'no-cache', PAGE_SECURITY_HEADERS);
     return true;
   };
 }
