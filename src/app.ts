@@ -47,6 +47,7 @@ import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrume
 import { createCors } from './http/cors.js';
 import { currentRequest, runInRequest } from './http/request-context.js';
 import { observeRequest } from './http/observe-request.js';
+import { clientAddress } from './http/client-address.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from './graphql/graphiql.js';
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
@@ -124,7 +125,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
     // A look-up that breaks (database down) is counted by address here and left to fail again inside
     // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
     const authentication = await authenticateHeader(req.headers.authorization).catch(() => undefined);
-    const decision = await countCaller(authentication, req.socket.remoteAddress);
+    const decision = await countCaller(authentication, clientAddress(req, config.rateLimit.trustedProxyHops));
     if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
     if (decision && !decision.allowed) {
       sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) });
@@ -213,7 +214,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
           const authorization = socketAuthorization(ctx.connectionParams);
           const authentication = await authenticateHeader(authorization);
           // Every subscription counts against the caller's budget, as a request would.
-          const decision = await countCaller(authentication, ctx.extra.request.socket.remoteAddress);
+          const decision = await countCaller(authentication, clientAddress(ctx.extra.request, config.rateLimit.trustedProxyHops));
           if (decision && !decision.allowed) {
             const message = overBudget(decision.retryAfterSeconds);
             ctx.extra.socket.close(RATE_LIMITED_CLOSE_CODE, message);

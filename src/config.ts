@@ -32,6 +32,8 @@ const schema = z.object({
   ALLOW_PRIVATE_ENDPOINTS: bool.optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  // How many reverse proxies stand in front of the service (see http/client-address.ts).
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only, at most 64').default('rl'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
@@ -78,6 +80,7 @@ function toConfig(env: z.infer<typeof schema>) {
       perMinute: env.RATE_LIMIT_PER_MINUTE,
       failedAuthPerMinute: env.RATE_LIMIT_FAILED_AUTH_PER_MINUTE,
       keyPrefix: env.RATE_LIMIT_KEY_PREFIX,
+      trustedProxyHops: env.TRUSTED_PROXY_HOPS,
       redisUrl: env.REDIS_URL ?? null,
     },
     worker: {

@@ -57,6 +57,21 @@ describe('requests', () => {
     expect((await get(server, `Bearer ${other.apiKey}`)).status).toBe(200);
   });
 
+  it('takes the address from X-Forwarded-For only as far as TRUSTED_PROXY_HOPS trusts it', async () => {
+    const anonymous = (server: TestServer, forwardedFor: string) => fetch(`${server.url}/v1/discover`, { headers: { 'x-forwarded-for': forwardedFor } });
+    // Behind one proxy: the entry it appended is the caller; what the client wrote before it is not.
+    const proxied = await serverWith({ RATE_LIMIT_PER_MINUTE: '2', TRUSTED_PROXY_HOPS: '1' });
+    expect((await anonymous(proxied, '198.51.100.7, 203.0.113.1')).status).toBe(200);
+    expect((await anonymous(proxied, '198.51.100.8, 203.0.113.1')).status).toBe(200);
+    expect((await anonymous(proxied, '198.51.100.9, 203.0.113.1')).status).toBe(429);
+    expect((await anonymous(proxied, '203.0.113.2')).status).toBe(200);
+    // Without trusted proxies (the default) the header is the client's own word and changes nothing.
+    const direct = await serverWith({ RATE_LIMIT_PER_MINUTE: '2' });
+    expect((await anonymous(direct, '203.0.113.1')).status).toBe(200);
+    expect((await anonymous(direct, '203.0.113.2')).status).toBe(200);
+    expect((await anonymous(direct, '203.0.113.3')).status).toBe(429);
+  });
+
   it('throttles credentials that do not verify per address, apart from the users budget', async () => {
     const server = await serverWith({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '3' });
     const { apiKey } = await server.createUser();
