@@ -48,6 +48,7 @@ import { createCors } from './http/cors.js';
 import { currentRequest, runInRequest } from './http/request-context.js';
 import { observeRequest } from './http/observe-request.js';
 import { clientAddress } from './http/client-address.js';
+import { metricsAccess } from './http/metrics-access.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from './graphql/graphiql.js';
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
@@ -137,6 +138,8 @@ export async function createApp(opts: { config: Config; database: Database; logg
   // Paths that are their own route template in logs and metrics (REST routes name themselves in the runner).
   const fixedPaths = new Set(['/healthz', '/readyz', '/metrics', '/graphql', ...raw.map((r) => r.path)]);
 
+  const mayScrape = metricsAccess(config.metricsToken);
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = requestUrl(req.url);
     const path = url.pathname;
@@ -144,6 +147,9 @@ export async function createApp(opts: { config: Config; database: Database; logg
     if ((path === '/v1' || path.startsWith('/v1/') || path === '/graphql') && cors.handle(req, res)) return;
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/metrics') {
+      if (!mayScrape(req.headers.authorization)) {
+        return sendError(res, { code: 'UNAUTHENTICATED', message: 'the metrics need the bearer token set in METRICS_TOKEN' }, { 'www-authenticate': 'Bearer' });
+      }
       res.writeHead(200, { 'content-type': metrics.registry.contentType });
       return void res.end(await metrics.registry.metrics());
     }

@@ -32,6 +32,8 @@ const schema = z.object({
   ALLOW_PRIVATE_ENDPOINTS: bool.optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  // When set, /metrics answers only requests with this bearer token (see http/metrics-access.ts).
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').max(512).regex(/^\S+$/, 'no spaces').optional(),
   // How many reverse proxies stand in front of the service (see http/client-address.ts).
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only, at most 64').default('rl'),
@@ -74,6 +76,7 @@ function toConfig(env: z.infer<typeof schema>) {
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? null,
     corsOrigins: env.CORS_ORIGINS ?? [],
+    metricsToken: env.METRICS_TOKEN ?? null,
     auth: { jwksUrl: env.AUTH_JWKS_URL ?? null, issuer: env.AUTH_ISSUER ?? null, audience: env.AUTH_AUDIENCE ?? null },
     allowPrivateEndpoints: env.ALLOW_PRIVATE_ENDPOINTS ?? env.NODE_ENV === 'development',
     rateLimit: {

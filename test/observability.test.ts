@@ -93,6 +93,27 @@ describe('/metrics', () => {
   });
 });
 
+describe('/metrics with METRICS_TOKEN', () => {
+  it('answers only the bearer of the token, with 401 and a coded error otherwise', async () => {
+    const token = 'scrape-token-0123456789abcdef';
+    const guarded = await startTestServer({ METRICS_TOKEN: token });
+    try {
+      const scrapeWith = (authorization?: string) => fetch(`${guarded.url}/metrics`, { headers: authorization ? { authorization } : {} });
+      for (const authorization of [undefined, 'Bearer wrong-token-0123456789abcdef', `Basic ${token}`, `Bearer ${token}x`]) {
+        const refused = await scrapeWith(authorization);
+        expect(refused.status, authorization).toBe(401);
+        expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+        expect((await refused.json()).error.code).toBe('UNAUTHENTICATED');
+      }
+      const allowed = await scrapeWith(`Bearer ${token}`);
+      expect(allowed.status).toBe(200);
+      expect(await allowed.text()).toContain('http_requests_total');
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
 describe('logs', () => {
   it('writes one access line per request with method, route, status, time, request id and principal', async () => {
     const res = await fetch(`${server.url}/v1/agents?token=secret-in-query`, { headers: { authorization: `Bearer ${user.apiKey}`, 'x-request-id': 'trace-abc.123' } });
