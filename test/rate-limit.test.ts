@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addressKey } from '../src/http/rate-limit.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -15,8 +15,12 @@ const servers: TestServer[] = [];
 beforeAll(async () => {
   db = await createTestDatabase();
 });
+// Each test's servers close when it ends: every one holds database connections, and the files running
+// beside this one need theirs.
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
 afterAll(async () => {
-  for (const server of servers) await server.close();
   await db?.close();
 });
 
