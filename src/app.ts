@@ -22,7 +22,8 @@ import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
 import { openApiRoute } from './rest/openapi/route.js';
 import { schema } from './schema/index.js';
-import { AppError } from './errors.js';
+import { AppError, RETRY_UNAVAILABLE_SECONDS, temporarilyUnavailable } from './errors.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 import { forwardToYoga } from './http/forward.js';
 import { createRateLimits, type RateLimitStore } from './http/rate-limit.js';
 import type { Authentication } from './auth/authenticate.js';
@@ -184,6 +185,10 @@ export async function createApp(opts: { config: Config; database: Database; logg
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     runInRequest(observeRequest(req, res, logger, metrics), () => handle(req, res)).catch((error: unknown) => {
       if (error instanceof AppError) return sendAppError(res, error);
+      if (isDatabaseUnavailable(error) && !res.headersSent) {
+        logger.warn({ err: error, path: req.url?.split('?')[0] }, 'database unavailable');
+        return sendAppError(res, temporarilyUnavailable(), { 'retry-after': String(RETRY_UNAVAILABLE_SECONDS) });
+      }
       logger.error({ err: error, path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) sendError(res, { code: 'INTERNAL', message: 'internal error' });
       else res.destroy();

@@ -4,3 +4,26 @@ import { Prisma } from '../generated/prisma/client.js';
 // A unique index refused the write: another writer got there first (a slug, an idempotency key).
 export const isUniqueViolation = (error: unknown): boolean =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+// The database is out of reach or refusing connections (down, restarting, at its connection limit, or
+// the pool waited too long for a free connection). Nothing was wrong with the request: the caller is
+// told to try again (503), and the logs say what happened.
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2037']);
+const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'TooManyConnections', 'ConnectionClosed', 'SocketTimeout']);
+// PostgreSQL's too_many_connections, its shutdown and startup states, and its connection exceptions.
+const UNAVAILABLE_SQLSTATE = /^(53300|57P0[123]|08[0-9A-Z]{3})$/;
+// A connection that failed at the socket (node-postgres directly, as the job queue uses it).
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (UNAVAILABLE_PRISMA_CODES.has(error.code)) return true;
+    const meta = error.meta as { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } } | undefined;
+    const cause = meta?.driverAdapterError?.cause;
+    if (!cause) return false;
+    return UNAVAILABLE_ADAPTER_KINDS.has(cause.kind ?? '') || UNAVAILABLE_SQLSTATE.test(cause.originalCode ?? cause.code ?? '');
+  }
+  if (error instanceof Prisma.PrismaClientInitializationError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_SOCKET_CODES.has(code));
+}

@@ -2,7 +2,8 @@
 // 4401, a refusal of the whole connection with 4403; anything else fails only the one operation, with a
 // coded GraphQL error. Never graphql-ws's default 4500, whose reason is the internal error's message.
 import { GraphQLError } from 'graphql';
-import { AppError } from '../errors.js';
+import { AppError, temporarilyUnavailable } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
 
 export const CLOSE_UNAUTHORIZED = 4401;
@@ -26,6 +27,7 @@ export function connectionRefusal(error: unknown, logger: Pick<Logger, 'error'>)
 /** The errors to send for an operation that failed before it started (syntax, limits, unexpected). */
 export function operationErrors(error: unknown, logger: Pick<Logger, 'error'>): GraphQLError[] {
   if (error instanceof GraphQLError) return [error];
+  if (isDatabaseUnavailable(error)) return [temporarilyUnavailable()];
   logger.error({ err: error }, 'websocket operation failed');
   return [new GraphQLError('internal error', { extensions: { code: 'INTERNAL' } })];
 }

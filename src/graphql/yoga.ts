@@ -2,7 +2,8 @@
 // the REST adapter.
 import { GraphQLError } from 'graphql';
 import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
-import { AppError, unauthenticated } from '../errors.js';
+import { AppError, temporarilyUnavailable, unauthenticated } from '../errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
 import { authenticate, type Authentication } from '../auth/authenticate.js';
 import type { JwtVerifier } from '../auth/jwt.js';
@@ -57,6 +58,10 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
           const own = error as GraphQLError;
           if (!opts.production) return own;
           return new GraphQLError(withoutSuggestions(own.message), { nodes: own.nodes, path: own.path, extensions: own.extensions });
+        }
+        if (isDatabaseUnavailable(original ?? error)) {
+          logger.warn({ err: original ?? error }, 'database unavailable while resolving');
+          return temporarilyUnavailable();
         }
         logger.error({ err: original ?? error }, 'unexpected error while resolving');
         const masked = defaultMaskError(error, message, isDev) as GraphQLError;

@@ -1,0 +1,61 @@
+// A database that stops answering is the service's outage, not the caller's mistake: requests get 503
+// with Retry-After and a coded error (never a 500), and the service recovers by itself once the database
+// is back. The outage is made by a TCP proxy between the service and its database, cut and restored.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrismaClient } from '../src/db/client.js';
+import { isDatabaseUnavailable } from '../src/db/errors.js';
+import { createTestDatabase, type TestDatabase } from './support/database.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { until } from './support/wait.js';
+
+let db: TestDatabase;
+let proxy: TcpProxy;
+let server: TestServer;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const direct = new URL(db.url);
+  proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const proxied = new URL(db.url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  server = await startTestServer({}, { db: { ...db, url: proxied.toString() } });
+});
+afterAll(async () => {
+  await proxy?.restore().catch(() => {});
+  await server?.close();
+  await proxy?.close();
+  await db?.close();
+});
+
+describe('an unreachable database', () => {
+  it('is recognised in the error a client gets when it cannot connect', async () => {
+    const refused = createPrismaClient('postgresql://postgres@127.0.0.1:1/none', 1);
+    const error = await refused.$queryRaw`SELECT 1`.catch((e: unknown) => e);
+    await refused.$disconnect();
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
+  });
+
+  it('answers 503 with Retry-After while it is gone, and the service recovers when it is back', async () => {
+    const { apiKey } = await server.createUser();
+    expect((await server.api.get('/v1/agents', { key: apiKey })).status).toBe(200);
+    await proxy.cut();
+    try {
+      for (const [path, key] of [['/v1/agents', apiKey], ['/v1/discover?q=anything', undefined], ['/v1/tasks', apiKey]] as const) {
+        const res = await server.api.get(path, { key });
+        expect(res.status, path).toBe(503);
+        expect(res.body.error.code, path).toBe('UNAVAILABLE');
+        expect(res.headers.get('retry-after'), path).toBe('5');
+      }
+      const graphql = await server.api.post('/graphql', { body: { query: '{ discover(q: "anything") { total } }' } });
+      expect(graphql.body.errors[0].extensions.code).toBe('UNAVAILABLE');
+      expect((await server.api.get('/readyz')).status).toBe(503);
+    } finally {
+      await proxy.restore();
+    }
+    await until('the service to answer again', async () => (await server.api.get('/v1/agents', { key: apiKey })).status === 200);
+    expect((await server.api.get('/readyz')).status).toBe(200);
+  });
+});
