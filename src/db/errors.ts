@@ -5,6 +5,15 @@ import { Prisma } from '../generated/prisma/client.js';
 export const isUniqueViolation = (error: unknown): boolean =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
+// A foreign key refused the write: the row it points at is gone (deleted by a concurrent request).
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === 'P2003') return true;
+  const meta = error.meta as { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } } | undefined;
+  const cause = meta?.driverAdapterError?.cause;
+  return cause?.kind === 'ForeignKeyConstraintViolation' || (cause?.originalCode ?? cause?.code) === '23503';
+}
+
 // The database is out of reach or refusing connections (down, restarting, at its connection limit, or
 // the pool waited too long for a free connection). Nothing was wrong with the request: the caller is
 // told to try again (503), and the logs say what happened.

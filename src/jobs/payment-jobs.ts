@@ -33,4 +33,11 @@ export const transferPayment = defineJob({
   run: (services, { taskId }) => services.payments.transfer(taskId),
 });
 
-export const paymentJobs = [authorizePayment, capturePayment, releasePayment, transferPayment];
+// Refunds a credit purchase that could not be credited: its agent was deleted while the card was charged.
+export const refundPurchase = defineJob({
+  name: 'payment.refund_purchase',
+  payload: z.object({ intentId: z.string().min(1) }),
+  run: (services, { intentId }) => services.credits.refundPurchase(intentId),
+});
+
+export const paymentJobs = [authorizePayment, capturePayment, releasePayment, transferPayment, refundPurchase];

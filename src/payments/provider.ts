@@ -35,6 +35,9 @@ export interface PaymentProvider {
   capture(input: { intentId: string; idempotencyKey: string }): Promise<void>;
   // Cancels the PaymentIntent. Cancelling an already cancelled one succeeds.
   release(input: { intentId: string; idempotencyKey: string }): Promise<void>;
+  // Gives back the whole amount of a succeeded charge (a credit purchase that could not be credited).
+  // Refunding one already refunded succeeds.
+  refund(input: { intentId: string; idempotencyKey: string }): Promise<void>;
   // Immediate charge (credit purchases): confirmed off-session, automatic capture.
   charge(input: {
     amountCents: number;

@@ -86,6 +86,11 @@ export function createSimulatedProvider(opts: { webhookSecret: string }): Simula
       requireIntentId(intentId);
     },
 
+    async refund({ intentId, idempotencyKey }) {
+      requireIdempotencyKey(idempotencyKey);
+      requireIntentId(intentId);
+    },
+
     async charge(input) {
       requireAmount(input.amountCents);
       const intentId = idFor('pi', 'payment_intent', input.idempotencyKey);

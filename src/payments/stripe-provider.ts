@@ -179,6 +179,17 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       }
     },
 
+    async refund({ intentId, idempotencyKey }) {
+      const key = requireIdempotencyKey(idempotencyKey);
+      try {
+        await stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey: key });
+      } catch (err) {
+        // Under a new key (or after a lost response) the charge may already be refunded: that is done.
+        if (stripeType(err) !== null && (err as StripeErrorLike).code === 'charge_already_refunded') return;
+        throw toProviderError('refund payment', err);
+      }
+    },
+
     async charge(input): Promise<ChargeResult> {
       const idempotencyKey = requireIdempotencyKey(input.idempotencyKey);
       let intent: Stripe.PaymentIntent;

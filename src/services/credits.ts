@@ -6,6 +6,9 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { Db, Tx } from '../db/client.js';
 import { withTransaction } from '../db/transaction.js';
+import { isForeignKeyViolation } from '../db/errors.js';
+import { enqueueJob } from '../jobs/queue.js';
+import { refundPurchase } from '../jobs/payment-jobs.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { ensureCustomer } from '../payments/customers.js';
@@ -122,15 +125,33 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
         .catch(unavailable);
       if (charge.status === 'declined') throw new AppError('PAYMENT_REQUIRED', charge.message);
 
-      const balance = await withTransaction(prisma, async (tx) => {
-        // The intent id is unique in the ledger: a replayed charge finds its purchase already credited.
-        const { count } = await tx.creditLedgerEntry.createMany({
-          data: [{ id: newId('cle'), userId: viewer.id, agentId, kind: 'purchase', delta: quantity, intentId: charge.intentId }],
-          skipDuplicates: true,
+      let balance: number | null;
+      try {
+        balance = await withTransaction(prisma, async (tx) => {
+          // The intent id is unique in the ledger: a replayed charge finds its purchase already credited.
+          const { count } = await tx.creditLedgerEntry.createMany({
+            data: [{ id: newId('cle'), userId: viewer.id, agentId, kind: 'purchase', delta: quantity, intentId: charge.intentId }],
+            skipDuplicates: true,
+          });
+          return count === 1 ? addToBalance(tx, viewer.id, agentId, quantity) : null;
         });
-        return count === 1 ? addToBalance(tx, viewer.id, agentId, quantity) : null;
-      });
+      } catch (error) {
+        if (!isForeignKeyViolation(error)) throw error;
+        // The agent was deleted while the card was charged (its deletion found no credits to protect yet):
+        // nothing is credited, and a job gives the money back, retried until the processor has done it.
+        await enqueueJob(prisma, refundPurchase, { intentId: charge.intentId }, { jobKey: `payment.refund_purchase:${charge.intentId}` });
+        throw new AppError('NOT_FOUND', 'the agent was deleted during the purchase; the charge is being refunded', {
+          field: 'agentId',
+          details: { refundedIntentId: charge.intentId },
+        });
+      }
       return { agentId, quantity, amountCents, balance: balance ?? (await balanceOf(viewer.id, agentId)) };
+    },
+
+    // Job: the refund of a purchase that could not be credited. The key is the intent's, so a rerun
+    // (jobs run at least once) repeats the same processor call.
+    async refundPurchase(intentId: string): Promise<void> {
+      await provider.refund({ intentId, idempotencyKey: `refund:${intentId}` });
     },
   };
 }

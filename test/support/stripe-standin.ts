@@ -67,6 +67,7 @@ export type StripeStandin = {
   paymentMethods: Map<string, Json>;
   accounts: Map<string, Json>;
   transfers: Map<string, Json>;
+  refunds: Map<string, Json>;
   setDecline(paymentMethodId: string, reason?: DeclineReason): void;
   failNext(fault: Fault, count?: number): void;
   close(): Promise<void>;
@@ -98,6 +99,8 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   const paymentMethods = new Map<string, Json>();
   const accounts = new Map<string, Json>();
   const transfers = new Map<string, Json>();
+  // Refunds by the PaymentIntent they refund.
+  const refunds = new Map<string, Json>();
   const declines = new Map<string, DeclineReason>(DEFAULT_DECLINES);
   const idempotent = new Map<string, { method: string; path: string; fingerprint: string; reply: Reply }>();
   const faults: Fault[] = [];
@@ -116,6 +119,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     if (method === 'POST' && resource === 'payment_intents' && id !== undefined && action === 'confirm') return withIntent(id, (pi) => confirmExisting(pi, body));
     if (method === 'POST' && resource === 'payment_intents' && id !== undefined && action === 'capture') return withIntent(id, (pi) => capture(pi, body));
     if (method === 'POST' && resource === 'payment_intents' && id !== undefined && action === 'cancel') return withIntent(id, (pi) => cancel(pi, body));
+    if (method === 'POST' && resource === 'refunds' && id === undefined) return createRefund(body);
     if (method === 'POST' && resource === 'transfers' && id === undefined) return createTransfer(body);
     if (method === 'POST' && resource === 'accounts' && id === undefined) return createAccount(body);
     if (method === 'POST' && resource === 'account_links' && id === undefined) return createAccountLink(body);
@@ -337,6 +341,18 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     return ok(pi);
   }
 
+  // The whole amount of a succeeded intent, once; Stripe refuses a second full refund.
+  function createRefund(body: Record<string, string>): Reply {
+    if (!body.payment_intent) return invalid('Missing required param: payment_intent.', { code: 'parameter_missing', param: 'payment_intent' });
+    const pi = intents.get(body.payment_intent);
+    if (!pi) return missing('payment_intent', body.payment_intent, 'payment_intent');
+    if (pi.status !== 'succeeded') return invalid('This PaymentIntent has no successful charge to refund.', { code: 'charge_not_refundable', param: 'payment_intent' });
+    if (refunds.has(pi.id)) return invalid(`Charge ${pi.latest_charge ?? pi.id} has already been refunded.`, { code: 'charge_already_refunded' });
+    const refund: Json = { id: newId('re'), object: 'refund', amount: pi.amount_received, currency: pi.currency, payment_intent: pi.id, status: 'succeeded', created: now() };
+    refunds.set(pi.id, refund);
+    return ok(refund);
+  }
+
   function withIntent(id: string, run: (pi: StandinIntent) => Reply): Reply {
     const pi = intents.get(id);
     return pi ? run(pi) : missing('payment_intent', id, 'intent', 404);
@@ -474,6 +490,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     paymentMethods,
     accounts,
     transfers,
+    refunds,
     setDecline(paymentMethodId, reason = 'card_declined') {
       declines.set(paymentMethodId, reason);
     },

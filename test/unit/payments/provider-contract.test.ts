@@ -145,6 +145,16 @@ describe.each(adapters)('%s payment provider', (name, build) => {
     expect(declined.status).toBe('declined');
   });
 
+  it('refunds a charge, and a second refund is still a success', async () => {
+    run += 1;
+    const customerId = await customerWithCard();
+    const paid = await provider.charge({ amountCents: 900, currency: 'usd', customerId, description: 'Credits', metadata: {}, paymentMethodId: 'pm_card_visa', idempotencyKey: key('charge') });
+    if (paid.status !== 'succeeded') throw new Error(`the charge was ${paid.status}`);
+    await provider.refund({ intentId: paid.intentId, idempotencyKey: key('refund') });
+    await expect(provider.refund({ intentId: paid.intentId, idempotencyKey: key('refund-again') })).resolves.toBeUndefined();
+    if (name === 'stripe') expect(standin.refunds.get(paid.intentId)).toMatchObject({ amount: 900, status: 'succeeded' });
+  });
+
   it('onboards a connected account and transfers to it', async () => {
     run += 1;
     const { accountId } = await provider.createConnectedAccount({ userId: 'owner', email: 'o@example.test', idempotencyKey: key('account') });
