@@ -12,7 +12,8 @@ beforeAll(async () => {
 afterAll(() => world?.close());
 
 it('refunds the charge and credits nothing when the agent is deleted during the purchase', async () => {
-  const { server, standin } = world;
+  const server = world.server;
+  const standin = world.standin!;
   const owner = await server.createUser();
   const buyer = await server.createUser();
   const agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Vanishing', endpoint: 'http://127.0.0.1:9/x', priceCents: 400 } })).body.data.id as string;
