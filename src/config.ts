@@ -15,6 +15,8 @@ const schema = z.object({
   // Server-side prepared statements on a PostgreSQL server (DATABASE_URL). Turn off behind a connection
   // pooler in transaction mode that does not track them (PgBouncer before 1.21).
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
+  // Connections of each of the process's pools on a PostgreSQL server (the service's, and the searches').
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   DATA_DIR: z.string().min(1).default('./.data'),
   SECRET_KEY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -71,6 +73,7 @@ function toConfig(env: z.infer<typeof schema>) {
     publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/$/, '') ?? null,
     databaseUrl: env.DATABASE_URL ?? null,
     databasePreparedStatements: env.DATABASE_PREPARED_STATEMENTS,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     dataDir: env.DATA_DIR,
     secretKey: env.SECRET_KEY ?? null,
     logLevel: env.LOG_LEVEL,

@@ -24,6 +24,7 @@ async function main() {
       dataDir: config.dataDir,
       mode: 'own',
       preparedStatements: config.databasePreparedStatements,
+      poolSize: config.databasePoolSize,
     });
   } catch (error) {
     if (error instanceof DatabaseBusyError) {

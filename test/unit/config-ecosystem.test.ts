@@ -21,6 +21,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ CORS_ORIGINS: 'not a url' })).toThrow(/CORS_ORIGINS/);
   });
 
+  it('sizes the database pools by DATABASE_POOL_SIZE, 10 by default, 1 to 100', () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(4);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it('chooses pretty logs by LOG_FORMAT, else on a terminal outside production', () => {
     expect(wantsPrettyLogs('pretty', 'production')).toBe(true);
     expect(wantsPrettyLogs('json', 'development')).toBe(false);
