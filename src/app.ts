@@ -22,7 +22,7 @@ import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
 import { openApiRoute } from './rest/openapi/route.js';
 import { schema } from './schema/index.js';
-import { AppError, RETRY_UNAVAILABLE_SECONDS, temporarilyUnavailable } from './errors.js';
+import { AppError, temporarilyUnavailable } from './errors.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import { forwardToYoga } from './http/forward.js';
 import { createRateLimits, type RateLimitStore } from './http/rate-limit.js';
@@ -187,7 +187,7 @@ export async function createApp(opts: { config: Config; database: Database; logg
       if (error instanceof AppError) return sendAppError(res, error);
       if (isDatabaseUnavailable(error) && !res.headersSent) {
         logger.warn({ err: error, path: req.url?.split('?')[0] }, 'database unavailable');
-        return sendAppError(res, temporarilyUnavailable(), { 'retry-after': String(RETRY_UNAVAILABLE_SECONDS) });
+        return sendAppError(res, temporarilyUnavailable());
       }
       logger.error({ err: error, path: req.url?.split('?')[0] }, 'request failed');
       if (!res.headersSent) sendError(res, { code: 'INTERNAL', message: 'internal error' });

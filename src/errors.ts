@@ -35,10 +35,10 @@ export class AppError extends GraphQLError {
   }
 }
 
-// A backing service (the database) cannot answer now; the request may be repeated as it is.
-export const RETRY_UNAVAILABLE_SECONDS = 5;
+// A backing service (the database) cannot answer now; the request may be repeated as it is, after
+// retryAfterSeconds (Retry-After on REST).
 export const temporarilyUnavailable = () =>
-  new AppError('UNAVAILABLE', 'the service is temporarily unavailable; try again shortly', { details: { retryAfterSeconds: RETRY_UNAVAILABLE_SECONDS } });
+  new AppError('UNAVAILABLE', 'the service is temporarily unavailable; try again shortly', { details: { retryAfterSeconds: 5 } });
 
 export const invalid = (field: string, message: string) => new AppError('INVALID_INPUT', message, { field });
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);

@@ -5,13 +5,20 @@ import { Prisma } from '../generated/prisma/client.js';
 export const isUniqueViolation = (error: unknown): boolean =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
+// What the driver adapter reported under a Prisma error: its kind of failure and PostgreSQL's SQLSTATE
+// (`originalCode` on the kinds Prisma names, `code` on the others).
+function adapterCause(error: InstanceType<typeof Prisma.PrismaClientKnownRequestError>): { kind: string; sqlState: string } | null {
+  const meta = error.meta as { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } } | undefined;
+  const cause = meta?.driverAdapterError?.cause;
+  return cause ? { kind: cause.kind ?? '', sqlState: cause.originalCode ?? cause.code ?? '' } : null;
+}
+
 // A foreign key refused the write: the row it points at is gone (deleted by a concurrent request).
 export function isForeignKeyViolation(error: unknown): boolean {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === 'P2003') return true;
-  const meta = error.meta as { driverAdapterError?: { cause?: { kind?: string; originalCode?: string; code?: string } } } | undefined;
-  const cause = meta?.driverAdapterError?.cause;
-  return cause?.kind === 'ForeignKeyConstraintViolation' || (cause?.originalCode ?? cause?.code) === '23503';
+  const cause = adapterCause(error);
+  return cause !== null && (cause.kind === 'ForeignKeyConstraintViolation' || cause.sqlState === '23503');
 }
 
 // The database is out of reach or refusing connections (down, restarting, at its connection limit, or
@@ -27,10 +34,8 @@ const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDO
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (UNAVAILABLE_PRISMA_CODES.has(error.code)) return true;
-    const meta = error.meta as { driverAdapterError?: { cause?: { kind?: string; code?: string; originalCode?: string } } } | undefined;
-    const cause = meta?.driverAdapterError?.cause;
-    if (!cause) return false;
-    return UNAVAILABLE_ADAPTER_KINDS.has(cause.kind ?? '') || UNAVAILABLE_SQLSTATE.test(cause.originalCode ?? cause.code ?? '');
+    const cause = adapterCause(error);
+    return cause !== null && (UNAVAILABLE_ADAPTER_KINDS.has(cause.kind) || UNAVAILABLE_SQLSTATE.test(cause.sqlState));
   }
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   const code = (error as { code?: unknown } | null)?.code;

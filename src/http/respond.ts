@@ -16,6 +16,13 @@ export function sendError(
   sendJson(res, statusOf(code), { error: { code, message, ...(field ? { field } : {}), ...details } }, headers);
 }
 
+// Retry-After for an error that says when to come back (extensions.retryAfterSeconds: rate limits, an
+// unreachable database).
+export function retryAfterHeader(error: { extensions?: Record<string, unknown> }): Record<string, string> {
+  const seconds = error.extensions?.retryAfterSeconds;
+  return typeof seconds === 'number' ? { 'retry-after': String(seconds) } : {};
+}
+
 export function sendAppError(res: ServerResponse, error: AppError, headers: Record<string, string> = {}): void {
-  sendError(res, { code: error.code, message: error.message, field: error.field }, headers);
+  sendError(res, { code: error.code, message: error.message, field: error.field }, { ...retryAfterHeader(error), ...headers });
 }

@@ -6,7 +6,7 @@ import { print, type GraphQLError } from 'graphql';
 import { AppError, invalid, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
-import { sendAppError, sendError, sendJson } from '../http/respond.js';
+import { retryAfterHeader, sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { unsafeInput } from '../http/unsafe-input.js';
 import { currentRequest } from '../http/request-context.js';
@@ -121,9 +121,7 @@ export function createRestHandler(opts: {
 
       const result = await opts.runOperation(hit.c.query, variables, context);
       if (result.errors?.length) {
-        const error = errorFromGraphQL(result.errors[0]!);
-        const retryAfter = result.errors[0]!.extensions?.retryAfterSeconds;
-        return sendError(res, error, typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : {});
+        return sendError(res, errorFromGraphQL(result.errors[0]!), retryAfterHeader(result.errors[0]!));
       }
       const shaped = hit.c.route.respond(result.data as never, restReq);
       sendJson(res, shaped.status ?? 200, shaped.body);

@@ -315,9 +315,12 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     async routeWaiting(taskId: string): Promise<void> {
       const task = await prisma.task.findUnique({ where: { id: taskId } });
       if (!task || task.status !== 'pending' || task.agentId || task.expiresAt <= new Date()) return;
-      const requested = task.requestedAgentId ? await prisma.agent.findFirst({ where: { id: task.requestedAgentId, status: 'active' } }) : null;
-      // A named agent whose schema changed since the task was made waits, like one that is inactive.
-      const agent = task.requestedAgentId ? (requested && inputProblem(requested, task.input) === null ? requested : null) : await routedAgent(task);
+      let agent = task.requestedAgentId
+        ? await prisma.agent.findFirst({ where: { id: task.requestedAgentId, status: 'active' } })
+        : await routedAgent(task);
+      // A named agent whose schema changed since the task was made is waited for, like one that is inactive
+      // (a routed one was chosen for accepting the input).
+      if (agent && task.requestedAgentId && inputProblem(agent, task.input) !== null) agent = null;
       const assigned = await tx(async (t, afterCommit) => {
         const done = agent ? await assign(t, afterCommit, task, agent) : null;
         if (!done) {
