@@ -23,7 +23,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
   const authenticateHeader = (authorization: string | null | undefined) =>
     authenticate(authorization, { accounts: services.accounts, verifyJwt: opts.verifyJwt });
 
-  // `known`: the caller was already authenticated for rate limiting (app.ts); not done twice.
+  // `known`: the caller was already authenticated for rate limiting (http/admission.ts); not done twice.
   async function contextFor(authorization: string | null | undefined, known?: Authentication): Promise<Context> {
     const auth = known ?? (await authenticateHeader(authorization));
     // Credentials that were sent but do not verify are refused outright, even where none are needed.

@@ -72,7 +72,7 @@ export function createRestHandler(opts: {
 }) {
   const compiled = compileRoutes(opts.routes);
 
-  // `authentication`: the caller as app.ts already authenticated it, reused instead of a second look-up.
+  // `authentication`: the caller as admission (http/admission.ts) already authenticated it, reused instead of a second look-up.
   return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, authentication?: Authentication): Promise<void> {
     const method = req.method ?? 'GET';
     const matches = compiled

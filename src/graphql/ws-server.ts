@@ -1,0 +1,93 @@
+// GraphQL over WebSocket (graphql-ws) on /graphql of the HTTP server. Sockets go through yoga's envelop
+// pipeline, so they get the same context, auth and error masking as HTTP; every subscription is admitted
+// against the caller's budget as a request would be.
+import type http from 'node:http';
+import { GraphQLError } from 'graphql';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Authentication } from '../auth/authenticate.js';
+import type { Logger } from '../logger.js';
+import type { Context } from '../schema/context.js';
+import { overBudget, type Admission } from '../http/admission.js';
+import { closeCodeFor, connectionRefusal, operationErrors } from './socket-errors.js';
+import type { createGraphQLServer } from './yoga.js';
+
+// The WebSocket close code for a caller over its budget (4xxx codes are the application's; 429 as in HTTP).
+const RATE_LIMITED_CLOSE_CODE = 4429;
+
+// The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
+type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
+
+const socketAuthorization = (params: Record<string, unknown> | undefined) =>
+  typeof params?.authorization === 'string' ? params.authorization : null;
+
+export interface GraphQLSocketServer {
+  // Completes every subscription and closes every socket.
+  dispose(): Promise<void>;
+}
+
+export function startWebSocketServer(opts: {
+  server: http.Server;
+  yoga: ReturnType<typeof createGraphQLServer>['yoga'];
+  contextFor(authorization: string | null | undefined, known?: Authentication): Promise<Context>;
+  authenticateHeader(authorization: string | null | undefined): Promise<Authentication>;
+  admission: Admission;
+  logger: Logger;
+}): GraphQLSocketServer {
+  const { yoga, contextFor, logger } = opts;
+  const wss = new WebSocketServer({ server: opts.server, path: '/graphql' });
+  const disposable = useServer(
+    {
+      execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
+      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
+      // Credentials are checked when the socket opens: ones that do not verify close it with 4401.
+      onConnect: async (ctx) => {
+        try {
+          await contextFor(socketAuthorization(ctx.connectionParams));
+          return true;
+        } catch (error) {
+          const close = connectionRefusal(error, logger);
+          ctx.extra.socket.close(close.code, close.reason);
+          return false;
+        }
+      },
+      onSubscribe: async (ctx, _id, params) => {
+        try {
+          const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
+            ...ctx,
+            req: ctx.extra.request,
+            socket: ctx.extra.socket,
+            params,
+          });
+          const authorization = socketAuthorization(ctx.connectionParams);
+          const authentication = await opts.authenticateHeader(authorization);
+          // Every subscription counts against the caller's budget, as a request would.
+          const decision = await opts.admission.count(authentication, ctx.extra.request);
+          if (decision && !decision.allowed) {
+            const message = overBudget(decision.retryAfterSeconds);
+            ctx.extra.socket.close(RATE_LIMITED_CLOSE_CODE, message);
+            return [new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds } })];
+          }
+          const contextValue = await contextFor(authorization, authentication);
+          const args = {
+            schema,
+            operationName: params.operationName,
+            document: parse(params.query),
+            variableValues: params.variables,
+            contextValue,
+            rootValue: { execute, subscribe },
+          };
+          const errors = validate(args.schema, args.document);
+          if (errors.length) return errors;
+          return args as never;
+        } catch (error) {
+          const close = closeCodeFor(error);
+          if (close) ctx.extra.socket.close(close.code, close.reason);
+          return operationErrors(error, logger);
+        }
+      },
+    },
+    wss,
+  );
+  return { dispose: async () => void (await disposable.dispose()) };
+}

@@ -1,0 +1,53 @@
+// Admission: every HTTP request to /v1 or /graphql and every WebSocket subscription is authenticated once
+// and counted against its caller's budget (http/rate-limit.ts): the user's, else the address's, or the
+// address's failed-authentication budget when the credentials did not verify.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config.js';
+import type { Authentication } from '../auth/authenticate.js';
+import { clientAddress } from './client-address.js';
+import { sendError } from './respond.js';
+import type { RateLimitDecision, RateLimits, RateLimitStore } from './rate-limit.js';
+
+// Across processes: Redis when configured, else the PostgreSQL server; the embedded database has one process.
+export function rateLimitStore(config: Config, database: { embedded: boolean; url: string }): RateLimitStore {
+  if (config.rateLimit.redisUrl) return { kind: 'redis', url: config.rateLimit.redisUrl };
+  return database.embedded ? { kind: 'memory' } : { kind: 'postgres', url: database.url };
+}
+
+export const overBudget = (retryAfterSeconds: number) => `too many requests; retry in ${retryAfterSeconds}s`;
+
+export interface Admission {
+  // Counts a caller whose credentials were already looked up; null when no budget applies.
+  count(authentication: Authentication | undefined, req: IncomingMessage): Promise<RateLimitDecision | null>;
+  // Authenticates the caller and counts the request. Returns null when the request was refused with 429;
+  // the headers of the budget go on every answer.
+  admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication | undefined } | null>;
+}
+
+export function createAdmission(opts: {
+  limits: RateLimits;
+  authenticateHeader: (authorization: string | null | undefined) => Promise<Authentication>;
+  trustedProxyHops: number;
+}): Admission {
+  const count = (authentication: Authentication | undefined, req: IncomingMessage) =>
+    opts.limits.check({
+      principal: authentication?.principal ?? null,
+      authFailed: authentication ? authentication.authError !== null : false,
+      address: clientAddress(req, opts.trustedProxyHops),
+    });
+
+  async function admit(req: IncomingMessage, res: ServerResponse) {
+    // A look-up that breaks (database down) is counted by address here and left to fail again inside
+    // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
+    const authentication = await opts.authenticateHeader(req.headers.authorization).catch(() => undefined);
+    const decision = await count(authentication, req);
+    if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+    if (decision && !decision.allowed) {
+      sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) });
+      return null;
+    }
+    return { authentication };
+  }
+
+  return { count, admit };
+}

@@ -1,0 +1,77 @@
+// The HTTP routes of one service: health and metrics endpoints, GraphiQL's assets, the raw routes
+// (signed webhooks), the REST adapter under /v1, GraphQL over HTTP and SSE, then the dashboard's files.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Metrics } from '../metrics/metrics.js';
+import type { RawRoute } from '../rest/raw-routes.js';
+import type { Authentication } from '../auth/authenticate.js';
+import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from '../graphql/graphiql.js';
+import type { Admission } from './admission.js';
+import type { Cors } from './cors.js';
+import { forwardToYoga } from './forward.js';
+import { metricsAccess } from './metrics-access.js';
+import { currentRequest } from './request-context.js';
+import { requestUrl } from './request-line.js';
+import { sendError, sendJson } from './respond.js';
+
+export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface RouterParts {
+  raw: RawRoute[];
+  handleRest(req: IncomingMessage, res: ServerResponse, url: URL, authentication?: Authentication): Promise<void>;
+  yoga: Parameters<typeof forwardToYoga>[0];
+  admission: Admission;
+  cors: Cors;
+  metrics: Metrics;
+  metricsToken: string | null;
+  // Whether the database answers (for /readyz).
+  databaseReachable(): Promise<boolean>;
+  // Answers from the dashboard's files; false when no file matches.
+  serveStatic(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
+  graphiql: boolean;
+}
+
+const isRest = (path: string) => path === '/v1' || path.startsWith('/v1/');
+
+export function createRouter(parts: RouterParts): RequestHandler {
+  const { raw, admission, cors, metrics } = parts;
+  // Paths that are their own route template in logs and metrics (REST routes name themselves in the runner).
+  const fixedPaths = new Set(['/healthz', '/readyz', '/metrics', '/graphql', ...raw.map((r) => r.path)]);
+  const mayScrape = metricsAccess(parts.metricsToken);
+
+  return async function route(req, res) {
+    const url = requestUrl(req.url);
+    const path = url.pathname;
+    if (fixedPaths.has(path)) currentRequest()!.route = path;
+    if ((isRest(path) || path === '/graphql') && cors.handle(req, res)) return;
+    if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/metrics') {
+      if (!mayScrape(req.headers.authorization)) {
+        return sendError(res, { code: 'UNAUTHENTICATED', message: 'the metrics need the bearer token set in METRICS_TOKEN' }, { 'www-authenticate': 'Bearer' });
+      }
+      res.writeHead(200, { 'content-type': metrics.registry.contentType });
+      return void res.end(await metrics.registry.metrics());
+    }
+    if (path === '/readyz') {
+      if (await parts.databaseReachable()) return sendJson(res, 200, { status: 'ready' });
+      return sendJson(res, 503, { status: 'unavailable', error: { code: 'UNAVAILABLE', message: 'database unreachable' } });
+    }
+    if (path.startsWith(GRAPHIQL_ASSETS) && parts.graphiql) {
+      currentRequest()!.route = GRAPHIQL_ASSETS;
+      return serveGraphiQLAsset(path, res);
+    }
+    const rawRoute = raw.find((r) => r.method === req.method && r.path === path);
+    if (rawRoute) return rawRoute.handle(req, res);
+    if (isRest(path)) {
+      const admitted = await admission.admit(req, res);
+      if (!admitted) return;
+      return parts.handleRest(req, res, url, admitted.authentication);
+    }
+    if (path === '/graphql') {
+      const admitted = await admission.admit(req, res);
+      if (!admitted) return;
+      return forwardToYoga(parts.yoga, req, res, url, { authentication: admitted.authentication });
+    }
+    if (await parts.serveStatic(req, res, path)) return;
+    sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
+  };
+}
