@@ -9,7 +9,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { WorkerEvents } from 'graphile-worker';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import type { Deps } from './deps.js';
+import { realTime, type Deps, type TimeDeps } from './deps.js';
 import type { Logger } from './logger.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import { createJwtVerifier } from './auth/jwt.js';
@@ -73,7 +73,16 @@ async function jobCompletionsWritten(database: Database): Promise<void> {
   }
 }
 
-export async function createApp(opts: { config: Config; database: Database; logger: Logger; serverKey: Buffer; runWorker?: boolean; jobEvents?: WorkerEvents }): Promise<App> {
+export async function createApp(opts: {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  serverKey: Buffer;
+  runWorker?: boolean;
+  jobEvents?: WorkerEvents;
+  // The real clock and retry schedule unless a test passes its own.
+  time?: Partial<TimeDeps>;
+}): Promise<App> {
   const { config, database, logger } = opts;
   // Across processes through the PostgreSQL server; the embedded database has a single process.
   const metrics = createMetrics({ defaults: true });
@@ -81,6 +90,8 @@ export async function createApp(opts: { config: Config; database: Database; logg
   const bus = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
   const events = countTaskTransitions(bus, metrics);
   const deps: Deps = {
+    ...realTime,
+    ...opts.time,
     events,
     metrics,
     config,

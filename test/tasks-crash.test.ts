@@ -10,6 +10,8 @@ import { killAll, runCli, startServerProcess, type ServerProcess } from './suppo
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { until } from './support/wait.js';
+import { queueAt, untilNoJobDue } from './support/jobs.js';
+import { embeddedSocketUrl } from '../src/db/embedded.js';
 
 // Quick polling and a short silence limit, so recovery is seen soon after it is due.
 const quick = {
@@ -71,6 +73,17 @@ function untilAllInProgress(api: ApiClient, key: string, ids: string[]) {
   );
 }
 
+// Waits until the service has no delivery job running or due: nothing more will be sent (one scheduled
+// for later finds its delivery succeeded and sends nothing).
+async function untilNoDeliveryLeft(env: Record<string, string>): Promise<void> {
+  const queue = await queueAt(env.DATABASE_URL ?? embeddedSocketUrl(env.DATA_DIR!));
+  try {
+    await untilNoJobDue(queue, { name: 'task.deliver' }, 60_000);
+  } finally {
+    await queue.end();
+  }
+}
+
 // The deliveries the agent received for each task from index `from` on.
 const receivedSince = (agentHttp: TestAgent, from: number) => agentHttp.received.slice(from).map((d) => d.body.taskId);
 
@@ -101,8 +114,8 @@ it('delivers every in-flight task after a SIGKILL and restart, and none twice af
   const deliveries = (await api.get(`/v1/agents/${agentId}/deliveries`, { key })).body.data as Array<{ status: string }>;
   expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 'succeeded'));
 
-  // Give any stray duplicate a moment to arrive, then count what was sent after the crash.
-  await new Promise((r) => setTimeout(r, 1000));
+  // Once no delivery job is running or due no stray duplicate can still come; count what was sent after the crash.
+  await untilNoDeliveryLeft(env);
   const after = receivedSince(agentHttp, countAtCrash);
   for (const id of answered) expect(after).not.toContain(id);
   for (const id of inFlight) expect(after.filter((x) => x === id)).toHaveLength(1);
@@ -129,7 +142,7 @@ describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
 
     const secondApi = apiClient(second.url);
     await untilAllInProgress(secondApi, key, inFlight);
-    await new Promise((r) => setTimeout(r, 1000));
+    await untilNoDeliveryLeft(env);
     const after = receivedSince(agentHttp, countAtCrash);
     for (const id of inFlight) expect(after.filter((x) => x === id)).toHaveLength(1);
   }, 180_000);
