@@ -1,11 +1,9 @@
 // Crash safety: the server is killed with SIGKILL while deliveries are in flight to a slow agent (sent,
 // not yet answered). After a restart every task is delivered, and no task whose 2xx was recorded is
 // sent again. On PostgreSQL a second live process also takes over a dead one's jobs, without a restart.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
+import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
 import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { apiClient, type ApiClient } from './support/http.js';
@@ -37,7 +35,7 @@ afterAll(async () => {
 
 // An environment of its own: a data directory, and with DATABASE_URL a fresh database on that server.
 async function environment(): Promise<Record<string, string>> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'tm-crash-'));
+  const dataDir = await testDataDir('tm-crash-');
   dirs.push(dataDir);
   const db = usingPostgres() ? await createTestDatabase() : null;
   if (db) dbs.push(db);

@@ -3,6 +3,9 @@
 // of the database the run's global setup migrated once (global-setup.ts), not migrated again here.
 import { randomBytes } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
@@ -52,4 +55,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await client.end();
     },
   };
+}
+
+/**
+ * A new DATA_DIR for a server or CLI process. On PGlite it holds a copy of the migrated database, so the
+ * process opens it instead of creating and migrating one (server.test starts one from an empty
+ * directory); with DATABASE_URL it is empty (it only keeps the server key).
+ */
+export async function testDataDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  const migrated = usingPostgres() ? null : inject('pgliteDataDir');
+  if (migrated) await cp(migrated, path.join(dir, 'pg'), { recursive: true });
+  return dir;
 }

@@ -19,6 +19,8 @@ declare module 'vitest' {
     templateDatabase: string | null;
     // PGlite: the file holding the migrated data directory (PGlite's dumpDataDir, uncompressed tar).
     pgliteDump: string | null;
+    // PGlite: the same database as a DATA_DIR's `pg` directory, for server and CLI processes to copy.
+    pgliteDataDir: string | null;
   }
 }
 
@@ -54,6 +56,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await migrate(databaseUrl(serverUrl, name));
     project.provide('templateDatabase', name);
     project.provide('pgliteDump', null);
+    project.provide('pgliteDataDir', null);
     return () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
   const embedded = await startEmbeddedDatabase({ dataDir: null });
@@ -66,6 +69,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await writeFile(file, Buffer.from(await dump.arrayBuffer()));
     project.provide('pgliteDump', file);
     project.provide('templateDatabase', null);
+    // Written by the embedded database of a DATA_DIR (what `npm start` opens), loaded from the dump.
+    const dataDir = path.join(dir, 'data');
+    await (await startEmbeddedDatabase({ dataDir, fromDump: dump })).close();
+    project.provide('pgliteDataDir', path.join(dataDir, 'pg'));
   } finally {
     await embedded.close();
   }
