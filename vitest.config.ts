@@ -12,7 +12,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // Each file boots its own database; a cold PGlite start plus migrations takes a few seconds.
+    // Migrates one database per run; each file starts from a copy of it (test/support/database.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { WorkerEvents } from 'graphile-worker';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import type { Deps } from './deps.js';
+import { realTime, type Deps, type TimeDeps } from './deps.js';
 import type { Logger } from './logger.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import { createJwtVerifier } from './auth/jwt.js';
@@ -42,7 +42,16 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function createApp(opts: { config: Config; database: Database; logger: Logger; serverKey: Buffer; runWorker?: boolean; jobEvents?: WorkerEvents }): Promise<App> {
+export async function createApp(opts: {
+  config: Config;
+  database: Database;
+  logger: Logger;
+  serverKey: Buffer;
+  runWorker?: boolean;
+  jobEvents?: WorkerEvents;
+  // The real clock and retry schedule unless a test passes its own.
+  time?: Partial<TimeDeps>;
+}): Promise<App> {
   const { config, database, logger } = opts;
   const metrics = createMetrics({ defaults: true });
   metrics.watchQueue(queueReader(database.prisma));
@@ -50,6 +59,8 @@ export async function createApp(opts: { config: Config; database: Database; logg
   const bus = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
   const events = countTaskTransitions(bus, metrics);
   const deps: Deps = {
+    ...realTime,
+    ...opts.time,
     events,
     metrics,
     config,

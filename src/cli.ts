@@ -15,6 +15,7 @@ import { AppError } from './errors.js';
 import { commands as extraCommands } from './cli/commands.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createLocalBus } from './events/bus.js';
+import { realTime } from './deps.js';
 
 export interface CliCommand {
   words: string;
@@ -125,6 +126,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
     const services = createServices({
+      ...realTime,
       events: createLocalBus(),
       metrics: createMetrics(),
       config,

@@ -5,8 +5,25 @@ import type { SecretBox } from './crypto/secret-box.js';
 import type { Logger } from './logger.js';
 import type { EventBus } from './events/bus.js';
 import type { Metrics } from './metrics/metrics.js';
+import { defaultRetrySchedule, type RetrySchedule } from './delivery/backoff.js';
 
-export interface Deps {
+// The time the rules go by (windows, expiry, retries, timeouts). Tests pass a clock they move instead
+// of waiting; log lines and database defaults keep the real time.
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+// What the process may set apart from its configuration; tests shorten or move them.
+export interface TimeDeps {
+  clock: Clock;
+  retrySchedule: RetrySchedule;
+}
+
+export const realTime: TimeDeps = { clock: systemClock, retrySchedule: defaultRetrySchedule };
+
+export interface Deps extends TimeDeps {
   config: Config;
   prisma: PrismaClient;
   // The postgres search engine's client (db/client.ts createSearchClient); may be `prisma` itself.

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
+import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
 import { apiClient } from './support/http.js';
 import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
 
@@ -14,6 +14,13 @@ const dirs: string[] = [];
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cli-test-'));
+  dirs.push(dir);
+  return dir;
+}
+
+// A data directory holding a migrated embedded database that no server has opened yet.
+async function embeddedDir(): Promise<string> {
+  const dir = await testDataDir('cli-test-');
   dirs.push(dir);
   return dir;
 }
@@ -123,7 +130,7 @@ function cliScenario(label: string, databaseEnv: () => Promise<Record<string, st
   });
 }
 
-cliScenario('on the embedded database (DATA_DIR)', async () => ({ DATA_DIR: await tempDir() }));
+cliScenario('on the embedded database (DATA_DIR)', async () => ({ DATA_DIR: await embeddedDir() }));
 
 describe.runIf(usingPostgres())('with DATABASE_URL', () => {
   let db: TestDatabase;

@@ -1,10 +1,8 @@
 // Shutdown with live subscribers: SIGTERM ends the open event streams first, so the server can close
 // and the process exits 0 instead of waiting for subscribers that never leave.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
+import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
 import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { apiClient } from './support/http.js';
@@ -22,7 +20,7 @@ afterAll(async () => {
 });
 
 it('ends an open SSE subscription on SIGTERM and exits 0', async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'tm-shutdown-'));
+  dataDir = await testDataDir('tm-shutdown-');
   db = usingPostgres() ? await createTestDatabase() : null;
   const env = { DATA_DIR: dataDir, SECRET_KEY: 'c'.repeat(64), RATE_LIMIT_PER_MINUTE: '0', ...(db ? { DATABASE_URL: db.url } : {}) };
   proc = await startServerProcess(env);

@@ -1,15 +1,15 @@
 // Crash safety: the server is killed with SIGKILL while deliveries are in flight to a slow agent (sent,
 // not yet answered). After a restart every task is delivered, and no task whose 2xx was recorded is
 // sent again. On PostgreSQL a second live process also takes over a dead one's jobs, without a restart.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
+import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
 import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { until } from './support/wait.js';
+import { queueAt, untilNoJobDue } from './support/jobs.js';
+import { embeddedSocketUrl } from '../src/db/embedded.js';
 
 // Quick polling and a short silence limit, so recovery is seen soon after it is due.
 const quick = {
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 // An environment of its own: a data directory, and with DATABASE_URL a fresh database on that server.
 async function environment(): Promise<Record<string, string>> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'tm-crash-'));
+  const dataDir = await testDataDir('tm-crash-');
   dirs.push(dataDir);
   const db = usingPostgres() ? await createTestDatabase() : null;
   if (db) dbs.push(db);
@@ -71,6 +71,17 @@ function untilAllInProgress(api: ApiClient, key: string, ids: string[]) {
   );
 }
 
+// Waits until the service has no delivery job running or due: nothing more will be sent (one scheduled
+// for later finds its delivery succeeded and sends nothing).
+async function untilNoDeliveryLeft(env: Record<string, string>): Promise<void> {
+  const queue = await queueAt(env.DATABASE_URL ?? embeddedSocketUrl(env.DATA_DIR!));
+  try {
+    await untilNoJobDue(queue, { name: 'task.deliver' }, 60_000);
+  } finally {
+    await queue.end();
+  }
+}
+
 // The deliveries the agent received for each task from index `from` on.
 const receivedSince = (agentHttp: TestAgent, from: number) => agentHttp.received.slice(from).map((d) => d.body.taskId);
 
@@ -101,8 +112,8 @@ it('delivers every in-flight task after a SIGKILL and restart, and none twice af
   const deliveries = (await api.get(`/v1/agents/${agentId}/deliveries`, { key })).body.data as Array<{ status: string }>;
   expect(deliveries.map((d) => d.status)).toEqual(deliveries.map(() => 'succeeded'));
 
-  // Give any stray duplicate a moment to arrive, then count what was sent after the crash.
-  await new Promise((r) => setTimeout(r, 1000));
+  // Once no delivery job is running or due no stray duplicate can still come; count what was sent after the crash.
+  await untilNoDeliveryLeft(env);
   const after = receivedSince(agentHttp, countAtCrash);
   for (const id of answered) expect(after).not.toContain(id);
   for (const id of inFlight) expect(after.filter((x) => x === id)).toHaveLength(1);
@@ -129,7 +140,7 @@ describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
 
     const secondApi = apiClient(second.url);
     await untilAllInProgress(secondApi, key, inFlight);
-    await new Promise((r) => setTimeout(r, 1000));
+    await untilNoDeliveryLeft(env);
     const after = receivedSince(agentHttp, countAtCrash);
     for (const id of inFlight) expect(after.filter((x) => x === id)).toHaveLength(1);
   }, 180_000);

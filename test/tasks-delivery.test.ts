@@ -4,13 +4,17 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { runNextNow, untilNoJobDue } from './support/jobs.js';
+import { defaultRetrySchedule } from '../src/delivery/backoff.js';
 
 let server: TestServer;
 let requester: { apiKey: string };
 let owner: { apiKey: string };
 
 beforeAll(async () => {
-  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '2' });
+  // Retries wait a minute, longer than any test runs: a retry happens when a test makes it due
+  // (runNextNow), never on its own while the test looks at what came before it.
+  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '2' }, { time: { retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } } });
   requester = await server.createUser();
   owner = await server.createUser();
 });
@@ -28,6 +32,11 @@ const createFor = (agentId: string, extra: Record<string, unknown> = {}) =>
   server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId, ...extra } }).then((r) => r.body.data);
 const get = (id: string) => server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => r.body.data);
 const deliveries = (agentId: string) => server.api.get(`/v1/agents/${agentId}/deliveries`, { key: owner.apiKey }).then((r) => r.body.data);
+// The delivery job of the agent's one delivery.
+const deliveryJob = async (agentId: string) => {
+  const [delivery] = await deliveries(agentId);
+  return { name: 'task.deliver', payload: { deliveryId: delivery.id as string } };
+};
 
 describe('retries', () => {
   let agent: TestAgent;
@@ -37,7 +46,9 @@ describe('retries', () => {
     const a = await agentWith([500, 200], { secret: true });
     agent = a.http;
     const task = await createFor(a.id);
-    await a.http.waitFor(2, 30_000);
+    await a.http.waitFor(1);
+    await runNextNow(server.prisma, await deliveryJob(a.id));
+    await a.http.waitFor(2);
     const [first, second] = a.http.received;
     expect(first!.headers['webhook-id']).toBe(second!.headers['webhook-id']);
     expect(second!.signatureValid).toBe(true);
@@ -57,6 +68,8 @@ describe('retries', () => {
   it('gives up after the configured attempts and fails the task with delivery_failed', async () => {
     const a = await agentWith([503]);
     const task = await createFor(a.id);
+    await a.http.waitFor(1);
+    await runNextNow(server.prisma, await deliveryJob(a.id));
     const done = await waitForStatus(() => get(task.id), ['failed'], 30_000);
     expect(done).toMatchObject({ status: 'failed', error: 'delivery_failed' });
     expect(a.http.received).toHaveLength(2);
@@ -92,8 +105,10 @@ describe('timing of answers', () => {
     await a.http.waitFor(1);
     const cancel = await server.api.post(`/v1/tasks/${task.id}/cancel`, { key: requester.apiKey });
     expect(cancel.body.data.status).toBe('cancelled');
-    // Past the first retry's 5 s (±20 %) wait: no second delivery.
-    await new Promise((r) => setTimeout(r, 7_000));
+    // The retry comes due and runs: no second delivery.
+    const job = await deliveryJob(a.id);
+    await runNextNow(server.prisma, job);
+    await untilNoJobDue(server.prisma, job);
     expect(a.http.received).toHaveLength(1);
     expect((await get(task.id)).status).toBe('cancelled');
     await a.http.close();
@@ -109,8 +124,10 @@ describe('timing of answers', () => {
     const task = await createFor(a.id);
     const done = await waitForStatus(() => get(task.id), ['completed']);
     expect(done.result).toEqual({ early: true });
-    // The 2xx that arrives afterwards does not move the task back.
-    await new Promise((r) => setTimeout(r, 500));
+    // The 2xx that arrives afterwards does not move the task back (the delivery job is over once it
+    // has recorded that 2xx).
+    await untilNoJobDue(server.prisma, await deliveryJob(a.id));
+    expect((await deliveries(a.id))[0]).toMatchObject({ status: 'succeeded', attemptCount: 1 });
     expect((await get(task.id)).status).toBe('completed');
     await a.http.close();
   });

@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { usingPostgres } from './support/database.js';
 import { killAll, startServerProcess, type ServerProcess } from './support/processes.js';
+import { until } from './support/wait.js';
 
 let server: TestServer;
 let requester: { id: string; apiKey: string };
@@ -44,6 +45,8 @@ function wsClient(baseUrl: string, key?: string): Client {
 // Collects a subscription's results until `until` says stop.
 function collect(client: Client, query: string, variables: Record<string, unknown>, until: (statuses: string[]) => boolean) {
   const statuses: string[] = [];
+  // With the task's id where the selection asks for it.
+  const events: Array<{ id?: string; status: string }> = [];
   const errors: unknown[] = [];
   const done = new Promise<void>((resolve) => {
     const unsubscribe = client.subscribe<{ taskUpdated?: { status: string }; taskEvents?: { status: string; id: string } }>(
@@ -52,7 +55,10 @@ function collect(client: Client, query: string, variables: Record<string, unknow
         next: (value) => {
           if (value.errors) errors.push(...value.errors);
           const task = value.data?.taskUpdated ?? value.data?.taskEvents;
-          if (task) statuses.push(task.status);
+          if (task) {
+            statuses.push(task.status);
+            events.push(task);
+          }
           if (value.errors || until(statuses)) {
             unsubscribe();
             resolve();
@@ -66,7 +72,7 @@ function collect(client: Client, query: string, variables: Record<string, unknow
       },
     );
   });
-  return { statuses, errors, done };
+  return { statuses, events, errors, done };
 }
 
 describe('graphql-ws', () => {
@@ -102,15 +108,23 @@ describe('graphql-ws', () => {
 
   it('sends the agent owner the events of tasks assigned to their agents', async () => {
     const client = wsClient(server.url, owner.apiKey);
-    const sub = collect(client, 'subscription { taskEvents(role: agent) { id status } }', {}, (s) => s.includes('cancelled'));
-    // Give the subscription a moment to be registered before the events it should see.
-    await new Promise((r) => setTimeout(r, 300));
+    let watched: string | undefined;
+    const sub = collect(client, 'subscription { taskEvents(role: agent) { id status } }', {}, () =>
+      sub.events.some((e) => e.id === watched && e.status === 'cancelled'),
+    );
+    // The subscription is registered once it sees a task made after it: warm-up tasks until one shows.
+    await until('the subscription to see a new task', async () => {
+      const warmUp = await createTask();
+      return until('its event', () => sub.events.some((e) => e.id === warmUp.id), 2_000).catch(() => false);
+    });
     const task = await createTask();
+    watched = task.id;
     await server.api.post(`/v1/tasks/${task.id}/cancel`, { key: requester.apiKey });
     await sub.done;
     await client.dispose();
-    expect(sub.statuses).toContain('matched');
-    expect(sub.statuses.at(-1)).toBe('cancelled');
+    const statuses = sub.events.filter((e) => e.id === task.id).map((e) => e.status);
+    expect(statuses).toContain('matched');
+    expect(statuses.at(-1)).toBe('cancelled');
   });
 });
 

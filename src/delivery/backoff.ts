@@ -24,7 +24,23 @@ export const RETRY_JITTER_FRACTION = 0.2;
 /** An endpoint cannot push its next attempt further out than this. */
 export const MAX_RETRY_AFTER_MS = 24 * HOUR;
 
+/** The whole schedule; services take it from Deps, so tests can run it with short waits. */
+export interface RetrySchedule {
+  /** Entry i is the wait after failed attempt i + 1; the last entry repeats. */
+  delaysMs: readonly number[];
+  jitterFraction: number;
+  maxRetryAfterMs: number;
+}
+
+export const defaultRetrySchedule: RetrySchedule = {
+  delaysMs: RETRY_DELAYS_MS,
+  jitterFraction: RETRY_JITTER_FRACTION,
+  maxRetryAfterMs: MAX_RETRY_AFTER_MS,
+};
+
 export type RetryDelayOptions = {
+  /** defaultRetrySchedule unless given. */
+  schedule?: RetrySchedule;
   /** Uniform in [0, 1); Math.random by default. */
   random?: () => number;
   /** What the endpoint asked for in Retry-After on the failed attempt. */
@@ -40,15 +56,15 @@ export function nextRetryDelayMs(attemptNumber: number, opts: RetryDelayOptions 
   if (!Number.isInteger(attemptNumber) || attemptNumber < 1) {
     throw new RangeError(`attempt number must be an integer of at least 1, got ${attemptNumber}`);
   }
-  const scheduled =
-    attemptNumber === 1 ? 0 : (RETRY_DELAYS_MS[Math.min(attemptNumber - 2, RETRY_DELAYS_MS.length - 1)] ?? 0);
+  const { delaysMs, jitterFraction, maxRetryAfterMs } = opts.schedule ?? defaultRetrySchedule;
+  const scheduled = attemptNumber === 1 ? 0 : (delaysMs[Math.min(attemptNumber - 2, delaysMs.length - 1)] ?? 0);
   const random = opts.random ?? Math.random;
-  const jitterFactor = 1 + (random() * 2 - 1) * RETRY_JITTER_FRACTION;
+  const jitterFactor = 1 + (random() * 2 - 1) * jitterFraction;
   const jittered = Math.round(scheduled * jitterFactor);
-  return Math.max(jittered, retryAfterFloorMs(opts.retryAfterMs));
+  return Math.max(jittered, retryAfterFloorMs(opts.retryAfterMs, maxRetryAfterMs));
 }
 
-function retryAfterFloorMs(retryAfterMs: number | null | undefined): number {
+function retryAfterFloorMs(retryAfterMs: number | null | undefined, maxRetryAfterMs: number): number {
   if (retryAfterMs === null || retryAfterMs === undefined || Number.isNaN(retryAfterMs)) return 0;
-  return Math.min(Math.max(retryAfterMs, 0), MAX_RETRY_AFTER_MS);
+  return Math.min(Math.max(retryAfterMs, 0), maxRetryAfterMs);
 }

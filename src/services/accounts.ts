@@ -13,7 +13,7 @@ const emailSchema = z.email();
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export function accountService(deps: Deps) {
-  const { prisma } = deps;
+  const { prisma, clock } = deps;
 
   async function issueKey(userId: string, name: string | null) {
     const apiKey = newApiKey();
@@ -61,7 +61,7 @@ export function accountService(deps: Deps) {
     async userForApiKey(apiKey: string): Promise<User | null> {
       const key = await prisma.apiKey.findUnique({ where: { hash: sha256Hex(apiKey) }, include: { user: true } });
       if (!key || key.revokedAt) return null;
-      const now = Date.now();
+      const now = clock.now().getTime();
       if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
         await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(now) } });
       }

@@ -24,7 +24,7 @@ export interface DeliveryHooks {
 const CLAIM_GRACE_MS = 30_000;
 
 export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, hooks: DeliveryHooks) {
-  const { prisma, config, logger, metrics } = deps;
+  const { prisma, config, logger, metrics, clock } = deps;
 
   async function ownedAgent(viewer: Viewer, agentId: string) {
     const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { ownerId: true } });
@@ -51,7 +51,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       if (number === null) {
         // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
         // replaces this job under the delivery's job key); this one comes back when that claim would lapse.
-        await enqueueJob(prisma, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: new Date(Date.now() + claimMs()) });
+        await enqueueJob(prisma, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: new Date(clock.now().getTime() + claimMs()) });
         return;
       }
       const callbackUrl = tasks.callbackUrl(task.id);
@@ -59,7 +59,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       const headers = deliveryHeaders({
         taskId: task.id,
         callbackUrl,
-        now: new Date(),
+        now: clock.now(),
         secret: agents.webhookSecretOf(agent),
         deliveryId,
         body,
@@ -140,8 +140,11 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         await t.delivery.update({ where: { id: deliveryId }, data: { ...released, status: 'succeeded', nextAttemptAt: null } });
         return 'delivered' as const;
       }
-      const delay = nextRetryDelayMs(number + 1, { retryAfterMs: result.kind === 'response' ? result.retryAfterMs : null });
-      const nextAt = new Date(Date.now() + delay);
+      const delay = nextRetryDelayMs(number + 1, {
+        schedule: deps.retrySchedule,
+        retryAfterMs: result.kind === 'response' ? result.retryAfterMs : null,
+      });
+      const nextAt = new Date(clock.now().getTime() + delay);
       if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) {
         await t.delivery.update({ where: { id: deliveryId }, data: { ...released, status: 'failed', nextAttemptAt: null } });
         return 'given_up' as const;

@@ -87,7 +87,7 @@ const isHopeless = (error: unknown): error is ProviderError =>
 const declined = (message: string) => new AppError('PAYMENT_REQUIRED', `the card was declined: ${message}`, { details: { reason: 'payment_declined' } });
 
 export function paymentService(deps: Deps, hooks: PaymentHooks, provider: PaymentProvider = paymentProviderOf(deps.config)) {
-  const { prisma, logger, config } = deps;
+  const { prisma, logger, config, clock } = deps;
 
   const transaction = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) =>
     withTransaction(prisma, work, (error) => logger.error({ err: error }, 'payment after-commit work failed'));
@@ -234,7 +234,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       });
       await enqueueJob(tx, authorizePayment, { taskId: task.id }, {
         jobKey: `payment.authorize:${task.id}`,
-        runAt: new Date(Date.now() + AUTHORIZE_JOB_DELAY_MS),
+        runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS),
       });
       return { method: 'card', ready: false };
     },

@@ -31,7 +31,7 @@ export interface TaskRating {
 }
 
 export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
-  const { prisma, config, logger } = deps;
+  const { prisma, config, logger, clock } = deps;
 
   // Trust follows its inputs at once; an engine with its own index hears of the change through a job.
   async function reputationChanged(tx: Db, agentId: string): Promise<void> {
@@ -59,7 +59,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
 
   /** Health evidence from one delivery attempt (ok: the endpoint answered 2xx). Call in a transaction: the agent's row is locked. */
   async function deliveryOutcome(tx: Db, agentId: string, ok: boolean): Promise<void> {
-    await recordHealthEvidence(tx, agentId, ok, new Date());
+    await recordHealthEvidence(tx, agentId, ok, clock.now());
   }
 
   const average = (a: Pick<Agent, 'ratingSum' | 'ratingCount'>) =>
@@ -116,12 +116,12 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
       const ok =
         result.kind === 'response' && (agent.manifestUrl ? result.status >= 200 && result.status < 300 : result.status < 500);
       if (!ok) logger.debug({ agentId, url, result }, 'health probe failed');
-      await prisma.$transaction((tx) => recordHealthEvidence(tx, agentId, ok, new Date()));
+      await prisma.$transaction((tx) => recordHealthEvidence(tx, agentId, ok, clock.now()));
       return { ok, url };
     },
 
     /** One health sweep: schedules the next, ages out old evidence, queues probes of silent agents. */
-    async healthSweep(now = new Date()): Promise<{ expired: number; probesQueued: number }> {
+    async healthSweep(now = clock.now()): Promise<{ expired: number; probesQueued: number }> {
       const intervalMs = config.health.checkIntervalSeconds * 1000;
       // The next sweep first, so a failure below cannot end the chain.
       await scheduleHealthSweep(prisma, new Date(now.getTime() + intervalMs), 'replace');
@@ -135,7 +135,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     async agentChanged(agentId: string): Promise<void> {
       await refreshTrust(prisma, agentId);
       // Keeps the sweep chain alive without touching start-up: a no-op while a sweep is pending.
-      await scheduleHealthSweep(prisma, new Date(Date.now() + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
+      await scheduleHealthSweep(prisma, new Date(clock.now().getTime() + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
     },
   };
 }

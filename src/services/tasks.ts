@@ -40,7 +40,7 @@ function inputProblem(agent: Agent, input: unknown): { message: string; unusable
 }
 
 export function taskService(deps: Deps, payments: () => PaymentService, hooks: TaskHooks) {
-  const { prisma, logger } = deps;
+  const { prisma, logger, clock } = deps;
 
   function tx<T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
     return withTransaction(prisma, work, (error) => logger.warn({ err: error }, 'after-commit work failed'));
@@ -128,7 +128,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   async function earlierTask(requesterId: string, key: string): Promise<Task | null> {
     const task = await prisma.task.findUnique({ where: { requesterId_idempotencyKey: { requesterId, idempotencyKey: key } } });
     if (!task) return null;
-    const expired = Date.now() - task.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS;
+    const expired = clock.now().getTime() - task.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS;
     if (expired || (task.status === 'failed' && task.error === 'payment_declined')) {
       await prisma.task.updateMany({ where: { id: task.id, idempotencyKey: key }, data: { idempotencyKey: null } });
       return null;
@@ -171,7 +171,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         ? await requestedAgent(input.agentId, input)
         : await routedAgent(input);
       const id = newId('tsk');
-      const createdAt = new Date();
+      const createdAt = clock.now();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
       let made: { task: Task; method: string | undefined };
       try {
@@ -196,7 +196,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
           await enqueueJob(t, expireTask, { taskId: id }, { jobKey: `expire:${id}`, runAt: expiresAt });
           const assigned = agent ? await assign(t, afterCommit, row, agent) : null;
           if (!assigned) {
-            await enqueueJob(t, routeTask, { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(Date.now() + ROUTE_RETRY_MS) });
+            await enqueueJob(t, routeTask, { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
           }
           return { task: assigned?.task ?? row, plan: assigned?.plan ?? null };
@@ -314,7 +314,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     // Job: routes a task that has no agent yet; tries again later while it has not expired.
     async routeWaiting(taskId: string): Promise<void> {
       const task = await prisma.task.findUnique({ where: { id: taskId } });
-      if (!task || task.status !== 'pending' || task.agentId || task.expiresAt <= new Date()) return;
+      if (!task || task.status !== 'pending' || task.agentId || task.expiresAt <= clock.now()) return;
       let agent = task.requestedAgentId
         ? await prisma.agent.findFirst({ where: { id: task.requestedAgentId, status: 'active' } })
         : await routedAgent(task);
@@ -324,7 +324,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const assigned = await tx(async (t, afterCommit) => {
         const done = agent ? await assign(t, afterCommit, task, agent) : null;
         if (!done) {
-          const runAt = new Date(Math.min(Date.now() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
+          const runAt = new Date(Math.min(clock.now().getTime() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
           await enqueueJob(t, routeTask, { taskId }, { jobKey: `route:${taskId}`, runAt });
         }
         return done;
@@ -337,7 +337,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     // After an agent changed: tasks still waiting for an agent get another chance soon.
     async agentChanged(_agentId: string): Promise<void> {
       const waiting = await prisma.task.findMany({
-        where: { status: 'pending', agentId: null, expiresAt: { gt: new Date() } },
+        where: { status: 'pending', agentId: null, expiresAt: { gt: clock.now() } },
         select: { id: true },
         orderBy: { id: 'asc' },
         take: 500,
@@ -352,7 +352,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     async expire(taskId: string): Promise<void> {
       const task = await prisma.task.findUnique({ where: { id: taskId } });
       if (!task || isTerminal(task.status)) return;
-      if (task.expiresAt > new Date()) {
+      if (task.expiresAt > clock.now()) {
         await enqueueJob(prisma, expireTask, { taskId }, { jobKey: `expire:${taskId}`, runAt: task.expiresAt });
         return;
       }

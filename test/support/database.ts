@@ -1,9 +1,14 @@
 // A fresh, migrated database for one test file: an in-memory PGlite by default, or a new database on
-// the PostgreSQL server named by DATABASE_URL (the CI's second run), dropped afterwards.
+// the PostgreSQL server named by DATABASE_URL (the CI's second run), dropped afterwards. Either is a copy
+// of the database the run's global setup migrated once (global-setup.ts), not migrated again here.
 import { randomBytes } from 'node:crypto';
+import { openAsBlob } from 'node:fs';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
-import { applyMigrations } from '../../src/db/schema-engine.js';
 
 export interface TestDatabase {
   url: string;
@@ -16,18 +21,20 @@ export const usingPostgres = () => Boolean(process.env.DATABASE_URL);
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    const embedded = await startEmbeddedDatabase({ dataDir: null });
-    await applyMigrations(embedded.url);
+    const file = inject('pgliteDump');
+    if (!file) throw new Error('no migrated PGlite dump: run the tests through vitest (test/support/global-setup.ts)');
+    const embedded = await startEmbeddedDatabase({ dataDir: null, fromDump: await openAsBlob(file) });
     return { url: embedded.url, kind: 'pglite', close: () => embedded.close() };
   }
+  const template = inject('templateDatabase');
+  if (!template) throw new Error('no template database: run the tests through vitest (test/support/global-setup.ts)');
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  await applyMigrations(url.toString());
   return {
     url: url.toString(),
     kind: 'postgresql',
@@ -48,4 +55,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await client.end();
     },
   };
+}
+
+/**
+ * A new DATA_DIR for a server or CLI process. On PGlite it holds a copy of the migrated database, so the
+ * process opens it instead of creating and migrating one (server.test starts one from an empty
+ * directory); with DATABASE_URL it is empty (it only keeps the server key).
+ */
+export async function testDataDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  const migrated = usingPostgres() ? null : inject('pgliteDataDir');
+  if (migrated) await cp(migrated, path.join(dir, 'pg'), { recursive: true });
+  return dir;
 }

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { createPrismaClient, createSearchClient, disconnectClients } from '../../src/db/client.js';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.js';
+import type { TimeDeps } from '../../src/deps.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { apiClient, type ApiClient } from './http.js';
 
@@ -21,9 +22,10 @@ export interface TestServer {
 }
 
 // logStream: where the service's log lines go (tests that read them); otherwise TEST_LOG_LEVEL decides.
+// time: a clock or retry schedule of the test's own (Deps), instead of the real ones.
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { db?: TestDatabase; jobEvents?: WorkerEvents; logStream?: DestinationStream } = {},
+  opts: { db?: TestDatabase; jobEvents?: WorkerEvents; logStream?: DestinationStream; time?: Partial<TimeDeps> } = {},
 ): Promise<TestServer> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
@@ -45,6 +47,7 @@ export async function startTestServer(
     logger,
     serverKey: randomBytes(32),
     jobEvents: opts.jobEvents,
+    time: opts.time,
   });
   const { url } = await app.listen(0, '127.0.0.1');
   let users = 0;

@@ -1,0 +1,67 @@
+// The world a test needs, built on demand through vitest fixtures: a running service on its own copy of
+// the migrated database, users with API keys, a real agent on loopback registered by its owner, a task.
+// A test names what it uses (`async ({ server, agent }) => …`); only that much is built. The service and
+// what depends on it live for the whole file; a task is new for each test.
+//
+// A file sets the service's environment with `test.override('serverEnv', { scope: 'file' }, { … })`, its
+// clock and retry schedule with 'serverTime', the agent's registration with 'agentProfile'.
+import { test as base } from 'vitest';
+import type { TimeDeps } from '../../src/deps.js';
+import { startTestAgent, type TestAgent } from './agent.js';
+import { startTestServer } from './server.js';
+
+export interface TestUser {
+  id: string;
+  apiKey: string;
+}
+
+export interface RegisteredAgent {
+  id: string;
+  // The agent's HTTP endpoint: what it received, what it answers.
+  http: TestAgent;
+}
+
+export interface CreatedTask {
+  id: string;
+  status: string;
+  agentId: string | null;
+  [field: string]: unknown;
+}
+
+export const test = base
+  .extend('serverEnv', { scope: 'file' }, {} as Record<string, string>)
+  .extend('serverTime', { scope: 'file' }, {} as Partial<TimeDeps>)
+  .extend('server', { scope: 'file' }, async ({ serverEnv, serverTime }, { onCleanup }) => {
+    const server = await startTestServer(serverEnv, { time: serverTime });
+    onCleanup(() => server.close());
+    return server;
+  })
+  // The owner of the agent; the requester of tasks. Two different users.
+  .extend('owner', { scope: 'file' }, async ({ server }): Promise<TestUser> => server.createUser())
+  .extend('requester', { scope: 'file' }, async ({ server }): Promise<TestUser> => server.createUser())
+  // What the agent is registered with (POST /v1/agents body, without its endpoint).
+  .extend('agentProfile', { scope: 'file' }, { name: 'Fixture agent', capabilities: ['fixture'], protocols: ['http'] } as Record<string, unknown>)
+  // An agent of `owner`'s, answering 200 unless told otherwise, with a webhook secret it checks.
+  .extend('agent', { scope: 'file' }, async ({ server, owner, agentProfile }, { onCleanup }): Promise<RegisteredAgent> => {
+    const http = await startTestAgent();
+    onCleanup(() => http.close());
+    const created = await server.api.post('/v1/agents', {
+      key: owner.apiKey,
+      body: { ...agentProfile, endpoint: http.url },
+    });
+    if (created.status !== 201) throw new Error(`the fixture agent was refused: ${JSON.stringify(created.body)}`);
+    const id = created.body.data.id as string;
+    http.secret = (await server.api.post(`/v1/agents/${id}/webhook-secret`, { key: owner.apiKey })).body.webhookSecret;
+    return { id, http };
+  })
+  // A task of `requester`'s for `agent`, made for this test alone.
+  .extend('task', async ({ server, requester, agent }): Promise<CreatedTask> => {
+    const created = await server.api.post('/v1/tasks', {
+      key: requester.apiKey,
+      body: { title: 'Fixture task', description: 'Made by the fixture', agentId: agent.id, expiresInMinutes: 30 },
+    });
+    if (created.status !== 201) throw new Error(`the fixture task was refused: ${JSON.stringify(created.body)}`);
+    return created.body.data as CreatedTask;
+  });
+
+export { describe, expect } from 'vitest';
