@@ -2,7 +2,7 @@
 // through the same envelop pipeline as /graphql (same authentication, limits, input guard and error
 // masking: graphql/operation.ts) and shapes the answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { print, type GraphQLError } from 'graphql';
+import { print, type GraphQLError, type GraphQLInputType } from 'graphql';
 import { AppError, invalid, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
@@ -13,12 +13,16 @@ import { currentRequest } from '../http/request-context.js';
 import type { RestRequest, Route } from './route.js';
 import type { RunOperation } from '../graphql/operation.js';
 import type { Context } from '../schema/context.js';
+import { schema } from '../schema/index.js';
+import { answerOf } from './shape.js';
+import { checkVariables, queryVariables, restField, variableTypes } from './variables.js';
 
 interface CompiledRoute {
   route: Route;
   pattern: RegExp;
   names: string[];
   query: string;
+  types: Map<string, GraphQLInputType>;
 }
 
 export function compileRoutes(routes: Route[]): CompiledRoute[] {
@@ -28,26 +32,22 @@ export function compileRoutes(routes: Route[]): CompiledRoute[] {
       names.push(name);
       return '([^/]+)';
     });
-    return { route, names, pattern: new RegExp(`^${source}/?$`), query: print(route.document) };
+    return { route, names, pattern: new RegExp(`^${source}/?$`), query: print(route.document), types: variableTypes(schema, route.document) };
   });
 }
 
-function errorFromGraphQL(error: GraphQLError): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
+// An error of the document's run, as the REST error: a field named after its argument is named as the
+// client sent it (a query parameter's name).
+function errorFromGraphQL(route: Route, error: GraphQLError): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
   const code = error.extensions?.code;
-  if (typeof code === 'string' && code !== 'BAD_USER_INPUT' && code !== 'GRAPHQL_VALIDATION_FAILED' && code !== 'INTERNAL_SERVER_ERROR') {
-    // Extra facts of the error (such as a task's current status on a 409) stay beside code and message.
-    const { code: _code, field, http: _http, ...details } = error.extensions ?? {};
-    return { code: code as ErrorCode, message: error.message, field: typeof field === 'string' ? field : undefined, details };
-  }
   if (code === 'INTERNAL_SERVER_ERROR') return { code: 'INTERNAL', message: 'internal error' };
-  // Variable coercion: 'Variable "$input" got invalid value 5 at "input.name"; String cannot represent…'
-  const at = /at "(?:\w+)\.([\w.[\]]+)"/.exec(error.message) ?? /Field "(\w+)" is not defined by type/.exec(error.message);
-  const missing = /Field "(?:\w+\.)?(\w+)" of required type/.exec(error.message);
-  const field = (at?.[1] ?? missing?.[1])?.replace(/\[\d+\]/g, '');
-  const message = error.message
-    .replace(/^Variable "\$\w+" got invalid value (.*?) at "\w+\./, 'Invalid value $1 at "')
-    .replace(/^Variable "\$\w+" got invalid value .*?; (?=Field)/, '');
-  return { code: 'INVALID_INPUT', message, field: field ?? 'body' };
+  if (typeof code !== 'string' || code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') {
+    // The variables were checked before the run (checkVariables), so this is not the client's field.
+    return { code: 'INVALID_INPUT', message: error.message, field: 'body' };
+  }
+  // Extra facts of the error (such as a task's current status on a 409) stay beside code and message.
+  const { code: _code, field, http: _http, ...details } = error.extensions ?? {};
+  return { code: code as ErrorCode, message: error.message, field: typeof field === 'string' ? restField(route, field) : undefined, details };
 }
 
 function decodePathSegment(name: string, raw: string): string {
@@ -117,14 +117,15 @@ export function createRestHandler(opts: {
       if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
       if (idempotent?.kind === 'run') res = idempotent.finish(res);
       const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
-      const variables = hit.c.route.variables?.(restReq) ?? {};
+      const variables = { ...queryVariables(hit.c.route, url.searchParams, hit.c.types), ...hit.c.route.variables?.(restReq) };
+      checkVariables(hit.c.route, hit.c.types, variables);
 
       const result = await opts.runOperation(hit.c.query, variables, context);
       if (result.errors?.length) {
-        return sendError(res, errorFromGraphQL(result.errors[0]!), retryAfterHeader(result.errors[0]!));
+        return sendError(res, errorFromGraphQL(hit.c.route, result.errors[0]!), retryAfterHeader(result.errors[0]!));
       }
-      const shaped = hit.c.route.respond(result.data as never, restReq);
-      sendJson(res, shaped.status ?? 200, shaped.body);
+      const { answer } = hit.c.route;
+      sendJson(res, answer.status ?? 200, answerOf(answer.body, result.data, params));
     } catch (error) {
       if (error instanceof AppError) return sendAppError(res, error);
       if (idempotent?.kind === 'run') await idempotent.abandon();

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { apiKeyName } from '../services/accounts.js';
 
 builder.prismaObject('User', {
   fields: (t) => ({
@@ -45,7 +46,7 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
     authScopes: { user: true },
-    args: { name: t.arg.string({ required: false }) },
+    args: { name: t.arg.string({ required: false }).validate(apiKeyName) },
     resolve: async (_root, args, ctx) => {
       const { apiKey, record } = await ctx.services.accounts.createApiKey(ctx.viewer!.id, args.name ?? null);
       return { apiKey, id: record.id };

@@ -1,5 +1,6 @@
 import { builder } from './builder.js';
 import { AgentStatusEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
+import { agentInput } from '../services/agent-input.js';
 
 // Two views of an agent. PublicAgent is what anyone may read (discovery, routing dry-runs, credit
 // balances): the spec's discovery detail fields, plus the price a requester pays, the public trust badge
@@ -73,8 +74,9 @@ const agentInputFields = (required: boolean) => (t: PothosSchemaTypes.InputField
   status: t.field({ type: AgentStatusEnum }),
 });
 
-const AgentCreateInput = builder.inputType('AgentCreateInput', { fields: agentInputFields(true) as never });
-const AgentUpdateInput = builder.inputType('AgentUpdateInput', { fields: agentInputFields(false) as never });
+// The limits of every field are agentInput's (services/agent-input.ts); GraphQL states only the types.
+const AgentCreateInput = builder.inputType('AgentCreateInput', { fields: agentInputFields(true) as never }).validate(agentInput);
+const AgentUpdateInput = builder.inputType('AgentUpdateInput', { fields: agentInputFields(false) as never }).validate(agentInput);
 
 const WebhookSecretResult = builder.objectRef<{ webhookSecret: string; message: string }>('WebhookSecretResult').implement({
   fields: (t) => ({
@@ -108,13 +110,13 @@ builder.mutationFields((t) => ({
     type: 'Agent',
     authScopes: { user: true },
     args: { input: t.arg({ type: AgentCreateInput, required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.agents.create(ctx.viewer!, args.input as Record<string, unknown>),
+    resolve: (_q, _root, args, ctx) => ctx.services.agents.create(ctx.viewer!, args.input),
   }),
   updateAgent: t.prismaField({
     type: 'Agent',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentUpdateInput, required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.agents.update(ctx.viewer!, String(args.id), args.input as Record<string, unknown>),
+    resolve: (_q, _root, args, ctx) => ctx.services.agents.update(ctx.viewer!, String(args.id), args.input),
   }),
   deleteAgent: t.field({
     type: DeleteResult,

@@ -1,7 +1,8 @@
 // Billing: the saved card, credit balances and purchases, payouts to agent owners.
 import { builder } from './builder.js';
 import { PublicAgentRef } from './agents.js';
-import type { BillingSummary } from '../services/billing.js';
+import { paymentMethodId, type BillingSummary } from '../services/billing.js';
+import { purchaseInput } from '../services/credits.js';
 
 export const CreditBalanceRef = builder.prismaObject('CreditBalance', {
   description: "The caller's credits for one agent; each pays for one task of that agent",
@@ -57,12 +58,12 @@ const PayoutOnboarding = builder.objectRef<{ url: string }>('PayoutOnboarding').
 });
 
 const SetDefaultPaymentMethodInput = builder.inputType('SetDefaultPaymentMethodInput', {
-  fields: (t) => ({ paymentMethodId: t.string({ required: true, description: 'The pm_… id the client library returned' }) }),
+  fields: (t) => ({ paymentMethodId: t.string({ required: true, description: 'The pm_… id the client library returned' }).validate(paymentMethodId) }),
 });
 
 const BuyCreditsInput = builder.inputType('BuyCreditsInput', {
   fields: (t) => ({ agentId: t.id({ required: true }), quantity: t.int({ required: true }) }),
-});
+}).validate(purchaseInput);
 
 builder.queryFields((t) => ({
   billing: t.field({
@@ -96,7 +97,7 @@ builder.mutationFields((t) => ({
       idempotencyKey: t.arg.string({ description: 'The same key charges once, however often the purchase is repeated' }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.services.credits.buy(ctx.viewer!, { agentId: String(args.input.agentId), quantity: args.input.quantity }, args.idempotencyKey ?? null),
+      ctx.services.credits.buy(ctx.viewer!, args.input, args.idempotencyKey ?? null),
   }),
   startPayoutOnboarding: t.field({
     type: PayoutOnboarding,

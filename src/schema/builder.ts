@@ -1,9 +1,11 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ValidationPlugin from '@pothos/plugin-validation';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import { forbidden, unauthenticated } from '../errors.js';
+import { invalidInput } from '../services/validation.js';
 import type { Context } from './context.js';
 
 export const builder = new SchemaBuilder<{
@@ -16,7 +18,7 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: unknown; Output: unknown };
   };
 }>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  plugins: [ScopeAuthPlugin, ValidationPlugin, PrismaPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (ctx) => ctx.prisma,
@@ -24,6 +26,8 @@ export const builder = new SchemaBuilder<{
     exposeDescriptions: false,
     filterConnectionTotalCount: true,
   },
+  // Each input's zod schema is attached to its argument or input type; a failure is the one coded 400.
+  validation: { validationError: (failure) => invalidInput(failure.issues) },
   scopeAuth: {
     authorizeOnSubscribe: true,
     authScopes: (ctx) => ({ user: ctx.viewer !== null, admin: ctx.viewer?.isAdmin === true }),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { builder } from './builder.js';
 
 export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: ['pending', 'succeeded', 'failed'] as const });
@@ -25,16 +26,16 @@ builder.prismaObject('Delivery', {
   }),
 });
 
+// A page of the delivery log.
+const deliveryListLimit = z.number().int().min(1, 'must be between 1 and 200').max(200, 'must be between 1 and 200');
+
 builder.queryFields((t) => ({
   agentDeliveries: t.prismaField({
     type: ['Delivery'],
     description: "Deliveries to one of the caller's agents, newest first, with every attempt",
     authScopes: { user: true },
-    args: { agentId: t.arg.id({ required: true }), limit: t.arg.int({ defaultValue: 50 }) },
-    resolve: (_q, _root, args, ctx) => {
-      const limit = Math.min(Math.max(args.limit ?? 50, 1), 200);
-      return ctx.services.deliveries.listForAgent(ctx.viewer!, String(args.agentId), limit);
-    },
+    args: { agentId: t.arg.id({ required: true }), limit: t.arg.int({ defaultValue: 50 }).validate(deliveryListLimit) },
+    resolve: (_q, _root, args, ctx) => ctx.services.deliveries.listForAgent(ctx.viewer!, String(args.agentId), args.limit ?? 50),
   }),
 }));
 

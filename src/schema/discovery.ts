@@ -2,7 +2,7 @@
 import { builder } from './builder.js';
 import { PublicAgentRef } from './agents.js';
 import { AgentStatusEnum } from './enums.js';
-import { DEFAULT_PER_PAGE, DISCOVERY_SORTS, MAX_PAGE, MAX_PER_PAGE } from '../search/query.js';
+import { DEFAULT_PER_PAGE, DISCOVERY_SORTS, discoveryQuerySchema, MAX_PAGE, MAX_PER_PAGE } from '../search/query.js';
 import type { DiscoveryPage } from '../services/discovery.js';
 
 const DiscoverySortEnum = builder.enumType('DiscoverySort', {
@@ -28,7 +28,8 @@ builder.queryFields((t) => ({
     description:
       'Full-text search over agent names, capabilities, tags and descriptions, tolerant of typos. Filters and q combine; ' +
       'each repeated filter value narrows further (the agent must have all of them). Public.',
-    args: {
+    // Limits, defaults and case rules: discoveryQuerySchema, which checks the arguments together.
+    args: t.validate({
       q: t.arg.string({ description: 'Free text; the last word also matches as a prefix' }),
       protocols: t.arg.stringList({ description: 'Only agents that speak all of these protocols (case-insensitive)' }),
       categories: t.arg.stringList({ description: 'Only agents in all of these categories (case-insensitive)' }),
@@ -37,8 +38,8 @@ builder.queryFields((t) => ({
       page: t.arg.int({ description: `Default 1, at most ${MAX_PAGE}` }),
       perPage: t.arg.int({ description: `Default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}` }),
       sort: t.arg({ type: DiscoverySortEnum, description: 'Default relevance' }),
-    },
-    resolve: (_root, args, ctx) => ctx.services.discovery.search(args),
+    }, discoveryQuerySchema),
+    resolve: (_root, args, ctx) => ctx.services.discovery.search({ ...args, q: args.q ?? null }),
   }),
   agent: t.field({
     type: PublicAgentRef,

@@ -18,13 +18,13 @@ const AgentStatsRef = builder.objectRef<AgentStatsSource>('AgentStats').implemen
 });
 
 for (const ref of [AgentRef, PublicAgentRef]) {
-  builder.prismaObjectField(ref, 'stats', (t) =>
-    t.field({
+  builder.prismaObjectFields(ref, (t) => ({
+    stats: t.field({
       type: AgentStatsRef,
       select: { recentFinished: true, recentSuccessRate: true, p50CompletionMs: true, p95CompletionMs: true },
       resolve: (agent) => agent,
     }),
-  );
+  }));
 }
 
 const TaskRatingRef = builder.objectRef<TaskRating>('TaskRating').implement({

@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { invalid } from '../errors.js';
+import { createTask, idempotencyKey, routeQuery, taskListLimit } from '../services/task-input.js';
 import { PublicAgentRef } from './agents.js';
 import { PaymentRef } from './task-payment.js';
 
@@ -50,7 +50,7 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     maxPriceCents: t.int(),
     expiresInMinutes: t.float({ description: 'Default 60, at most 10080' }),
   }),
-});
+}).validate(createTask);
 
 const CreateTaskResult = builder.objectRef<{ taskId: string; clientSecret: string | null; autoCharged: boolean }>('CreateTaskResult').implement({
   fields: (t) => ({
@@ -87,7 +87,7 @@ const RouteInput = builder.inputType('RouteInput', {
     maxPriceCents: t.int(),
     limit: t.int({ description: 'Default 5, at most 50' }),
   }),
-});
+}).validate(routeQuery);
 
 builder.queryFields((t) => ({
   task: t.prismaField({
@@ -103,14 +103,11 @@ builder.queryFields((t) => ({
     args: {
       role: t.arg({ type: TaskRoleEnum, defaultValue: 'requester' }),
       status: t.arg({ type: TaskStatusEnum }),
-      limit: t.arg.int({ defaultValue: 20 }),
+      limit: t.arg.int({ defaultValue: 20 }).validate(taskListLimit),
       cursor: t.arg.string(),
     },
-    resolve: (_root, args, ctx) => {
-      const limit = args.limit ?? 20;
-      if (limit < 1 || limit > 100) throw invalid('limit', 'limit must be between 1 and 100');
-      return ctx.services.tasks.list(ctx.viewer!, { role: args.role ?? 'requester', status: args.status ?? null, limit, cursor: args.cursor ?? null });
-    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.tasks.list(ctx.viewer!, { role: args.role ?? 'requester', status: args.status ?? null, limit: args.limit ?? 20, cursor: args.cursor ?? null }),
   }),
 }));
 
@@ -120,10 +117,12 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     args: {
       input: t.arg({ type: CreateTaskInput, required: true }),
-      idempotencyKey: t.arg.string({ description: 'A repeat with the same key returns the task the first request made, with the same card hold' }),
+      idempotencyKey: t.arg
+        .string({ description: 'A repeat with the same key returns the task the first request made, with the same card hold' })
+        .validate(idempotencyKey),
     },
     resolve: async (_root, args, ctx) => {
-      const { task, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input as Record<string, unknown>, args.idempotencyKey ?? null);
+      const { task, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input, args.idempotencyKey ?? null);
       return { taskId: task.id, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
     },
   }),
@@ -176,6 +175,6 @@ builder.mutationFields((t) => ({
     description: 'The agents a task with these requirements would go to, best first; creates nothing',
     authScopes: { user: true },
     args: { input: t.arg({ type: RouteInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.tasks.route(args.input as Record<string, unknown>),
+    resolve: (_root, args, ctx) => ctx.services.tasks.route(args.input),
   }),
 }));

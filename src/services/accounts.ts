@@ -1,14 +1,17 @@
 // Users and their API keys.
 import type { Deps } from '../deps.js';
 import { API_KEY_PREFIX, newApiKey, sha256Hex } from '../crypto/tokens.js';
-import { invalid, notFound, conflict } from '../errors.js';
+import { notFound, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import type { User } from '../generated/prisma/client.js';
 import { z } from 'zod';
+import { parseOrInvalid } from './validation.js';
 
 export type Viewer = User;
 
-const emailSchema = z.email();
+const email = z.email('must be a valid address');
+// An API key's label: the createApiKey argument is checked with it, and the CLI's value too.
+export const apiKeyName = z.string().max(100, 'must be at most 100 characters');
 // lastUsedAt is written at most this often per key, so authenticating is not a write per request.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -25,12 +28,11 @@ export function accountService(deps: Deps) {
 
   return {
     async createUser(input: { email: string; name?: string | null; isAdmin?: boolean }) {
-      const email = input.email.trim().toLowerCase();
-      if (!emailSchema.safeParse(email).success) throw invalid('email', 'email must be a valid address');
-      const existing = await prisma.user.findUnique({ where: { email } });
+      const address = parseOrInvalid(email, input.email.trim().toLowerCase(), 'email');
+      const existing = await prisma.user.findUnique({ where: { email: address } });
       if (existing) throw conflict('a user with this email exists');
       const user = await prisma.user.create({
-        data: { id: newId('usr'), email, name: input.name?.trim() || null, isAdmin: input.isAdmin ?? false },
+        data: { id: newId('usr'), email: address, name: input.name?.trim() || null, isAdmin: input.isAdmin ?? false },
       });
       const { apiKey } = await issueKey(user.id, 'initial');
       return { user, apiKey };
@@ -39,8 +41,7 @@ export function accountService(deps: Deps) {
     async createApiKey(userId: string, name: string | null = null) {
       const user = await prisma.user.findUnique({ where: { id: userId } });
       if (!user) throw notFound('user');
-      if (name !== null && name.length > 100) throw invalid('name', 'name must be at most 100 characters');
-      return issueKey(userId, name);
+      return issueKey(userId, name === null ? null : parseOrInvalid(apiKeyName, name, 'name'));
     },
 
     listApiKeys(userId: string) {

@@ -1,77 +1,69 @@
-// Validation of the agent fields an owner may set. Each failure names the field it is about.
+// The agent fields an owner may set, as one zod schema: attached to AgentCreateInput and
+// AgentUpdateInput (schema/agents.ts), it is the only statement of their limits, and the OpenAPI
+// document reads them from it. Only the endpoint's network check is left to the service: it resolves
+// the name and depends on configuration.
 import { z } from 'zod';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { invalid } from '../errors.js';
 import { InputSchemaError, inputSchemaValidator, MAX_INPUT_SCHEMA_BYTES } from './input-schema.js';
-import { parseOrInvalid, tagList } from './validation.js';
+import { notNull, tagList } from './validation.js';
 
-const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).nullable();
+const text = (max: number) => z.string(notNull).trim().max(max, `must be at most ${max} characters`);
+const optionalText = (max: number) => text(max).nullable();
+const blankIsNull = (value: string | null) => (value === '' ? null : value);
 
-export const agentFields = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
-  description: z.string().trim().max(500, 'must be at most 500 characters'),
-  longDescription: z.string().trim().max(20_000, 'must be at most 20000 characters'),
-  endpoint: z.string().trim().max(2048, 'must be at most 2048 characters'),
-  protocols: tagList,
-  categories: tagList,
-  capabilities: tagList,
-  tags: tagList,
-  docsUrl: optionalText(2048),
-  manifestUrl: optionalText(2048),
-  authType: optionalText(64),
-  version: optionalText(64),
-  inputSchema: z
-    .string()
-    .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_INPUT_SCHEMA_BYTES, `must be at most ${MAX_INPUT_SCHEMA_BYTES} bytes`)
-    .nullable(),
-  twitterUrl: optionalText(2048),
-  priceCents: z.number().int('must be a whole number of cents').min(0, 'must not be negative').max(100_000_000, 'is too large'),
-  status: z.enum(['active', 'inactive', 'deprecated']),
-});
+// An address shown to users or fetched later: absolute http(s), nothing hidden in it. Blank clears it.
+const optionalUrl = optionalText(2048)
+  .transform(blankIsNull)
+  .superRefine((value, ctx) => {
+    const check = value ? checkUrlShape(value) : null;
+    if (check && !check.ok) ctx.addIssue({ code: 'custom', message: `is not a usable URL: ${check.reason}` });
+  });
 
-export type AgentFields = z.infer<typeof agentFields>;
-export type AgentInput = Partial<Record<keyof AgentFields, unknown>>;
-
-function checkInputSchema(text: string): void {
-  try {
-    inputSchemaValidator(text);
-  } catch (error) {
-    if (error instanceof InputSchemaError) throw invalid('inputSchema', `inputSchema is not a usable JSON Schema: ${error.message}`);
-    throw error;
-  }
-}
-
-/**
- * Checks the given fields (all of them on create, only those present on update) and returns them
- * normalised. Endpoint addresses are checked against the SSRF policy.
- */
-export async function parseAgentInput(
-  input: AgentInput,
-  opts: { partial: boolean; allowPrivateEndpoints: boolean },
-): Promise<Partial<AgentFields>> {
-  const present = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  if (!opts.partial) {
-    for (const field of ['name', 'endpoint'] as const) {
-      if (present[field] === undefined || present[field] === null) throw invalid(field, `${field} is required`);
+// A JSON Schema every task input for the agent is checked against; one that cannot be compiled is refused now.
+const inputSchema = z
+  .string()
+  .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_INPUT_SCHEMA_BYTES, `must be at most ${MAX_INPUT_SCHEMA_BYTES} bytes`)
+  .nullable()
+  .transform(blankIsNull)
+  .superRefine((value, ctx) => {
+    if (!value) return;
+    try {
+      inputSchemaValidator(value);
+    } catch (error) {
+      if (!(error instanceof InputSchemaError)) throw error;
+      ctx.addIssue({ code: 'custom', message: `is not a usable JSON Schema: ${error.message}` });
     }
-  }
-  for (const field of ['name', 'endpoint', 'status', 'priceCents'] as const) {
-    if (present[field] === null) throw invalid(field, `${field} cannot be null`);
-  }
-  const data = parseOrInvalid(agentFields.partial(), present);
-  for (const field of ['docsUrl', 'manifestUrl', 'twitterUrl'] as const) {
-    const value = data[field];
-    if (value === '') data[field] = null;
-    else if (value) {
-      const check = checkUrlShape(value);
-      if (!check.ok) throw invalid(field, `${field}: ${check.reason}`);
-    }
-  }
-  if (data.endpoint !== undefined) {
-    const check = await checkEndpointUrl(data.endpoint, { allowPrivate: opts.allowPrivateEndpoints });
-    if (!check.ok) throw invalid('endpoint', `endpoint: ${check.reason}`);
-  }
-  if (data.inputSchema === '') data.inputSchema = null;
-  if (data.inputSchema) checkInputSchema(data.inputSchema);
-  return data;
+  });
+
+// Every field is optional here: GraphQL requires name and endpoint on create (AgentCreateInput), and an
+// update changes only the fields it sends.
+export const agentInput = z
+  .object({
+    name: text(100).min(1, 'must not be empty'),
+    description: text(500),
+    longDescription: text(20_000),
+    endpoint: text(2048),
+    protocols: tagList,
+    categories: tagList,
+    capabilities: tagList,
+    tags: tagList,
+    docsUrl: optionalUrl,
+    manifestUrl: optionalUrl,
+    authType: optionalText(64),
+    version: optionalText(64),
+    inputSchema,
+    twitterUrl: optionalUrl,
+    priceCents: z.number(notNull).int('must be a whole number of cents').min(0, 'must not be negative').max(100_000_000, 'is too large'),
+    status: z.enum(['active', 'inactive', 'deprecated'], notNull),
+  })
+  .partial();
+
+export type AgentInput = z.output<typeof agentInput>;
+
+/** The endpoint against the SSRF policy: resolved now, for an early and readable refusal. */
+export async function checkEndpoint(endpoint: string | undefined, allowPrivate: boolean): Promise<void> {
+  if (endpoint === undefined) return;
+  const check = await checkEndpointUrl(endpoint, { allowPrivate });
+  if (!check.ok) throw invalid('endpoint', `endpoint: ${check.reason}`);
 }

@@ -8,7 +8,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { agentChanged as agentChangedJob } from '../jobs/agent-changed.js';
-import { parseAgentInput, type AgentInput } from './agent-input.js';
+import { checkEndpoint, type AgentInput } from './agent-input.js';
 import type { Viewer } from './accounts.js';
 import { slugify } from './slug.js';
 import { NON_TERMINAL } from './task-states.js';
@@ -63,8 +63,10 @@ export function agentService(deps: Deps) {
       return prisma.agent.findMany({ where: { ownerId: viewer.id }, orderBy: { createdAt: 'asc' } });
     },
 
-    async create(viewer: Viewer, input: AgentInput): Promise<Agent> {
-      const fields = await parseAgentInput(input, { partial: false, allowPrivateEndpoints: config.allowPrivateEndpoints });
+    // `fields` were checked against agentInput where they came in (the GraphQL argument); create has
+    // name and endpoint.
+    async create(viewer: Viewer, fields: AgentInput): Promise<Agent> {
+      await checkEndpoint(fields.endpoint, config.allowPrivateEndpoints);
       return withSlugRetry(async (tx) => {
         const agent = await tx.agent.create({
           data: {
@@ -81,8 +83,8 @@ export function agentService(deps: Deps) {
       });
     },
 
-    async update(viewer: Viewer, id: string, input: AgentInput): Promise<Agent> {
-      const fields = await parseAgentInput(input, { partial: true, allowPrivateEndpoints: config.allowPrivateEndpoints });
+    async update(viewer: Viewer, id: string, fields: AgentInput): Promise<Agent> {
+      await checkEndpoint(fields.endpoint, config.allowPrivateEndpoints);
       return withSlugRetry(async (tx) => {
         const agent = await ownedAgent(tx, viewer, id);
         const slug = fields.name !== undefined && fields.name !== agent.name ? await freeSlug(tx, fields.name, id) : undefined;

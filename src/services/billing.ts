@@ -11,7 +11,8 @@ import type { Viewer } from './accounts.js';
 import type { PaymentService } from './payments.js';
 
 // A Stripe payment method id (also what the simulated provider accepts); card numbers never come here.
-const paymentMethodId = z.string().trim().regex(/^pm_[A-Za-z0-9_]{1,200}$/, 'paymentMethodId must be a payment method id (pm_…)');
+// Checked on SetDefaultPaymentMethodInput (schema/billing.ts).
+export const paymentMethodId = z.string().trim().regex(/^pm_[A-Za-z0-9_]{1,200}$/, 'must be a payment method id (pm_…)');
 
 export interface BillingSummary {
   card: { brand: string | null; last4: string | null } | null;
@@ -64,12 +65,10 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
     },
 
     // Step two: the collected method becomes the default, charged without the requester present.
-    async setDefaultPaymentMethod(viewer: Viewer, raw: unknown): Promise<BillingSummary> {
-      const parsed = paymentMethodId.safeParse(raw);
-      if (!parsed.success) throw invalid('paymentMethodId', parsed.error.issues[0]!.message);
+    async setDefaultPaymentMethod(viewer: Viewer, methodId: string): Promise<BillingSummary> {
       const { customerId } = await ensureCustomer(prisma, provider, viewer.id).catch(fromProvider('paymentMethodId'));
       const saved = await provider
-        .setDefaultPaymentMethod({ customerId, paymentMethodId: parsed.data })
+        .setDefaultPaymentMethod({ customerId, paymentMethodId: methodId })
         .catch(fromProvider('paymentMethodId'));
       await prisma.user.update({
         where: { id: viewer.id },

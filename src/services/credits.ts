@@ -16,19 +16,22 @@ import { CURRENCY } from '../payments/fees.js';
 import { creditPurchaseKey } from '../payments/keys.js';
 import { ProviderError, type PaymentProvider } from '../payments/provider.js';
 import type { Viewer } from './accounts.js';
+import { parseOrInvalid } from './validation.js';
 
 // The processor's largest single charge (USD), so a purchase is refused here rather than there.
 const MAX_PURCHASE_CENTS = 99_999_999;
 
+// An administrator's grant (CLI).
 const grantInput = z.object({
-  userId: z.string().min(1),
-  agentId: z.string().min(1),
-  count: z.number().int('count must be a whole number').min(1, 'count must be at least 1').max(100_000, 'count must be at most 100000'),
+  userId: z.string().min(1, 'is required'),
+  agentId: z.string().min(1, 'is required'),
+  count: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100_000, 'must be at most 100000'),
 });
 
-const purchaseInput = z.object({
-  agentId: z.string().min(1, 'agentId is required'),
-  quantity: z.number().int('quantity must be a whole number').min(1, 'quantity must be at least 1').max(1000, 'quantity must be at most 1000'),
+// A purchase (BuyCreditsInput in schema/billing.ts, where it is checked).
+export const purchaseInput = z.object({
+  agentId: z.string().min(1, 'is required'),
+  quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000'),
 });
 
 async function addToBalance(db: Db, userId: string, agentId: string, amount: number): Promise<number> {
@@ -80,9 +83,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
 
     // Administration (CLI): credits given, not bought.
     async grant(raw: { userId: string; agentId: string; count: number }): Promise<{ userId: string; agentId: string; balance: number }> {
-      const parsed = grantInput.safeParse(raw);
-      if (!parsed.success) throw invalid(String(parsed.error.issues[0]!.path[0] ?? 'count'), parsed.error.issues[0]!.message);
-      const { userId, agentId, count } = parsed.data;
+      const { userId, agentId, count } = parseOrInvalid(grantInput, raw);
       if (!(await prisma.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('user');
       if (!(await prisma.agent.findUnique({ where: { id: agentId }, select: { id: true } }))) throw notFound('agent');
       const balance = await withTransaction(prisma, async (tx) => {
@@ -98,10 +99,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
      * request key (the Idempotency-Key header) a repeated purchase charges once and credits once, even when
      * the first attempt died between the charge and the ledger.
      */
-    async buy(viewer: Viewer, raw: { agentId: unknown; quantity: unknown }, requestKey: string | null) {
-      const parsed = purchaseInput.safeParse(raw);
-      if (!parsed.success) throw invalid(String(parsed.error.issues[0]!.path[0] ?? 'body'), parsed.error.issues[0]!.message);
-      const { agentId, quantity } = parsed.data;
+    async buy(viewer: Viewer, { agentId, quantity }: z.output<typeof purchaseInput>, requestKey: string | null) {
       const agent = await prisma.agent.findUnique({ where: { id: agentId } });
       if (!agent) throw new AppError('NOT_FOUND', 'agent not found', { field: 'agentId' });
       if (agent.priceCents === 0) throw invalid('agentId', 'this agent is free; its tasks need no credits');

@@ -5,9 +5,8 @@ import type { Deps } from '../deps.js';
 import type { Agent } from '../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import type { SearchEngine } from '../search/engine.js';
-import { discoveryQuerySchema, totalPages, type DiscoveryQueryInput } from '../search/query.js';
+import { totalPages, type DiscoveryQuery } from '../search/query.js';
 import { enqueueSearchSync } from '../jobs/search-sync.js';
-import { parseOrInvalid } from './validation.js';
 
 export interface DiscoveryPage {
   data: Agent[];
@@ -23,8 +22,8 @@ export function discoveryService(deps: Deps, engine: SearchEngine) {
   return {
     engine,
 
-    async search(input: DiscoveryQueryInput): Promise<DiscoveryPage> {
-      const query = parseOrInvalid(discoveryQuerySchema, input);
+    // `query` was checked and given its defaults by discoveryQuerySchema on the GraphQL arguments.
+    async search(query: DiscoveryQuery): Promise<DiscoveryPage> {
       const hits = await engine.search(query);
       if (hits.agents) return { data: hits.agents, total: hits.total, page: query.page, perPage: query.perPage, totalPages: totalPages(hits.total, query.perPage) };
       const rows = hits.ids.length ? await prisma.agent.findMany({ where: { id: { in: hits.ids } } }) : [];

@@ -1,6 +1,7 @@
-// Validation of a task creation request; each failure names its field.
+// The task inputs, as the zod schemas attached to their GraphQL arguments (schema/tasks.ts): the only
+// statement of their limits and defaults; the OpenAPI document reads the limits from them too.
 import { z } from 'zod';
-import { parseOrInvalid, tagList } from './validation.js';
+import { tagList } from './validation.js';
 
 export const MAX_EXPIRES_IN_MINUTES = 10_080;
 
@@ -31,7 +32,6 @@ export const createTask = z.object({
 
 export type CreateTaskInput = z.infer<typeof createTask>;
 
-export const parseCreateTask = (raw: Record<string, unknown>): CreateTaskInput => parseOrInvalid(createTask, raw);
 
 export const routeQuery = z.object({
   capabilities: tagList.nullish().transform((v) => v ?? []),
@@ -40,4 +40,10 @@ export const routeQuery = z.object({
   limit: z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50').nullish().transform((v) => v ?? 5),
 });
 
-export const parseRouteQuery = (raw: Record<string, unknown>) => parseOrInvalid(routeQuery, raw);
+export type RouteQuery = z.infer<typeof routeQuery>;
+
+// A page of the task list.
+export const taskListLimit = z.number().int().min(1, 'must be between 1 and 100').max(100, 'must be between 1 and 100');
+
+// The request key a repeated creation is recognised by (the Idempotency-Key header over REST).
+export const idempotencyKey = z.string().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters');

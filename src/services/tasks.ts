@@ -14,7 +14,7 @@ import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
 import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
 import { rankAgents, type RouteCriteria } from './routing.js';
-import { parseCreateTask, parseRouteQuery } from './task-input.js';
+import type { CreateTaskInput, RouteQuery } from './task-input.js';
 import { isTerminal, transition, type MoveName } from './task-states.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
 
@@ -158,11 +158,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
      * after the commit. A task whose card was declined gives its key up, so a retry after fixing the card
      * makes a new task.
      */
-    async create(viewer: Viewer, raw: Record<string, unknown>, idempotencyKey: string | null = null): Promise<{ task: Task; authorization: CardAuthorization | null }> {
-      const input = parseCreateTask(raw);
-      if (idempotencyKey !== null && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
-        throw invalid('idempotencyKey', 'the idempotency key must be 1 to 255 characters');
-      }
+    async create(viewer: Viewer, input: CreateTaskInput, idempotencyKey: string | null = null): Promise<{ task: Task; authorization: CardAuthorization | null }> {
       if (idempotencyKey !== null) {
         const earlier = await earlierTask(viewer.id, idempotencyKey);
         if (earlier) return withEarlierHold(earlier);
@@ -294,8 +290,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       );
     },
 
-    async route(raw: Record<string, unknown>) {
-      const query = parseRouteQuery(raw);
+    async route(query: RouteQuery) {
       return rankAgents(prisma, query, query.limit);
     },
 

@@ -1,6 +1,10 @@
-// Pieces of input validation shared by the services.
+// Input validation: the one place a failed check becomes the coded error, and pieces the input schemas
+// share. GraphQL arguments are checked by these schemas through Pothos's validation plugin
+// (schema/builder.ts); the few inputs that never pass through GraphQL (the CLI's) parse with the same
+// schema objects here.
 import { z } from 'zod';
-import { invalid } from '../errors.js';
+import type { StandardSchemaV1 } from '@pothos/plugin-validation';
+import { invalid, type AppError } from '../errors.js';
 
 // Capabilities, protocols, categories and tags: lower-cased and de-duplicated, so routing and filters
 // match regardless of how they were spelled.
@@ -9,11 +13,25 @@ export const tagList = z
   .max(50, 'at most 50 entries')
   .transform((list) => [...new Set(list.map((s) => s.toLowerCase()))]);
 
-// Parses with a zod schema; the first problem becomes a 400 naming its field.
-export function parseOrInvalid<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+// A field an owner may leave out but not set to null.
+export const notNull = { error: (issue: { input: unknown }) => (issue.input === null ? 'cannot be null' : undefined) };
+
+const keyOf = (segment: PropertyKey | StandardSchemaV1.PathSegment) => (typeof segment === 'object' ? segment.key : segment);
+
+/**
+ * The first problem as a 400 INVALID_INPUT naming its field: the argument, or for an input object the
+ * field inside it (`{ input: { name } }` → `name`), which is what the REST body calls it too.
+ */
+export function invalidInput(issues: readonly StandardSchemaV1.Issue[]): AppError {
+  const issue = issues[0]!;
+  const [first, second] = (issue.path ?? []).map(keyOf);
+  const field = String(typeof second === 'string' ? second : (first ?? 'input'));
+  return invalid(field, `${field} ${issue.message}`);
+}
+
+// For inputs that do not come through a GraphQL argument (the CLI's); `field` names a single value.
+export function parseOrInvalid<S extends z.ZodType>(schema: S, raw: unknown, field?: string): z.output<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = String(issue.path[0] ?? 'body');
-  throw invalid(field, `${field} ${issue.message}`);
+  throw invalidInput(parsed.error.issues.map((issue) => ({ ...issue, path: field ? [field, ...issue.path] : issue.path })));
 }

@@ -1,17 +1,9 @@
-// Limits the services enforce with zod (lengths, ranges, list sizes), added to the request schemas
-// derived from GraphQL, which knows only types. The zod schemas stay the single source of the limits.
+// Limits (lengths, ranges, list sizes) added to the request schemas derived from GraphQL, which knows
+// only types. They are read from the zod schemas attached to the input types through Pothos's
+// validation plugin, the same objects that check the requests, so there is no second list of them.
+import { isInputObjectType, type GraphQLSchema } from 'graphql';
 import { z } from 'zod';
-import { agentFields } from '../../services/agent-input.js';
-import { createTask, routeQuery } from '../../services/task-input.js';
 import type { JsonSchema } from './json-schema.js';
-
-// GraphQL input type → the zod schema its fields are checked with.
-const CHECKED_BY: Record<string, z.ZodType> = {
-  AgentCreateInput: agentFields,
-  AgentUpdateInput: agentFields,
-  CreateTaskInput: createTask,
-  RouteInput: routeQuery,
-};
 
 const KEYWORDS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems'];
 
@@ -30,10 +22,18 @@ function withLimits(target: JsonSchema, limits: JsonSchema): JsonSchema {
   return result;
 }
 
-export function addZodLimits(components: Record<string, JsonSchema>): void {
-  for (const [name, zodSchema] of Object.entries(CHECKED_BY)) {
-    const component = components[name];
-    if (!component) continue;
+// The zod schema the validation plugin checks an input type with, if there is one.
+function zodSchemaOf(graphql: GraphQLSchema, name: string): z.ZodType | null {
+  const type = graphql.getType(name);
+  if (!isInputObjectType(type)) return null;
+  const schema = type.extensions['@pothos/plugin-validation']?.schemas?.[0];
+  return schema instanceof z.ZodType ? schema : null;
+}
+
+export function addZodLimits(components: Record<string, JsonSchema>, graphql: GraphQLSchema): void {
+  for (const [name, component] of Object.entries(components)) {
+    const zodSchema = zodSchemaOf(graphql, name);
+    if (!zodSchema) continue;
     const zodProperties = (z.toJSONSchema(zodSchema, { io: 'input', unrepresentable: 'any' }).properties ?? {}) as Record<string, JsonSchema>;
     const properties = component.properties as Record<string, JsonSchema>;
     for (const [field, schema] of Object.entries(properties)) properties[field] = withLimits(schema, limitsOf(zodProperties[field]));

@@ -74,9 +74,9 @@ export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: Rout
       ...(route.public ? { security: [] } : {}),
       ...(parameters.length ? { parameters } : {}),
       responses: {
-        [String(route.response.status ?? 200)]: {
+        [String(route.answer.status ?? 200)]: {
           description: route.summary,
-          content: { 'application/json': { schema: shapeSchema(route.response.body, route.document, components) } },
+          content: { 'application/json': { schema: shapeSchema(route.answer.body, route.document, components) } },
         },
         ...Object.fromEntries(Object.keys(ERROR_STATUSES).map((status) => [status, { $ref: `#/components/responses/Error${status}` }])),
         default: errorRef,
@@ -97,7 +97,7 @@ export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: Rout
     responses: { '200': { description: 'The OpenAPI 3.1 document of /v1', content: { 'application/json': { schema: { type: 'object' } } } } },
   };
 
-  addZodLimits(components.schemas);
+  addZodLimits(components.schemas, opts.schema);
 
   return {
     openapi: '3.1.0',

@@ -1,6 +1,6 @@
 import { graphql } from '../../generated/gql/index.js';
 import { route } from '../route.js';
-import { data, literal, object, result } from '../shape.js';
+import { constant, data, object, result } from '../shape.js';
 
 graphql(`
   fragment AgentOwnerFields on Agent {
@@ -45,9 +45,8 @@ export const agentRoutes = [
         }
       }
     `),
-    respond: (data) => ({ body: { data: data.myAgents } }),
     summary: 'Your agents',
-    response: { body: data('myAgents') },
+    answer: { body: data('myAgents') },
   }),
   route({
     method: 'POST',
@@ -60,10 +59,9 @@ export const agentRoutes = [
       }
     `),
     variables: (req) => ({ input: (req.body ?? {}) as never }),
-    respond: (data) => ({ status: 201, body: { data: data.createAgent } }),
     summary: 'Create an agent',
     request: { body: 'input' },
-    response: { status: 201, body: data('createAgent') },
+    answer: { status: 201, body: data('createAgent') },
   }),
   route({
     method: 'GET',
@@ -76,9 +74,8 @@ export const agentRoutes = [
       }
     `),
     variables: (req) => ({ id: req.params.id! }),
-    respond: (data) => ({ body: { data: data.myAgent } }),
     summary: 'One of your agents',
-    response: { body: data('myAgent') },
+    answer: { body: data('myAgent') },
   }),
   route({
     method: 'PUT',
@@ -91,10 +88,9 @@ export const agentRoutes = [
       }
     `),
     variables: (req) => ({ id: req.params.id!, input: (req.body ?? {}) as never }),
-    respond: (data) => ({ body: { data: data.updateAgent } }),
     summary: 'Change an agent (a new name changes the slug; the old slug keeps resolving)',
     request: { body: 'input' },
-    response: { body: data('updateAgent') },
+    answer: { body: data('updateAgent') },
   }),
   route({
     method: 'DELETE',
@@ -107,9 +103,8 @@ export const agentRoutes = [
       }
     `),
     variables: (req) => ({ id: req.params.id! }),
-    respond: (data) => ({ body: { message: data.deleteAgent.message } }),
     summary: 'Delete an agent (409 while it has unfinished tasks)',
-    response: { body: object({ message: result('deleteAgent.message') }) },
+    answer: { body: object({ message: result('deleteAgent.message') }) },
   }),
   route({
     method: 'POST',
@@ -123,9 +118,8 @@ export const agentRoutes = [
       }
     `),
     variables: (req) => ({ id: req.params.id! }),
-    respond: (data) => ({ body: data.rotateAgentWebhookSecret }),
     summary: 'Generate or rotate the webhook secret (shown once)',
-    response: { body: result('rotateAgentWebhookSecret') },
+    answer: { body: result('rotateAgentWebhookSecret') },
   }),
   route({
     method: 'DELETE',
@@ -139,10 +133,7 @@ export const agentRoutes = [
       }
     `),
     variables: (req) => ({ id: req.params.id! }),
-    respond: (data) => ({
-      body: { message: 'Webhook secret removed; deliveries are no longer signed', data: data.removeAgentWebhookSecret },
-    }),
     summary: 'Remove the webhook secret; deliveries are no longer signed',
-    response: { body: object({ message: literal({ type: 'string' }), data: result('removeAgentWebhookSecret') }) },
+    answer: { body: object({ message: constant('Webhook secret removed; deliveries are no longer signed'), data: result('removeAgentWebhookSecret') }) },
   }),
 ];

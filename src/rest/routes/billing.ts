@@ -39,9 +39,8 @@ export const billingRoutes = [
         }
       }
     `),
-    respond: (data) => ({ body: { data: data.billing } }),
     summary: 'Saved card, credit balances and owed payouts',
-    response: { body: data('billing') },
+    answer: { body: data('billing') },
   }),
   route({
     method: 'POST',
@@ -53,9 +52,8 @@ export const billingRoutes = [
         }
       }
     `),
-    respond: (data) => ({ status: 201, body: { clientSecret: data.createSetupIntent.clientSecret } }),
     summary: 'Start saving a card',
-    response: { status: 201, body: object({ clientSecret: result('createSetupIntent.clientSecret') }) },
+    answer: { status: 201, body: object({ clientSecret: result('createSetupIntent.clientSecret') }) },
   }),
   route({
     method: 'POST',
@@ -68,10 +66,9 @@ export const billingRoutes = [
       }
     `),
     variables: (req) => ({ input: (req.body ?? {}) as never }),
-    respond: (data) => ({ body: { data: data.setDefaultPaymentMethod } }),
     summary: 'Make a saved payment method the default',
     request: { body: 'input' },
-    response: { body: data('setDefaultPaymentMethod') },
+    answer: { body: data('setDefaultPaymentMethod') },
   }),
   route({
     method: 'POST',
@@ -83,9 +80,8 @@ export const billingRoutes = [
         }
       }
     `),
-    respond: (data) => ({ body: { url: data.startPayoutOnboarding.url } }),
     summary: 'The payout onboarding link for agent owners',
-    response: { body: object({ url: result('startPayoutOnboarding.url') }) },
+    answer: { body: object({ url: result('startPayoutOnboarding.url') }) },
   }),
   route({
     method: 'POST',
@@ -103,10 +99,9 @@ export const billingRoutes = [
     `),
     // The header also keys the processor charge, so a purchase whose first attempt died mid-way is still charged once.
     variables: (req) => ({ input: (req.body ?? {}) as never, idempotencyKey: headerValue(req.headers['idempotency-key']) ?? null }),
-    respond: (data) => ({ status: 201, body: { data: data.buyCredits } }),
     summary: 'Buy prepaid task credits for an agent',
     request: { body: 'input' },
-    response: { status: 201, body: data('buyCredits') },
+    answer: { status: 201, body: data('buyCredits') },
   }),
   route({
     method: 'POST',
@@ -121,9 +116,8 @@ export const billingRoutes = [
       }
     `),
     variables: (req) => ({ input: (req.body ?? {}) as never }),
-    respond: (data) => ({ body: { data: data.simulateCardConfirmation } }),
     summary: 'Confirm a card payment on the simulated processor (404 with Stripe)',
     request: { body: 'input' },
-    response: { body: data('simulateCardConfirmation') },
+    answer: { body: data('simulateCardConfirmation') },
   }),
 ];

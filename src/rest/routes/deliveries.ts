@@ -1,5 +1,4 @@
 import { graphql } from '../../generated/gql/index.js';
-import { intParam } from '../params.js';
 import { route } from '../route.js';
 import { data } from '../shape.js';
 
@@ -32,11 +31,10 @@ export const deliveryRoutes = [
         }
       }
     `),
-    variables: (req) => ({ agentId: req.params.id!, limit: intParam(req.query, 'limit', { min: 1, max: 200 }) }),
-    respond: (data) => ({ body: { data: data.agentDeliveries } }),
+    variables: (req) => ({ agentId: req.params.id! }),
     summary: 'The delivery log of an agent, with every attempt',
     request: { query: { limit: 'limit' } },
-    response: { body: data('agentDeliveries') },
+    answer: { body: data('agentDeliveries') },
   }),
   route({
     method: 'POST',
@@ -49,8 +47,7 @@ export const deliveryRoutes = [
       }
     `),
     variables: (req) => ({ agentId: req.params.id!, deliveryId: req.params.deliveryId! }),
-    respond: (data) => ({ status: 202, body: { data: data.redeliver } }),
     summary: 'Deliver a still-matched task again now',
-    response: { status: 202, body: data('redeliver') },
+    answer: { status: 202, body: data('redeliver') },
   }),
 ];

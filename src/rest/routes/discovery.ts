@@ -1,9 +1,6 @@
 // Public discovery over REST. The field sets of the spec ("Discovery search result item" and "Discovery
 // detail", plus the track record `stats`) are the two fragments below.
-import { z } from 'zod';
 import { graphql } from '../../generated/gql/index.js';
-import { invalid } from '../../errors.js';
-import { discoveryQuerySchema, MAX_PAGE, MAX_PER_PAGE } from '../../search/query.js';
 import { route } from '../route.js';
 import { data, result } from '../shape.js';
 
@@ -46,7 +43,7 @@ graphql(`
   }
 `);
 
-// Query parameter → GraphQL argument.
+// Query parameter → GraphQL argument. Their limits are the discover field's (search/query.ts).
 const PARAMETERS = {
   q: 'q',
   protocol: 'protocols',
@@ -57,37 +54,6 @@ const PARAMETERS = {
   per_page: 'perPage',
   sort: 'sort',
 } as const;
-const REPEATABLE = new Set(['protocol', 'category', 'capability']);
-const restNameOf = Object.fromEntries(Object.entries(PARAMETERS).map(([rest, arg]) => [arg, rest])) as Record<string, string>;
-
-const wholeNumber = (name: string, max: number) =>
-  z.string().regex(/^\d{1,9}$/, `${name} must be a whole number from 1 to ${max}`).transform(Number);
-
-// Reads the query string into discover() arguments; every problem is a 400 naming the parameter.
-export function discoverArguments(query: URLSearchParams) {
-  const raw: Record<string, unknown> = {};
-  for (const [name, arg] of Object.entries(PARAMETERS)) {
-    const values = query.getAll(name);
-    if (values.length === 0) continue;
-    if (REPEATABLE.has(name)) raw[arg] = values;
-    else if (values.length > 1) throw invalid(name, `${name} may be given only once`);
-    else raw[arg] = values[0];
-  }
-  for (const [name, max] of [['page', MAX_PAGE], ['per_page', MAX_PER_PAGE]] as const) {
-    const arg = PARAMETERS[name];
-    if (raw[arg] === undefined) continue;
-    const parsed = wholeNumber(name, max).safeParse(raw[arg]);
-    if (!parsed.success) throw invalid(name, parsed.error.issues[0]!.message);
-    raw[arg] = parsed.data;
-  }
-  const parsed = discoveryQuerySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = restNameOf[String(issue.path[0])] ?? 'query';
-    throw invalid(name, `${name} ${issue.message}`);
-  }
-  return parsed.data;
-}
 
 export const discoveryRoutes = [
   route({
@@ -125,11 +91,9 @@ export const discoveryRoutes = [
         }
       }
     `),
-    variables: (req) => discoverArguments(req.query),
-    respond: (data) => ({ body: data.discover }),
     summary: 'Search the agents (public)',
     request: { query: PARAMETERS },
-    response: { body: result('discover') },
+    answer: { body: result('discover') },
   }),
   route({
     method: 'GET',
@@ -143,8 +107,7 @@ export const discoveryRoutes = [
       }
     `),
     variables: (req) => ({ slugOrId: req.params.slugOrId! }),
-    respond: (data) => ({ body: { data: data.agent } }),
     summary: 'One agent by slug (current or previous) or id (public)',
-    response: { body: data('agent') },
+    answer: { body: data('agent') },
   }),
 ];

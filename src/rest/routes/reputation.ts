@@ -32,9 +32,8 @@ export const reputationRoutes = [
       }
     `),
     variables: (req) => ({ taskId: req.params.id!, rating: ratingOf(req.body) }),
-    respond: (data) => ({ status: 201, body: { data: data.rateTask } }),
     summary: 'Rate a completed task once, 1 to 5',
     request: { body: ['rating'] },
-    response: { status: 201, body: data('rateTask') },
+    answer: { status: 201, body: data('rateTask') },
   }),
 ];

@@ -1,8 +1,7 @@
 import { graphql } from '../../generated/gql/index.js';
-import { enumParam, intParam } from '../params.js';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { route } from '../route.js';
-import { array, data, literal, merge, nullable, object, result } from '../shape.js';
+import { data, list, merge, nullable, object, param, result } from '../shape.js';
 
 graphql(`
   fragment TaskFields on Task {
@@ -35,8 +34,6 @@ graphql(`
   }
 `);
 
-const STATUSES = ['pending', 'matched', 'in_progress', 'completed', 'failed', 'cancelled', 'expired'] as const;
-
 // The task moves whose answer is the task as it is afterwards.
 function move<TData, TVars>(
   method: 'PATCH' | 'POST',
@@ -52,10 +49,9 @@ function move<TData, TVars>(
     document,
     // A missing field is sent as null, so GraphQL names it as required.
     variables: (req) => ({ id: req.params.id!, ...Object.fromEntries(bodyFields.map((f) => [f, req.body?.[f] ?? null])) }) as TVars,
-    respond: (data) => ({ body: { data: data[field] } }),
     summary,
     ...(bodyFields.length ? { request: { body: bodyFields } } : {}),
-    response: { body: data(field) },
+    answer: { body: data(field) },
   });
 }
 
@@ -79,22 +75,17 @@ export const taskRoutes = [
       const key = req.headers['idempotency-key'];
       return { input: (req.body ?? {}) as never, idempotencyKey: (Array.isArray(key) ? key.join(',') : key) ?? null };
     },
-    respond: (data) => {
-      const { task, clientSecret, autoCharged } = data.createTask;
-      const payment = task.payment ? { ...task.payment, autoCharged, ...(clientSecret ? { clientSecret } : {}) } : null;
-      return { status: 201, body: { data: task, payment, ...(clientSecret ? { clientSecret } : {}) } };
-    },
     summary: 'Submit a task; it is routed, paid for and delivered',
     request: { body: 'input' },
-    response: {
+    answer: {
       status: 201,
       body: object(
         {
           data: result('createTask.task'),
           payment: nullable(
-            merge(result('createTask.task.payment'), object({ autoCharged: result('createTask.autoCharged'), clientSecret: literal({ type: 'string' }) }, ['clientSecret'])),
+            merge(result('createTask.task.payment'), object({ autoCharged: result('createTask.autoCharged'), clientSecret: result('createTask.clientSecret') }, ['clientSecret'])),
           ),
-          clientSecret: literal({ type: 'string', description: 'The card hold to confirm, when no saved card was charged' }),
+          clientSecret: result('createTask.clientSecret', 'The card hold to confirm, when no saved card was charged'),
         },
         ['clientSecret'],
       ),
@@ -113,16 +104,9 @@ export const taskRoutes = [
         }
       }
     `),
-    variables: (req) => ({
-      role: enumParam(req.query, 'role', ['requester', 'agent'] as const),
-      status: enumParam(req.query, 'status', STATUSES),
-      limit: intParam(req.query, 'limit', { min: 1, max: 100 }),
-      cursor: req.query.get('cursor') || undefined,
-    }),
-    respond: (data) => ({ body: { data: data.tasks.data, nextCursor: data.tasks.nextCursor } }),
     summary: 'Your tasks, as requester or as agent owner, newest first',
     request: { query: { role: 'role', status: 'status', limit: 'limit', cursor: 'cursor' } },
-    response: { body: object({ data: result('tasks.data'), nextCursor: result('tasks.nextCursor') }) },
+    answer: { body: object({ data: result('tasks.data'), nextCursor: result('tasks.nextCursor') }) },
   }),
   route({
     method: 'POST',
@@ -141,10 +125,9 @@ export const taskRoutes = [
       }
     `),
     variables: (req) => ({ input: (req.body ?? {}) as never }),
-    respond: (data) => ({ body: { data: data.routeTask.map((c) => ({ ...c.agent, score: c.score })) } }),
     summary: 'The agents a task would go to, best first; creates nothing',
     request: { body: 'input' },
-    response: { body: object({ data: array(merge(result('routeTask[].agent'), object({ score: result('routeTask[].score') }))) }) },
+    answer: { body: object({ data: list('routeTask', merge(result('agent'), object({ score: result('score') }))) }) },
   }),
   route({
     method: 'GET',
@@ -157,9 +140,8 @@ export const taskRoutes = [
       }
     `),
     variables: (req) => ({ id: req.params.id! }),
-    respond: (data) => ({ body: { data: data.task } }),
     summary: 'One task (its requester or the assigned agent’s owner)',
-    response: { body: data('task') },
+    answer: { body: data('task') },
   }),
   move('PATCH', 'accept', graphql(`
     mutation RestAcceptTask($id: ID!) {
@@ -209,9 +191,8 @@ export const taskRoutes = [
       const body = req.body ?? {};
       return { id: req.params.id!, taskToken: body.taskToken as string, result: body.result, error: body.error as string | undefined };
     },
-    respond: (data, req) => ({ body: { data: { id: req.params.id, status: data.taskCallback } } }),
     summary: 'The agent’s answer, authenticated by the task token from the delivery (no Bearer)',
     request: { body: ['taskToken', 'result', 'error'] },
-    response: { body: object({ data: object({ id: literal({ type: 'string' }), status: result('taskCallback') }) }) },
+    answer: { body: object({ data: object({ id: param('id'), status: result('taskCallback') }) }) },
   }),
 ];
