@@ -10,6 +10,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   ProviderError,
+  WebhookPayloadError,
   WebhookSignatureError,
   requireIdempotencyKey,
   toProviderEvent,
@@ -148,7 +149,7 @@ export function createSimulatedProvider(opts: { webhookSecret: string; idKey: Bu
       try {
         value = JSON.parse(rawBody.toString('utf8'));
       } catch {
-        throw new WebhookSignatureError('Webhook payload is not a valid event');
+        throw new WebhookPayloadError('Webhook payload is not JSON', 'body');
       }
       return toProviderEvent(value);
     },
