@@ -50,6 +50,9 @@ const schema = z.object({
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
   STRIPE_SECRET_KEY: z.string().optional(),
+  // The simulated processor moves no money and confirms holds on request, so production refuses it
+  // unless the operator asks for it by this name (a staging copy, a load test).
+  ALLOW_SIMULATED_PAYMENTS: bool.default(false),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_API_HOST: z.string().optional(),
   STRIPE_API_PORT: z.coerce.number().int().optional(),
@@ -100,6 +103,7 @@ function toConfig(env: z.infer<typeof schema>) {
     platformFeeBps: env.PLATFORM_FEE_BPS,
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY ?? null,
+      allowSimulated: env.ALLOW_SIMULATED_PAYMENTS,
       webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
       apiHost: env.STRIPE_API_HOST ?? null,
       apiPort: env.STRIPE_API_PORT ?? null,
@@ -128,6 +132,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.auth.jwksUrl && !config.auth.issuer) throw new ConfigError('invalid configuration:\n  AUTH_ISSUER: required with AUTH_JWKS_URL');
   if (config.stripe.secretKey && !config.stripe.webhookSecret) {
     throw new ConfigError('invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY');
+  }
+  if (config.env === 'production' && !config.stripe.secretKey && !config.stripe.allowSimulated) {
+    throw new ConfigError(
+      'invalid configuration: STRIPE_SECRET_KEY is required in production; set ALLOW_SIMULATED_PAYMENTS=true to run the simulated payment processor (for testing only, it moves no money)',
+    );
   }
   if (Boolean(config.typesense.url) !== Boolean(config.typesense.apiKey)) {
     throw new ConfigError('invalid configuration:\n  TYPESENSE_URL and TYPESENSE_API_KEY: set both or neither');

@@ -131,7 +131,7 @@ describe('real answers conform to the document', () => {
     await call('POST', '/v1/billing/setup-intent', r);
     await call('POST', '/v1/billing/connect', o);
     const held = await call('POST', '/v1/tasks', { ...r, body: { title: 'Held', description: 'on a card', agentId: paid.id } });
-    await call('POST', '/v1/billing/simulate/confirm', { body: { clientSecret: held.body.clientSecret } });
+    await call('POST', '/v1/billing/simulate/confirm', { ...r, body: { clientSecret: held.body.clientSecret } });
     await call('POST', '/v1/billing/payment-method', { ...r, body: { paymentMethodId: 'pm_card_visa' } });
     await call('POST', '/v1/credits', { ...r, headers: { 'idempotency-key': 'credits-1' }, body: { agentId: paid.id, quantity: 2 } });
     await call('POST', '/v1/tasks', { ...r, body: { title: 'Charged', description: 'saved card', agentId: paid.id } });

@@ -120,7 +120,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(await prisma().delivery.count({ where: { taskId } })).toBe(0);
     if (world.standin) expect(intentsFor(taskId)).toEqual([expect.objectContaining({ status: 'requires_payment_method', capture_method: 'manual' })]);
 
-    await world.confirm(clientSecret);
+    await world.confirm(clientSecret, requester.apiKey);
     await delivered(taskId);
     expect(await paymentOf(taskId)).toMatchObject({ status: 'authorized' });
 
@@ -170,9 +170,9 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(await paymentOf(taskId)).toMatchObject({ status: 'released' });
     if (world.standin) {
       await eventually(async () => intentsFor(taskId)[0]!.status === 'canceled', 'the cancelled intent');
-      await expect(world.confirm(res.body.clientSecret)).rejects.toThrow();
+      await expect(world.confirm(res.body.clientSecret, requester.apiKey)).rejects.toThrow();
     } else {
-      const late = await api().post('/v1/billing/simulate/confirm', { body: { clientSecret: res.body.clientSecret } });
+      const late = await api().post('/v1/billing/simulate/confirm', { key: requester.apiKey, body: { clientSecret: res.body.clientSecret } });
       expect(late.status).toBe(409);
     }
     // Even a (late) authorization event does not revive it: the hold is let go again, the task stays expired.
@@ -291,7 +291,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
   });
 
   it.runIf(provider === 'stripe')('has no simulated confirmation endpoint', async () => {
-    const res = await api().post('/v1/billing/simulate/confirm', { body: { clientSecret: 'pi_123_secret_456' } });
+    const res = await api().post('/v1/billing/simulate/confirm', { key: owner.apiKey, body: { clientSecret: 'pi_123_secret_456' } });
     expect(res.status).toBe(404);
   });
 });

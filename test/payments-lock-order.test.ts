@@ -34,7 +34,7 @@ it(`cancelling while the hold is confirmed never deadlocks and leaves task and p
     tasks.map(async ({ id, clientSecret }) => {
       const [cancel, confirm] = await Promise.all([
         api.post(`/v1/tasks/${id}/cancel`, { key: requester.apiKey }),
-        api.post('/v1/billing/simulate/confirm', { body: { clientSecret } }),
+        api.post('/v1/billing/simulate/confirm', { key: requester.apiKey, body: { clientSecret } }),
       ]);
       return { id, cancel: cancel.status, confirm: confirm.status };
     }),

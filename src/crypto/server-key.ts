@@ -19,7 +19,7 @@ export async function loadServerKey(opts: { secretKey: string | null; dataDir: s
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  await mkdir(path.dirname(file), { recursive: true });
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   // 'wx' fails when another process created the file first; then that key is the one to use.
   try {

@@ -1,12 +1,13 @@
 // Opens the service's database: the server named by DATABASE_URL, or the embedded PGlite under DATA_DIR.
 // Either way the rest of the service gets a postgresql:// URL and a Prisma client.
 import net from 'node:net';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createPrismaClient, createSearchClient, disconnectClients, type PrismaClient } from './client.js';
 import { embeddedSocketUrl, socketFileName, startEmbeddedDatabase } from './embedded.js';
 import { applyMigrations } from './schema-engine.js';
 import { lockDataDir, lockHolder } from './dir-lock.js';
+import { ownerOnlyDir } from './owner-only.js';
 
 export interface Database {
   url: string;
@@ -51,7 +52,7 @@ export async function openDatabase(opts: {
     return { url: opts.databaseUrl, embedded: false, prisma, searchPrisma, close: () => disconnectClients(prisma, searchPrisma) };
   }
   const socketPath = path.resolve(opts.dataDir, socketFileName);
-  await mkdir(opts.dataDir, { recursive: true });
+  await ownerOnlyDir(opts.dataDir);
   const release = await lockDataDir(opts.dataDir);
   if (!release) {
     if (opts.mode === 'own') {

@@ -1,11 +1,11 @@
 // The embedded database: PostgreSQL compiled to WASM (PGlite), served over the Postgres wire protocol
 // so that every part of the service (Prisma, graphile-worker, the CLI) talks to it as to any server.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { keepExtendedQueriesTogether } from './socket-queue.js';
+import { ownerOnlyDir, ownerOnlyTree } from './owner-only.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -26,10 +26,14 @@ export function embeddedSocketUrl(dataDir: string): string {
 export async function startEmbeddedDatabase(opts: { dataDir: string | null; fromDump?: File | Blob }): Promise<EmbeddedDatabase> {
   let pgDir: string | undefined;
   if (opts.dataDir) {
+    await ownerOnlyDir(opts.dataDir);
     pgDir = path.resolve(opts.dataDir, 'pg');
-    await mkdir(pgDir, { recursive: true });
+    await ownerOnlyDir(pgDir);
   }
   const db = await PGlite.create({ dataDir: pgDir, extensions: { pg_trgm }, loadDataDir: opts.fromDump });
+  // The files PGlite wrote as it opened (or an older version of this service left) become the owner's;
+  // PostgreSQL creates later ones 0600 itself.
+  if (pgDir) await ownerOnlyTree(pgDir);
   const server = opts.dataDir
     ? new PGLiteSocketServer({ db, path: path.resolve(opts.dataDir, socketFileName), maxConnections: 64 })
     : new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });

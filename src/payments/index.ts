@@ -1,5 +1,6 @@
 // Chooses the payment adapter from configuration: Stripe when a secret key is set,
-// otherwise the simulated adapter, which needs nothing.
+// otherwise the simulated adapter, which needs nothing but the server key.
+import { createHmac } from 'node:crypto';
 import { createSimulatedProvider } from './simulated-provider.js';
 import { createStripeProvider } from './stripe-provider.js';
 import type { PaymentProvider } from './provider.js';
@@ -15,12 +16,10 @@ export {
   type SimulatedProvider,
 } from './simulated-provider.js';
 
-// The simulated adapter's webhook secret when none is configured. It is public (it
-// is right here), which is fine: simulated payments move no money. Set
-// STRIPE_WEBHOOK_SECRET to use another one, e.g. to mimic a deployment.
-export const SIMULATED_DEV_WEBHOOK_SECRET = 'whsec_simulated_dev_only';
-
 export type PaymentConfig = {
+  // The server key: the simulated adapter's secrets are derived from it, so none is a constant of the
+  // source nor computable from public ids.
+  serverKey: Buffer;
   stripeSecretKey?: string;
   stripeWebhookSecret?: string;
   stripeApiHost?: string;
@@ -43,5 +42,14 @@ export function createPaymentProvider(config: PaymentConfig): PaymentProvider {
       protocol: config.stripeApiProtocol,
     });
   }
-  return createSimulatedProvider({ webhookSecret: config.stripeWebhookSecret || SIMULATED_DEV_WEBHOOK_SECRET });
+  // Without STRIPE_WEBHOOK_SECRET nobody outside the process can sign an event: holds are confirmed
+  // through the requester's confirmation endpoint only.
+  return createSimulatedProvider({
+    webhookSecret: config.stripeWebhookSecret || `whsec_${derive(config.serverKey, 'webhook').toString('hex')}`,
+    idKey: derive(config.serverKey, 'ids'),
+  });
+}
+
+function derive(serverKey: Buffer, purpose: string): Buffer {
+  return createHmac('sha256', serverKey).update(`simulated-payments:${purpose}`).digest();
 }

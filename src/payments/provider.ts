@@ -67,7 +67,19 @@ export interface PaymentProvider {
 export type ProviderEvent = { id: string; type: string; intentId: string | null; status: string | null };
 
 export class WebhookSignatureError extends Error {
-  override readonly name = 'WebhookSignatureError';
+  override readonly name: string = 'WebhookSignatureError';
+}
+
+// A verified event whose content can never be handled (a field of the wrong shape or size). `field` is
+// its path in the event, e.g. `data.object.id`.
+export class WebhookPayloadError extends WebhookSignatureError {
+  override readonly name = 'WebhookPayloadError';
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message);
+  }
 }
 
 // What callers branch on: `retryable` decides whether a job should try again
@@ -106,23 +118,30 @@ export function requireIdempotencyKey(key: string): string {
 
 // Both adapters receive Stripe-shaped events (the simulated one signs the same
 // format), so one mapping serves both.
+// Every field is bounded and shaped like the processor's own (ids of letters, digits and underscores;
+// dotted lower-case names), so what reaches the database is what the processor could have sent.
+const stripeId = z.string().max(255).regex(/^[A-Za-z0-9_]+$/, 'letters, digits and _ only');
+const name = z.string().max(100).regex(/^[a-z0-9_.]+$/, 'lower-case letters, digits, _ and . only');
 const eventSchema = z.object({
-  id: z.string(),
-  type: z.string(),
+  id: stripeId,
+  type: name,
   data: z.object({
     object: z.object({
-      id: z.string().optional(),
-      object: z.string().optional(),
-      status: z.string().nullable().optional(),
-      payment_intent: z.union([z.string(), z.object({ id: z.string() })]).nullable().optional(),
+      id: stripeId.optional(),
+      object: name.optional(),
+      status: name.nullable().optional(),
+      payment_intent: z.union([stripeId, z.object({ id: stripeId })]).nullable().optional(),
     }),
   }),
 });
 
 export function toProviderEvent(value: unknown): ProviderEvent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new WebhookPayloadError('Webhook payload is not an event object', 'body');
   const parsed = eventSchema.safeParse(value);
   if (!parsed.success) {
-    throw new WebhookSignatureError('Webhook payload is not a valid event');
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.join('.') || 'body';
+    throw new WebhookPayloadError(`Webhook payload is not a valid event: ${field}: ${issue.message}`, field);
   }
   const { id, type, data } = parsed.data;
   const object = data.object;

@@ -2,13 +2,15 @@
 // way Stripe would for the cases the service meets, and remembers nothing: the
 // service keeps its own payment records, so a restart loses nothing here.
 //
-// Ids are derived from the caller's idempotency key (HMAC with the webhook secret)
-// rather than drawn at random. That gives Stripe's replay behaviour for free: a
-// retried call with the same key returns the same intent and client secret, while
-// different keys give unrelated, unguessable ids.
+// Ids are derived from the caller's idempotency key (HMAC under `idKey`, a secret of
+// the server) rather than drawn at random. That gives Stripe's replay behaviour for
+// free: a retried call with the same key returns the same intent and client secret,
+// while different keys give unrelated ids that nobody without `idKey` can compute
+// (idempotency keys are made of public task ids).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   ProviderError,
+  WebhookPayloadError,
   WebhookSignatureError,
   requireIdempotencyKey,
   toProviderEvent,
@@ -40,12 +42,14 @@ export function isSimulatedProvider(provider: PaymentProvider): provider is Simu
   return provider.name === 'simulated' && 'confirmHold' in provider;
 }
 
-export function createSimulatedProvider(opts: { webhookSecret: string }): SimulatedProvider {
-  const { webhookSecret } = opts;
+// webhookSecret verifies processor events; idKey derives ids and client secrets. Both are secrets.
+export function createSimulatedProvider(opts: { webhookSecret: string; idKey: Buffer }): SimulatedProvider {
+  const { webhookSecret, idKey } = opts;
+  if (idKey.length < 32) throw new Error('the simulated processor needs an id key of at least 32 bytes');
 
   const idFor = (prefix: string, kind: string, key: string): string =>
-    `${prefix}_sim_${digest(webhookSecret, `${kind}:${requireIdempotencyKey(key)}`)}`;
-  const secretFor = (id: string, key: string): string => `${id}_secret_${digest(webhookSecret, `secret:${key}`)}`;
+    `${prefix}_sim_${digest(idKey, `${kind}:${requireIdempotencyKey(key)}`)}`;
+  const secretFor = (id: string, key: string): string => `${id}_secret_${digest(idKey, `secret:${key}`)}`;
 
   return {
     name: 'simulated',
@@ -136,7 +140,7 @@ export function createSimulatedProvider(opts: { webhookSecret: string }): Simula
       }
       const declined = declineFor(paymentMethodId);
       if (declined !== null) return { status: 'declined', intentId, message: declined };
-      return { status: 'authorized', intentId, eventId: `evt_sim_${digest(webhookSecret, `capturable:${intentId}`)}` };
+      return { status: 'authorized', intentId, eventId: `evt_sim_${digest(idKey, `capturable:${intentId}`)}` };
     },
 
     parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProviderEvent {
@@ -145,7 +149,7 @@ export function createSimulatedProvider(opts: { webhookSecret: string }): Simula
       try {
         value = JSON.parse(rawBody.toString('utf8'));
       } catch {
-        throw new WebhookSignatureError('Webhook payload is not a valid event');
+        throw new WebhookPayloadError('Webhook payload is not JSON', 'body');
       }
       return toProviderEvent(value);
     },
@@ -205,7 +209,7 @@ function signature(timestampSeconds: number, payload: string | Buffer, secret: s
     .digest('hex');
 }
 
-function digest(secret: string, value: string): string {
+function digest(secret: Buffer, value: string): string {
   return createHmac('sha256', secret).update(value).digest('hex').slice(0, 24);
 }
 

@@ -5,6 +5,7 @@
 import Stripe from 'stripe';
 import {
   ProviderError,
+  WebhookPayloadError,
   WebhookSignatureError,
   requireIdempotencyKey,
   toProviderEvent,
@@ -266,7 +267,7 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
           throw new WebhookSignatureError('Webhook signature does not verify');
         }
         // Verified but not JSON: still nothing we can act on, answered the same way.
-        throw new WebhookSignatureError('Webhook payload is not a valid event');
+        throw new WebhookPayloadError('Webhook payload is not JSON', 'body');
       }
       return toProviderEvent(event);
     },

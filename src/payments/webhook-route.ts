@@ -1,10 +1,11 @@
 // POST /v1/webhooks/stripe: the processor's events. The signature is checked over the exact bytes
 // received (never a re-serialised body); each event id is handled once. A failure answers 500 so the
-// processor delivers the event again; a bad signature answers 400 and is not retried by it.
+// processor delivers the event again; a bad signature or an event that can never be handled (a field of
+// the wrong shape or size) answers 400 naming the field.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from '../http/body.js';
 import { sendError, sendJson } from '../http/respond.js';
-import { WebhookSignatureError } from './provider.js';
+import { WebhookPayloadError, WebhookSignatureError } from './provider.js';
 
 export function stripeWebhookRoute(payments: { handleWebhook(raw: Buffer, signature: string | undefined): Promise<'processed' | 'duplicate'> }) {
   return {
@@ -41,6 +42,7 @@ export function stripeWebhookRoute(payments: { handleWebhook(raw: Buffer, signat
         const outcome = await payments.handleWebhook(raw, typeof header === 'string' ? header : undefined);
         sendJson(res, 200, { received: true, duplicate: outcome === 'duplicate' });
       } catch (error) {
+        if (error instanceof WebhookPayloadError) return sendError(res, { code: 'INVALID_INPUT', message: error.message, field: error.field });
         if (error instanceof WebhookSignatureError) return sendError(res, { code: 'INVALID_INPUT', message: error.message, field: 'Stripe-Signature' });
         throw error;
       }

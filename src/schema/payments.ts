@@ -18,9 +18,9 @@ builder.mutationFields((t) => ({
   simulateCardConfirmation: t.field({
     type: SimulatedConfirmation,
     description:
-      "Simulated payments only (no STRIPE_SECRET_KEY): confirms a task's card hold with its client secret, as the processor's client library would. The client secret is the credential, so no Bearer is needed.",
+      "Simulated payments only (no STRIPE_SECRET_KEY), never in production: the task's requester confirms its card hold with the client secret, as the processor's client library would.",
     args: { input: t.arg({ type: SimulateCardConfirmationInput, required: true }) },
     resolve: (_root, args, ctx) =>
-      ctx.services.payments.simulateConfirmation(args.input.clientSecret, args.input.paymentMethodId ?? undefined),
+      ctx.services.payments.simulateConfirmation(ctx.viewer, args.input.clientSecret, args.input.paymentMethodId ?? undefined),
   }),
 }));

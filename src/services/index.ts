@@ -25,7 +25,7 @@ export function createServices(deps: Deps) {
     onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit, taskId),
     // A card declined while the task waited for its hold: the task cannot go ahead.
     onDeclined: async (taskId) => void (await tasks.failUnpaid(taskId, 'payment_declined')),
-  }, measurePaymentProvider(paymentProviderOf(deps.config), deps.metrics));
+  }, measurePaymentProvider(paymentProviderOf(deps.config, deps.serverKey), deps.metrics));
   const credits = creditService(deps, payments.provider);
   const billing = billingService(deps, payments);
   const deliveries = deliveryService(deps, agents, tasks, {

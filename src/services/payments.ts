@@ -13,7 +13,8 @@ import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import type { Agent, Payment, PaymentStatus, Task } from '../generated/prisma/client.js';
-import { AppError, conflict, invalid, notFound } from '../errors.js';
+import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
+import type { Viewer } from './accounts.js';
 import { newId } from '../ids.js';
 import { enqueueJob } from '../jobs/queue.js';
 import { authorizePayment, capturePayment, releasePayment, transferPayment } from '../jobs/payment-jobs.js';
@@ -56,8 +57,9 @@ export interface PaymentHooks {
 // waits a little so it normally finds the hold already placed and has nothing to do.
 export const AUTHORIZE_JOB_DELAY_MS = 10_000;
 
-export function paymentProviderOf(config: Config): PaymentProvider {
+export function paymentProviderOf(config: Config, serverKey: Buffer): PaymentProvider {
   return createPaymentProvider({
+    serverKey,
     stripeSecretKey: config.stripe.secretKey ?? undefined,
     stripeWebhookSecret: config.stripe.webhookSecret ?? undefined,
     stripeApiHost: config.stripe.apiHost ?? undefined,
@@ -86,7 +88,7 @@ const isHopeless = (error: unknown): error is ProviderError =>
 
 const declined = (message: string) => new AppError('PAYMENT_REQUIRED', `the card was declined: ${message}`, { details: { reason: 'payment_declined' } });
 
-export function paymentService(deps: Deps, hooks: PaymentHooks, provider: PaymentProvider = paymentProviderOf(deps.config)) {
+export function paymentService(deps: Deps, hooks: PaymentHooks, provider: PaymentProvider = paymentProviderOf(deps.config, deps.serverKey)) {
   const { prisma, logger, config, clock } = deps;
 
   const transaction = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) =>
@@ -350,14 +352,16 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     },
 
     /**
-     * Simulated provider only: what the processor's client library does with a client secret. A success
-     * is handled exactly as the processor's webhook would be, under the same event id.
+     * Simulated provider only, outside production: what the processor's client library does with a client
+     * secret, for the task's requester. A success is handled exactly as the processor's webhook would be,
+     * under the same event id.
      */
-    async simulateConfirmation(clientSecret: string, paymentMethodId = 'pm_card_visa'): Promise<{ status: PaymentStatus }> {
-      if (!isSimulatedProvider(provider)) throw notFound('simulated payments are not enabled; the endpoint');
+    async simulateConfirmation(viewer: Viewer | null, clientSecret: string, paymentMethodId = 'pm_card_visa'): Promise<{ status: PaymentStatus }> {
+      if (!isSimulatedProvider(provider) || config.env === 'production') throw notFound('simulated payments are not enabled; the endpoint');
+      if (!viewer) throw unauthenticated('send Authorization: Bearer <API key or access token> of the task\'s requester');
       const intentId = intentIdFromClientSecret(clientSecret);
       if (!intentId) throw invalid('clientSecret', 'clientSecret is not a payment client secret');
-      const payment = await prisma.payment.findUnique({ where: { intentId } });
+      const payment = await prisma.payment.findUnique({ where: { intentId }, include: { task: { select: { requesterId: true } } } });
       if (!payment) throw notFound('payment');
       let confirmation;
       try {
@@ -366,6 +370,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         if (error instanceof ProviderError) throw notFound('payment');
         throw error;
       }
+      // Checked after the secret, so that a stranger learns nothing about which intents exist.
+      if (payment.task.requesterId !== viewer.id) throw forbidden('only the task\'s requester confirms its payment');
       if (payment.status === 'authorized') return { status: 'authorized' };
       if (payment.status !== 'pending') throw conflict(`the payment is ${payment.status}; it can no longer be confirmed`, { status: payment.status });
       if (confirmation.status === 'declined') throw declined(confirmation.message);

@@ -15,7 +15,7 @@ export interface PaymentWorld {
   standin: StripeStandin | null;
   // What the requester's client library does with a client secret: confirm the hold with a card. With
   // Stripe the processor then reports the authorization by webhook; the simulated endpoint does both.
-  confirm(clientSecret: string): Promise<void>;
+  confirm(clientSecret: string, requesterKey: string): Promise<void>;
   // POSTs a signed processor event to /v1/webhooks/stripe.
   sendEvent(event: { id: string; type: string; object: Record<string, unknown> }): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -54,9 +54,9 @@ export async function startPaymentWorld(provider: 'stripe' | 'simulated', env: R
     server,
     standin,
     sendEvent,
-    async confirm(clientSecret) {
+    async confirm(clientSecret, requesterKey) {
       if (!client) {
-        const res = await server.api.post('/v1/billing/simulate/confirm', { body: { clientSecret } });
+        const res = await server.api.post('/v1/billing/simulate/confirm', { key: requesterKey, body: { clientSecret } });
         if (res.status !== 200) throw new Error(`simulated confirmation failed: ${JSON.stringify(res.body)}`);
         return;
       }

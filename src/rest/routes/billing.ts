@@ -106,8 +106,6 @@ export const billingRoutes = [
   route({
     method: 'POST',
     path: '/v1/billing/simulate/confirm',
-    // The client secret is the credential, as with the processor's client library.
-    public: true,
     document: graphql(`
       mutation RestSimulateCardConfirmation($input: SimulateCardConfirmationInput!) {
         simulateCardConfirmation(input: $input) {
@@ -116,7 +114,7 @@ export const billingRoutes = [
       }
     `),
     variables: (req) => ({ input: (req.body ?? {}) as never }),
-    summary: 'Confirm a card payment on the simulated processor (404 with Stripe)',
+    summary: "The requester confirms a task's card payment on the simulated processor (404 with Stripe and in production)",
     request: { body: 'input' },
     answer: { body: data('simulateCardConfirmation') },
   }),

@@ -1,5 +1,6 @@
 // The behaviour both adapters promise the payment service. The Stripe adapter runs
 // through the official SDK against the local stand-in; the simulated one needs nothing.
+import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 const adapters: Array<[string, () => PaymentProvider]> = [
-  ['simulated', () => createSimulatedProvider({ webhookSecret: WEBHOOK_SECRET })],
+  ['simulated', () => createSimulatedProvider({ webhookSecret: WEBHOOK_SECRET, idKey: randomBytes(32) })],
   [
     'stripe',
     () =>

@@ -1,4 +1,5 @@
 // What is particular to the simulated adapter; the shared behaviour is in provider-contract.test.ts.
+import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,7 +11,7 @@ import {
 } from '../../../src/payments/index.js';
 
 const SECRET = 'whsec_simulated_test';
-const provider = createSimulatedProvider({ webhookSecret: SECRET });
+const provider = createSimulatedProvider({ webhookSecret: SECRET, idKey: randomBytes(32) });
 
 const authorize = (idempotencyKey: string, paymentMethodId: string | null = null) =>
   provider.authorize({
@@ -35,7 +36,8 @@ describe('simulated ids', () => {
   it('are the same for the same key, like a Stripe idempotent replay, and differ otherwise', async () => {
     expect(await authorize('task_1:authorize')).toEqual(await authorize('task_1:authorize'));
     expect((await authorize('task_2:authorize')).intentId).not.toBe((await authorize('task_1:authorize')).intentId);
-    const other = createSimulatedProvider({ webhookSecret: 'whsec_another' });
+    // Another server (another key) derives other ids from the same public task id.
+    const other = createSimulatedProvider({ webhookSecret: SECRET, idKey: randomBytes(32) });
     const elsewhere = await other.authorize({
       amountCents: 1000,
       currency: 'usd',
