@@ -36,7 +36,7 @@ it('does not POST a redelivery while the running attempt has not been answered',
     if (agentHttp.received.length > 1) return true;
     const [row] = await server.prisma.$queryRaw<[{ n: bigint }]>`
       SELECT count(*) AS n FROM graphile_worker.jobs
-      WHERE task_identifier = 'task.deliver' AND key = ${`deliver:${delivery.id}`} AND run_at > now() + interval '5 seconds'`;
+      WHERE task_identifier = 'task.deliver' AND key = ${`task.deliver:${delivery.id}`} AND run_at > now() + interval '5 seconds'`;
     return row.n > 0n;
   });
   expect(agentHttp.received).toHaveLength(1);

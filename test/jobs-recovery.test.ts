@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
-import { expireTask } from '../src/jobs/task-jobs.js';
-import { enqueueJob } from '../src/jobs/queue.js';
+import { expireTask } from '../src/jobs/specs/task-expire.js';
+import { enqueue } from '../src/jobs/enqueue.js';
 import { installJobSchema } from '../src/jobs/worker.js';
 import { releaseAllJobLocks, releaseDeadWorkersJobs } from '../src/jobs/recovery.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -28,7 +28,7 @@ beforeEach(async () => {
 
 // A job locked by `pool` `lockedSecondsAgo` seconds ago, as a worker that took it would leave it.
 async function lockedJob(pool: string, lockedSecondsAgo: number, taskId: string): Promise<void> {
-  await enqueueJob(prisma, expireTask, { taskId }, { runAt: new Date(Date.now() + 3_600_000) });
+  await enqueue(prisma, expireTask, { taskId }, { runAt: new Date(Date.now() + 3_600_000) });
   await prisma.$executeRaw`
     UPDATE graphile_worker._private_jobs SET locked_by = ${pool}, locked_at = now() - make_interval(secs => ${lockedSecondsAgo}::float8)
     WHERE payload->>'taskId' = ${taskId}`;

@@ -4,8 +4,9 @@ import { EventEmitter } from 'node:events';
 import type { WorkerEvents } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
-import { deliverTask, expireTask } from '../src/jobs/task-jobs.js';
-import { enqueueJob, InvalidJobPayloadError } from '../src/jobs/queue.js';
+import { deliverTask } from '../src/jobs/specs/task-deliver.js';
+import { expireTask } from '../src/jobs/specs/task-expire.js';
+import { enqueue, InvalidJobPayloadError } from '../src/jobs/enqueue.js';
 import { createTestDatabase } from './support/database.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { until } from './support/wait.js';
@@ -20,8 +21,8 @@ describe('job payloads', () => {
   });
 
   it('refuses to queue a payload that does not match the job schema', async () => {
-    await expect(enqueueJob(server.prisma, deliverTask, { deliveryId: 42 } as never)).rejects.toThrow(InvalidJobPayloadError);
-    await expect(enqueueJob(server.prisma, expireTask, {} as never)).rejects.toThrow(/taskId/);
+    await expect(enqueue(server.prisma, deliverTask, { deliveryId: 42 } as never)).rejects.toThrow(InvalidJobPayloadError);
+    await expect(enqueue(server.prisma, expireTask, {} as never)).rejects.toThrow(/taskId/);
     const [row] = await server.prisma.$queryRaw<[{ n: bigint }]>`SELECT count(*) AS n FROM graphile_worker.jobs`;
     // Only the health sweep the server schedules for itself is queued.
     const [sweeps] = await server.prisma.$queryRaw<[{ n: bigint }]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'health.sweep'`;
@@ -52,10 +53,10 @@ describe('job priorities', () => {
     await installer.close();
     const past = (ms: number) => new Date(Date.now() - ms);
     for (let i = 0; i < 6; i++) {
-      await enqueueJob(prisma, deliverTask, { deliveryId: `dlv_backlog_${i}` }, { runAt: past(60_000) });
+      await enqueue(prisma, deliverTask, { deliveryId: `dlv_backlog_${i}` }, { runAt: past(60_000) });
     }
     // Due later than every delivery, so only its priority can put it first.
-    await enqueueJob(prisma, expireTask, { taskId: 'tsk_due' }, { runAt: past(1_000) });
+    await enqueue(prisma, expireTask, { taskId: 'tsk_due' }, { runAt: past(1_000) });
 
     const events: WorkerEvents = new EventEmitter();
     const started: string[] = [];

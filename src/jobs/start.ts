@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import { scheduleHealthSweep } from './health-sweep.js';
+import { enqueue } from './enqueue.js';
+import { healthSweep } from './specs/health-sweep.js';
 import { releaseAllJobLocks, startHeartbeat, type Heartbeat } from './recovery.js';
 import { startWorker } from './worker.js';
 
@@ -51,7 +52,7 @@ export async function startJobs(opts: { config: Config; database: Database; serv
     });
   }
   // The periodic health sweep reschedules itself; this starts the chain (a no-op when one is queued).
-  await scheduleHealthSweep(database.prisma, new Date(Date.now() + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
+  await enqueue(database.prisma, healthSweep, {}, { runAt: new Date(Date.now() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
 
   return {
     async stop() {

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { run, runMigrations, type JobHelpers, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import { jobs } from './index.js';
+import { handlers } from './handlers.js';
 import { Logger as GraphileLogger } from 'graphile-worker';
 
 export class RejectedJobPayloadError extends Error {
@@ -26,15 +26,15 @@ async function failForGood(helpers: JobHelpers): Promise<never> {
 
 function taskList(services: Services, logger: Logger): TaskList {
   return Object.fromEntries(
-    jobs.map((job) => [
-      job.name,
+    handlers.map(({ spec, run }) => [
+      spec.name,
       async (raw: unknown, helpers) => {
-        const parsed = job.payload.safeParse(raw);
+        const parsed = spec.payload.safeParse(raw);
         if (!parsed.success) {
-          logger.error({ job: job.name, jobId: helpers.job.id, issues: parsed.error.issues }, 'job payload rejected');
+          logger.error({ job: spec.name, jobId: helpers.job.id, issues: parsed.error.issues }, 'job payload rejected');
           return failForGood(helpers);
         }
-        await job.run(services, parsed.data, helpers);
+        await run(services, parsed.data, helpers);
       },
     ]),
   );

@@ -36,3 +36,14 @@ export async function expireHealthEvidence(db: Db, now: Date): Promise<string[]>
     RETURNING id`;
   return rows.map((r) => r.id);
 }
+
+// Up to `limit` active agents with no health evidence since `staleBefore`, longest silent first.
+export async function silentAgentIds(db: Db, staleBefore: Date, limit: number): Promise<string[]> {
+  const rows = await db.agent.findMany({
+    where: { status: 'active', OR: [{ healthCheckedAt: null }, { healthCheckedAt: { lt: staleBefore } }] },
+    orderBy: [{ healthCheckedAt: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],
+    take: limit,
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}

@@ -6,15 +6,15 @@ import { isUniqueViolation } from '../db/errors.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/queue.js';
-import { agentChanged as agentChangedJob } from '../jobs/agent-changed.js';
+import { enqueue } from '../jobs/enqueue.js';
+import { agentChanged as agentChangedJob } from '../jobs/specs/agent-changed.js';
 import { checkEndpoint, type AgentInput } from './agent-input.js';
 import type { Viewer } from './accounts.js';
 import { slugify } from './slug.js';
 import { NON_TERMINAL } from './task-states.js';
 
 async function agentChanged(tx: Db, agentId: string) {
-  await enqueueJob(tx, agentChangedJob, { agentId }, { jobKey: `agent.changed:${agentId}` });
+  await enqueue(tx, agentChangedJob, { agentId });
 }
 
 // The first free slug among base, base-2, base-3…. Writers of the same base take turns (a transaction

@@ -7,8 +7,8 @@ import type { Deps } from '../deps.js';
 import type { Db, Tx } from '../db/client.js';
 import { withTransaction } from '../db/transaction.js';
 import { isForeignKeyViolation } from '../db/errors.js';
-import { enqueueJob } from '../jobs/queue.js';
-import { refundPurchase } from '../jobs/payment-jobs.js';
+import { enqueue } from '../jobs/enqueue.js';
+import { refundPurchase } from '../jobs/specs/payment-refund-purchase.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { ensureCustomer } from '../payments/customers.js';
@@ -137,7 +137,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
         if (!isForeignKeyViolation(error)) throw error;
         // The agent was deleted while the card was charged (its deletion found no credits to protect yet):
         // nothing is credited, and a job gives the money back, retried until the processor has done it.
-        await enqueueJob(prisma, refundPurchase, { intentId: charge.intentId }, { jobKey: `payment.refund_purchase:${charge.intentId}` });
+        await enqueue(prisma, refundPurchase, { intentId: charge.intentId });
         throw new AppError('NOT_FOUND', 'the agent was deleted during the purchase; the charge is being refunded', {
           field: 'agentId',
           details: { refundedIntentId: charge.intentId },

@@ -8,8 +8,8 @@ import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
 import { buildDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/queue.js';
-import { deliverTask } from '../jobs/task-jobs.js';
+import { enqueue } from '../jobs/enqueue.js';
+import { deliverTask } from '../jobs/specs/task-deliver.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
@@ -51,7 +51,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       if (number === null) {
         // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
         // replaces this job under the delivery's job key); this one comes back when that claim would lapse.
-        await enqueueJob(prisma, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: new Date(clock.now().getTime() + claimMs()) });
+        await enqueue(prisma, deliverTask, { deliveryId }, { runAt: new Date(clock.now().getTime() + claimMs()) });
         return;
       }
       const callbackUrl = tasks.callbackUrl(task.id);
@@ -88,7 +88,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       }
       return prisma.$transaction(async (t) => {
         const updated = await t.delivery.update({ where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: new Date() } });
-        await enqueueJob(t, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}` });
+        await enqueue(t, deliverTask, { deliveryId });
         return updated;
       });
     },
@@ -150,7 +150,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         return 'given_up' as const;
       }
       await t.delivery.update({ where: { id: deliveryId }, data: { ...released, nextAttemptAt: nextAt } });
-      await enqueueJob(t, deliverTask, { deliveryId }, { jobKey: `deliver:${deliveryId}`, runAt: nextAt });
+      await enqueue(t, deliverTask, { deliveryId }, { runAt: nextAt });
       return 'retrying' as const;
     });
     metrics.deliveries.inc({ outcome });

@@ -16,8 +16,11 @@ import type { Agent, Payment, PaymentStatus, Task } from '../generated/prisma/cl
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import type { Viewer } from './accounts.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/queue.js';
-import { authorizePayment, capturePayment, releasePayment, transferPayment } from '../jobs/payment-jobs.js';
+import { enqueue } from '../jobs/enqueue.js';
+import { authorizePayment } from '../jobs/specs/payment-authorize.js';
+import { capturePayment } from '../jobs/specs/payment-capture.js';
+import { releasePayment } from '../jobs/specs/payment-release.js';
+import { transferPayment } from '../jobs/specs/payment-transfer.js';
 import {
   ProviderError,
   createPaymentProvider,
@@ -100,7 +103,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   }
 
   const releaseJob = (tx: Tx, taskId: string, intentId?: string) =>
-    enqueueJob(tx, releasePayment, intentId ? { taskId, intentId } : { taskId }, { jobKey: `payment.release:${taskId}` });
+    enqueue(tx, releasePayment, intentId ? { taskId, intentId } : { taskId });
 
   // The processor reports (or the inline call learned) that the hold stands.
   async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string): Promise<void> {
@@ -234,10 +237,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       await tx.payment.create({
         data: { ...base, method: 'card', status: 'pending', autoCharged: requester.defaultPaymentMethodId !== null, provider: provider.name },
       });
-      await enqueueJob(tx, authorizePayment, { taskId: task.id }, {
-        jobKey: `payment.authorize:${task.id}`,
-        runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS),
-      });
+      await enqueue(tx, authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
       return { method: 'card', ready: false };
     },
 
@@ -266,7 +266,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       if (completed && payment.status === 'authorized') {
         const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
         if (await move(tx, payment.id, ['authorized'], 'captured', { feeCents })) {
-          await enqueueJob(tx, capturePayment, { taskId }, { jobKey: `payment.capture:${taskId}` });
+          await enqueue(tx, capturePayment, { taskId });
         }
         return;
       }
@@ -291,7 +291,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         }
         throw error;
       }
-      await enqueueJob(prisma, transferPayment, { taskId }, { jobKey: `payment.transfer:${taskId}` });
+      await enqueue(prisma, transferPayment, { taskId });
     },
 
     // Job payment.release: cancels the PaymentIntent of a released payment (a late hold included).
@@ -388,7 +388,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       });
       if (owed.length === 0) return 0;
       await withTransaction(prisma, async (tx) => {
-        for (const { taskId } of owed) await enqueueJob(tx, transferPayment, { taskId }, { jobKey: `payment.transfer:${taskId}` });
+        for (const { taskId } of owed) await enqueue(tx, transferPayment, { taskId });
       });
       return owed.length;
     },

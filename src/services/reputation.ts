@@ -10,10 +10,11 @@ import type { Db } from '../db/client.js';
 import type { Agent } from '../generated/prisma/client.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { probeUrl } from '../delivery/probe.js';
-import { enqueueSearchSync } from '../jobs/search-sync.js';
-import { scheduleHealthSweep } from '../jobs/health-sweep.js';
-import { enqueueStaleProbes } from '../jobs/health-probe.js';
-import { expireHealthEvidence, recordHealthOutcome, type HealthChange } from '../reputation/health-store.js';
+import { enqueue } from '../jobs/enqueue.js';
+import { searchSync } from '../jobs/specs/search-sync.js';
+import { healthSweep } from '../jobs/specs/health-sweep.js';
+import { healthProbe } from '../jobs/specs/health-probe.js';
+import { expireHealthEvidence, recordHealthOutcome, silentAgentIds, type HealthChange } from '../reputation/health-store.js';
 import { refreshTrust } from '../reputation/refresh-trust.js';
 import { refreshRatings, refreshTrackRecord } from '../reputation/track-record.js';
 import type { Viewer } from './accounts.js';
@@ -36,7 +37,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
   // Trust follows its inputs at once; an engine with its own index hears of the change through a job.
   async function reputationChanged(tx: Db, agentId: string): Promise<void> {
     await refreshTrust(tx, agentId);
-    if (search.keepsIndex) await enqueueSearchSync(tx, agentId);
+    if (search.keepsIndex) await enqueue(tx, searchSync, { agentId });
   }
 
   /**
@@ -124,18 +125,20 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     async healthSweep(now = clock.now()): Promise<{ expired: number; probesQueued: number }> {
       const intervalMs = config.health.checkIntervalSeconds * 1000;
       // The next sweep first, so a failure below cannot end the chain.
-      await scheduleHealthSweep(prisma, new Date(now.getTime() + intervalMs), 'replace');
+      await enqueue(prisma, healthSweep, {}, { runAt: new Date(now.getTime() + intervalMs), jobKeyMode: 'replace' });
       const expired = await expireHealthEvidence(prisma, now);
       for (const agentId of expired) await prisma.$transaction((tx) => reputationChanged(tx, agentId));
-      const probesQueued = config.health.probeEnabled ? await enqueueStaleProbes(prisma, new Date(now.getTime() - intervalMs), PROBES_PER_SWEEP) : 0;
-      return { expired: expired.length, probesQueued };
+      const silent = config.health.probeEnabled ? await silentAgentIds(prisma, new Date(now.getTime() - intervalMs), PROBES_PER_SWEEP) : [];
+      // One pending probe per agent (the spec's key): a probe still queued from the last sweep is replaced.
+      for (const agentId of silent) await enqueue(prisma, healthProbe, { agentId });
+      return { expired: expired.length, probesQueued: silent.length };
     },
 
     /** Called for every agent change (agent.changed job): a new agent gets its starting trust score. */
     async agentChanged(agentId: string): Promise<void> {
       await refreshTrust(prisma, agentId);
       // Keeps the sweep chain alive without touching start-up: a no-op while a sweep is pending.
-      await scheduleHealthSweep(prisma, new Date(clock.now().getTime() + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
+      await enqueue(prisma, healthSweep, {}, { runAt: new Date(clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
     },
   };
 }

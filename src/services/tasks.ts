@@ -6,10 +6,12 @@ import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import type { Agent, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueueJob } from '../jobs/queue.js';
+import { enqueue } from '../jobs/enqueue.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.js';
-import { deliverTask, expireTask, routeTask } from '../jobs/task-jobs.js';
+import { deliverTask } from '../jobs/specs/task-deliver.js';
+import { expireTask } from '../jobs/specs/task-expire.js';
+import { routeTask } from '../jobs/specs/task-route.js';
 import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
 import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
@@ -60,7 +62,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)),
     });
     const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId, agentId: task.agentId! } });
-    await enqueueJob(t, deliverTask, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
+    await enqueue(t, deliverTask, { deliveryId: delivery.id });
     await announce(t, afterCommit, task);
     return task;
   }
@@ -189,10 +191,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               idempotencyKey,
             },
           });
-          await enqueueJob(t, expireTask, { taskId: id }, { jobKey: `expire:${id}`, runAt: expiresAt });
+          await enqueue(t, expireTask, { taskId: id }, { runAt: expiresAt });
           const assigned = agent ? await assign(t, afterCommit, row, agent) : null;
           if (!assigned) {
-            await enqueueJob(t, routeTask, { taskId: id }, { jobKey: `route:${id}`, runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
+            await enqueue(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
           }
           return { task: assigned?.task ?? row, plan: assigned?.plan ?? null };
@@ -320,7 +322,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         const done = agent ? await assign(t, afterCommit, task, agent) : null;
         if (!done) {
           const runAt = new Date(Math.min(clock.now().getTime() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
-          await enqueueJob(t, routeTask, { taskId }, { jobKey: `route:${taskId}`, runAt });
+          await enqueue(t, routeTask, { taskId }, { runAt });
         }
         return done;
       });
@@ -339,7 +341,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       });
       if (waiting.length === 0) return;
       await prisma.$transaction(async (t) => {
-        for (const { id } of waiting) await enqueueJob(t, routeTask, { taskId: id }, { jobKey: `route:${id}` });
+        for (const { id } of waiting) await enqueue(t, routeTask, { taskId: id });
       });
     },
 
@@ -348,7 +350,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const task = await prisma.task.findUnique({ where: { id: taskId } });
       if (!task || isTerminal(task.status)) return;
       if (task.expiresAt > clock.now()) {
-        await enqueueJob(prisma, expireTask, { taskId }, { jobKey: `expire:${taskId}`, runAt: task.expiresAt });
+        await enqueue(prisma, expireTask, { taskId }, { runAt: task.expiresAt });
         return;
       }
       const expired = await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'expire', 'expired')).then(

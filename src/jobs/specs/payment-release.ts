@@ -1,0 +1,10 @@
+// Cancels the PaymentIntent of a task that did not complete. intentId names a hold that was placed after
+// the task had already ended (and so was never recorded as the task's hold).
+import { z } from 'zod';
+import { defineJob } from '../spec.js';
+
+export const releasePayment = defineJob({
+  name: 'payment.release',
+  payload: z.object({ taskId: z.string().min(1), intentId: z.string().min(1).optional() }),
+  subject: (p) => p.taskId,
+});
