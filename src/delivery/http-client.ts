@@ -1,16 +1,7 @@
-// One webhook POST, dialled safely.
-//
-// The address check runs inside the socket's own DNS lookup and the socket
-// connects to exactly the addresses that passed, so a name cannot resolve to
-// a public address for the check and a private one for the connection
-// (DNS rebinding). Redirects are never followed: a 3xx is just an answer.
-
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import type { LookupAddress } from 'node:dns';
-import { forbiddenAddressReason, isLocalhostName, normalizeHost } from './ip-policy.js';
-import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-guard.js';
+// One webhook POST, through the guarded request (guarded-request.ts): the address policy is checked
+// inside the socket's own lookup, redirects are never followed, the answer's body is read up to a limit.
+import { guardedRequest } from './guarded-request.js';
+import type { ResolveHost } from './url-guard.js';
 
 export type WebhookResult =
   | { kind: 'response'; status: number; retryAfterMs: number | null; latencyMs: number }
@@ -32,156 +23,10 @@ export type PostWebhookOptions = {
 export const MAX_RESPONSE_BODY_BYTES = 64 * 1024;
 
 export async function postWebhook(opts: PostWebhookOptions): Promise<WebhookResult> {
-  const startedAt = performance.now();
-  const elapsedMs = (): number => Math.round(performance.now() - startedAt);
-  const refuse = (error: string): WebhookResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
-
-  const shape = checkUrlShape(opts.url);
-  if (!shape.ok) return refuse(shape.reason);
-  const host = normalizeHost(shape.url.hostname);
-  if (host === null) return refuse('URL host is not valid');
-
-  if (!opts.allowPrivate) {
-    // IP literals never go through lookup, so they are judged here.
-    if (host.kind === 'ip') {
-      const reason = forbiddenAddressReason(host.address);
-      if (reason) return refuse(`forbidden address ${host.address}: ${reason}`);
-    } else if (isLocalhostName(host.name)) {
-      return refuse(`forbidden host ${host.name}: local name`);
-    }
-  }
-
-  const sendRequest = shape.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  let request: ClientRequest;
-  try {
-    request = sendRequest({
-      method: 'POST',
-      protocol: shape.url.protocol,
-      hostname: host.kind === 'ip' ? host.address : host.name,
-      port: shape.url.port === '' ? undefined : Number(shape.url.port),
-      path: `${shape.url.pathname}${shape.url.search}`,
-      headers: withContentLength(opts.headers, opts.body.length),
-      // A fresh socket per delivery: a pooled one would skip our lookup.
-      agent: false,
-      lookup: checkedLookup(opts.resolve ?? resolveWithSystemDns, opts.allowPrivate),
-    });
-  } catch (error) {
-    // Invalid header values and the like are thrown synchronously.
-    return refuse(describeError(error));
-  }
-
-  // The request only starts connecting on a later tick, so the listeners
-  // below are in place before anything can happen.
-  return new Promise<WebhookResult>((settle) => {
-    let settled = false;
-    const finish = (outcome: Outcome): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(deadline);
-      settle({ ...outcome, latencyMs: elapsedMs() });
-    };
-    // Set once the status line arrives: from then on the agent has answered.
-    let answer: ResponseOutcome | null = null;
-
-    const deadline = setTimeout(() => {
-      request.destroy();
-      // A body that trickles past the deadline does not turn an answer the
-      // agent already gave into a timeout.
-      finish(answer ?? { kind: 'error', error: 'timeout' });
-    }, opts.timeoutMs);
-
-    request.on('response', (response: IncomingMessage) => {
-      const answered: ResponseOutcome = {
-        kind: 'response',
-        status: response.statusCode ?? 0,
-        retryAfterMs: parseRetryAfterMs(response.headers['retry-after']),
-      };
-      answer = answered;
-      let bytesRead = 0;
-      response.on('data', (chunk: Buffer) => {
-        bytesRead += chunk.length;
-        if (bytesRead > MAX_RESPONSE_BODY_BYTES) {
-          finish(answered);
-          request.destroy();
-        }
-      });
-      response.on('end', () => finish(answered));
-      // Cut short after the head arrived: the status still stands.
-      response.on('error', () => finish(answered));
-      response.on('close', () => finish(answered));
-    });
-    request.on('error', (error) => finish(answer ?? { kind: 'error', error: describeError(error) }));
-    request.end(opts.body);
-  });
-}
-
-type ResponseOutcome = { kind: 'response'; status: number; retryAfterMs: number | null };
-type Outcome = ResponseOutcome | { kind: 'error'; error: string };
-
-/**
- * Lookup for the socket: resolve, refuse if any address is forbidden, and
- * hand over only the addresses that were checked.
- */
-function checkedLookup(resolve: ResolveHost, allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        if (!allowPrivate) {
-          for (const address of addresses) {
-            const reason = forbiddenAddressReason(address);
-            if (reason) {
-              callback(lookupError('EFORBIDDEN', `forbidden address ${address} for ${hostname}: ${reason}`), '');
-              return;
-            }
-          }
-        }
-        const wantedFamily = familyNumber(options.family);
-        const usable: LookupAddress[] = addresses
-          .map((address) => ({ address, family: isIP(address) }))
-          .filter((entry) => entry.family !== 0 && (wantedFamily === 0 || entry.family === wantedFamily));
-        const first = usable[0];
-        if (first === undefined) {
-          callback(lookupError('ENOTFOUND', `host ${hostname} does not resolve`), '');
-        } else if (options.all) {
-          callback(null, usable);
-        } else {
-          callback(null, first.address, first.family);
-        }
-      },
-      (error: unknown) => {
-        callback(lookupError('ENOTFOUND', `host ${hostname} does not resolve: ${describeError(error)}`), '');
-      },
-    );
-  };
-}
-
-function familyNumber(family: number | string | undefined): number {
-  if (family === 4 || family === 'IPv4') return 4;
-  if (family === 6 || family === 'IPv6') return 6;
-  return 0;
-}
-
-function lookupError(code: string, message: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(message), { code });
-}
-
-// Node reports a failed multi-address connect as an AggregateError with an
-// empty message; the inner errors carry the useful text.
-function describeError(error: unknown): string {
-  if (error instanceof AggregateError && error.errors.length > 0) {
-    return error.errors.map(describeError).join('; ');
-  }
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return error.message || code || error.name;
-  }
-  return String(error);
-}
-
-function withContentLength(headers: Record<string, string>, length: number): Record<string, string> {
-  const framingHeaders = new Set(['content-length', 'transfer-encoding']);
-  const kept = Object.entries(headers).filter(([name]) => !framingHeaders.has(name.toLowerCase()));
-  return { ...Object.fromEntries(kept), 'Content-Length': String(length) };
+  const result = await guardedRequest({ ...opts, method: 'POST', maxResponseBytes: MAX_RESPONSE_BODY_BYTES });
+  if (result.kind === 'error') return result;
+  const retryAfter = result.headers['retry-after'];
+  return { kind: 'response', status: result.status, retryAfterMs: parseRetryAfterMs(retryAfter), latencyMs: result.latencyMs };
 }
 
 /**

@@ -2,7 +2,7 @@
 //
 // The endpoint check resolves the name now to give the owner an early,
 // readable refusal. It is not the security boundary: DNS can change between
-// save and delivery, so http-client.ts checks again inside the connection's
+// save and delivery, so guarded-request.ts checks again inside the connection's
 // own lookup.
 
 import { lookup } from 'node:dns/promises';

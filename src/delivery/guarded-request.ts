@@ -1,0 +1,162 @@
+// One outbound HTTP exchange with an agent's server, dialled safely: webhook deliveries (http-client.ts),
+// health probes (probe.ts) and, later, agent cards all go through here.
+//
+// Agents register arbitrary URLs, so without a guard the service could be made to call into its own
+// network (ip-policy.ts). The address check runs inside the socket's own DNS lookup and the socket connects
+// to exactly the addresses that passed, so a name cannot resolve to a public address for the check and a
+// private one for the connection (DNS rebinding). Redirects are never followed: a 3xx is just an answer.
+// The answer's body is read up to a limit and thrown away, and the whole exchange has a deadline.
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import { forbiddenAddressReason, isLocalhostName, normalizeHost } from './ip-policy.js';
+import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-guard.js';
+
+export type GuardedResult =
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number }
+  | { kind: 'error'; error: string; latencyMs: number };
+
+export interface GuardedRequestOptions {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+  /** Deadline for the whole exchange: lookup, connect, request and response. */
+  timeoutMs: number;
+  /** Response bytes read (and thrown away) before the connection is cut. */
+  maxResponseBytes: number;
+  /** Development and tests only: skip the address policy. */
+  allowPrivate: boolean;
+  /** Name resolution; defaults to the system resolver. Tests inject answers here. */
+  resolve?: ResolveHost;
+}
+
+export async function guardedRequest(opts: GuardedRequestOptions): Promise<GuardedResult> {
+  const startedAt = performance.now();
+  const elapsedMs = (): number => Math.round(performance.now() - startedAt);
+  const refuse = (error: string): GuardedResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
+
+  const shape = checkUrlShape(opts.url);
+  if (!shape.ok) return refuse(shape.reason);
+  const host = normalizeHost(shape.url.hostname);
+  if (host === null) return refuse('URL host is not valid');
+
+  if (!opts.allowPrivate) {
+    // IP literals never go through lookup, so they are judged here.
+    if (host.kind === 'ip') {
+      const reason = forbiddenAddressReason(host.address);
+      if (reason) return refuse(`forbidden address ${host.address}: ${reason}`);
+    } else if (isLocalhostName(host.name)) {
+      return refuse(`forbidden host ${host.name}: local name`);
+    }
+  }
+
+  const sendRequest = shape.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  let request: ClientRequest;
+  try {
+    request = sendRequest({
+      method: opts.method,
+      protocol: shape.url.protocol,
+      hostname: host.kind === 'ip' ? host.address : host.name,
+      port: shape.url.port === '' ? undefined : Number(shape.url.port),
+      path: `${shape.url.pathname}${shape.url.search}`,
+      headers: opts.body ? withContentLength(opts.headers, opts.body.length) : opts.headers,
+      // A fresh socket per exchange: a pooled one would skip the guarded lookup.
+      agent: false,
+      lookup: guardedLookup(opts.resolve ?? resolveWithSystemDns, opts.allowPrivate),
+    });
+  } catch (error) {
+    // Invalid header values and the like are thrown synchronously.
+    return refuse(describeError(error));
+  }
+
+  // The request only starts connecting on a later tick, so the listeners below are in place before
+  // anything can happen.
+  return new Promise<GuardedResult>((settle) => {
+    let settled = false;
+    const finish = (outcome: Outcome): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      request.destroy();
+      settle({ ...outcome, latencyMs: elapsedMs() });
+    };
+    // Set once the status line arrives: from then on the server has answered.
+    let answer: Answer | null = null;
+
+    // A body that trickles past the deadline does not turn an answer already given into a timeout.
+    const deadline = setTimeout(() => finish(answer ?? { kind: 'error', error: 'timeout' }), opts.timeoutMs);
+
+    request.on('response', (response) => {
+      const answered: Answer = { kind: 'response', status: response.statusCode ?? 0, headers: response.headers };
+      answer = answered;
+      let bytesRead = 0;
+      response.on('data', (chunk: Buffer) => {
+        bytesRead += chunk.length;
+        if (bytesRead > opts.maxResponseBytes) finish(answered);
+      });
+      response.on('end', () => finish(answered));
+      // Cut short after the head arrived: the status still stands.
+      response.on('error', () => finish(answered));
+      response.on('close', () => finish(answered));
+    });
+    request.on('error', (error) => finish(answer ?? { kind: 'error', error: describeError(error) }));
+    request.end(opts.body);
+  });
+}
+
+type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders };
+type Outcome = Answer | { kind: 'error'; error: string };
+
+/**
+ * The guarded lookup for a socket: resolve, refuse if any address is forbidden (the connection may pick
+ * any of them), and hand over only the addresses that were checked.
+ */
+export function guardedLookup(resolve: ResolveHost, allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        if (!allowPrivate) {
+          for (const address of addresses) {
+            const reason = forbiddenAddressReason(address);
+            if (reason) return callback(lookupError('EFORBIDDEN', `forbidden address ${address} for ${hostname}: ${reason}`), '');
+          }
+        }
+        const wantedFamily = familyNumber(options.family);
+        const usable: LookupAddress[] = addresses
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((entry) => entry.family !== 0 && (wantedFamily === 0 || entry.family === wantedFamily));
+        const first = usable[0];
+        if (first === undefined) return callback(lookupError('ENOTFOUND', `host ${hostname} does not resolve`), '');
+        if (options.all) return callback(null, usable);
+        callback(null, first.address, first.family);
+      },
+      (error: unknown) => callback(lookupError('ENOTFOUND', `host ${hostname} does not resolve: ${describeError(error)}`), ''),
+    );
+  };
+}
+
+function familyNumber(family: number | string | undefined): number {
+  if (family === 4 || family === 'IPv4') return 4;
+  if (family === 6 || family === 'IPv6') return 6;
+  return 0;
+}
+
+function lookupError(code: string, message: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
+
+// Node reports a failed multi-address connect as an AggregateError with an empty message; the inner
+// errors carry the useful text.
+function describeError(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return error.errors.map(describeError).join('; ');
+  if (error instanceof Error) return error.message || (error as NodeJS.ErrnoException).code || error.name;
+  return String(error);
+}
+
+function withContentLength(headers: Record<string, string>, length: number): Record<string, string> {
+  const framingHeaders = new Set(['content-length', 'transfer-encoding']);
+  const kept = Object.entries(headers).filter(([name]) => !framingHeaders.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), 'Content-Length': String(length) };
+}
