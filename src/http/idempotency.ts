@@ -17,9 +17,9 @@ import { AppError, conflict, invalid } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
 import type { Context } from '../schema/context.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency-window.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 // A claim whose request never finished (the process died) is taken over after this long. Requests end
 // well before it: the processor client's own timeouts and retries stay under five minutes.
 export const ABANDONED_CLAIM_MS = 10 * 60 * 1000;

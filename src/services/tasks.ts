@@ -8,7 +8,7 @@ import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } fro
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { IDEMPOTENCY_WINDOW_MS } from '../http/idempotency.js';
+import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
 import { routeTask } from '../jobs/specs/task-route.js';
