@@ -10,22 +10,21 @@ import { openDatabase } from './db/database.js';
 import { createLogger } from './logger.js';
 import { loadServerKey } from './crypto/server-key.js';
 import { createSecretBox } from './crypto/secret-box.js';
-import { createServices, type Services } from './services/index.js';
+import { createServices } from './services/index.js';
+import type { CliCommand } from './cli/command.js';
 import { AppError } from './errors.js';
 import { commands as extraCommands } from './cli/commands.js';
 import { createMetrics } from './metrics/metrics.js';
 import { createLocalBus } from './events/bus.js';
 import { realTime } from './deps.js';
 
-export interface CliCommand {
-  words: string;
-  usage: string;
-  // Options without which the command cannot run; checked before the database is opened.
-  required?: string[];
-  // The option a bare word after the command fills (`agent verify agt_…`).
-  positional?: string;
-  options: Record<string, { type: 'string' | 'boolean' }>;
-  run(services: Services, values: Record<string, string | boolean | undefined>): Promise<{ json: unknown; text: string }>;
+type OptionValues = Parameters<CliCommand['run']>[1];
+
+// An option the command lists as `required`: main() has refused the command already when it is missing.
+function given(v: OptionValues, name: string): string {
+  const value = v[name];
+  if (typeof value !== 'string') throw new AppError('INVALID_INPUT', `--${name} is required`, { field: name });
+  return value;
 }
 
 const baseCommands: CliCommand[] = [
@@ -35,8 +34,7 @@ const baseCommands: CliCommand[] = [
     options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean' } },
     required: ['email'],
     async run(services, v) {
-      if (typeof v.email !== 'string') throw new AppError('INVALID_INPUT', '--email is required', { field: 'email' });
-      const { user, apiKey } = await services.accounts.createUser({ email: v.email, name: v.name as string | undefined, isAdmin: v.admin === true });
+      const { user, apiKey } = await services.accounts.createUser({ email: given(v, 'email'), name: v.name as string | undefined, isAdmin: v.admin === true });
       return { json: { id: user.id, apiKey }, text: `created user ${user.id} (${user.email})\nAPI key (shown once): ${apiKey}` };
     },
   },
@@ -46,8 +44,7 @@ const baseCommands: CliCommand[] = [
     options: { user: { type: 'string' }, name: { type: 'string' } },
     required: ['user'],
     async run(services, v) {
-      if (typeof v.user !== 'string') throw new AppError('INVALID_INPUT', '--user is required', { field: 'user' });
-      const { apiKey, record } = await services.accounts.createApiKey(v.user, (v.name as string | undefined) ?? null);
+      const { apiKey, record } = await services.accounts.createApiKey(given(v, 'user'), (v.name as string | undefined) ?? null);
       return { json: { apiKey }, text: `created key ${record.id}\nAPI key (shown once): ${apiKey}` };
     },
   },
@@ -58,9 +55,9 @@ const baseCommands: CliCommand[] = [
     required: ['user'],
     // Ids, names and prefixes only: the keys themselves are not stored (only their hashes).
     async run(services, v) {
-      if (typeof v.user !== 'string') throw new AppError('INVALID_INPUT', '--user is required', { field: 'user' });
-      const user = await services.deps.prisma.user.findUnique({ where: { id: v.user }, select: { id: true } });
-      if (!user) throw new AppError('NOT_FOUND', `no user ${v.user}`);
+      const userId = given(v, 'user');
+      const user = await services.deps.prisma.user.findUnique({ where: { id: userId }, select: { id: true } });
+      if (!user) throw new AppError('NOT_FOUND', `no user ${userId}`);
       const keys = (await services.accounts.listApiKeys(user.id)).map((k) => ({
         id: k.id,
         name: k.name,
@@ -81,8 +78,7 @@ const baseCommands: CliCommand[] = [
     options: { key: { type: 'string' } },
     required: ['key'],
     async run(services, v) {
-      if (typeof v.key !== 'string') throw new AppError('INVALID_INPUT', '--key is required', { field: 'key' });
-      const key = await services.accounts.revokeApiKey(null, v.key);
+      const key = await services.accounts.revokeApiKey(null, given(v, 'key'));
       return { json: { id: key.id, revokedAt: key.revokedAt }, text: `revoked key ${key.id}` };
     },
   },

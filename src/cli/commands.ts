@@ -1,5 +1,5 @@
 // Commands contributed by the domains (credits, agents, search); each is a CliCommand.
-import type { CliCommand } from '../cli.js';
+import type { CliCommand } from './command.js';
 import { creditCommands } from '../payments/cli-commands.js';
 import { reputationCommands } from './reputation-commands.js';
 import { searchCommands } from './search-commands.js';

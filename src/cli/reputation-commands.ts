@@ -1,6 +1,6 @@
 // Administration of reputation:
 //   npm run --silent cli -- agent verify AGENT_ID [--revoke] [--json]   (or --agent AGENT_ID)
-import type { CliCommand } from '../cli.js';
+import type { CliCommand } from './command.js';
 import { invalid } from '../errors.js';
 
 export const reputationCommands: CliCommand[] = [

@@ -2,7 +2,7 @@
 //   npm run --silent cli -- search reindex [--json]
 // Rebuilds the configured engine's index from the database: for Typesense a new collection behind the
 // alias, for PostgreSQL the weighted documents and the typo-correction vocabulary.
-import type { CliCommand } from '../cli.js';
+import type { CliCommand } from './command.js';
 
 export const searchCommands: CliCommand[] = [
   {

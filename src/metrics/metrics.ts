@@ -16,81 +16,34 @@ export function createMetrics(opts: { defaults?: boolean } = {}) {
   // Read at scrape time, so the gauges show the queue as it is now, not as some job last left it.
   const queue = async (): Promise<QueueState> => (readQueue ? readQueue().catch(() => ({ due: 0, oldestDueSeconds: 0 })) : { due: 0, oldestDueSeconds: 0 });
 
+  // Every metric registers in this app's registry only.
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter<L>({ name, help, labelNames, registers: [registry] });
+  const histogram = <L extends string>(name: string, help: string, buckets: number[], labelNames: readonly L[] = []) =>
+    new Histogram<L>({ name, help, labelNames, buckets, registers: [registry] });
+  const queueGauge = (name: string, help: string, read: (state: QueueState) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.set(read(await queue()));
+      },
+    });
+
   const metrics = {
     registry,
-    httpRequests: new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests by method, route template and status',
-      labelNames: ['method', 'route', 'status'] as const,
-      registers: [registry],
-    }),
-    httpDuration: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from request to the end of the answer, by method and route template',
-      labelNames: ['method', 'route'] as const,
-      buckets: seconds,
-      registers: [registry],
-    }),
-    jobs: new Counter({
-      name: 'jobs_total',
-      help: 'Jobs run, by kind and outcome (success, error: will retry, failed: out of attempts)',
-      labelNames: ['kind', 'outcome'] as const,
-      registers: [registry],
-    }),
-    jobDuration: new Histogram({
-      name: 'job_duration_seconds',
-      help: 'Time a job took, by kind',
-      labelNames: ['kind'] as const,
-      buckets: seconds,
-      registers: [registry],
-    }),
-    queueDepth: new Gauge({
-      name: 'job_queue_due',
-      help: 'Jobs due to run and not yet taken by a worker',
-      registers: [registry],
-      async collect() {
-        this.set((await queue()).due);
-      },
-    }),
-    queueOldest: new Gauge({
-      name: 'job_queue_oldest_due_seconds',
-      help: 'How long the oldest due job has waited',
-      registers: [registry],
-      async collect() {
-        this.set((await queue()).oldestDueSeconds);
-      },
-    }),
-    deliveries: new Counter({
-      name: 'deliveries_total',
-      help: 'Delivery attempts to agents, by outcome (delivered, retrying, given_up)',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-    }),
-    deliveryDuration: new Histogram({
-      name: 'delivery_duration_seconds',
-      help: 'Time an agent took to answer a delivery attempt (or to fail it)',
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
-      registers: [registry],
-    }),
-    taskTransitions: new Counter({
-      name: 'task_status_changes_total',
-      help: 'Task status changes, by the status entered',
-      labelNames: ['status'] as const,
-      registers: [registry],
-    }),
-    paymentSteps: new Counter({
-      name: 'payment_steps_total',
-      help: 'Calls to the payment processor, by step and outcome',
-      labelNames: ['step', 'outcome'] as const,
-      registers: [registry],
-    }),
-    searchDuration: new Histogram({
-      name: 'search_duration_seconds',
-      help: 'Time the search engine took to answer a discovery query, by engine',
-      labelNames: ['engine'] as const,
-      buckets: seconds,
-      registers: [registry],
-    }),
+    httpRequests: counter('http_requests_total', 'HTTP requests by method, route template and status', ['method', 'route', 'status']),
+    httpDuration: histogram('http_request_duration_seconds', 'Time from request to the end of the answer, by method and route template', seconds, ['method', 'route']),
+    jobs: counter('jobs_total', 'Jobs run, by kind and outcome (success, error: will retry, failed: out of attempts)', ['kind', 'outcome']),
+    jobDuration: histogram('job_duration_seconds', 'Time a job took, by kind', seconds, ['kind']),
+    queueDepth: queueGauge('job_queue_due', 'Jobs due to run and not yet taken by a worker', (q) => q.due),
+    queueOldest: queueGauge('job_queue_oldest_due_seconds', 'How long the oldest due job has waited', (q) => q.oldestDueSeconds),
+    deliveries: counter('deliveries_total', 'Delivery attempts to agents, by outcome (delivered, retrying, given_up)', ['outcome']),
+    deliveryDuration: histogram('delivery_duration_seconds', 'Time an agent took to answer a delivery attempt (or to fail it)', [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30]),
+    taskTransitions: counter('task_status_changes_total', 'Task status changes, by the status entered', ['status']),
+    paymentSteps: counter('payment_steps_total', 'Calls to the payment processor, by step and outcome', ['step', 'outcome']),
+    searchDuration: histogram('search_duration_seconds', 'Time the search engine took to answer a discovery query, by engine', seconds, ['engine']),
     // Where the queue gauges read from (the database), once it is open.
     watchQueue(read: () => Promise<QueueState>) {
       readQueue = read;
