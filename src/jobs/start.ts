@@ -52,7 +52,7 @@ export async function startJobs(opts: { config: Config; database: Database; serv
     });
   }
   // The periodic health sweep reschedules itself; this starts the chain (a no-op when one is queued).
-  await enqueue(database.prisma, healthSweep, {}, { runAt: new Date(Date.now() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
+  await enqueue(database.prisma, healthSweep, {}, { runAt: new Date(opts.services.deps.clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
 
   return {
     async stop() {
