@@ -38,7 +38,7 @@ builder.queryFields((t) => ({
   apiKeys: t.prismaField({
     type: ['ApiKey'],
     authScopes: { user: true },
-    resolve: (_query, _root, _args, ctx) => ctx.services.accounts.listApiKeys(ctx.viewer!.id),
+    resolve: (query, _root, _args, ctx) => ctx.services.accounts.listApiKeys(ctx.viewer!.id, query),
   }),
 }));
 
@@ -56,6 +56,6 @@ builder.mutationFields((t) => ({
     type: 'ApiKey',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_query, _root, args, ctx) => ctx.services.accounts.revokeApiKey(ctx.viewer!.id, String(args.id)),
+    resolve: (query, _root, args, ctx) => ctx.services.accounts.revokeApiKey(ctx.viewer!.id, String(args.id), query),
   }),
 }));

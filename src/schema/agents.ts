@@ -94,14 +94,14 @@ builder.queryFields((t) => ({
     type: ['Agent'],
     description: 'All agents the caller owns',
     authScopes: { user: true },
-    resolve: (_q, _root, _args, ctx) => ctx.services.agents.listOwned(ctx.viewer!),
+    resolve: (query, _root, _args, ctx) => ctx.services.agents.listOwned(ctx.viewer!, query),
   }),
   myAgent: t.prismaField({
     type: 'Agent',
     description: 'One agent the caller owns',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.agents.ownedAgent(ctx.viewer!, String(args.id)),
+    resolve: (query, _root, args, ctx) => ctx.services.agents.ownedAgent(ctx.viewer!, String(args.id), query),
   }),
 }));
 
@@ -110,13 +110,13 @@ builder.mutationFields((t) => ({
     type: 'Agent',
     authScopes: { user: true },
     args: { input: t.arg({ type: AgentCreateInput, required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.agents.create(ctx.viewer!, args.input),
+    resolve: (query, _root, args, ctx) => ctx.services.agents.create(ctx.viewer!, args.input, query),
   }),
   updateAgent: t.prismaField({
     type: 'Agent',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentUpdateInput, required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.agents.update(ctx.viewer!, String(args.id), args.input),
+    resolve: (query, _root, args, ctx) => ctx.services.agents.update(ctx.viewer!, String(args.id), args.input, query),
   }),
   deleteAgent: t.field({
     type: DeleteResult,
@@ -142,6 +142,6 @@ builder.mutationFields((t) => ({
     description: 'Turns delivery signing off',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.agents.removeWebhookSecret(ctx.viewer!, String(args.id)),
+    resolve: (query, _root, args, ctx) => ctx.services.agents.removeWebhookSecret(ctx.viewer!, String(args.id), query),
   }),
 }));

@@ -35,7 +35,7 @@ builder.queryFields((t) => ({
     description: "Deliveries to one of the caller's agents, newest first, with every attempt",
     authScopes: { user: true },
     args: { agentId: t.arg.id({ required: true }), limit: t.arg.int({ defaultValue: 50 }).validate(deliveryListLimit) },
-    resolve: (_q, _root, args, ctx) => ctx.services.deliveries.listForAgent(ctx.viewer!, String(args.agentId), args.limit ?? 50),
+    resolve: (query, _root, args, ctx) => ctx.services.deliveries.listForAgent(ctx.viewer!, String(args.agentId), args.limit ?? 50, query),
   }),
 }));
 
@@ -45,6 +45,6 @@ builder.mutationFields((t) => ({
     description: 'Delivers a still-matched task again, now',
     authScopes: { user: true },
     args: { agentId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.deliveries.redeliver(ctx.viewer!, String(args.agentId), String(args.deliveryId)),
+    resolve: (query, _root, args, ctx) => ctx.services.deliveries.redeliver(ctx.viewer!, String(args.agentId), String(args.deliveryId), query),
   }),
 }));

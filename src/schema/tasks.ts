@@ -95,7 +95,7 @@ builder.queryFields((t) => ({
     description: 'A task, for its requester and for the owner of its agent',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.tasks.get(ctx.viewer!, String(args.id)),
+    resolve: (query, _root, args, ctx) => ctx.services.tasks.get(ctx.viewer!, String(args.id), query),
   }),
   tasks: t.field({
     type: TaskPage,
@@ -122,8 +122,8 @@ builder.mutationFields((t) => ({
         .validate(idempotencyKey),
     },
     resolve: async (_root, args, ctx) => {
-      const { task, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input, args.idempotencyKey ?? null);
-      return { taskId: task.id, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
+      const { taskId, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input, args.idempotencyKey ?? null);
+      return { taskId, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
     },
   }),
   acceptTask: t.prismaField({

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { API_KEY_PREFIX, newApiKey, sha256Hex } from '../crypto/tokens.js';
 import { notFound, conflict } from '../errors.js';
 import { newId } from '../ids.js';
-import type { User } from '../generated/prisma/client.js';
+import type { Prisma, User } from '../generated/prisma/client.js';
 import { z } from 'zod';
 import { parseOrInvalid } from './validation.js';
 
@@ -44,19 +44,19 @@ export function accountService(deps: Deps) {
       return issueKey(userId, name === null ? null : parseOrInvalid(apiKeyName, name, 'name'));
     },
 
-    listApiKeys(userId: string) {
-      return prisma.apiKey.findMany({ where: { userId }, orderBy: { createdAt: 'desc' } });
+    listApiKeys(userId: string, query: { include?: Prisma.ApiKeyInclude } = {}) {
+      return prisma.apiKey.findMany({ ...query, where: { userId }, orderBy: { createdAt: 'desc' } });
     },
 
     // Revoking is permanent; revoking twice is harmless. A user can only revoke their own keys.
     // Takes the key's id, or (from the CLI) the key itself.
-    async revokeApiKey(userId: string | null, keyIdOrKey: string) {
+    async revokeApiKey(userId: string | null, keyIdOrKey: string, query: { include?: Prisma.ApiKeyInclude } = {}) {
       const key = keyIdOrKey.startsWith(API_KEY_PREFIX)
         ? await prisma.apiKey.findUnique({ where: { hash: sha256Hex(keyIdOrKey) } })
         : await prisma.apiKey.findUnique({ where: { id: keyIdOrKey } });
       if (!key || (userId !== null && key.userId !== userId)) throw notFound('API key');
       if (key.revokedAt) return key;
-      return prisma.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+      return prisma.apiKey.update({ ...query, where: { id: key.id }, data: { revokedAt: new Date() } });
     },
 
     async userForApiKey(apiKey: string): Promise<User | null> {

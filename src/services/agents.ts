@@ -1,7 +1,7 @@
 // The agent registry: owners create, change and remove their agents and manage webhook secrets.
 import type { Deps } from '../deps.js';
 import type { Db, Tx } from '../db/client.js';
-import type { Agent } from '../generated/prisma/client.js';
+import type { Agent, Prisma } from '../generated/prisma/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
 import { conflict, forbidden, notFound } from '../errors.js';
@@ -34,11 +34,14 @@ async function freeSlug(tx: Tx, name: string, exceptId?: string): Promise<string
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
+// The relations a GraphQL selection needs (the `query` of a prismaField), read with the row itself.
+type AgentQuery = { include?: Prisma.AgentInclude };
+
 export function agentService(deps: Deps) {
   const { prisma, config } = deps;
 
-  async function ownedAgent(tx: Db, viewer: Viewer, id: string): Promise<Agent> {
-    const agent = await tx.agent.findUnique({ where: { id } });
+  async function ownedAgent(tx: Db, viewer: Viewer, id: string, query: AgentQuery = {}): Promise<Agent> {
+    const agent = await tx.agent.findUnique({ ...query, where: { id } });
     if (!agent) throw notFound('agent');
     if (agent.ownerId !== viewer.id) throw forbidden('you do not own this agent');
     return agent;
@@ -57,18 +60,19 @@ export function agentService(deps: Deps) {
   }
 
   return {
-    ownedAgent: (viewer: Viewer, id: string) => ownedAgent(prisma, viewer, id),
+    ownedAgent: (viewer: Viewer, id: string, query?: AgentQuery) => ownedAgent(prisma, viewer, id, query),
 
-    listOwned(viewer: Viewer) {
-      return prisma.agent.findMany({ where: { ownerId: viewer.id }, orderBy: { createdAt: 'asc' } });
+    listOwned(viewer: Viewer, query: AgentQuery = {}) {
+      return prisma.agent.findMany({ ...query, where: { ownerId: viewer.id }, orderBy: { createdAt: 'asc' } });
     },
 
     // `fields` were checked against agentInput where they came in (the GraphQL argument); create has
     // name and endpoint.
-    async create(viewer: Viewer, fields: AgentInput): Promise<Agent> {
+    async create(viewer: Viewer, fields: AgentInput, query: AgentQuery = {}): Promise<Agent> {
       await checkEndpoint(fields.endpoint, config.allowPrivateEndpoints);
       return withSlugRetry(async (tx) => {
         const agent = await tx.agent.create({
+          ...query,
           data: {
             ...fields,
             id: newId('agt'),
@@ -83,7 +87,7 @@ export function agentService(deps: Deps) {
       });
     },
 
-    async update(viewer: Viewer, id: string, fields: AgentInput): Promise<Agent> {
+    async update(viewer: Viewer, id: string, fields: AgentInput, query: AgentQuery = {}): Promise<Agent> {
       await checkEndpoint(fields.endpoint, config.allowPrivateEndpoints);
       return withSlugRetry(async (tx) => {
         const agent = await ownedAgent(tx, viewer, id);
@@ -94,7 +98,7 @@ export function agentService(deps: Deps) {
           await tx.agentPreviousSlug.upsert({ where: { slug: agent.slug }, create: { slug: agent.slug, agentId: id }, update: {} });
           await tx.agentPreviousSlug.deleteMany({ where: { slug, agentId: id } });
         }
-        const updated = await tx.agent.update({ where: { id }, data: { ...fields, ...(slug ? { slug } : {}), updatedAt: new Date() } });
+        const updated = await tx.agent.update({ ...query, where: { id }, data: { ...fields, ...(slug ? { slug } : {}), updatedAt: new Date() } });
         await agentChanged(tx, id);
         return updated;
       });
@@ -137,10 +141,10 @@ export function agentService(deps: Deps) {
       return secret;
     },
 
-    async removeWebhookSecret(viewer: Viewer, id: string): Promise<Agent> {
+    async removeWebhookSecret(viewer: Viewer, id: string, query: AgentQuery = {}): Promise<Agent> {
       return prisma.$transaction(async (tx) => {
         await ownedAgent(tx, viewer, id);
-        return tx.agent.update({ where: { id }, data: { webhookSecretEnc: null } });
+        return tx.agent.update({ ...query, where: { id }, data: { webhookSecretEnc: null } });
       });
     },
 

@@ -10,6 +10,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
@@ -68,18 +69,14 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       await record({ deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt }, result);
     },
 
-    async listForAgent(viewer: Viewer, agentId: string, limit: number) {
+    // `query`: the relations the GraphQL selection needs (the attempts), read with the rows.
+    async listForAgent(viewer: Viewer, agentId: string, limit: number, query: { include?: Prisma.DeliveryInclude } = {}) {
       await ownedAgent(viewer, agentId);
-      return prisma.delivery.findMany({
-        where: { agentId },
-        orderBy: { id: 'desc' },
-        take: limit,
-        include: { attempts: { orderBy: { number: 'asc' } } },
-      });
+      return prisma.delivery.findMany({ ...query, where: { agentId }, orderBy: { id: 'desc' }, take: limit });
     },
 
     // The owner asks for a still-matched task to be delivered again now.
-    async redeliver(viewer: Viewer, agentId: string, deliveryId: string) {
+    async redeliver(viewer: Viewer, agentId: string, deliveryId: string, query: { include?: Prisma.DeliveryInclude } = {}) {
       await ownedAgent(viewer, agentId);
       const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true } });
       if (!delivery || delivery.agentId !== agentId) throw notFound('delivery');
@@ -87,7 +84,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         throw conflict(`the task is ${delivery.task.status}; only a matched task is delivered again`, { status: delivery.task.status });
       }
       return prisma.$transaction(async (t) => {
-        const updated = await t.delivery.update({ where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: new Date() } });
+        const updated = await t.delivery.update({ ...query, where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: new Date() } });
         await enqueue(t, deliverTask, { deliveryId });
         return updated;
       });

@@ -23,6 +23,12 @@ import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.
 // How often a task that found no agent is routed again, besides whenever an agent changes.
 export const ROUTE_RETRY_MS = 30_000;
 
+// A new task (or the one an earlier request with the same key made) and its card hold, if any.
+export interface CreatedTask {
+  taskId: string;
+  authorization: CardAuthorization | null;
+}
+
 export interface TaskHooks {
   // Inside the transaction that finished the task (reputation, statistics).
   taskFinished(tx: Tx, task: Task): Promise<void>;
@@ -73,8 +79,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     if (count === 0) return null;
     await t.agent.update({ where: { id: agent.id }, data: { taskCount: { increment: 1 } } });
     const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent);
-    const current = plan.ready ? await matchNow(t, afterCommit, task.id) : await t.task.findUniqueOrThrow({ where: { id: task.id } });
-    return { plan, task: current };
+    if (plan.ready) await matchNow(t, afterCommit, task.id);
+    return { plan };
   }
 
   async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, data: Prisma.TaskUncheckedUpdateManyInput = {}) {
@@ -140,16 +146,16 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
   // A card-paid task's hold is placed after the commit: no network call inside a transaction. A job
   // queued with the task does the same (same processor idempotency key) if this process dies first.
-  async function withHold(task: Task, method: string | undefined): Promise<{ task: Task; authorization: CardAuthorization | null }> {
-    if (method !== 'card') return { task, authorization: null };
-    const authorization = await payments().authorizeCard(task.id);
-    return { task: await prisma.task.findUniqueOrThrow({ where: { id: task.id } }), authorization };
+  // The task is not read back: the caller reads it once, with what it needs (schema/tasks.ts).
+  async function withHold(taskId: string, method: string | undefined): Promise<CreatedTask> {
+    if (method !== 'card') return { taskId, authorization: null };
+    return { taskId, authorization: await payments().authorizeCard(taskId) };
   }
 
   // A task made by an earlier request: its payment method is read back, since that request's plan is gone.
-  async function withEarlierHold(task: Task): Promise<{ task: Task; authorization: CardAuthorization | null }> {
+  async function withEarlierHold(task: Task): Promise<CreatedTask> {
     const payment = await prisma.payment.findUnique({ where: { taskId: task.id }, select: { method: true } });
-    return withHold(task, payment?.method);
+    return withHold(task.id, payment?.method);
   }
 
   return {
@@ -160,7 +166,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
      * after the commit. A task whose card was declined gives its key up, so a retry after fixing the card
      * makes a new task.
      */
-    async create(viewer: Viewer, input: CreateTaskInput, idempotencyKey: string | null = null): Promise<{ task: Task; authorization: CardAuthorization | null }> {
+    async create(viewer: Viewer, input: CreateTaskInput, idempotencyKey: string | null = null): Promise<CreatedTask> {
       if (idempotencyKey !== null) {
         const earlier = await earlierTask(viewer.id, idempotencyKey);
         if (earlier) return withEarlierHold(earlier);
@@ -171,9 +177,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const id = newId('tsk');
       const createdAt = clock.now();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
-      let made: { task: Task; method: string | undefined };
+      let method: string | undefined;
       try {
-        const { task, plan } = await tx(async (t, afterCommit) => {
+        const plan = await tx(async (t, afterCommit) => {
           const row = await t.task.create({
             data: {
               id,
@@ -197,9 +203,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
             await enqueue(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
           }
-          return { task: assigned?.task ?? row, plan: assigned?.plan ?? null };
+          return assigned?.plan ?? null;
         });
-        made = { task, method: plan?.method };
+        method = plan?.method;
       } catch (error) {
         // A concurrent request with the same key made the task first.
         if (idempotencyKey === null || !isUniqueViolation(error)) throw error;
@@ -207,11 +213,12 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         if (!earlier) throw error;
         return withEarlierHold(earlier);
       }
-      return withHold(made.task, made.method);
+      return withHold(id, method);
     },
 
-    async get(viewer: Viewer, id: string): Promise<Task> {
-      const task = await prisma.task.findUnique({ where: { id }, include: { agent: { select: { ownerId: true } } } });
+    // `query`: the relations the GraphQL selection needs (the payment), read with the row.
+    async get(viewer: Viewer, id: string, query: { include?: Prisma.TaskInclude } = {}): Promise<Task> {
+      const task = await prisma.task.findUnique({ where: { id }, include: { ...query.include, agent: { select: { ownerId: true } } } });
       if (!task) throw notFound('task');
       if (task.requesterId !== viewer.id && task.agent?.ownerId !== viewer.id) throw forbidden('not your task');
       return task;
