@@ -51,7 +51,8 @@ export async function startJobs(opts: { config: Config; database: Database; serv
     });
   }
   // The periodic health sweep reschedules itself; this starts the chain (a no-op when one is queued).
-  await scheduleHealthSweep(database.prisma, new Date(Date.now() + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
+  const now = opts.services.deps.clock.now().getTime();
+  await scheduleHealthSweep(database.prisma, new Date(now + config.health.checkIntervalSeconds * 1000), 'preserve_run_at');
 
   return {
     async stop() {
