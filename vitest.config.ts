@@ -14,7 +14,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     // Migrates one database per run; each file starts from a copy of it (test/support/database.ts).
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
+    // A file's first test that names a file fixture (test/support/fixtures.ts) also starts its service.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,

@@ -5,18 +5,9 @@
 //   npm run --silent cli -- apikey list --user ID [--json]
 //   npm run --silent cli -- apikey revoke --key KEY_ID
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
-import { createLogger } from './logger.js';
-import { loadServerKey } from './crypto/server-key.js';
-import { createSecretBox } from './crypto/secret-box.js';
-import { createServices } from './services/index.js';
 import type { CliCommand } from './cli/command.js';
 import { AppError } from './errors.js';
 import { commands as extraCommands } from './cli/commands.js';
-import { createMetrics } from './metrics/metrics.js';
-import { createLocalBus } from './events/bus.js';
-import { realTime } from './deps.js';
 
 type OptionValues = Parameters<CliCommand['run']>[1];
 
@@ -117,34 +108,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(values.json ? JSON.stringify({ error: { code: 'INVALID_INPUT', message } }) + '\n' : `${message}\nusage: ${command.usage}\n`);
     return 2;
   }
-  const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'shared', poolSize: 2 });
-  try {
-    const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
-    const services = createServices({
-      ...realTime,
-      events: createLocalBus(),
-      metrics: createMetrics(),
-      config,
-      prisma: database.prisma,
-      searchPrisma: database.searchPrisma,
-      logger: createLogger('silent'),
-      secretBox: createSecretBox(serverKey),
-      serverKey,
-      urls: { base: config.publicBaseUrl ?? `http://localhost:${config.port}` },
-    });
-    const out = await command.run(services, values);
-    process.stdout.write((values.json ? JSON.stringify(out.json) : out.text) + '\n');
-    return 0;
-  } catch (error) {
-    if (error instanceof AppError) {
-      process.stderr.write(values.json ? JSON.stringify({ error: { code: error.code, message: error.message } }) + '\n' : `error: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  } finally {
-    await database.close();
-  }
+  // The service's modules load only now: a usage error answers without them.
+  const { runCommand } = await import('./cli/run.js');
+  return runCommand(command, values);
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,23 +1,13 @@
 // Deleting an agent while requesters hold credits for it is refused, naming the balance, so purchased
 // credits are never destroyed silently; deactivating stays open to the owner.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { expect, test } from './support/fixtures.js';
 
-let server: TestServer;
-let owner: { id: string; apiKey: string };
-let requester: { id: string; apiKey: string };
+// A paid agent of the owner's; its id.
+const it = test.extend('newAgent', async ({ server, owner }) => async (name: string) =>
+  (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name, endpoint: 'http://127.0.0.1:9/x', priceCents: 300 } })).body.data.id as string,
+);
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.createUser();
-  requester = await server.createUser();
-});
-afterAll(() => server?.close());
-
-const newAgent = async (name: string) =>
-  (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name, endpoint: 'http://127.0.0.1:9/x', priceCents: 300 } })).body.data.id as string;
-
-it('refuses with 409 naming the outstanding credits, and lets the owner deactivate instead', async () => {
+it('refuses with 409 naming the outstanding credits, and lets the owner deactivate instead', async ({ server, owner, requester, newAgent }) => {
   const agentId = await newAgent('Credited');
   const other = await server.createUser();
   await server.app.services.credits.grant({ userId: requester.id, agentId, count: 2 });
@@ -37,7 +27,7 @@ it('refuses with 409 naming the outstanding credits, and lets the owner deactiva
   expect(await server.app.services.credits.balanceOf(other.id, agentId)).toBe(3);
 });
 
-it('deletes once every credit is used', async () => {
+it('deletes once every credit is used', async ({ server, owner, requester, newAgent }) => {
   const agentId = await newAgent('Used Up');
   await server.app.services.credits.grant({ userId: requester.id, agentId, count: 1 });
   const task = await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId } });

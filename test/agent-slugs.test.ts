@@ -1,25 +1,21 @@
 // Renaming an agent changes its slug; the old one keeps leading to it (REST and GraphQL) and is not
 // handed to another agent until the renamed agent is deleted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, test } from './support/fixtures.js';
 
-let server: TestServer;
-let owner: { apiKey: string };
+type Named = { id: string; slug: string };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.createUser();
-});
-afterAll(() => server?.close());
-
-const create = async (name: string) =>
-  (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name, endpoint: 'http://127.0.0.1:9/tasks' } })).body.data as { id: string; slug: string };
-const rename = async (id: string, name: string) =>
-  (await server.api.put(`/v1/agents/${id}`, { key: owner.apiKey, body: { name } })).body.data as { id: string; slug: string };
+// The owner creates and renames agents.
+const it = test
+  .extend('create', async ({ server, owner }) => async (name: string) =>
+    (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name, endpoint: 'http://127.0.0.1:9/tasks' } })).body.data as Named,
+  )
+  .extend('rename', async ({ server, owner }) => async (id: string, name: string) =>
+    (await server.api.put(`/v1/agents/${id}`, { key: owner.apiKey, body: { name } })).body.data as Named,
+  );
 const AGENT = 'query($s: String!) { agent(slugOrId: $s) { id slug } }';
 
 describe('previous slugs', () => {
-  it('resolve to the renamed agent over REST and GraphQL', async () => {
+  it('resolve to the renamed agent over REST and GraphQL', async ({ server, create, rename }) => {
     const agent = await create('Old Name');
     expect(agent.slug).toBe('old-name');
     const renamed = await rename(agent.id, 'New Name');
@@ -32,7 +28,7 @@ describe('previous slugs', () => {
     expect((await server.api.get('/v1/discover/never-was')).status).toBe(404);
   });
 
-  it('are not given to another agent while the renamed one exists, and are freed when it is deleted', async () => {
+  it('are not given to another agent while the renamed one exists, and are freed when it is deleted', async ({ server, owner, create, rename }) => {
     const first = await create('Keeper');
     await rename(first.id, 'Keeper Renamed');
     const second = await create('Keeper');
@@ -45,7 +41,7 @@ describe('previous slugs', () => {
     expect((await server.api.get('/v1/discover/keeper')).body.data.id).toBe(third.id);
   });
 
-  it('become current again when the agent takes its old name back, and a chain of renames keeps every slug', async () => {
+  it('become current again when the agent takes its old name back, and a chain of renames keeps every slug', async ({ server, create, rename }) => {
     const agent = await create('Alpha');
     await rename(agent.id, 'Beta');
     await rename(agent.id, 'Gamma');

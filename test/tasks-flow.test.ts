@@ -1,50 +1,31 @@
 // The whole task flow over real HTTP: creation and routing, a signed delivery to a real agent on
 // loopback, the agent's callback, and the requester's view.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signServiceSignature } from '../src/delivery/signing.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { callBack, waitForStatus } from './support/agent.js';
+import { describe, expect, test } from './support/fixtures.js';
 
-let server: TestServer;
-let requester: { id: string; apiKey: string };
-let owner: { id: string; apiKey: string };
-let agentHttp: TestAgent;
-let agentId: string;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  requester = await server.createUser();
-  owner = await server.createUser();
-  agentHttp = await startTestAgent();
-  const created = await server.api.post('/v1/agents', {
-    key: owner.apiKey,
-    body: { name: 'Echo', endpoint: agentHttp.url, capabilities: ['echo'], protocols: ['http'] },
-  });
-  agentId = created.body.data.id;
-  agentHttp.secret = (await server.api.post(`/v1/agents/${agentId}/webhook-secret`, { key: owner.apiKey })).body.webhookSecret;
-});
-afterAll(async () => {
-  await server?.close();
-  await agentHttp?.close();
-});
-
-const getTask = (id: string, key = requester.apiKey) => server.api.get(`/v1/tasks/${id}`, { key }).then((r) => { if (r.status !== 200) throw new Error(JSON.stringify(r.body)); return r.body.data; });
+test.override('agentProfile', { scope: 'file' }, { name: 'Echo', capabilities: ['echo'], protocols: ['http'] });
 
 describe('a task from creation to completion', () => {
-  it('routes, delivers a signed payload, and completes on the callback', async () => {
-    agentHttp.onDelivery((d) => void callBack(d, { result: { echoed: d.body.input } }));
+  test('routes, delivers a signed payload, and completes on the callback', async ({ server, requester, agent }) => {
+    const getTask = (id: string) =>
+      server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => {
+        if (r.status !== 200) throw new Error(JSON.stringify(r.body));
+        return r.body.data;
+      });
+    agent.http.onDelivery((d) => void callBack(d, { result: { echoed: d.body.input } }));
     const res = await server.api.post('/v1/tasks', {
       key: requester.apiKey,
       body: { title: 'Echo this', description: 'Please echo', input: { text: 'hi' }, capabilities: ['Echo'] },
     });
     expect(res.status).toBe(201);
-    expect(res.body.data.agentId).toBe(agentId);
+    expect(res.body.data.agentId).toBe(agent.id);
     expect(['matched', 'in_progress', 'completed']).toContain(res.body.data.status);
     expect(res.body.payment).toMatchObject({ method: 'free', autoCharged: false });
 
-    const [delivery] = await agentHttp.waitFor(1);
+    const [delivery] = await agent.http.waitFor(1);
     expect(delivery!.signatureValid).toBe(true);
-    expect(delivery!.headers['x-service-signature']).toBe(signServiceSignature(agentHttp.secret!, delivery!.raw));
+    expect(delivery!.headers['x-service-signature']).toBe(signServiceSignature(agent.http.secret!, delivery!.raw));
     expect(delivery!.headers['x-service-task-id']).toBe(res.body.data.id);
     expect(delivery!.headers['user-agent']).toBe('Service/1.0');
     expect(delivery!.headers['x-service-callback']).toBe(delivery!.body.callbackUrl);

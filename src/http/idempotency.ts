@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Logger } from '../logger.js';
+import { systemClock, type Clock } from '../deps.js';
 import type { Context } from '../schema/context.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency-window.js';
 
@@ -51,7 +52,7 @@ export function idempotencyKeyOf(req: IncomingMessage): string | null {
   return key;
 }
 
-export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger, 'error'>) {
+export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger, 'error'>, clock: Clock = systemClock) {
   let lastSweep = 0;
 
   // Old records are removed now and then, not on every request.
@@ -70,7 +71,7 @@ export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger
     }
     const record = await prisma.idempotencyRecord.findUnique({ where: { userId_key: { userId, key } } });
     if (!record) return null; // freed meanwhile: claim again
-    const age = Date.now() - record.createdAt.getTime();
+    const age = clock.now().getTime() - record.createdAt.getTime();
     if (age > IDEMPOTENCY_WINDOW_MS || (record.responseStatus === null && age > ABANDONED_CLAIM_MS)) {
       // Expired, or left behind by a request that never finished: the key starts afresh.
       const { count } = await prisma.idempotencyRecord.updateMany({
@@ -110,7 +111,7 @@ export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger
   return {
     /** Claims the key for this request, or returns the stored answer. Throws 409 or 422 as above. */
     async start(userId: string, key: string, requestHash: string): Promise<IdempotencyStart> {
-      const now = Date.now();
+      const now = clock.now().getTime();
       await sweep(now).catch((error: unknown) => logger.error({ err: error }, 'idempotency sweep failed'));
       for (;;) {
         const started = await claim(userId, key, requestHash);
@@ -138,9 +139,9 @@ export async function startIdempotentRequest(
   const key = idempotencyKeyOf(req);
   if (key === null) return null;
   if (!context.viewer) return null;
-  const { prisma, logger } = context.services.deps;
+  const { prisma, logger, clock } = context.services.deps;
   let store = stores.get(prisma);
-  if (!store) stores.set(prisma, (store = createIdempotencyStore(prisma, logger)));
+  if (!store) stores.set(prisma, (store = createIdempotencyStore(prisma, logger, clock)));
   return store.start(context.viewer.id, key, requestFingerprint(request.method, request.path, request.body));
 }
 

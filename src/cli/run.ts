@@ -1,0 +1,44 @@
+// Runs one parsed CLI command against the service's database (cli.ts parses and checks the arguments
+// first, so that a usage error does not load any of this).
+import type { CliCommand } from './command.js';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { createLogger } from '../logger.js';
+import { loadServerKey } from '../crypto/server-key.js';
+import { createSecretBox } from '../crypto/secret-box.js';
+import { createServices } from '../services/index.js';
+import { AppError } from '../errors.js';
+import { createMetrics } from '../metrics/metrics.js';
+import { createLocalBus } from '../events/bus.js';
+import { realTime } from '../deps.js';
+
+export async function runCommand(command: CliCommand, values: Record<string, string | boolean | undefined>): Promise<number> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'shared', poolSize: 2 });
+  try {
+    const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
+    const services = createServices({
+      ...realTime,
+      events: createLocalBus(),
+      metrics: createMetrics(),
+      config,
+      prisma: database.prisma,
+      searchPrisma: database.searchPrisma,
+      logger: createLogger('silent'),
+      secretBox: createSecretBox(serverKey),
+      serverKey,
+      urls: { base: config.publicBaseUrl ?? `http://localhost:${config.port}` },
+    });
+    const out = await command.run(services, values);
+    process.stdout.write((values.json ? JSON.stringify(out.json) : out.text) + '\n');
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) {
+      process.stderr.write(values.json ? JSON.stringify({ error: { code: error.code, message: error.message } }) + '\n' : `error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
