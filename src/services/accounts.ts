@@ -79,9 +79,9 @@ export function accountService(deps: Deps) {
       const found = await bySubject();
       if (found) return found;
       const given = claims.email?.trim().toLowerCase();
-      const email = given && emailSchema.safeParse(given).success ? given : null;
-      if (email) {
-        const holder = await prisma.user.findUnique({ where: { email } });
+      const address = given && email.safeParse(given).success ? given : null;
+      if (address) {
+        const holder = await prisma.user.findUnique({ where: { email: address } });
         if (holder) {
           if (claims.emailVerified !== true) {
             throw conflict('an account with this email exists, and the identity provider has not verified the email; sign in with an API key of that account', { reason: 'email_not_verified' });
@@ -97,7 +97,7 @@ export function accountService(deps: Deps) {
           where: { externalSubject: claims.sub },
           create: {
             id: newId('usr'),
-            email: email ?? `${claims.sub.replace(/[^a-zA-Z0-9._-]/g, '_')}@users.invalid`,
+            email: address ?? `${claims.sub.replace(/[^a-zA-Z0-9._-]/g, '_')}@users.invalid`,
             name: claims.name ?? null,
             externalSubject: claims.sub,
           },
