@@ -81,11 +81,23 @@ function usage(): string {
   return 'usage: npm run --silent cli -- <command>\n' + allCommands.map((c) => `  ${c.usage}`).join('\n');
 }
 
+const wantsHelp = (argv: string[]) => argv.includes('--help') || argv.includes('-h');
+
 async function main(argv: string[]): Promise<number> {
   const command = allCommands.find((c) => argv.slice(0, c.words.split(' ').length).join(' ') === c.words);
   if (!command) {
-    process.stderr.write(usage() + '\n');
+    if (argv.length === 0 || argv[0] === 'help' || wantsHelp(argv)) {
+      // Asked for: the list goes to standard output and it is not an error. Nothing asked: an error.
+      (argv.length === 0 ? process.stderr : process.stdout).write(usage() + '\n');
+      return argv.length === 0 ? 2 : 0;
+    }
+    const known = allCommands.some((c) => c.words.split(' ')[0] === argv[0]);
+    process.stderr.write(`unknown command: ${argv.filter((a) => !a.startsWith('-')).slice(0, known ? 2 : 1).join(' ')}\n${usage()}\n`);
     return 2;
+  }
+  if (wantsHelp(argv)) {
+    process.stdout.write(`usage: npm run --silent cli -- ${command.usage}\n`);
+    return 0;
   }
   let values: Record<string, string | boolean | undefined>;
   try {

@@ -4,6 +4,8 @@ import { createLogger, wantsPrettyLogs } from './logger.js';
 import { openDatabase, DatabaseBusyError } from './db/database.js';
 import { loadServerKey } from './crypto/server-key.js';
 import { createApp } from './app.js';
+import { ensurePortFree, PortUnavailableError } from './http/port-check.js';
+import { ensureDatabaseReachable, DatabaseUnreachableError } from './db/reachability.js';
 
 async function main() {
   let config;
@@ -19,6 +21,9 @@ async function main() {
   const logger = createLogger(config.logLevel, { pretty: wantsPrettyLogs(config.logFormat, config.env) });
   let database;
   try {
+    // Settings the operator must fix are told in one line with exit code 2, before anything is built.
+    await ensurePortFree(config.port, config.host);
+    if (config.databaseUrl) await ensureDatabaseReachable(config.databaseUrl);
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
@@ -27,6 +32,10 @@ async function main() {
       poolSize: config.databasePoolSize,
     });
   } catch (error) {
+    if (error instanceof PortUnavailableError || error instanceof DatabaseUnreachableError) {
+      process.stderr.write(error.message + '\n');
+      process.exit(2);
+    }
     if (error instanceof DatabaseBusyError) {
       logger.fatal(error.message);
       process.exit(1);

@@ -148,17 +148,38 @@ describe.concurrent('usage', () => {
     env = { DATA_DIR: await tempDir() };
   });
 
-  it('an unknown or missing command prints the usage and exits 2', async () => {
-    const runs = await Promise.all([[], ['user'], ['frobnicate', '--json']].map((args) => runCli(args, env)));
+  const expectFullUsage = (text: string) => {
+    expect(text).toContain('user create --email E');
+    expect(text).toContain('apikey create --user ID');
+    expect(text).toContain('apikey revoke --key');
+    expect(text).toContain('apikey list --user ID');
+  };
+
+  it('a missing command prints the usage and exits 2', async () => {
+    const run = await runCli([], env);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^usage: /);
+    expectFullUsage(run.stderr);
+  }, 120_000);
+
+  it('an unknown command is named as unknown, with the usage, and exits 2', async () => {
+    const runs = await Promise.all([['user'], ['frobnicate', '--json'], ['apikey', 'rotate']].map((args) => runCli(args, env)));
+    expect(runs.map((run) => run.stderr.split('\n')[0])).toEqual(['unknown command: user', 'unknown command: frobnicate', 'unknown command: apikey rotate']);
     for (const run of runs) {
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(/^usage: /);
-      expect(run.stderr).toContain('user create --email E');
-      expect(run.stderr).toContain('apikey create --user ID');
-      expect(run.stderr).toContain('apikey revoke --key');
-      expect(run.stderr).toContain('apikey list --user ID');
+      expectFullUsage(run.stderr);
     }
+  }, 120_000);
+
+  it('--help prints the usage on standard output and exits 0, for all commands or one', async () => {
+    const [all, one] = await Promise.all([runCli(['--help'], env), runCli(['apikey', 'create', '--help'], env)]);
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    expect(all.stdout).toMatch(/^usage: /);
+    expectFullUsage(all.stdout);
+    expect(one).toMatchObject({ code: 0, stderr: '' });
+    expect(one.stdout.trim()).toBe('usage: npm run --silent cli -- apikey create --user ID [--name N] [--json]');
   }, 120_000);
 
   it('an unknown option prints the command’s usage and exits 2', async () => {

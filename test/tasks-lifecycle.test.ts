@@ -171,13 +171,15 @@ describe('reading and listing', () => {
 });
 
 describe('agent moves', () => {
-  it('accept is a no-op on in_progress; start sets startedAt; complete stores the result', async () => {
+  it('accept and start are no-ops on in_progress and keep startedAt; complete stores the result', async () => {
     const id = await deliveredTask();
     const accepted = await patch(id, 'accept');
     expect(accepted.status).toBe(200);
     expect(accepted.body.data.status).toBe('in_progress');
+    expect(accepted.body.data.startedAt).not.toBeNull();
     const started = await patch(id, 'start');
-    expect(started.body.data.startedAt).not.toBeNull();
+    expect(started.status).toBe(200);
+    expect(started.body.data.startedAt).toBe(accepted.body.data.startedAt);
     const done = await patch(id, 'complete', { result: { answer: 42 } });
     expect(done.status).toBe(200);
     expect(done.body.data).toMatchObject({ status: 'completed', result: { answer: 42 } });

@@ -5,14 +5,13 @@ import { readFile, readdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum, type SqlQueryable } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { startEmbeddedDatabase } from './embedded.js';
+import { projectRoot } from '../project-root.js';
 
-export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const schemaPath = path.join(projectRoot, 'prisma', 'schema.prisma');
 export const migrationsDir = path.join(projectRoot, 'prisma', 'migrations');
 

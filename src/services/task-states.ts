@@ -20,7 +20,7 @@ export const MOVES = {
   // The agent's endpoint answered the delivery with 2xx.
   delivered: { from: ['matched'], to: 'in_progress' },
   accept: { from: ['matched'], to: 'in_progress', idempotentFrom: ['in_progress'] },
-  start: { from: ['matched', 'in_progress'], to: 'in_progress' },
+  start: { from: ['matched'], to: 'in_progress', idempotentFrom: ['in_progress'] },
   // An agent may answer before its delivery's response is processed, so matched is allowed too.
   complete: { from: ['matched', 'in_progress'], to: 'completed' },
   fail: { from: ['matched', 'in_progress'], to: 'failed' },
@@ -52,7 +52,8 @@ export async function transition(
   const now = new Date();
   const stamps: Prisma.TaskUncheckedUpdateManyInput = {};
   if (spec.to === 'matched') stamps.matchedAt = now;
-  if (spec.to === 'in_progress' && move === 'start') stamps.startedAt = now;
+  // Every move into in_progress comes from matched: startedAt is the first time the work began, kept after.
+  if (spec.to === 'in_progress') stamps.startedAt = now;
   if (isTerminal(spec.to)) {
     stamps.finishedAt = now;
     // A finished task's token stops working.

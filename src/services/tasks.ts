@@ -248,7 +248,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     async accept(viewer: Viewer, id: string) {
       await loadForAgentOwner(viewer, id);
       return tx(async (t, afterCommit) => {
-        const { task, changed } = await transition(t, id, 'accept', { startedAt: new Date() });
+        const { task, changed } = await transition(t, id, 'accept');
         if (changed) await announce(t, afterCommit, task);
         return task;
       });

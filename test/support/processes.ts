@@ -1,6 +1,6 @@
-// The service and its CLI as separate processes, started the way `npm start` and `npm run cli` start them
-// (`node --import tsx`, one process), for tests whose point is a process: shared databases, signals, exit
-// codes, files left behind.
+// The service and its CLI as separate processes, started the way `npm start` (`node --import tsx`) and
+// `npm run cli` (scripts/cli.mjs, the CLI's bundle) start them, for tests whose point is a process: shared
+// databases, signals, exit codes, files left behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -39,9 +39,9 @@ function collect(child: ChildProcess): Promise<Finished> {
   });
 }
 
-/** Runs `src/cli.ts ...args` to the end. */
+/** Runs the CLI as `npm run cli` does (its bundle, rebuilt when stale) to the end. */
 export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
-  const child = spawn(node, [...loader, 'src/cli.ts', ...args], { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, ['scripts/cli.mjs', ...args], { cwd: projectRoot, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   return collect(child);
 }
 

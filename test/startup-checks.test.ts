@@ -1,0 +1,53 @@
+// `npm start` with a setting the operator must fix: a busy port, a database server that cannot be reached,
+// a database that does not exist. Each is told in one line naming the setting, with exit code 2, before
+// anything is built.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, runMain } from './support/processes.js';
+import { usingPostgres } from './support/database.js';
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'startup-checks-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+const oneLine = (text: string) => text.trim().split('\n');
+
+describe.concurrent('start refused', () => {
+  it('a busy port: one line naming PORT, exit 2, and no database built', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as net.AddressInfo;
+    try {
+      const run = await runMain({ PORT: String(port), DATA_DIR: dataDir });
+      expect(run.code).toBe(2);
+      expect(oneLine(run.stderr)).toEqual([`PORT: port ${port} on 127.0.0.1 is in use by another process; stop that process or set PORT to a free port`]);
+      expect(existsSync(path.join(dataDir, 'pg'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  }, 120_000);
+
+  it('a database server that refuses connections: one line naming DATABASE_URL without its password, exit 2', async () => {
+    const port = await freePort();
+    const run = await runMain({ DATABASE_URL: `postgresql://postgres:hunter2secret@127.0.0.1:${port}/shop`, DATA_DIR: dataDir });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([`DATABASE_URL: cannot use the database "shop" on 127.0.0.1:${port}: the server refused the connection (is PostgreSQL running there?)`]);
+    expect(run.stdout + run.stderr).not.toContain('hunter2secret');
+  }, 120_000);
+
+  it.runIf(usingPostgres())('a database that does not exist on the server: one line naming DATABASE_URL, exit 2', async () => {
+    const url = new URL(process.env.DATABASE_URL!);
+    url.pathname = '/no_such_database_here';
+    const run = await runMain({ DATABASE_URL: url.toString(), DATA_DIR: dataDir });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      `DATABASE_URL: cannot use the database "no_such_database_here" on ${url.hostname}:${url.port || '5432'}: the database does not exist (create it, or name another)`,
+    ]);
+  }, 120_000);
+});
