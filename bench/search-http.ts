@@ -9,7 +9,7 @@
 // Then the service once more at half the rate it reached, with requests sent on a schedule (open loop):
 // the latency a deployment sized for twice its traffic would see; and last with one client, each search
 // alone on the machine: its own latency, without any queue.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import pg from 'pg';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { loadAgents } from './load.js';
 import { drive, driveAtRate, type Load } from './http-load.js';
-import { freePort, startService, stop, waitUntilUp } from './service.js';
+import { freePort, startPlainServer, startService, stop, waitUntilUp } from './service.js';
 import { throughputQueries } from './queries.js';
 import { generateAgents, seededRandom } from './vocabulary.js';
 
@@ -42,14 +42,6 @@ if (![agentCount, seconds, connections].every((n) => Number.isInteger(n) && n > 
   process.exit(2);
 }
 const log = (message: string) => process.stderr.write(`${message}\n`);
-
-// The baseline: node:http and nothing else, in a process of its own like the service.
-const PLAIN_SERVER = `
-const http = require('node:http');
-const body = JSON.stringify({ data: [], total: 0, page: 1, perPage: 20, totalPages: 0 });
-http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
-  .listen(Number(process.env.PORT), '127.0.0.1');
-`;
 
 function shuffled<T>(items: T[], random: () => number): T[] {
   const out = [...items];
@@ -84,7 +76,7 @@ async function main() {
     await loadAgents(url.toString(), agents, (done) => log(`loaded ${done}/${agents.length}`));
 
     const plainPort = await freePort();
-    const plain = spawn(process.execPath, ['-e', PLAIN_SERVER], { env: { ...process.env, PORT: String(plainPort) }, stdio: 'inherit' });
+    const plain = startPlainServer(plainPort);
     children.push(plain);
     await waitUntilUp(`http://127.0.0.1:${plainPort}/`, plain);
     log(`plain node:http: ${seconds} s with ${connections} connections`);

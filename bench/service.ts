@@ -6,22 +6,35 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export function startService(opts: { databaseUrl: string; dataDir: string; port: number; nodeArgs?: string[] }): ChildProcess {
-  return spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(opts.port),
-      DATABASE_URL: opts.databaseUrl,
-      DATA_DIR: opts.dataDir,
-      SECRET_KEY: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      HEALTH_PROBE_ENABLED: 'false',
-    },
-    stdio: 'inherit',
-  });
+// databaseUrl null: the embedded database under dataDir. env: settings added for one benchmark.
+export function startService(opts: { databaseUrl: string | null; dataDir: string; port: number; nodeArgs?: string[]; env?: Record<string, string> }): ChildProcess {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(opts.port),
+    DATA_DIR: opts.dataDir,
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    HEALTH_PROBE_ENABLED: 'false',
+    ...opts.env,
+  };
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  else delete env.DATABASE_URL;
+  return spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], { env, stdio: 'inherit' });
+}
+
+// The baseline of the HTTP benchmarks: node:http and nothing else, in a process of its own like the service.
+const PLAIN_SERVER = `
+const http = require('node:http');
+const body = JSON.stringify({ data: [], total: 0, page: 1, perPage: 20, totalPages: 0 });
+http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
+  .listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+export function startPlainServer(port: number): ChildProcess {
+  return spawn(process.execPath, ['-e', PLAIN_SERVER], { env: { ...process.env, PORT: String(port) }, stdio: 'inherit' });
 }
 
 export const freePort = () =>
