@@ -56,10 +56,28 @@ export async function startStatementCounter(target: { host: string; port: number
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
     let inTransaction = false;
+    // The extended protocol names its statement in Parse and binds it before Execute; the text of what
+    // runs is needed to tell BEGIN and COMMIT from the rest.
+    const parsed = new Map<string, string>();
+    let bound = '';
+    const cString = (body: Buffer, from: number) => {
+      const end = body.indexOf(0, from);
+      return { text: body.toString('utf8', from, end), next: end + 1 };
+    };
     const read = messageReader((type, body) => {
+      if (type === 'P') {
+        const name = cString(body, 0);
+        parsed.set(name.text, cString(body, name.next).text.slice(0, 32));
+        return;
+      }
+      if (type === 'B') {
+        const portal = cString(body, 0);
+        bound = parsed.get(cString(body, portal.next).text) ?? '';
+        return;
+      }
       if (type !== 'Q' && type !== 'E') return;
       totals.statements++;
-      const text = type === 'Q' ? body.toString('utf8', 0, Math.min(body.length, 16)).trim().toUpperCase() : '';
+      const text = (type === 'Q' ? body.toString('utf8', 0, Math.min(body.length, 32)) : bound).trim().toUpperCase();
       if (/^(BEGIN|START TRANSACTION)/.test(text)) {
         inTransaction = true;
         totals.transactions++;
