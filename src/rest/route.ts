@@ -18,7 +18,8 @@ export interface Route<TVars = Record<string, unknown>> {
   public?: boolean;
   // Honours the Idempotency-Key header: a repeat gets the first answer (see http/idempotency.ts).
   idempotent?: boolean;
-  // Variables from the path, the body and headers; those from query parameters come from `request.query`.
+  // Variables beyond those `request` and the path imply (rest/runner.ts impliedVariables): a header, or
+  // a path parameter named unlike its variable.
   variables?: (req: RestRequest) => Partial<TVars>;
   // A one-line summary (OpenAPI); where the body and query parameters go (body 'input': the whole body
   // is $input; a list: body fields named after the variables; query: parameter → variable).

@@ -50,6 +50,17 @@ function errorFromGraphQL(route: Route, error: GraphQLError): { code: ErrorCode;
   return { code: code as ErrorCode, message: error.message, field: typeof field === 'string' ? restField(route, field) : undefined, details };
 }
 
+// The variables the route's description implies: path parameters named like a variable, the body as
+// $input (request.body 'input') or its listed fields (a missing one as null, so GraphQL names it as
+// required), and the query parameters (request.query).
+function impliedVariables(c: CompiledRoute, req: RestRequest): Record<string, unknown> {
+  const variables: Record<string, unknown> = Object.fromEntries(Object.entries(req.params).filter(([name]) => c.types.has(name)));
+  const body = c.route.request?.body;
+  if (body === 'input') variables.input = req.body ?? {};
+  else for (const field of body ?? []) variables[field] = req.body?.[field] ?? null;
+  return { ...variables, ...queryVariables(c.route, req.query, c.types) };
+}
+
 function decodePathSegment(name: string, raw: string): string {
   try {
     return decodeURIComponent(raw);
@@ -117,7 +128,7 @@ export function createRestHandler(opts: {
       if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
       if (idempotent?.kind === 'run') res = idempotent.finish(res);
       const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
-      const variables = { ...queryVariables(hit.c.route, url.searchParams, hit.c.types), ...hit.c.route.variables?.(restReq) };
+      const variables = { ...impliedVariables(hit.c, restReq), ...hit.c.route.variables?.(restReq) };
       checkVariables(hit.c.route, hit.c.types, variables);
 
       const result = await opts.runOperation(hit.c.query, variables, context);

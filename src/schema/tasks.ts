@@ -111,70 +111,65 @@ builder.queryFields((t) => ({
   }),
 }));
 
-builder.mutationFields((t) => ({
-  createTask: t.field({
-    type: CreateTaskResult,
-    authScopes: { user: true },
-    args: {
-      input: t.arg({ type: CreateTaskInput, required: true }),
-      idempotencyKey: t.arg
-        .string({ description: 'A repeat with the same key returns the task the first request made, with the same card hold' })
-        .validate(idempotencyKey),
-    },
-    resolve: async (_root, args, ctx) => {
-      const { taskId, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input, args.idempotencyKey ?? null);
-      return { taskId, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
-    },
-  }),
-  acceptTask: t.prismaField({
-    type: 'Task',
-    authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.tasks.accept(ctx.viewer!, String(args.id)),
-  }),
-  startTask: t.prismaField({
-    type: 'Task',
-    authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.tasks.start(ctx.viewer!, String(args.id)),
-  }),
-  completeTask: t.prismaField({
-    type: 'Task',
-    authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }), result: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.tasks.complete(ctx.viewer!, String(args.id), args.result),
-  }),
-  failTask: t.prismaField({
-    type: 'Task',
-    authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }), error: t.arg.string({ required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.tasks.fail(ctx.viewer!, String(args.id), args.error),
-  }),
-  cancelTask: t.prismaField({
-    type: 'Task',
-    authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_q, _root, args, ctx) => ctx.services.tasks.cancel(ctx.viewer!, String(args.id)),
-  }),
-  taskCallback: t.field({
-    type: TaskStatusEnum,
-    description: "The agent's answer, authenticated by the task token from the delivery (no Bearer needed)",
-    args: {
-      id: t.arg.id({ required: true }),
-      taskToken: t.arg.string({ required: true }),
-      result: t.arg({ type: 'JSON' }),
-      error: t.arg.string(),
-    },
-    resolve: async (_root, args, ctx) => {
-      const task = await ctx.services.tasks.callback(String(args.id), { taskToken: args.taskToken, result: args.result, error: args.error });
-      return task.status;
-    },
-  }),
-  routeTask: t.field({
-    type: [RouteCandidate],
-    description: 'The agents a task with these requirements would go to, best first; creates nothing',
-    authScopes: { user: true },
-    args: { input: t.arg({ type: RouteInput, required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.tasks.route(args.input),
-  }),
-}));
+builder.mutationFields((t) => {
+  // A move that takes only the task's id and answers the task as it is afterwards.
+  const moveById = (move: 'accept' | 'start' | 'cancel') =>
+    t.prismaField({
+      type: 'Task',
+      authScopes: { user: true },
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_q, _root, args, ctx) => ctx.services.tasks[move](ctx.viewer!, String(args.id)),
+    });
+  return {
+    createTask: t.field({
+      type: CreateTaskResult,
+      authScopes: { user: true },
+      args: {
+        input: t.arg({ type: CreateTaskInput, required: true }),
+        idempotencyKey: t.arg
+          .string({ description: 'A repeat with the same key returns the task the first request made, with the same card hold' })
+          .validate(idempotencyKey),
+      },
+      resolve: async (_root, args, ctx) => {
+        const { taskId, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input, args.idempotencyKey ?? null);
+        return { taskId, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
+      },
+    }),
+    acceptTask: moveById('accept'),
+    startTask: moveById('start'),
+    completeTask: t.prismaField({
+      type: 'Task',
+      authScopes: { user: true },
+      args: { id: t.arg.id({ required: true }), result: t.arg({ type: 'JSON', required: true }) },
+      resolve: (_q, _root, args, ctx) => ctx.services.tasks.complete(ctx.viewer!, String(args.id), args.result),
+    }),
+    failTask: t.prismaField({
+      type: 'Task',
+      authScopes: { user: true },
+      args: { id: t.arg.id({ required: true }), error: t.arg.string({ required: true }) },
+      resolve: (_q, _root, args, ctx) => ctx.services.tasks.fail(ctx.viewer!, String(args.id), args.error),
+    }),
+    cancelTask: moveById('cancel'),
+    taskCallback: t.field({
+      type: TaskStatusEnum,
+      description: "The agent's answer, authenticated by the task token from the delivery (no Bearer needed)",
+      args: {
+        id: t.arg.id({ required: true }),
+        taskToken: t.arg.string({ required: true }),
+        result: t.arg({ type: 'JSON' }),
+        error: t.arg.string(),
+      },
+      resolve: async (_root, args, ctx) => {
+        const task = await ctx.services.tasks.callback(String(args.id), { taskToken: args.taskToken, result: args.result, error: args.error });
+        return task.status;
+      },
+    }),
+    routeTask: t.field({
+      type: [RouteCandidate],
+      description: 'The agents a task with these requirements would go to, best first; creates nothing',
+      authScopes: { user: true },
+      args: { input: t.arg({ type: RouteInput, required: true }) },
+      resolve: (_root, args, ctx) => ctx.services.tasks.route(args.input),
+    }),
+  };
+});

@@ -58,7 +58,6 @@ export const agentRoutes = [
         }
       }
     `),
-    variables: (req) => ({ input: (req.body ?? {}) as never }),
     summary: 'Create an agent',
     request: { body: 'input' },
     answer: { status: 201, body: data('createAgent') },
@@ -73,7 +72,6 @@ export const agentRoutes = [
         }
       }
     `),
-    variables: (req) => ({ id: req.params.id! }),
     summary: 'One of your agents',
     answer: { body: data('myAgent') },
   }),
@@ -87,7 +85,6 @@ export const agentRoutes = [
         }
       }
     `),
-    variables: (req) => ({ id: req.params.id!, input: (req.body ?? {}) as never }),
     summary: 'Change an agent (a new name changes the slug; the old slug keeps resolving)',
     request: { body: 'input' },
     answer: { body: data('updateAgent') },
@@ -102,7 +99,6 @@ export const agentRoutes = [
         }
       }
     `),
-    variables: (req) => ({ id: req.params.id! }),
     summary: 'Delete an agent (409 while it has unfinished tasks)',
     answer: { body: object({ message: result('deleteAgent.message') }) },
   }),
@@ -117,7 +113,6 @@ export const agentRoutes = [
         }
       }
     `),
-    variables: (req) => ({ id: req.params.id! }),
     summary: 'Generate or rotate the webhook secret (shown once)',
     answer: { body: result('rotateAgentWebhookSecret') },
   }),
@@ -132,7 +127,6 @@ export const agentRoutes = [
         }
       }
     `),
-    variables: (req) => ({ id: req.params.id! }),
     summary: 'Remove the webhook secret; deliveries are no longer signed',
     answer: { body: object({ message: constant('Webhook secret removed; deliveries are no longer signed'), data: result('removeAgentWebhookSecret') }) },
   }),

@@ -65,7 +65,6 @@ export const billingRoutes = [
         }
       }
     `),
-    variables: (req) => ({ input: (req.body ?? {}) as never }),
     summary: 'Make a saved payment method the default',
     request: { body: 'input' },
     answer: { body: data('setDefaultPaymentMethod') },
@@ -98,7 +97,7 @@ export const billingRoutes = [
       }
     `),
     // The header also keys the processor charge, so a purchase whose first attempt died mid-way is still charged once.
-    variables: (req) => ({ input: (req.body ?? {}) as never, idempotencyKey: headerValue(req.headers['idempotency-key']) ?? null }),
+    variables: (req) => ({ idempotencyKey: headerValue(req.headers['idempotency-key']) ?? null }),
     summary: 'Buy prepaid task credits for an agent',
     request: { body: 'input' },
     answer: { status: 201, body: data('buyCredits') },
@@ -113,7 +112,6 @@ export const billingRoutes = [
         }
       }
     `),
-    variables: (req) => ({ input: (req.body ?? {}) as never }),
     summary: "The requester confirms a task's card payment on the simulated processor (404 with Stripe and in production)",
     request: { body: 'input' },
     answer: { body: data('simulateCardConfirmation') },

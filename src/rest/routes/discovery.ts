@@ -106,7 +106,6 @@ export const discoveryRoutes = [
         }
       }
     `),
-    variables: (req) => ({ slugOrId: req.params.slugOrId! }),
     summary: 'One agent by slug (current or previous) or id (public)',
     answer: { body: data('agent') },
   }),

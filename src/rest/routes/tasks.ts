@@ -47,8 +47,6 @@ function move<TData, TVars>(
     method,
     path: `/v1/tasks/:id/${name}`,
     document,
-    // A missing field is sent as null, so GraphQL names it as required.
-    variables: (req) => ({ id: req.params.id!, ...Object.fromEntries(bodyFields.map((f) => [f, req.body?.[f] ?? null])) }) as TVars,
     summary,
     ...(bodyFields.length ? { request: { body: bodyFields } } : {}),
     answer: { body: data(field) },
@@ -73,7 +71,7 @@ export const taskRoutes = [
     `),
     variables: (req) => {
       const key = req.headers['idempotency-key'];
-      return { input: (req.body ?? {}) as never, idempotencyKey: (Array.isArray(key) ? key.join(',') : key) ?? null };
+      return { idempotencyKey: (Array.isArray(key) ? key.join(',') : key) ?? null };
     },
     summary: 'Submit a task; it is routed, paid for and delivered',
     request: { body: 'input' },
@@ -124,7 +122,6 @@ export const taskRoutes = [
         }
       }
     `),
-    variables: (req) => ({ input: (req.body ?? {}) as never }),
     summary: 'The agents a task would go to, best first; creates nothing',
     request: { body: 'input' },
     answer: { body: object({ data: list('routeTask', merge(result('agent'), object({ score: result('score') }))) }) },
@@ -139,7 +136,6 @@ export const taskRoutes = [
         }
       }
     `),
-    variables: (req) => ({ id: req.params.id! }),
     summary: 'One task (its requester or the assigned agent’s owner)',
     answer: { body: data('task') },
   }),
@@ -187,10 +183,6 @@ export const taskRoutes = [
         taskCallback(id: $id, taskToken: $taskToken, result: $result, error: $error)
       }
     `),
-    variables: (req) => {
-      const body = req.body ?? {};
-      return { id: req.params.id!, taskToken: body.taskToken as string, result: body.result, error: body.error as string | undefined };
-    },
     summary: 'The agent’s answer, authenticated by the task token from the delivery (no Bearer)',
     request: { body: ['taskToken', 'result', 'error'] },
     answer: { body: object({ data: object({ id: param('id'), status: result('taskCallback') }) }) },
