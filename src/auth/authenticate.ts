@@ -20,17 +20,21 @@ export async function authenticate(
   const token = match[1];
   if (looksLikeJwt(token)) {
     if (!deps.verifyJwt) return { viewer: null, authError: 'access tokens are not enabled on this server', principal: null };
+    let claims;
     try {
-      const claims = await deps.verifyJwt(token);
-      const viewer = await deps.accounts.userForSubject({
-        sub: claims.sub,
-        email: typeof claims.email === 'string' ? claims.email : undefined,
-        name: typeof claims.name === 'string' ? claims.name : undefined,
-      });
-      return { viewer, authError: null, principal: viewer.id };
+      claims = await deps.verifyJwt(token);
     } catch {
       return { viewer: null, authError: 'the access token is invalid or expired', principal: null };
     }
+    // Past verification the token is good: a failure finding its user (409 for an email held by another
+    // account, 503 for a database outage) is answered as what it is, not as a bad token.
+    const viewer = await deps.accounts.userForSubject({
+      sub: claims.sub,
+      email: typeof claims.email === 'string' ? claims.email : undefined,
+      emailVerified: claims.email_verified === true,
+      name: typeof claims.name === 'string' ? claims.name : undefined,
+    });
+    return { viewer, authError: null, principal: viewer.id };
   }
   const viewer = await deps.accounts.userForApiKey(token);
   if (!viewer) return { viewer: null, authError: 'the API key is invalid or revoked', principal: null };

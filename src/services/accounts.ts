@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { API_KEY_PREFIX, newApiKey, sha256Hex } from '../crypto/tokens.js';
 import { notFound, conflict } from '../errors.js';
 import { newId } from '../ids.js';
+import { isUniqueViolation } from '../db/errors.js';
 import type { Prisma, User } from '../generated/prisma/client.js';
 import { z } from 'zod';
 import { parseOrInvalid } from './validation.js';
@@ -69,16 +70,46 @@ export function accountService(deps: Deps) {
       return key.user;
     },
 
-    // Users signing in with an access token are created on first sight of their subject.
-    async userForSubject(claims: { sub: string; email?: string; name?: string }): Promise<User> {
-      const found = await prisma.user.findUnique({ where: { externalSubject: claims.sub } });
+    // Users signing in with an access token are found by its subject, else created on first sight of it.
+    // A token whose email belongs to an existing account is linked to that account when the identity
+    // provider (trusted: it is the configured issuer) says the email is verified and the account has no
+    // other identity; otherwise it is refused with 409, never given a second account with that email.
+    async userForSubject(claims: { sub: string; email?: string; emailVerified?: boolean; name?: string }): Promise<User> {
+      const bySubject = () => prisma.user.findUnique({ where: { externalSubject: claims.sub } });
+      const found = await bySubject();
       if (found) return found;
-      const email = claims.email?.toLowerCase() ?? `${claims.sub.replace(/[^a-zA-Z0-9._-]/g, '_')}@users.invalid`;
-      return prisma.user.upsert({
-        where: { externalSubject: claims.sub },
-        create: { id: newId('usr'), email, name: claims.name ?? null, externalSubject: claims.sub },
-        update: {},
-      });
+      const given = claims.email?.trim().toLowerCase();
+      const address = given && email.safeParse(given).success ? given : null;
+      if (address) {
+        const holder = await prisma.user.findUnique({ where: { email: address } });
+        if (holder) {
+          if (claims.emailVerified !== true) {
+            throw conflict('an account with this email exists, and the identity provider has not verified the email; sign in with an API key of that account', { reason: 'email_not_verified' });
+          }
+          const { count } = await prisma.user.updateMany({ where: { id: holder.id, externalSubject: null }, data: { externalSubject: claims.sub } });
+          const linked = count === 1 ? await bySubject() : null;
+          if (linked) return linked;
+          throw conflict('the account with this email is linked to another identity', { reason: 'identity_taken' });
+        }
+      }
+      try {
+        return await prisma.user.upsert({
+          where: { externalSubject: claims.sub },
+          create: {
+            id: newId('usr'),
+            email: address ?? `${claims.sub.replace(/[^a-zA-Z0-9._-]/g, '_')}@users.invalid`,
+            name: claims.name ?? null,
+            externalSubject: claims.sub,
+          },
+          update: {},
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // A first sign-in of the same subject at the same time, or another account took the email meanwhile.
+        const raced = await bySubject();
+        if (raced) return raced;
+        throw conflict('an account with this email exists', { reason: 'email_taken' });
+      }
     },
   };
 }
