@@ -327,4 +327,46 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  it('checks an inputSchema pattern without freezing the tab, however the pattern backtracks', async () => {
+    // ^(a+)+$ against many a's and one other character takes a backtracking engine exponential time.
+    const created = await server.api.post('/v1/agents', {
+      key: owner.apiKey,
+      body: {
+        name: 'Pattern Checker',
+        endpoint: translatorAgent.url,
+        description: 'Takes a code of a letters',
+        inputSchema: JSON.stringify({
+          type: 'object',
+          required: ['code'],
+          properties: { code: { type: 'string', title: 'Code', pattern: '^(a+)+$', default: `${'a'.repeat(64)}!` } },
+        }),
+      },
+    });
+    expect(created.status).toBe(201);
+    const { context, page } = await newPage();
+    screenshotOnFailure(page, 'pattern');
+    await signIn(page, requester.apiKey);
+    await page.goto(`${server.url}/agents/${created.body.data.slug}`);
+    await page.getByRole('heading', { level: 1, name: 'Pattern Checker' }).waitFor();
+    await page.getByLabel('Title').fill('A code');
+    await page.getByLabel('Description').fill('Check it');
+    await page.getByRole('button', { name: 'Send task' }).click();
+    // The pattern's error appears by the field at once, and the page still answers.
+    const codeField = page.locator('.form-group').filter({ has: page.getByLabel('Code') });
+    await codeField.getByText(/must match pattern/).waitFor({ timeout: 5_000 });
+    expect(await page.evaluate(() => 1 + 1)).toBe(2);
+    expect(translatorAgent.received.filter((d) => d.body.title === 'A code')).toHaveLength(0);
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('shows the not-found page for a path with bad percent-encoding', async () => {
+    const { context, page } = await newPage();
+    screenshotOnFailure(page, 'bad-encoding');
+    await page.goto(`${server.url}/agents/%zz`);
+    await page.getByText('Page not found').first().waitFor({ timeout: 10_000 });
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
 });

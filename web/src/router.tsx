@@ -12,8 +12,19 @@ export type Route =
   | { page: 'signIn' }
   | { page: 'notFound' };
 
+// A segment with bad percent-encoding (`/agents/%zz`) names no page; decodeURIComponent would throw.
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 export function parseRoute(pathname: string): Route {
-  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const decoded = pathname.split('/').filter(Boolean).map(decodeSegment);
+  if (decoded.includes(null)) return { page: 'notFound' };
+  const parts = decoded as string[];
   if (parts.length === 0) return { page: 'discover' };
   if (parts[0] === 'sign-in' && parts.length === 1) return { page: 'signIn' };
   if (parts[0] === 'agents' && parts.length === 2) return { page: 'agent', slug: parts[1]! };

@@ -1,15 +1,19 @@
 // Sends a task to one agent. The form comes from the agent's inputSchema (react-jsonschema-form with
-// the ajv8 validator); the request carries an Idempotency-Key that stays the same until it succeeds,
+// the ajv8 validator, its patterns on a linear-time engine); the request carries an Idempotency-Key that stays the same until it succeeds,
 // so a retry after a lost answer creates nothing twice.
 import { useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/core';
-import validator from '@rjsf/validator-ajv8';
+import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { IChangeEvent } from '@rjsf/core';
 import { gql, rest, errorText } from '../api.js';
 import { SimulateConfirmMutation } from '../documents.js';
 import { navigate } from '../router.js';
 import { ErrorNote } from '../components/ui.js';
 import { taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
+import { linearRegExp } from '../linear-regexp.js';
+
+// Patterns run on the linear-time engine the server uses (see linear-regexp.ts).
+const validator = customizeValidator({ ajvOptionsOverrides: { code: { regExp: linearRegExp } } });
 
 // Works outside secure contexts too (crypto.randomUUID does not).
 function newIdempotencyKey(): string {
