@@ -38,6 +38,25 @@ describe('an unreachable database', () => {
     expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
   });
 
+  it('counts a transaction that ran out of time (an overloaded database or host) as unavailable, and rolls it back', async () => {
+    const client = createPrismaClient(db.url, 2);
+    const marker = `tx-timeout-${Date.now()}`;
+    const error = await client
+      .$transaction(
+        async (tx) => {
+          await tx.$executeRaw`INSERT INTO worker_heartbeats (pool_id, beat_at) VALUES (${marker}, now())`;
+          await tx.$queryRaw`SELECT pg_sleep(0.15)`;
+          await tx.$queryRaw`SELECT 1`;
+        },
+        { timeout: 50 },
+      )
+      .catch((e: unknown) => e);
+    const left = await client.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM worker_heartbeats WHERE pool_id = ${marker}`;
+    await client.$disconnect();
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(Number(left[0]!.n)).toBe(0);
+  });
+
   it('answers 503 with Retry-After while it is gone, and the service recovers when it is back', async () => {
     const { apiKey } = await server.createUser();
     expect((await server.api.get('/v1/agents', { key: apiKey })).status).toBe(200);

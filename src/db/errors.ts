@@ -21,10 +21,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return cause !== null && (cause.kind === 'ForeignKeyConstraintViolation' || cause.sqlState === '23503');
 }
 
-// The database is out of reach or refusing connections (down, restarting, at its connection limit, or
-// the pool waited too long for a free connection). Nothing was wrong with the request: the caller is
-// told to try again (503), and the logs say what happened.
-const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2037']);
+// The database is out of reach or refusing connections (down, restarting, at its connection limit, the
+// pool waited too long for a free connection, or a transaction ran out of time). Nothing was wrong with
+// the request: the caller is told to try again (503), and the logs say what happened.
+// P2028: a transaction that ran out of time (or could not start in time) was rolled back whole; on a
+// database or host this slow the request itself was fine and a retry may pass.
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'P2037']);
 const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'TooManyConnections', 'ConnectionClosed', 'SocketTimeout']);
 // PostgreSQL's too_many_connections, its shutdown and startup states, and its connection exceptions.
 const UNAVAILABLE_SQLSTATE = /^(53300|57P0[123]|08[0-9A-Z]{3})$/;
