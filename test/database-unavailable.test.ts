@@ -45,7 +45,7 @@ describe('an unreachable database', () => {
       .$transaction(
         async (tx) => {
           await tx.$executeRaw`INSERT INTO worker_heartbeats (pool_id, beat_at) VALUES (${marker}, now())`;
-          await tx.$queryRaw`SELECT pg_sleep(0.15)`;
+          await tx.$executeRaw`SELECT pg_sleep(0.15)`;
           await tx.$queryRaw`SELECT 1`;
         },
         { timeout: 50 },
