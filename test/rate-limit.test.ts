@@ -76,6 +76,28 @@ describe('requests', () => {
     expect((await anonymous(direct, '203.0.113.3')).status).toBe(429);
   });
 
+  it('counts failed WebSocket sign-ins against the same failed-authentication budget as HTTP', async () => {
+    const server = await serverWith({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '3' });
+    // Opens a socket with these credentials and reports how the server closed it.
+    const signIn = (authorization: string) =>
+      new Promise<number>((resolve) => {
+        const client = createClient({
+          url: `${server.url.replace('http', 'ws')}/graphql`,
+          webSocketImpl: WebSocket,
+          connectionParams: { authorization },
+          retryAttempts: 0,
+          lazy: false,
+          on: { closed: (event) => resolve((event as { code: number }).code) },
+        });
+        void client;
+      });
+    const guess = () => `Bearer tmk_${randomBytes(16).toString('hex')}`;
+    // Wrong keys over the socket spend the budget: the fourth is refused there, and so is HTTP after it.
+    for (let i = 0; i < 3; i++) expect(await signIn(guess())).toBe(4401);
+    expect(await signIn(guess())).toBe(4429);
+    expect((await get(server, guess())).status).toBe(429);
+  });
+
   it('throttles credentials that do not verify per address, apart from the users budget', async () => {
     const server = await serverWith({ RATE_LIMIT_PER_MINUTE: '100', RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '3' });
     const { apiKey } = await server.createUser();

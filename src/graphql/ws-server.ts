@@ -41,9 +41,20 @@ export function startWebSocketServer(opts: {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
       // Credentials are checked when the socket opens: ones that do not verify close it with 4401.
+      // A sign-in that fails is counted against the address's failed-authentication budget, the one HTTP
+      // uses, so sockets are no cheaper a way to guess keys; over it, the socket closes with 4429.
       onConnect: async (ctx) => {
         try {
-          await contextFor(socketAuthorization(ctx.connectionParams));
+          const authorization = socketAuthorization(ctx.connectionParams);
+          const authentication = await opts.authenticateHeader(authorization);
+          if (authentication.authError !== null) {
+            const decision = await opts.admission.count(authentication, ctx.extra.request);
+            if (decision && !decision.allowed) {
+              ctx.extra.socket.close(RATE_LIMITED_CLOSE_CODE, overBudget(decision.retryAfterSeconds));
+              return false;
+            }
+          }
+          await contextFor(authorization, authentication);
           return true;
         } catch (error) {
           const close = connectionRefusal(error, logger);
