@@ -1,0 +1,335 @@
+// Malformed input against a running service: every REST route of its OpenAPI document (hostile path
+// parameters, query parameters and bodies, field by field), GraphQL over HTTP (GET and POST), SSE and
+// WebSocket, and the raw routes (processor events, signed with the webhook secret when it is given).
+// No answer may be a 500 or carry the INTERNAL code, and every 400 must name its field. Loopback only;
+// bounded in requests and time.
+//
+//   npm run fuzz -- --url http://127.0.0.1:4000 [--key tmk_…] [--webhook-secret whsec_…]
+//                   [--max-requests 4000] [--seconds 300]
+//
+// With --key (an API key from `npm run cli -- user create`) it makes an agent and a task of its own to
+// aim at, and the routes that need credentials are fuzzed past authentication. Exit code 1 when any
+// answer broke the rules; the report lists them.
+import { createHash } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import Stripe from 'stripe';
+import WebSocket from 'ws';
+
+export interface FuzzOptions {
+  url: string;
+  key?: string;
+  webhookSecret?: string;
+  maxRequests?: number;
+  seconds?: number;
+}
+
+export interface Finding {
+  target: string;
+  case: string;
+  status: number;
+  problem: string;
+  body: string;
+}
+
+export interface FuzzReport {
+  requests: number;
+  byStatus: Record<string, number>;
+  findings: Finding[];
+  stoppedEarly: boolean;
+}
+
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; $ref?: string; anyOf?: Schema[]; oneOf?: Schema[] };
+interface Operation {
+  parameters?: { name: string; in: string; schema?: Schema }[];
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+}
+
+const NUL = '\u0000';
+const deep = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+// Values of every JSON kind that a field of any type must refuse or take without harm.
+const hostileValues: Record<string, unknown> = {
+  'null': null,
+  'a number': 12345,
+  'a negative number': -1,
+  'a huge number': 1e308,
+  'a fraction': 2.5,
+  'a boolean': true,
+  'a string': 'text',
+  'an empty string': '',
+  'a NUL': `a${NUL}b`,
+  'a lone surrogate': '\ud800',
+  'a 100 000-character string': 'x'.repeat(100_000),
+  'a list': [1, 'a', null],
+  'a list of 10 000': Array.from({ length: 10_000 }, (_, i) => i),
+  'an object': { a: { b: 1 } },
+  'a key with NUL': { [`k${NUL}`]: 1 },
+};
+const hostilePathParams = ['%zz', '%00', 'a%00b', '%ED%A0%80', 'x'.repeat(5000), '..%2F..%2Fetc', '0', "'; DROP TABLE tasks; --"];
+const hostileQueryValues = ['', 'abc', '-1', '0', '1e309', '99999999999999999999', `a${NUL}`, '%zz', 'x'.repeat(10_000), '[object Object]'];
+const hostileRawBodies: Record<string, string> = {
+  'invalid JSON': '{"a":',
+  'a JSON list': '[1,2,3]',
+  'a JSON string': '"text"',
+  'JSON null': 'null',
+  'nested 5 000 deep': deep(5000),
+  'a lone surrogate escape': '{"a":"\\ud800"}',
+  'NUL escape in a key': '{"a\\u0000":1}',
+};
+
+function isLoopback(url: URL): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname) || /^127\./.test(url.hostname);
+}
+
+export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
+  const base = new URL(opts.url);
+  if (!isLoopback(base)) throw new Error(`the fuzz only targets loopback addresses, not ${base.hostname}`);
+  const origin = base.origin;
+  const maxRequests = opts.maxRequests ?? 4000;
+  const deadline = Date.now() + (opts.seconds ?? 300) * 1000;
+  const report: FuzzReport = { requests: 0, byStatus: {}, findings: [], stoppedEarly: false };
+  const budgetLeft = () => report.requests < maxRequests && Date.now() < deadline;
+
+  // Judges one answer: never 500, never INTERNAL, and a 400 names its field.
+  const judge = (target: string, name: string, status: number, text: string, opts2: { graphql?: boolean } = {}) => {
+    report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
+    const problems: string[] = [];
+    if (status >= 500 && status !== 503) problems.push(`answered ${status}`);
+    if (/"INTERNAL(_SERVER_ERROR)?"/.test(text)) problems.push('carries INTERNAL');
+    if (status === 400 && !opts2.graphql) {
+      let field: unknown;
+      try {
+        const body = JSON.parse(text) as { error?: { field?: unknown; details?: { field?: unknown } } };
+        field = body.error?.field ?? body.error?.details?.field;
+      } catch {
+        problems.push('a 400 that is not JSON');
+      }
+      if (!field) problems.push('a 400 without a field');
+    }
+    for (const problem of problems) report.findings.push({ target, case: name, status, problem, body: text.slice(0, 300) });
+  };
+
+  const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string>; auth?: boolean } = {}) => {
+    report.requests++;
+    const headers: Record<string, string> = { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers };
+    if (init.auth !== false && opts.key) headers.authorization = `Bearer ${opts.key}`;
+    try {
+      const res = await fetch(`${origin}${path}`, { method, headers, body: init.body, signal: AbortSignal.timeout(30_000) });
+      return { status: res.status, text: await res.text() };
+    } catch (error) {
+      // A reset connection is the server's refusal of a request it will not read (too large): not a crash.
+      return { status: 0, text: String(error) };
+    }
+  };
+
+  // Something to aim at: an agent and a task of the caller's own.
+  const ids: Record<string, string> = { id: 'tsk_unknown', slugOrId: 'unknown', deliveryId: 'dlv_unknown' };
+  if (opts.key) {
+    const agent = await send('POST', '/v1/agents', { body: JSON.stringify({ name: `Fuzz target ${Date.now()}`, endpoint: 'http://127.0.0.1:9/fuzz', capabilities: ['fuzz-target'] }) });
+    const agentId = (JSON.parse(agent.text) as { data?: { id?: string } }).data?.id;
+    if (agentId) {
+      ids.agentId = agentId;
+      const task = await send('POST', '/v1/tasks', { body: JSON.stringify({ title: 'Fuzz target', description: 'To aim at', agentId, input: { a: 1 } }) });
+      ids.taskId = (JSON.parse(task.text) as { data?: { id?: string } }).data?.id ?? 'tsk_unknown';
+    }
+  }
+  const fill = (path: string, paramName: string) => ids[paramName] ?? (paramName === 'id' && path.startsWith('/v1/agents') ? ids.agentId : ids.taskId) ?? 'unknown';
+
+  const spec = JSON.parse((await send('GET', '/v1/openapi.json')).text) as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
+  const resolve = (schema: Schema | undefined): Schema | undefined => {
+    if (schema?.$ref) return resolve(spec.components?.schemas?.[schema.$ref.split('/').pop()!]);
+    return schema;
+  };
+
+  for (const [template, methods] of Object.entries(spec.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      if (!budgetLeft()) break;
+      const verb = method.toUpperCase();
+      const target = `${verb} ${template}`;
+      const pathParams = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const concrete = pathParams.reduce((p, name) => p.replace(`{${name}}`, encodeURIComponent(fill(template, name))), template);
+      // Hostile path parameters, one parameter at a time.
+      for (const name of pathParams) {
+        for (const value of hostilePathParams) {
+          if (!budgetLeft()) break;
+          const path = pathParams.reduce((p, n) => p.replace(`{${n}}`, n === name ? value : encodeURIComponent(fill(template, n))), template);
+          const res = await send(verb, path, verb === 'GET' || verb === 'DELETE' ? {} : { body: '{}' });
+          judge(target, `path ${name}=${value.slice(0, 40)}`, res.status, res.text);
+        }
+      }
+      // Hostile query parameters, one at a time, and each given twice.
+      for (const param of (op.parameters ?? []).filter((p) => p.in === 'query')) {
+        for (const value of hostileQueryValues) {
+          if (!budgetLeft()) break;
+          const res = await send(verb, `${concrete}?${param.name}=${encodeURIComponent(value).replace(/%25/g, '%')}`);
+          judge(target, `query ${param.name}=${value.slice(0, 40)}`, res.status, res.text);
+        }
+        const twice = await send(verb, `${concrete}?${param.name}=1&${param.name}=2`);
+        judge(target, `query ${param.name} twice`, twice.status, twice.text);
+      }
+      const bodySchema = resolve(op.requestBody?.content?.['application/json']?.schema);
+      if (!op.requestBody) continue;
+      // Whole bodies that no route can read, then each field of the body set to each hostile value.
+      for (const [name, raw] of Object.entries(hostileRawBodies)) {
+        if (!budgetLeft()) break;
+        const res = await send(verb, concrete, { body: raw });
+        judge(target, `body: ${name}`, res.status, res.text);
+      }
+      const plain = await send(verb, concrete, { body: 'title=x', headers: { 'content-type': 'text/plain' } });
+      judge(target, 'body: text/plain', plain.status, plain.text);
+      for (const field of Object.keys(bodySchema?.properties ?? {})) {
+        for (const [name, value] of Object.entries(hostileValues)) {
+          if (!budgetLeft()) break;
+          const res = await send(verb, concrete, { body: JSON.stringify({ [field]: value }) });
+          judge(target, `body ${field}: ${name}`, res.status, res.text);
+        }
+      }
+    }
+  }
+
+  // GraphQL over HTTP: malformed documents and parameters, as POST, GET and SSE.
+  const graphqlCases: Record<string, { method: 'GET' | 'POST'; path?: string; body?: string; headers?: Record<string, string> }> = {
+    'POST invalid JSON': { method: 'POST', body: '{"query":' },
+    'POST query a number': { method: 'POST', body: '{"query":1}' },
+    'POST variables a string': { method: 'POST', body: '{"query":"{ __typename }","variables":"x"}' },
+    'POST variables a list': { method: 'POST', body: '{"query":"{ __typename }","variables":[1]}' },
+    'POST extensions a number': { method: 'POST', body: '{"query":"{ __typename }","extensions":1}' },
+    'POST syntax error': { method: 'POST', body: JSON.stringify({ query: '{ me { ' }) },
+    'POST unknown field': { method: 'POST', body: JSON.stringify({ query: '{ nothingHere }' }) },
+    'POST variable of the wrong type': { method: 'POST', body: JSON.stringify({ query: 'query($id: ID!) { task(id: $id) { id } }', variables: { id: { a: 1 } } }) },
+    'POST NUL in a variable': { method: 'POST', body: JSON.stringify({ query: 'query($id: ID!) { task(id: $id) { id } }', variables: { id: `a${NUL}` } }) },
+    'POST deep selection': { method: 'POST', body: JSON.stringify({ query: `{ ${'__schema { types { fields { type { '.repeat(30)}name${' } } } }'.repeat(30)} }` }) },
+    'POST 10 000 aliases': { method: 'POST', body: JSON.stringify({ query: `{ ${Array.from({ length: 10_000 }, (_, i) => `a${i}: __typename`).join(' ')} }` }) },
+    'GET variables malformed': { method: 'GET', path: `/graphql?query=${encodeURIComponent('{ __typename }')}&variables=%7B` },
+    'GET extensions malformed': { method: 'GET', path: `/graphql?query=${encodeURIComponent('{ __typename }')}&extensions=nope` },
+    'GET bad percent-encoding': { method: 'GET', path: '/graphql?query=%zz' },
+    'GET a mutation': { method: 'GET', path: `/graphql?query=${encodeURIComponent('mutation { __typename }')}` },
+    'SSE variables malformed': { method: 'GET', path: `/graphql?query=${encodeURIComponent('subscription { taskUpdated(taskId: "x") { id } }')}&variables=%7B`, headers: { accept: 'text/event-stream' } },
+    'SSE unknown task': { method: 'GET', path: `/graphql?query=${encodeURIComponent('subscription { taskUpdated(taskId: "tsk_none") { id } }')}`, headers: { accept: 'text/event-stream' } },
+  };
+  for (const [name, c] of Object.entries(graphqlCases)) {
+    if (!budgetLeft()) break;
+    const sse = c.headers?.accept === 'text/event-stream';
+    report.requests++;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 3000);
+    let status = 0;
+    let text = '';
+    try {
+      const res = await fetch(`${origin}${c.path ?? '/graphql'}`, {
+        method: c.method,
+        headers: { ...(c.body ? { 'content-type': 'application/json' } : {}), ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...c.headers },
+        body: c.body,
+        signal: controller.signal,
+      });
+      status = res.status;
+      // An SSE stream that stays open is fine; read what came within the time.
+      text = await res.text().catch(() => '');
+    } catch {
+      if (!sse) status = 0;
+    } finally {
+      clearTimeout(timer);
+    }
+    judge(`GraphQL ${c.method}${sse ? ' (SSE)' : ''}`, name, status, text, { graphql: true });
+  }
+
+  // WebSocket (graphql-transport-ws): malformed messages. A close code of 1011 is the server's crash.
+  const wsCases: Record<string, (string | Buffer)[]> = {
+    'not JSON': ['{"type":'],
+    'unknown message type': [JSON.stringify({ type: 'connection_init', payload: opts.key ? { authorization: `Bearer ${opts.key}` } : {} }), JSON.stringify({ type: 'whatever' })],
+    'subscribe before init': [JSON.stringify({ type: 'subscribe', id: '1', payload: { query: '{ __typename }' } })],
+    'subscribe with a malformed payload': [JSON.stringify({ type: 'connection_init', payload: opts.key ? { authorization: `Bearer ${opts.key}` } : {} }), JSON.stringify({ type: 'subscribe', id: '1', payload: { query: 1, variables: 'x' } })],
+    'subscribe with a 100 000-character id': [JSON.stringify({ type: 'connection_init', payload: opts.key ? { authorization: `Bearer ${opts.key}` } : {} }), JSON.stringify({ type: 'subscribe', id: 'x'.repeat(100_000), payload: { query: '{ __typename }' } })],
+    'subscribe with NUL in a variable': [
+      JSON.stringify({ type: 'connection_init', payload: opts.key ? { authorization: `Bearer ${opts.key}` } : {} }),
+      JSON.stringify({ type: 'subscribe', id: '1', payload: { query: 'subscription($id: ID!) { taskUpdated(taskId: $id) { id } }', variables: { id: `a${NUL}` } } }),
+    ],
+    'init with a hostile payload': [JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${'x'.repeat(50_000)}${NUL}` } })],
+    'binary frame': [Buffer.from([0, 1, 2, 255])],
+  };
+  const wsUrl = `${origin.replace(/^http/, 'ws')}/graphql`;
+  for (const [name, messages] of Object.entries(wsCases)) {
+    if (!budgetLeft()) break;
+    report.requests++;
+    const outcome = await new Promise<{ code: number; text: string }>((resolve) => {
+      const socket = new WebSocket(wsUrl, 'graphql-transport-ws');
+      let text = '';
+      const timer = setTimeout(() => {
+        socket.terminate();
+        resolve({ code: 0, text });
+      }, 3000);
+      socket.on('open', () => messages.forEach((m) => socket.send(m)));
+      socket.on('message', (data) => (text += data.toString()));
+      socket.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, text });
+      });
+      socket.on('error', () => {});
+    });
+    report.byStatus[`ws ${outcome.code}`] = (report.byStatus[`ws ${outcome.code}`] ?? 0) + 1;
+    if (outcome.code === 1011 || /"INTERNAL(_SERVER_ERROR)?"/.test(outcome.text)) {
+      report.findings.push({ target: 'GraphQL WebSocket', case: name, status: outcome.code, problem: outcome.code === 1011 ? 'closed 1011 (internal error)' : 'carries INTERNAL', body: outcome.text.slice(0, 300) });
+    }
+  }
+
+  // Processor events: unsigned and wrongly signed always; signed ones with malformed fields when the
+  // webhook secret is known (Stripe's own signing, through its client library).
+  const event = (overrides: Record<string, unknown>, object: Record<string, unknown> = {}) =>
+    JSON.stringify({ id: `evt_fuzz_${createHash('sha256').update(JSON.stringify([overrides, object])).digest('hex').slice(0, 16)}`, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_fuzz', object: 'payment_intent', ...object } }, ...overrides });
+  const unsigned = await send('POST', '/v1/webhooks/stripe', { body: event({}), auth: false });
+  judge('POST /v1/webhooks/stripe', 'no signature', unsigned.status, unsigned.text);
+  const wrong = await send('POST', '/v1/webhooks/stripe', { body: event({}), auth: false, headers: { 'stripe-signature': 't=1,v1=00' } });
+  judge('POST /v1/webhooks/stripe', 'wrong signature', wrong.status, wrong.text);
+  if (opts.webhookSecret) {
+    const stripe = new Stripe('sk_test_fuzz');
+    const signed: Record<string, string> = {
+      'NUL in the type': event({ type: `payment_intent.succeeded${NUL}` }),
+      'NUL in the intent id': event({}, { id: `pi_${NUL}` }),
+      'a 500 KB intent id': event({}, { id: `pi_${'x'.repeat(500_000)}` }),
+      'a 500 KB event id': event({ id: `evt_${'x'.repeat(500_000)}` }),
+      'the event id a number': event({ id: 42 }),
+      'the type a list': event({ type: ['a'] }),
+      'data a string': event({ data: 'x' }),
+      'data.object a list': event({ data: { object: [1] } }),
+      'no data': event({ data: undefined }),
+      'an unknown type': event({ type: 'charge.fuzzed' }),
+      'amount a string': event({ type: 'payment_intent.amount_capturable_updated' }, { amount_capturable: 'lots' }),
+      'metadata hostile': event({}, { metadata: { taskId: `tsk_${NUL}`, extra: 'x'.repeat(100_000) } }),
+      'not JSON': '{"id":',
+    };
+    for (const [name, payload] of Object.entries(signed)) {
+      if (!budgetLeft()) break;
+      const header = stripe.webhooks.generateTestHeaderString({ payload, secret: opts.webhookSecret });
+      const res = await send('POST', '/v1/webhooks/stripe', { body: payload, auth: false, headers: { 'stripe-signature': header } });
+      judge('POST /v1/webhooks/stripe (signed)', name, res.status, res.text);
+    }
+  }
+
+  report.stoppedEarly = !budgetLeft();
+  return report;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string', default: 'http://127.0.0.1:4000' },
+      key: { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      'max-requests': { type: 'string', default: '4000' },
+      seconds: { type: 'string', default: '300' },
+    },
+  });
+  const report = await runFuzz({
+    url: values.url!,
+    key: values.key,
+    webhookSecret: values['webhook-secret'],
+    maxRequests: Number(values['max-requests']),
+    seconds: Number(values.seconds),
+  });
+  console.log(`${report.requests} requests; answers by status: ${JSON.stringify(report.byStatus)}${report.stoppedEarly ? ' (stopped at the request or time bound)' : ''}`);
+  for (const f of report.findings) console.log(`FINDING ${f.target} | ${f.case} | ${f.status} | ${f.problem} | ${f.body.replace(/\s+/g, ' ')}`);
+  console.log(report.findings.length ? `${report.findings.length} findings` : 'no findings');
+  process.exitCode = report.findings.length ? 1 : 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
