@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { startIdentityProvider, type IdentityProvider } from './support/identity-provider.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { proxiedDatabase, type TcpProxy } from './support/tcp-proxy.js';
 import { until } from './support/wait.js';
 
 const ME = 'query { me { id email } }';
@@ -18,12 +18,9 @@ let server: TestServer;
 beforeAll(async () => {
   idp = await startIdentityProvider();
   db = await createTestDatabase();
-  const direct = new URL(db.url);
-  proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const proxied = new URL(db.url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
-  server = await startTestServer(idp.env, { db: { ...db, url: proxied.toString() } });
+  const through = await proxiedDatabase(db);
+  proxy = through.proxy;
+  server = await startTestServer(idp.env, { db: through.db });
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { createPrismaClient } from '../src/db/client.js';
 import { isDatabaseUnavailable } from '../src/db/errors.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import { proxiedDatabase, type TcpProxy } from './support/tcp-proxy.js';
 import { until } from './support/wait.js';
 
 let db: TestDatabase;
@@ -15,12 +15,9 @@ let server: TestServer;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const direct = new URL(db.url);
-  proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
-  const proxied = new URL(db.url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
-  server = await startTestServer({}, { db: { ...db, url: proxied.toString() } });
+  const through = await proxiedDatabase(db);
+  proxy = through.proxy;
+  server = await startTestServer({}, { db: through.db });
 });
 afterAll(async () => {
   await proxy?.restore().catch(() => {});

@@ -42,3 +42,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
   };
 }
+
+// A proxy in front of a test database and the database as seen through it (its URL names the proxy).
+export async function proxiedDatabase<T extends { url: string }>(db: T): Promise<{ proxy: TcpProxy; db: T }> {
+  const direct = new URL(db.url);
+  const proxy = await startTcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  const proxied = new URL(db.url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  return { proxy, db: { ...db, url: proxied.toString() } };
+}
