@@ -29,6 +29,7 @@ import { createCors } from './http/cors.js';
 import { installJobSchema } from './jobs/worker.js';
 import { startJobs, type RunningJobs } from './jobs/start.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
+import { createLiveStreams } from './graphql/live-streams.js';
 import { createMetrics } from './metrics/metrics.js';
 import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrument.js';
 
@@ -81,6 +82,10 @@ export async function createApp(opts: {
   const limits = await createRateLimits({ ...config.rateLimit, store: rateLimitStore(config, database) }, logger);
   const admission = createAdmission({ limits, authenticateHeader, trustedProxyHops: config.rateLimit.trustedProxyHops });
 
+  // Open subscriptions of this process; a key revoked in any process ends the ones it opened here.
+  const streams = createLiveStreams({ ...config.subscriptions, clock: deps.clock });
+  events.onRevokedKey((apiKeyId) => streams.revokeKey(apiKeyId));
+
   await installJobSchema(database.url, logger);
 
   const route = createRouter({
@@ -94,9 +99,10 @@ export async function createApp(opts: {
     databaseReachable: () => database.prisma.$queryRaw`SELECT 1`.then(() => true, () => false),
     serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null }),
     graphiql: config.env !== 'production',
+    streams,
   });
   const server = createHttpServer(route, { logger, metrics });
-  const sockets = startWebSocketServer({ server, yoga, contextFor, authenticateHeader, admission, logger });
+  const sockets = startWebSocketServer({ server, yoga, contextFor, authenticateHeader, admission, streams, logger });
 
   const jobs: RunningJobs | null =
     opts.runWorker === false ? null : await startJobs({ config, database, services, logger, events: jobEvents(metrics, opts.jobEvents) });

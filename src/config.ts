@@ -38,6 +38,9 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').max(512).regex(/^\S+$/, 'no spaces').optional(),
   // How many reverse proxies stand in front of the service (see http/client-address.ts).
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // Open subscriptions (WebSocket and SSE together) one user, and one client address, may hold in a process.
+  SUBSCRIPTIONS_PER_USER: z.coerce.number().int().min(1).default(20),
+  SUBSCRIPTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only, at most 64').default('rl'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
@@ -92,6 +95,7 @@ function toConfig(env: z.infer<typeof schema>) {
       trustedProxyHops: env.TRUSTED_PROXY_HOPS,
       redisUrl: env.REDIS_URL ?? null,
     },
+    subscriptions: { perUser: env.SUBSCRIPTIONS_PER_USER, perAddress: env.SUBSCRIPTIONS_PER_ADDRESS },
     worker: {
       concurrency: env.WORKER_CONCURRENCY,
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,

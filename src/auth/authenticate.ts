@@ -8,6 +8,10 @@ export interface Authentication {
   authError: string | null;
   // What rate limiting counts against: the user, else null (the caller's address is used).
   principal: string | null;
+  // The credential, for what outlives the request (subscriptions): the API key used, or when the access
+  // token expires.
+  apiKeyId?: string;
+  expiresAt?: Date;
 }
 
 export async function authenticate(
@@ -34,9 +38,10 @@ export async function authenticate(
       emailVerified: claims.email_verified === true,
       name: typeof claims.name === 'string' ? claims.name : undefined,
     });
-    return { viewer, authError: null, principal: viewer.id };
+    const expiresAt = typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : undefined;
+    return { viewer, authError: null, principal: viewer.id, ...(expiresAt ? { expiresAt } : {}) };
   }
-  const viewer = await deps.accounts.userForApiKey(token);
-  if (!viewer) return { viewer: null, authError: 'the API key is invalid or revoked', principal: null };
-  return { viewer, authError: null, principal: viewer.id };
+  const found = await deps.accounts.userForApiKey(token);
+  if (!found) return { viewer: null, authError: 'the API key is invalid or revoked', principal: null };
+  return { viewer: found.user, authError: null, principal: found.user.id, apiKeyId: found.apiKeyId };
 }

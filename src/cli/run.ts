@@ -9,22 +9,26 @@ import { createSecretBox } from '../crypto/secret-box.js';
 import { createServices } from '../services/index.js';
 import { AppError } from '../errors.js';
 import { createMetrics } from '../metrics/metrics.js';
-import { createLocalBus } from '../events/bus.js';
+import { createLocalBus, createPgBus } from '../events/bus.js';
 import { realTime } from '../deps.js';
 
 export async function runCommand(command: CliCommand, values: Record<string, string | boolean | undefined>): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'shared', poolSize: 2 });
+  const logger = createLogger('silent');
+  // On a PostgreSQL server the running service hears what the command announces (a revoked API key ends
+  // its subscriptions).
+  const events = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
   try {
     const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
     const services = createServices({
       ...realTime,
-      events: createLocalBus(),
+      events,
       metrics: createMetrics(),
       config,
       prisma: database.prisma,
       searchPrisma: database.searchPrisma,
-      logger: createLogger('silent'),
+      logger,
       secretBox: createSecretBox(serverKey),
       serverKey,
       urls: { base: config.publicBaseUrl ?? `http://localhost:${config.port}` },
@@ -39,6 +43,7 @@ export async function runCommand(command: CliCommand, values: Record<string, str
     }
     throw error;
   } finally {
+    await events.close();
     await database.close();
   }
 }

@@ -14,6 +14,9 @@ export interface TaskEvent {
 
 export interface EventBus {
   publish(event: TaskEvent): Promise<void>;
+  // An API key was revoked: every process ends the subscriptions it opened.
+  publishRevokedKey(apiKeyId: string): Promise<void>;
+  onRevokedKey(listener: (apiKeyId: string) => void): void;
   // Yields events published from the moment of the call (not of the first read) until the signal
   // aborts or the streams are ended.
   subscribe(signal: AbortSignal): AsyncIterable<TaskEvent>;
@@ -24,6 +27,7 @@ export interface EventBus {
 }
 
 const CHANNEL = 'task_events';
+const REVOKED_KEYS = 'revoked_api_keys';
 
 function localFanout() {
   const emitter = new EventEmitter();
@@ -31,6 +35,8 @@ function localFanout() {
   const ending = new AbortController();
   return {
     emit: (event: TaskEvent) => emitter.emit('event', event),
+    emitRevokedKey: (apiKeyId: string) => emitter.emit('revoked', apiKeyId),
+    onRevokedKey: (listener: (apiKeyId: string) => void) => void emitter.on('revoked', listener),
     subscribe(signal: AbortSignal): AsyncIterable<TaskEvent> {
       // The listener is registered here, before anything is read, so a subscriber can start listening
       // and then read the current state without missing a change that lands in between.
@@ -54,6 +60,8 @@ export function createLocalBus(): EventBus {
   const fanout = localFanout();
   return {
     publish: async (event) => void fanout.emit(event),
+    publishRevokedKey: async (apiKeyId) => void fanout.emitRevokedKey(apiKeyId),
+    onRevokedKey: fanout.onRevokedKey,
     subscribe: (signal) => fanout.subscribe(signal),
     endSubscriptions: () => fanout.end(),
     close: async () => fanout.end(),
@@ -70,6 +78,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
   async function listen(): Promise<void> {
     const client = new pg.Client({ connectionString });
     client.on('notification', (msg) => {
+      if (msg.channel === REVOKED_KEYS && msg.payload) return void fanout.emitRevokedKey(msg.payload);
       if (msg.channel !== CHANNEL || !msg.payload) return;
       try {
         fanout.emit(JSON.parse(msg.payload) as TaskEvent);
@@ -85,6 +94,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     });
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${REVOKED_KEYS}`);
     listener = client;
   }
   await listen();
@@ -93,6 +103,10 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     async publish(event) {
       await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
     },
+    async publishRevokedKey(apiKeyId) {
+      await pool.query('SELECT pg_notify($1, $2)', [REVOKED_KEYS, apiKeyId]);
+    },
+    onRevokedKey: fanout.onRevokedKey,
     subscribe: (signal) => fanout.subscribe(signal),
     endSubscriptions: () => fanout.end(),
     async close() {

@@ -11,9 +11,13 @@ import type { Context } from '../schema/context.js';
 import { overBudget, type Admission } from '../http/admission.js';
 import { closeCodeFor, connectionRefusal, operationErrors } from './socket-errors.js';
 import type { createGraphQLServer } from './yoga.js';
+import { endMessage, type LiveStreams, type Slot } from './live-streams.js';
+import { streamOwner, TOO_MANY_SUBSCRIPTIONS } from './stream-owner.js';
 
 // The WebSocket close code for a caller over its budget (4xxx codes are the application's; 429 as in HTTP).
 const RATE_LIMITED_CLOSE_CODE = 4429;
+// The close code for credentials that stopped being valid while the socket was open (401 as in HTTP).
+const CREDENTIALS_ENDED_CLOSE_CODE = 4401;
 
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
@@ -32,9 +36,16 @@ export function startWebSocketServer(opts: {
   contextFor(authorization: string | null | undefined, known?: Authentication): Promise<Context>;
   authenticateHeader(authorization: string | null | undefined): Promise<Authentication>;
   admission: Admission;
+  streams: LiveStreams;
   logger: Logger;
 }): GraphQLSocketServer {
   const { yoga, contextFor, logger } = opts;
+  // Each socket's subscriptions by id, each holding a slot in `streams` until it ends.
+  const slotsOf = new WeakMap<object, Map<string, Slot>>();
+  const releaseAll = (socket: object) => {
+    for (const slot of slotsOf.get(socket)?.values() ?? []) slot.release();
+    slotsOf.delete(socket);
+  };
   const wss = new WebSocketServer({ server: opts.server, path: '/graphql' });
   const disposable = useServer(
     {
@@ -62,7 +73,7 @@ export function startWebSocketServer(opts: {
           return false;
         }
       },
-      onSubscribe: async (ctx, _id, params) => {
+      onSubscribe: async (ctx, id, params) => {
         try {
           const { schema, execute, subscribe, parse, validate } = yoga.getEnveloped({
             ...ctx,
@@ -80,6 +91,24 @@ export function startWebSocketServer(opts: {
             return [new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: decision.retryAfterSeconds } })];
           }
           const contextValue = await contextFor(authorization, authentication);
+          // A subscription holds a slot of its user's and address's; ending its credentials (a revoked
+          // key, an expired access token) closes the socket, whose credentials they are.
+          const socket = ctx.extra.socket;
+          const slot = opts.streams.open(streamOwner(authentication, ctx.extra.request, opts.admission), (reason) =>
+            socket.close(CREDENTIALS_ENDED_CLOSE_CODE, endMessage[reason]),
+          );
+          // Only this subscription is refused: closing the socket would end the ones already admitted.
+          if (!slot) {
+            return [new GraphQLError(TOO_MANY_SUBSCRIPTIONS, { extensions: { code: 'RATE_LIMITED' } })];
+          }
+          let slots = slotsOf.get(socket);
+          if (!slots) {
+            const own = (slots = new Map());
+            slotsOf.set(socket, own);
+            socket.once('close', () => releaseAll(socket));
+          }
+          slots.get(id)?.release();
+          slots.set(id, slot);
           const args = {
             schema,
             operationName: params.operationName,
@@ -89,13 +118,22 @@ export function startWebSocketServer(opts: {
             rootValue: { execute, subscribe },
           };
           const errors = validate(args.schema, args.document);
-          if (errors.length) return errors;
+          if (errors.length) {
+            slot.release();
+            return errors;
+          }
           return args as never;
         } catch (error) {
           const close = closeCodeFor(error);
           if (close) ctx.extra.socket.close(close.code, close.reason);
           return operationErrors(error, logger);
         }
+      },
+      // However a subscription ends (completed, cancelled by the client, the socket closed), its slot is free.
+      onComplete: (ctx, id) => {
+        const slots = slotsOf.get(ctx.extra.socket);
+        slots?.get(id)?.release();
+        slots?.delete(id);
       },
     },
     wss,

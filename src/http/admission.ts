@@ -22,6 +22,8 @@ export interface Admission {
   // Authenticates the caller and counts the request. Returns null when the request was refused with 429;
   // the headers of the budget go on every answer.
   admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication | undefined } | null>;
+  // The address the caller is counted by.
+  address(req: IncomingMessage): string;
 }
 
 export function createAdmission(opts: {
@@ -29,11 +31,12 @@ export function createAdmission(opts: {
   authenticateHeader: (authorization: string | null | undefined) => Promise<Authentication>;
   trustedProxyHops: number;
 }): Admission {
+  const address = (req: IncomingMessage) => clientAddress(req, opts.trustedProxyHops);
   const count = (authentication: Authentication | undefined, req: IncomingMessage) =>
     opts.limits.check({
       principal: authentication?.principal ?? null,
       authFailed: authentication ? authentication.authError !== null : false,
-      address: clientAddress(req, opts.trustedProxyHops),
+      address: address(req),
     });
 
   async function admit(req: IncomingMessage, res: ServerResponse) {
@@ -49,5 +52,5 @@ export function createAdmission(opts: {
     return { authentication };
   }
 
-  return { count, admit };
+  return { count, admit, address };
 }

@@ -6,6 +6,9 @@ import type { RawRoute } from '../rest/raw-routes.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from '../graphql/graphiql.js';
 import type { Admission } from './admission.js';
+import type { EndReason, LiveStreams } from '../graphql/live-streams.js';
+import { endMessage } from '../graphql/live-streams.js';
+import { streamOwner, TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
 import type { Cors } from './cors.js';
 import { forwardToYoga } from './forward.js';
 import { metricsAccess } from './metrics-access.js';
@@ -28,7 +31,15 @@ export interface RouterParts {
   // Answers from the dashboard's files; false when no file matches.
   serveStatic(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
   graphiql: boolean;
+  // Open subscriptions: an SSE stream holds a slot while it is open.
+  streams: LiveStreams;
 }
+
+// The last event of a stream whose credentials ended (a revoked key, an expired access token).
+const unauthenticatedEvent = (reason: EndReason) =>
+  `event: next\ndata: ${JSON.stringify({ errors: [{ message: endMessage[reason], extensions: { code: 'UNAUTHENTICATED' } }] })}\n\nevent: complete\ndata:\n\n`;
+
+const wantsEventStream = (req: IncomingMessage) => req.headers.accept?.includes('text/event-stream') ?? false;
 
 const isRest = (path: string) => path === '/v1' || path.startsWith('/v1/');
 
@@ -69,7 +80,12 @@ export function createRouter(parts: RouterParts): RequestHandler {
     if (path === '/graphql') {
       const admitted = await admission.admit(req, res);
       if (!admitted) return;
-      return forwardToYoga(parts.yoga, req, res, url, { authentication: admitted.authentication });
+      if (!wantsEventStream(req)) return forwardToYoga(parts.yoga, req, res, url, { authentication: admitted.authentication });
+      let interrupt: ((lastWords: string) => void) | null = null;
+      const slot = parts.streams.open(streamOwner(admitted.authentication, req, admission), (reason) => interrupt?.(unauthenticatedEvent(reason)));
+      if (!slot) return sendError(res, { code: 'RATE_LIMITED', message: TOO_MANY_SUBSCRIPTIONS });
+      res.on('close', () => slot.release());
+      return forwardToYoga(parts.yoga, req, res, url, { authentication: admitted.authentication }, (end) => (interrupt = end)).finally(() => slot.release());
     }
     if (await parts.serveStatic(req, res, path)) return;
     sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });

@@ -53,6 +53,8 @@ export function countTaskTransitions(bus: EventBus, metrics: Metrics): EventBus 
       metrics.taskTransitions.inc({ status: event.status });
       await bus.publish(event);
     },
+    publishRevokedKey: (apiKeyId) => bus.publishRevokedKey(apiKeyId),
+    onRevokedKey: (listener) => bus.onRevokedKey(listener),
     subscribe: (signal) => bus.subscribe(signal),
     endSubscriptions: () => bus.endSubscriptions(),
     close: () => bus.close(),

@@ -57,17 +57,21 @@ export function accountService(deps: Deps) {
         : await prisma.apiKey.findUnique({ where: { id: keyIdOrKey } });
       if (!key || (userId !== null && key.userId !== userId)) throw notFound('API key');
       if (key.revokedAt) return key;
-      return prisma.apiKey.update({ ...query, where: { id: key.id }, data: { revokedAt: new Date() } });
+      const revoked = await prisma.apiKey.update({ ...query, where: { id: key.id }, data: { revokedAt: new Date() } });
+      // Subscriptions opened with the key, in any process, end now rather than at their next check.
+      await deps.events.publishRevokedKey(key.id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce a revoked API key'));
+      return revoked;
     },
 
-    async userForApiKey(apiKey: string): Promise<User | null> {
+    // The key's user, with the key's id (subscriptions remember which key opened them).
+    async userForApiKey(apiKey: string): Promise<{ user: User; apiKeyId: string } | null> {
       const key = await prisma.apiKey.findUnique({ where: { hash: sha256Hex(apiKey) }, include: { user: true } });
       if (!key || key.revokedAt) return null;
       const now = clock.now().getTime();
       if (!key.lastUsedAt || now - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
         await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: new Date(now) } });
       }
-      return key.user;
+      return { user: key.user, apiKeyId: key.id };
     },
 
     // Users signing in with an access token are found by its subject, else created on first sight of it.

@@ -1,0 +1,16 @@
+// Who holds an open subscription (graphql/live-streams.ts), from the caller's authentication.
+import type { IncomingMessage } from 'node:http';
+import type { Authentication } from '../auth/authenticate.js';
+import type { Admission } from '../http/admission.js';
+import type { StreamOwner } from './live-streams.js';
+
+export const TOO_MANY_SUBSCRIPTIONS = 'too many open subscriptions; close one first';
+
+export function streamOwner(authentication: Authentication | undefined, req: IncomingMessage, admission: Admission): StreamOwner {
+  return {
+    userId: authentication?.viewer?.id ?? null,
+    address: admission.address(req),
+    apiKeyId: authentication?.apiKeyId ?? null,
+    expiresAt: authentication?.expiresAt ?? null,
+  };
+}

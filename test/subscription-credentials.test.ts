@@ -1,0 +1,117 @@
+// Subscriptions end with the credentials that opened them: revoking an API key closes its WebSocket
+// (4401) and SSE (a last UNAUTHENTICATED error) subscriptions, in this process or another on the same
+// PostgreSQL; a subscription opened with an access token closes when the token expires.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server.js';
+import { startTestAgent, type TestAgent } from './support/agent.js';
+import { openSse, openSocket, TASK_UPDATED } from './support/subscriptions.js';
+import { until } from './support/wait.js';
+
+const ISSUER = 'https://idp.test/';
+const AUDIENCE = 'task-marketplace';
+const KID = 'subs-key';
+const REVOKE_KEY = 'mutation ($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }';
+
+let server: TestServer;
+let agentHttp: TestAgent;
+let jwks: Server;
+let signingKey: CryptoKey;
+let requester: { id: string; apiKey: string };
+let agentId: string;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair('ES256');
+  signingKey = pair.privateKey;
+  const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: KID, alg: 'ES256', use: 'sig' };
+  jwks = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [publicJwk] })));
+  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+  server = await startTestServer({
+    AUTH_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`,
+    AUTH_ISSUER: ISSUER,
+    AUTH_AUDIENCE: AUDIENCE,
+  });
+  requester = await server.createUser();
+  const owner = await server.createUser();
+  agentHttp = await startTestAgent();
+  // The agent never answers 2xx, so tasks stay matched until someone moves them.
+  agentHttp.respondWith([500]);
+  agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Live', endpoint: agentHttp.url } })).body.data.id;
+});
+afterAll(async () => {
+  await server?.close();
+  await agentHttp?.close();
+  jwks?.closeAllConnections();
+  await new Promise((resolve) => jwks?.close(resolve));
+});
+
+const createTask = (key: string) =>
+  server.api.post('/v1/tasks', { key, body: { title: 'Watch me', description: 'd', agentId, expiresInMinutes: 30 } }).then((r) => r.body.data as { id: string });
+
+describe('a revoked API key', () => {
+  it('closes its WebSocket subscription with 4401 and ends its SSE stream with UNAUTHENTICATED', async () => {
+    const second = await server.app.services.accounts.createApiKey(requester.id, 'watcher');
+    const task = await createTask(requester.apiKey);
+    const socket = openSocket(server.url, second.apiKey, TASK_UPDATED, { id: task.id });
+    const sse = await openSse(server.url, second.apiKey, TASK_UPDATED, { id: task.id });
+    expect(sse.status).toBe(200);
+    await until('both subscriptions to see the task', () => socket.statuses.length > 0 && sse.text.includes('"matched"'));
+
+    const revoked = await server.api.post('/graphql', { key: requester.apiKey, body: { query: REVOKE_KEY, variables: { id: second.record.id } } });
+    expect(revoked.body.errors).toBeUndefined();
+
+    expect(await socket.closed).toEqual({ code: 4401, reason: 'credentials revoked' });
+    await sse.ended;
+    const last = sse.events.at(-2);
+    expect(last?.data).toMatchObject({ errors: [{ message: 'credentials revoked', extensions: { code: 'UNAUTHENTICATED' } }] });
+    expect(sse.events.at(-1)?.event).toBe('complete');
+
+    // A change after the revocation reaches neither.
+    const seen = { socket: socket.statuses.length, sse: sse.text.length };
+    await server.api.post(`/v1/tasks/${task.id}/cancel`, { key: requester.apiKey });
+    const status = await server.api.get(`/v1/tasks/${task.id}`, { key: requester.apiKey });
+    expect(status.body.data.status).toBe('cancelled');
+    expect(socket.statuses.length).toBe(seen.socket);
+    expect(sse.text.length).toBe(seen.sse);
+    expect(sse.text).not.toContain('"cancelled"');
+  });
+
+  it('leaves the subscriptions of the user\'s other keys open', async () => {
+    const kept = await server.app.services.accounts.createApiKey(requester.id, 'kept');
+    const gone = await server.app.services.accounts.createApiKey(requester.id, 'gone');
+    const task = await createTask(requester.apiKey);
+    const socket = openSocket(server.url, kept.apiKey, TASK_UPDATED, { id: task.id });
+    await until('the subscription to see the task', () => socket.statuses.length > 0);
+    await server.app.services.accounts.revokeApiKey(requester.id, gone.record.id);
+    await server.api.post(`/v1/tasks/${task.id}/cancel`, { key: requester.apiKey });
+    await until('the cancellation to arrive', () => socket.statuses.includes('cancelled'));
+    await socket.dispose();
+  });
+});
+
+describe('an access token', () => {
+  it('closes its WebSocket subscription and SSE stream when the token expires', async () => {
+    const email = `token-${Date.now()}@example.com`;
+    // Expires one to two seconds from now: the subscriptions close then, not at their next request.
+    const exp = Math.ceil(Date.now() / 1000) + 1;
+    const jwt = await new SignJWT({ email })
+      .setProtectedHeader({ alg: 'ES256', kid: KID })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(`idp|${email}`)
+      .setExpirationTime(exp)
+      .sign(signingKey);
+    const task = await createTask(jwt);
+    const socket = openSocket(server.url, jwt, TASK_UPDATED, { id: task.id });
+    const sse = await openSse(server.url, jwt, TASK_UPDATED, { id: task.id });
+    await until('both subscriptions to see the task', () => socket.statuses.length > 0 && sse.text.includes('"matched"'));
+
+    expect(await socket.closed).toEqual({ code: 4401, reason: 'access token expired' });
+    await sse.ended;
+    expect(sse.events.at(-2)?.data).toMatchObject({ errors: [{ message: 'access token expired', extensions: { code: 'UNAUTHENTICATED' } }] });
+    // Closed at the expiry, not before it.
+    expect(Date.now()).toBeGreaterThanOrEqual(exp * 1000);
+  });
+});
