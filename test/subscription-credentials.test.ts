@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { openSse, openSocket, TASK_UPDATED } from './support/subscriptions.js';
 import { until } from './support/wait.js';
+import { usingPostgres } from './support/database.js';
 
 const ISSUER = 'https://idp.test/';
 const AUDIENCE = 'task-marketplace';
@@ -80,6 +81,26 @@ describe('a revoked API key', () => {
     expect(sse.text.length).toBe(seen.sse);
     expect(sse.text).not.toContain('"cancelled"');
     await other.dispose();
+  });
+});
+
+describe.skipIf(!usingPostgres())('two servers on one PostgreSQL', () => {
+  it('closes the subscriptions on one server of a key revoked through the other', async () => {
+    const other = await startTestServer({}, { db: server.db });
+    try {
+      const watcher = await server.app.services.accounts.createApiKey(requester.id, 'watcher');
+      const task = await createTask(requester.apiKey);
+      const socket = openSocket(server.url, watcher.apiKey, TASK_UPDATED, { id: task.id });
+      const sse = await openSse(server.url, watcher.apiKey, TASK_UPDATED, { id: task.id });
+      await until('both subscriptions to see the task', () => socket.statuses.length > 0 && sse.text.includes('"matched"'));
+      const revoked = await other.api.post('/graphql', { key: requester.apiKey, body: { query: REVOKE_KEY, variables: { id: watcher.record.id } } });
+      expect(revoked.body.errors).toBeUndefined();
+      expect(await socket.closed).toEqual({ code: 4401, reason: 'credentials revoked' });
+      await sse.ended;
+      expect(sse.events.at(-2)?.data).toMatchObject({ errors: [{ extensions: { code: 'UNAUTHENTICATED' } }] });
+    } finally {
+      await other.close();
+    }
   });
 });
 
