@@ -1,51 +1,33 @@
 // Subscriptions end with the credentials that opened them: revoking an API key closes its WebSocket
 // (4401) and SSE (a last UNAUTHENTICATED error) subscriptions, in this process or another on the same
 // PostgreSQL; a subscription opened with an access token closes when the token expires.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
-import { startTestAgent, type TestAgent } from './support/agent.js';
-import { openSse, openSocket, TASK_UPDATED } from './support/subscriptions.js';
+import type { TestAgent } from './support/agent.js';
+import { startIdentityProvider, type IdentityProvider } from './support/identity-provider.js';
+import { agentKeepingTasksMatched, openSse, openSocket, TASK_UPDATED } from './support/subscriptions.js';
 import { until } from './support/wait.js';
 import { usingPostgres } from './support/database.js';
 
-const ISSUER = 'https://idp.test/';
-const AUDIENCE = 'task-marketplace';
-const KID = 'subs-key';
 const REVOKE_KEY = 'mutation ($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }';
 
 let server: TestServer;
 let agentHttp: TestAgent;
-let jwks: Server;
-let signingKey: CryptoKey;
+let idp: IdentityProvider;
 let requester: { id: string; apiKey: string };
 let agentId: string;
 
 beforeAll(async () => {
-  const pair = await generateKeyPair('ES256');
-  signingKey = pair.privateKey;
-  const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: KID, alg: 'ES256', use: 'sig' };
-  jwks = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [publicJwk] })));
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  server = await startTestServer({
-    AUTH_JWKS_URL: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`,
-    AUTH_ISSUER: ISSUER,
-    AUTH_AUDIENCE: AUDIENCE,
-  });
+  idp = await startIdentityProvider();
+  server = await startTestServer(idp.env);
   requester = await server.createUser();
   const owner = await server.createUser();
-  agentHttp = await startTestAgent();
-  // The agent never answers 2xx, so tasks stay matched until someone moves them.
-  agentHttp.respondWith([500]);
-  agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Live', endpoint: agentHttp.url } })).body.data.id;
+  ({ agentHttp, agentId } = await agentKeepingTasksMatched(server, owner.apiKey));
 });
 afterAll(async () => {
   await server?.close();
   await agentHttp?.close();
-  jwks?.closeAllConnections();
-  await new Promise((resolve) => jwks?.close(resolve));
+  await idp?.close();
 });
 
 const createTask = (key: string) =>
@@ -109,13 +91,7 @@ describe('an access token', () => {
     const email = `token-${Date.now()}@example.com`;
     // Expires one to two seconds from now: the subscriptions close then, not at their next request.
     const exp = Math.ceil(Date.now() / 1000) + 1;
-    const jwt = await new SignJWT({ email })
-      .setProtectedHeader({ alg: 'ES256', kid: KID })
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setSubject(`idp|${email}`)
-      .setExpirationTime(exp)
-      .sign(signingKey);
+    const jwt = await idp.token({ sub: `idp|${email}`, email, exp });
     const task = await createTask(jwt);
     const socket = openSocket(server.url, jwt, TASK_UPDATED, { id: task.id });
     const sse = await openSse(server.url, jwt, TASK_UPDATED, { id: task.id });

@@ -2,8 +2,8 @@
 // a slot is free again once its subscription ends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
-import { startTestAgent, type TestAgent } from './support/agent.js';
-import { openSse, openSocket, TASK_UPDATED } from './support/subscriptions.js';
+import type { TestAgent } from './support/agent.js';
+import { agentKeepingTasksMatched, openSse, openSocket, TASK_UPDATED } from './support/subscriptions.js';
 import { until } from './support/wait.js';
 
 const PER_USER = 3;
@@ -16,9 +16,7 @@ let agentId: string;
 beforeAll(async () => {
   server = await startTestServer({ SUBSCRIPTIONS_PER_USER: String(PER_USER), SUBSCRIPTIONS_PER_ADDRESS: String(PER_ADDRESS) });
   const owner = await server.createUser();
-  agentHttp = await startTestAgent();
-  agentHttp.respondWith([500]);
-  agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Live', endpoint: agentHttp.url } })).body.data.id;
+  ({ agentHttp, agentId } = await agentKeepingTasksMatched(server, owner.apiKey));
 });
 afterAll(async () => {
   await server?.close();

@@ -4,7 +4,8 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
-import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { waitForStatus, type TestAgent } from './support/agent.js';
+import { agentKeepingTasksMatched } from './support/subscriptions.js';
 import { usingPostgres } from './support/database.js';
 import { killAll, startServerProcess, type ServerProcess } from './support/processes.js';
 import { until } from './support/wait.js';
@@ -19,10 +20,7 @@ beforeAll(async () => {
   server = await startTestServer();
   requester = await server.createUser();
   owner = await server.createUser();
-  agentHttp = await startTestAgent();
-  // The agent never answers 2xx, so tasks stay matched until someone moves them.
-  agentHttp.respondWith([500]);
-  agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Live', endpoint: agentHttp.url } })).body.data.id;
+  ({ agentHttp, agentId } = await agentKeepingTasksMatched(server, owner.apiKey));
 });
 afterAll(async () => {
   await server?.close();

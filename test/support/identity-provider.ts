@@ -9,7 +9,8 @@ export const AUDIENCE = 'task-marketplace-tests';
 export interface IdentityProvider {
   // The service's settings that trust this provider.
   env: Record<string, string>;
-  token(claims: { sub: string; email?: string; email_verified?: boolean; name?: string }): Promise<string>;
+  // Signed now; it expires at `exp` (seconds since the epoch), five minutes from now unless given.
+  token(claims: { sub: string; email?: string; email_verified?: boolean; name?: string; exp?: number }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -24,14 +25,14 @@ export async function startIdentityProvider(): Promise<IdentityProvider> {
   const { port } = server.address() as AddressInfo;
   return {
     env: { AUTH_JWKS_URL: `http://127.0.0.1:${port}/.well-known/jwks.json`, AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE },
-    token: ({ sub, ...rest }) =>
+    token: ({ sub, exp, ...rest }) =>
       new SignJWT(rest)
         .setProtectedHeader({ alg: 'ES256', kid: 'idp-key' })
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setSubject(sub)
         .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + 300)
+        .setExpirationTime(exp ?? Math.floor(Date.now() / 1000) + 300)
         .sign(privateKey),
     async close() {
       server.closeAllConnections();

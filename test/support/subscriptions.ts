@@ -2,6 +2,17 @@
 // and records what arrives and how they end.
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { startTestAgent, type TestAgent } from './agent.js';
+import type { TestServer } from './server.js';
+
+// An agent of the owner whose endpoint never answers 2xx, so tasks sent to it stay matched until someone
+// moves them: a task whose status changes only when a test says so.
+export async function agentKeepingTasksMatched(server: TestServer, ownerKey: string): Promise<{ agentHttp: TestAgent; agentId: string }> {
+  const agentHttp = await startTestAgent();
+  agentHttp.respondWith([500]);
+  const agentId = (await server.api.post('/v1/agents', { key: ownerKey, body: { name: 'Live', endpoint: agentHttp.url } })).body.data.id as string;
+  return { agentHttp, agentId };
+}
 
 export const TASK_UPDATED = 'subscription($id: ID!) { taskUpdated(id: $id) { id status } }';
 
