@@ -96,4 +96,8 @@ export type InputRequest = z.infer<typeof inputRequest>;
 export const providedInput = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 export const rejectReason = z.string().trim().min(1, 'must be 1 to 1024 characters').max(1024, 'must be 1 to 1024 characters');
 export const contestStatement = z.string().trim().min(1, 'must be 1 to 4000 characters').max(MAX_MESSAGE, 'must be 1 to 4000 characters');
-export const resolveNote = z.string().trim().min(1, 'must be 1 to 4000 characters').max(MAX_MESSAGE, 'must be 1 to 4000 characters');
+export const disputeResolution = z.object({
+  task: z.string().min(1, 'is required'),
+  outcome: z.enum(['refund', 'pay'], { error: 'must be refund or pay' }),
+  note: z.string().trim().min(1, 'must be 1 to 4000 characters').max(MAX_MESSAGE, 'must be 1 to 4000 characters'),
+});

@@ -6,7 +6,7 @@ import type { Db, Tx } from '../db/client.js';
 import type { AfterCommit } from '../db/transaction.js';
 import type { Deps } from '../deps.js';
 import { Prisma, type Task } from '../generated/prisma/client.js';
-import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
+import { AppError, conflict, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { autoApprove } from '../jobs/specs/task-auto-approve.js';
@@ -280,14 +280,6 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
           ? core.finish(t, afterCommit, taskId, 'resolve_refund', 'refunded', { now: clock.now(), by: { kind: 'operator', note } })
           : core.finish(t, afterCommit, taskId, 'resolve_pay', 'completed', { now: clock.now(), data: { approvedBy: 'operator' }, by: { kind: 'operator', note } }),
       );
-    },
-
-    // A task's history, oldest first, for its requester and its agent's owner.
-    async history(viewer: Viewer, id: string) {
-      const task = await prisma.task.findUnique({ where: { id }, select: { requesterId: true, agent: { select: { ownerId: true } } } });
-      if (!task) throw notFound('task');
-      if (task.requesterId !== viewer.id && task.agent?.ownerId !== viewer.id) throw forbidden('not your task');
-      return prisma.taskHistoryEntry.findMany({ where: { taskId: id }, orderBy: [{ at: 'asc' }, { id: 'asc' }] });
     },
   };
 

@@ -409,7 +409,6 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     disputeTimedOut: trust.disputeTimedOut,
     listDisputes: trust.listDisputes,
     resolveDispute: trust.resolveDispute,
-    history: trust.history,
 
     callbackUrl: (taskId: string) => `${deps.urls.base}/v1/tasks/${taskId}/callback`,
     tokenFor: (task: Pick<Task, 'id' | 'tokenNonce'>) => (task.tokenNonce ? taskToken(deps.serverKey, task.id, task.tokenNonce) : null),
