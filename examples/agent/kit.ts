@@ -51,11 +51,14 @@ function checkFresh(sentAtMs: number, now: Date, toleranceSeconds: number): void
 export function verifyDelivery(opts: {
   rawBody: Buffer;
   headers: IncomingHttpHeaders;
-  secret: string;
+  // Several secrets while the owner rolls a rotation out: a delivery signed with any one of them passes.
+  secret: string | readonly string[];
   toleranceSeconds?: number;
   now?: Date;
 }): Delivery {
-  const { rawBody, headers, secret } = opts;
+  const { rawBody, headers } = opts;
+  const secrets = (typeof opts.secret === 'string' ? [opts.secret] : opts.secret).filter((s) => s !== '');
+  if (secrets.length === 0) throw new DeliveryRejected('no secret to verify the delivery with');
   const now = opts.now ?? new Date();
   const tolerance = opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const id = header(headers, 'webhook-id');
@@ -65,16 +68,21 @@ export function verifyDelivery(opts: {
     // Standard Webhooks: HMAC-SHA256 of `id.timestamp.body`, keyed with the base64 part of the secret.
     if (!/^\d{1,12}$/.test(timestamp)) throw new DeliveryRejected('webhook-timestamp is not a number of seconds');
     checkFresh(Number(timestamp) * 1000, now, tolerance);
-    const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-    const expected = createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), rawBody])).digest('base64');
-    // The header may list several space-separated signatures (during a secret rotation); one must match.
-    const ok = signatures.split(' ').some((s) => s.startsWith('v1,') && equalInConstantTime(s.slice(3), expected));
+    const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), rawBody]);
+    const expected = secrets.map((secret) => {
+      const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+      return createHmac('sha256', key).update(signed).digest('base64');
+    });
+    // The header may list several space-separated signatures (the service signs with the old and the new
+    // secret during a rotation's grace period); one must match one of ours.
+    const ok = signatures.split(' ').some((s) => s.startsWith('v1,') && expected.some((e) => equalInConstantTime(s.slice(3), e)));
     if (!ok) throw new DeliveryRejected('webhook-signature does not match');
   } else {
     const signature = header(headers, 'x-service-signature');
     if (!signature) throw new DeliveryRejected('the delivery is not signed');
-    const expected = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex')}`;
-    if (!equalInConstantTime(signature, expected)) throw new DeliveryRejected('X-Service-Signature does not match');
+    // The service puts only its current secret here; during a rotation that is the new one.
+    const ok = secrets.some((secret) => equalInConstantTime(signature, `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex')}`));
+    if (!ok) throw new DeliveryRejected('X-Service-Signature does not match');
     // Not covered by this signature, so only a sanity check; Standard Webhooks headers bind the time.
     checkFresh(Date.parse(header(headers, 'x-service-timestamp') ?? ''), now, tolerance);
   }
@@ -143,7 +151,7 @@ async function readRaw(req: IncomingMessage): Promise<Buffer> {
  * with the message of what it throws. A delivery repeated after a lost answer is not worked twice.
  */
 export function deliveryHandler(opts: {
-  secret: () => string;
+  secret: () => string | readonly string[];
   work: (delivery: Delivery) => Promise<unknown>;
   onCallback?: (delivery: Delivery, answer: CallbackAnswer) => void;
   onRejected?: (reason: string) => void;

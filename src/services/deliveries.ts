@@ -62,6 +62,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         callbackUrl,
         now: clock.now(),
         secret: agents.webhookSecretOf(agent),
+        previousSecrets: agents.previousWebhookSecretsOf(agent),
         deliveryId,
         body,
       });
