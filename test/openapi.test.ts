@@ -87,6 +87,9 @@ describe('real answers conform to the document', () => {
     await call('GET', `/v1/agents/${agent.id}`, o);
     await call('PUT', `/v1/agents/${agent.id}`, { ...o, body: { description: 'Checks contracts carefully' } });
     agentHttp.secret = (await call('POST', `/v1/agents/${agent.id}/webhook-secret`, o)).body.webhookSecret;
+    // Endpoint operations (issue 22)
+    await call('POST', `/v1/agents/${agent.id}/webhook/test`, o);
+    await call('POST', `/v1/agents/${agent.id}/webhook/check`, o);
     await call('DELETE', `/v1/agents/${agent.id}/webhook-secret`, o);
     const spare = (await call('POST', '/v1/agents', { ...o, body: { name: 'Spare', endpoint: agentHttp.url } })).body.data;
     await call('DELETE', `/v1/agents/${spare.id}`, o);

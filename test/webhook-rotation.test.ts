@@ -141,7 +141,7 @@ describe('webhook secret rotation with a grace period', () => {
     expect((await rotate({ graceSeconds: 60 }, bob.apiKey)).status).toBe(403);
     expect((await server.api.post('/v1/agents/agt_missing/webhook-secret', { key: owner.apiKey, body: { graceSeconds: 60 } })).status).toBe(404);
     const gql = await server.api.graphql(`mutation($id: ID!) { rotateAgentWebhookSecret(id: $id, graceSeconds: 604801) { webhookSecret } }`, { id: agentId }, owner.apiKey);
-    expect(gql.errors[0].extensions).toMatchObject({ code: 'INVALID_INPUT', field: 'graceSeconds' });
+    expect(gql.errors![0]!.extensions).toMatchObject({ code: 'INVALID_INPUT', field: 'graceSeconds' });
   });
 
   it('removing the secret ends the previous one too', async () => {

@@ -45,17 +45,18 @@ function checkFresh(sentAtMs: number, now: Date, toleranceSeconds: number): void
 }
 
 /**
- * Checks that a delivery comes from the service and is recent, and returns its payload. `rawBody`
+ * Checks that a request comes from the service and is recent, and returns its JSON body: a task
+ * delivery, or an event such as the service's test ping ({ type: 'ping', timestamp, data }). `rawBody`
  * must be the bytes as received: a re-serialised body does not verify. Throws DeliveryRejected.
  */
-export function verifyDelivery(opts: {
+export function verifySigned(opts: {
   rawBody: Buffer;
   headers: IncomingHttpHeaders;
   // Several secrets while the owner rolls a rotation out: a delivery signed with any one of them passes.
   secret: string | readonly string[];
   toleranceSeconds?: number;
   now?: Date;
-}): Delivery {
+}): unknown {
   const { rawBody, headers } = opts;
   const secrets = (typeof opts.secret === 'string' ? [opts.secret] : opts.secret).filter((s) => s !== '');
   if (secrets.length === 0) throw new DeliveryRejected('no secret to verify the delivery with');
@@ -86,12 +87,20 @@ export function verifyDelivery(opts: {
     // Not covered by this signature, so only a sanity check; Standard Webhooks headers bind the time.
     checkFresh(Date.parse(header(headers, 'x-service-timestamp') ?? ''), now, tolerance);
   }
-  let payload: Delivery;
   try {
-    payload = JSON.parse(rawBody.toString('utf8')) as Delivery;
+    return JSON.parse(rawBody.toString('utf8')) as unknown;
   } catch {
     throw new DeliveryRejected('the delivery body is not JSON');
   }
+}
+
+/** A signed event of the service rather than a task (the test ping). */
+export const isServiceEvent = (body: unknown): body is { type: string; timestamp: string; data: unknown } =>
+  typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string' && !('taskId' in body);
+
+/** verifySigned, for a task delivery: returns its payload. Throws DeliveryRejected. */
+export function verifyDelivery(opts: Parameters<typeof verifySigned>[0]): Delivery {
+  const payload = verifySigned(opts) as Delivery;
   if (typeof payload?.taskId !== 'string' || typeof payload.taskToken !== 'string' || typeof payload.callbackUrl !== 'string') {
     throw new DeliveryRejected('the delivery body is not a task');
   }
@@ -164,7 +173,14 @@ export function deliveryHandler(opts: {
     }
     let delivery: Delivery;
     try {
-      delivery = verifyDelivery({ rawBody: await readRaw(req), headers: req.headers, secret: opts.secret() });
+      const signed = { rawBody: await readRaw(req), headers: req.headers, secret: opts.secret() };
+      const body = verifySigned(signed);
+      if (isServiceEvent(body)) {
+        // The service's test ping (and any other event): signed correctly, nothing to work on.
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, type: body.type }));
+        return;
+      }
+      delivery = verifyDelivery(signed);
     } catch (error) {
       opts.onRejected?.((error as Error).message);
       res.writeHead(error instanceof DeliveryRejected ? 401 : 400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));

@@ -10,6 +10,7 @@ import { taskService } from './tasks.js';
 import { createSearchEngine } from '../search/create-engine.js';
 import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';
+import { webhookTools } from './webhook-tools.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
 
 export function createServices(deps: Deps) {
@@ -42,6 +43,7 @@ export function createServices(deps: Deps) {
     deliveries,
     discovery,
     reputation,
+    webhooks: webhookTools(deps, agents),
     hooks: {
       // Runs in the agent.changed job after any change to an agent.
       async agentChanged(agentId: string): Promise<void> {
