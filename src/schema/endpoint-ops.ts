@@ -1,4 +1,6 @@
 // The owner's operations on an agent's endpoint: test ping and signature conformance check.
+import type { RecoverResult } from '../services/delivery-recovery.js';
+import { recoverSince, recoverUntil } from '../services/delivery-input.js';
 import type { CheckResult, PingResult } from '../services/webhook-tools.js';
 import { builder } from './builder.js';
 
@@ -51,5 +53,28 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     args: { agentId: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.webhooks.check(ctx.viewer!, String(args.agentId)),
+  }),
+}));
+
+const RecoverResultRef = builder.objectRef<RecoverResult>('DeliveryRecoveryResult').implement({
+  fields: (t) => ({
+    recovered: t.exposeInt('recovered', { description: 'How many deliveries are sent again' }),
+    deliveryIds: t.exposeIDList('deliveryIds'),
+    since: t.expose('since', { type: 'DateTime' }),
+    until: t.expose('until', { type: 'DateTime' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  recoverDeliveries: t.field({
+    type: RecoverResultRef,
+    description: 'Sends again, once each, the deliveries whose attempts failed between since and until (default now), for tasks still waiting for them',
+    authScopes: { user: true },
+    args: {
+      agentId: t.arg.id({ required: true }),
+      since: t.arg({ type: 'DateTime', required: true }).validate(recoverSince),
+      until: t.arg({ type: 'DateTime', required: false }).validate(recoverUntil),
+    },
+    resolve: (_root, args, ctx) => ctx.services.recovery.recover(ctx.viewer!, String(args.agentId), args.since, args.until),
   }),
 }));

@@ -11,6 +11,7 @@ import { createSearchEngine } from '../search/create-engine.js';
 import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';
 import { webhookTools } from './webhook-tools.js';
+import { deliveryRecovery } from './delivery-recovery.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
 
 export function createServices(deps: Deps) {
@@ -44,6 +45,7 @@ export function createServices(deps: Deps) {
     discovery,
     reputation,
     webhooks: webhookTools(deps, agents),
+    recovery: deliveryRecovery(deps),
     hooks: {
       // Runs in the agent.changed job after any change to an agent.
       async agentChanged(agentId: string): Promise<void> {

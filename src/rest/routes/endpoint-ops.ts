@@ -46,4 +46,23 @@ export const endpointOpsRoutes = [
     summary: 'Check that the agent verifies signatures: valid, wrongly signed and stale requests',
     answer: { body: data('checkAgentWebhook') },
   }),
+
+  route({
+    method: 'POST',
+    path: '/v1/agents/:id/deliveries/recover',
+    document: graphql(`
+      mutation RestRecoverDeliveries($agentId: ID!, $since: DateTime!, $until: DateTime) {
+        recoverDeliveries(agentId: $agentId, since: $since, until: $until) {
+          recovered
+          deliveryIds
+          since
+          until
+        }
+      }
+    `),
+    variables: (req) => ({ agentId: req.params.id! }),
+    summary: 'Send again the deliveries that failed between since and until, for tasks still open',
+    request: { body: ['since', 'until'] },
+    answer: { status: 202, body: data('recoverDeliveries') },
+  }),
 ];
