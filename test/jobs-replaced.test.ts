@@ -109,10 +109,13 @@ describe('job keys', () => {
         expect(Object.keys((spec.payload as z.ZodObject).shape), spec.name).toEqual([]);
         continue;
       }
-      const fields = Object.keys((spec.payload as z.ZodObject).shape);
-      const base = Object.fromEntries(fields.map((f) => [f, 'a']));
+      const shape = (spec.payload as z.ZodObject).shape as Record<string, z.ZodType>;
+      const fields = Object.keys(shape);
+      // Two values each field takes (strings or whole numbers in every payload so far).
+      const values = (f: string): [unknown, unknown] => (shape[f]!.safeParse('a').success ? ['a', 'b'] : [1, 2]);
+      const base = Object.fromEntries(fields.map((f) => [f, values(f)[0]]));
       for (const field of fields) {
-        const changed = { ...base, [field]: 'b' };
+        const changed = { ...base, [field]: values(field)[1] };
         expect(spec.subject(spec.payload.parse(changed)), `${spec.name}.${field}`).not.toBe(spec.subject(spec.payload.parse(base)));
       }
     }

@@ -6,8 +6,12 @@ import { enqueue } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import type { Viewer } from './accounts.js';
 
-// The task states in which a delivery still has something to deliver.
-export const DELIVERABLE_TASK_STATUSES = ['matched'] as const;
+// When a delivery still has something to deliver: the task itself while the task is matched, an answer
+// to an input request while the agent works on the task (as deliveries.attempt decides).
+const stillDeliverable = [
+  { type: 'task.input', task: { status: 'in_progress' as const } },
+  { type: { not: 'task.input' }, task: { status: 'matched' as const } },
+];
 
 export interface RecoverResult {
   recovered: number;
@@ -30,7 +34,7 @@ export function deliveryRecovery(deps: Deps) {
           where: {
             agentId,
             status: { not: 'succeeded' },
-            task: { status: { in: [...DELIVERABLE_TASK_STATUSES] } },
+            OR: stillDeliverable,
             attempts: { some: { at: { gte: since, lt: end }, error: { not: null } } },
           },
           select: { id: true },
