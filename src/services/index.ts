@@ -12,6 +12,7 @@ import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';
 import { webhookTools } from './webhook-tools.js';
 import { deliveryRecovery } from './delivery-recovery.js';
+import { deliveryRetention } from '../delivery/retention.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
 
 export function createServices(deps: Deps) {
@@ -46,6 +47,7 @@ export function createServices(deps: Deps) {
     reputation,
     webhooks: webhookTools(deps, agents),
     recovery: deliveryRecovery(deps),
+    retention: deliveryRetention(deps),
     hooks: {
       // Runs in the agent.changed job after any change to an agent.
       async agentChanged(agentId: string): Promise<void> {
