@@ -14,7 +14,7 @@ import { forbiddenAddressReason, isLocalhostName, normalizeHost } from './ip-pol
 import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-guard.js';
 
 export type GuardedResult =
-  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number }
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; bodyStart?: Buffer }
   | { kind: 'error'; error: string; latencyMs: number };
 
 export interface GuardedRequestOptions {
@@ -26,6 +26,8 @@ export interface GuardedRequestOptions {
   timeoutMs: number;
   /** Response bytes read (and thrown away) before the connection is cut. */
   maxResponseBytes: number;
+  /** The first bytes of the answer's body to keep and return (a test ping shows them); none by default. */
+  keepBodyBytes?: number;
   /** Development and tests only: skip the address policy. */
   allowPrivate: boolean;
   /** Name resolution; defaults to the system resolver. Tests inject answers here. */
@@ -92,7 +94,12 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       const answered: Answer = { kind: 'response', status: response.statusCode ?? 0, headers: response.headers };
       answer = answered;
       let bytesRead = 0;
+      const keep = opts.keepBodyBytes ?? 0;
+      if (keep > 0) answered.bodyStart = Buffer.alloc(0);
       response.on('data', (chunk: Buffer) => {
+        if (answered.bodyStart && answered.bodyStart.length < keep) {
+          answered.bodyStart = Buffer.concat([answered.bodyStart, chunk.subarray(0, keep - answered.bodyStart.length)]);
+        }
         bytesRead += chunk.length;
         if (bytesRead > opts.maxResponseBytes) finish(answered);
       });
@@ -106,7 +113,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   });
 }
 
-type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders };
+type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders; bodyStart?: Buffer };
 type Outcome = Answer | { kind: 'error'; error: string };
 
 /**
