@@ -16,6 +16,8 @@ import { createGraphQLServer } from './graphql/yoga.js';
 import { startWebSocketServer } from './graphql/ws-server.js';
 import { createRestHandler, createRouteExecutor } from './rest/runner.js';
 import { createMcpRoute } from './mcp/handler.js';
+import { createA2ARoute } from './a2a/route.js';
+import { taskFollower } from './a2a/updates.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -94,7 +96,19 @@ export async function createApp(opts: {
   const route = createRouter({
     raw,
     handleRest: createRestHandler({ runOperation, contextFor, routes }),
-    protocols: [createMcpRoute({ routes, execute, contextFor, logger })],
+    protocols: [
+      createMcpRoute({ routes, execute, contextFor, logger }),
+      createA2ARoute({
+        execute,
+        runOperation,
+        follow: taskFollower(yoga as never),
+        contextFor,
+        baseUrl: () => deps.urls.base,
+        jwt: verifyJwt !== null,
+        blockingWaitMs: config.a2aBlockingWaitMs,
+        logger,
+      }),
+    ],
     yoga,
     admission,
     cors: createCors(config.corsOrigins),

@@ -51,6 +51,9 @@ const schema = z.object({
   WORKER_DEAD_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  // How long an A2A SendMessage without returnImmediately waits for its task to finish or ask for input
+  // before answering the task as it is.
+  A2A_BLOCKING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
   STRIPE_SECRET_KEY: z.string().optional(),
   // The simulated processor moves no money and confirms holds on request, so production refuses it
@@ -104,6 +107,7 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
     deliveryMaxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+    a2aBlockingWaitMs: env.A2A_BLOCKING_WAIT_MS,
     platformFeeBps: env.PLATFORM_FEE_BPS,
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY ?? null,
