@@ -14,7 +14,8 @@ import { forbiddenAddressReason, isLocalhostName, normalizeHost } from './ip-pol
 import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-guard.js';
 
 export type GuardedResult =
-  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number }
+  // `body` with keepBody: what was read, complete when the answer ended within the size and time limits.
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; body?: KeptBody }
   | { kind: 'error'; error: string; latencyMs: number };
 
 export interface GuardedRequestOptions {
@@ -24,8 +25,10 @@ export interface GuardedRequestOptions {
   body?: Buffer;
   /** Deadline for the whole exchange: lookup, connect, request and response. */
   timeoutMs: number;
-  /** Response bytes read (and thrown away) before the connection is cut. */
+  /** Response bytes read (and thrown away unless keepBody) before the connection is cut. */
   maxResponseBytes: number;
+  /** Keep the answer's body (agent cards, A2A replies) instead of throwing it away. */
+  keepBody?: boolean;
   /** Development and tests only: skip the address policy. */
   allowPrivate: boolean;
   /** Name resolution; defaults to the system resolver. Tests inject answers here. */
@@ -90,13 +93,25 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
 
     request.on('response', (response) => {
       const answered: Answer = { kind: 'response', status: response.statusCode ?? 0, headers: response.headers };
+      const chunks: Buffer[] = [];
+      if (opts.keepBody) answered.body = { bytes: Buffer.alloc(0), complete: false, overLimit: false };
       answer = answered;
       let bytesRead = 0;
       response.on('data', (chunk: Buffer) => {
         bytesRead += chunk.length;
-        if (bytesRead > opts.maxResponseBytes) finish(answered);
+        if (bytesRead > opts.maxResponseBytes) {
+          if (answered.body) answered.body.overLimit = true;
+          return finish(answered);
+        }
+        if (answered.body) {
+          chunks.push(chunk);
+          answered.body.bytes = Buffer.concat(chunks);
+        }
       });
-      response.on('end', () => finish(answered));
+      response.on('end', () => {
+        if (answered.body) answered.body.complete = true;
+        finish(answered);
+      });
       // Cut short after the head arrived: the status still stands.
       response.on('error', () => finish(answered));
       response.on('close', () => finish(answered));
@@ -106,7 +121,12 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   });
 }
 
-type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders };
+export interface KeptBody {
+  bytes: Buffer;
+  complete: boolean;
+  overLimit: boolean;
+}
+type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders; body?: KeptBody };
 type Outcome = Answer | { kind: 'error'; error: string };
 
 /**

@@ -1,10 +1,11 @@
 // The /v1 route table.
 import type { Route } from '../route.js';
 import { agentRoutes } from './agents.js';
+import { agentCardRoutes } from './agent-cards.js';
 import { deliveryRoutes } from './deliveries.js';
 import { taskRoutes } from './tasks.js';
 import { billingRoutes } from './billing.js';
 import { discoveryRoutes } from './discovery.js';
 import { reputationRoutes } from './reputation.js';
 
-export const routes: Route[] = [...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes];
+export const routes: Route[] = [...agentCardRoutes, ...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes];
