@@ -70,6 +70,9 @@ const schema = z.object({
   HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(900),
   HEALTH_PROBE_ENABLED: bool.default(true),
   HEALTH_PROBE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  // An input request unanswered this long cancels the task; an uncontested dispute refunds after this long.
+  INPUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
+  DISPUTE_ANSWER_SECONDS: z.coerce.number().int().min(1).default(259_200),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -118,6 +121,7 @@ function toConfig(env: z.infer<typeof schema>) {
       apiProtocol: env.STRIPE_API_PROTOCOL ?? null,
     },
     typesense: { url: env.TYPESENSE_URL ?? null, apiKey: env.TYPESENSE_API_KEY ?? null, collection: env.TYPESENSE_COLLECTION },
+    trust: { inputTimeoutSeconds: env.INPUT_TIMEOUT_SECONDS, disputeAnswerSeconds: env.DISPUTE_ANSWER_SECONDS },
     health: {
       checkIntervalSeconds: env.HEALTH_CHECK_INTERVAL_SECONDS,
       probeEnabled: env.HEALTH_PROBE_ENABLED,

@@ -124,6 +124,28 @@ function cliScenario(label: string, databaseEnv: () => Promise<Record<string, st
       expect(list.stdout).not.toContain(late.apiKey);
       expect(list.stdout).not.toContain(lateKey);
 
+      // An operator settles a contested dispute from the command line.
+      const requester = await createUser(env, 'disputer@example.com');
+      const agent = (await api.post('/v1/agents', { key: first.apiKey, body: { name: 'Disputed', endpoint: 'http://127.0.0.1:9/agent' } })).body.data;
+      const task = (await api.post('/v1/tasks', { key: requester.apiKey, body: { title: 'T', description: 'D', agentId: agent.id, reviewWindowSeconds: 60 } })).body.data;
+      await api.patch(`/v1/tasks/${task.id}/accept`, { key: first.apiKey });
+      await api.patch(`/v1/tasks/${task.id}/complete`, { key: first.apiKey, body: { result: { text: 'done' } } });
+      await api.post(`/v1/tasks/${task.id}/reject`, { key: requester.apiKey, body: { reason: 'Not done' } });
+      await api.post(`/v1/tasks/${task.id}/contest`, { key: first.apiKey, body: { statement: 'It is done' } });
+      const disputes = await runCli(['dispute', 'list', '--json'], env);
+      expect(disputes.code).toBe(0);
+      expect(JSON.parse(disputes.stdout)).toEqual([expect.objectContaining({ id: task.id, disputeReason: 'Not done', disputeStatement: 'It is done' })]);
+      const badOutcome = await runCli(['dispute', 'resolve', '--task', task.id, '--outcome', 'maybe', '--note', 'n', '--json'], env);
+      expect(badOutcome.code).not.toBe(0);
+      expect(badOutcome.stderr).toContain('outcome');
+      const resolved = await runCli(['dispute', 'resolve', '--task', task.id, '--outcome', 'pay', '--note', 'Checked the result', '--json'], env);
+      expect(resolved.code).toBe(0);
+      expect(jsonLine(resolved.stdout)).toEqual({ id: task.id, status: 'completed', approvedBy: 'operator' });
+      expect((await api.get(`/v1/tasks/${task.id}`, { key: requester.apiKey })).body.data.status).toBe('completed');
+      const again = await runCli(['dispute', 'resolve', '--task', task.id, '--outcome', 'refund', '--note', 'n'], env);
+      expect(again.code).not.toBe(0);
+      expect(again.stderr).toContain('completed');
+
       const stopped = await server.stop('SIGTERM');
       expect(stopped.code).toBe(0);
     }, 240_000);

@@ -131,6 +131,28 @@ describe('real answers conform to the document', () => {
     await call('GET', '/v1/tasks?role=agent', o);
     await call('POST', '/v1/tasks/route', { ...r, body: { capabilities: ['contract'] } });
 
+    // Trust: an input round, a review approved, one rejected and refunded, one rejected and contested.
+    const reviewed = async (title: string) => {
+      const task = (await call('POST', '/v1/tasks', { ...r, body: { title, description: 'reviewed', agentId: agent.id, reviewWindowSeconds: 600 } })).body.data;
+      await until(`${title} delivered`, () => agentHttp.received.find((d) => d.body.taskId === task.id));
+      await call('PATCH', `/v1/tasks/${task.id}/accept`, o);
+      return task;
+    };
+    const t6 = await reviewed('Six');
+    await call('POST', `/v1/tasks/${t6.id}/request-input`, { ...o, body: { message: 'Which one?', inputSchema: { type: 'object' } } });
+    await call('POST', `/v1/tasks/${t6.id}/input`, { ...r, body: { input: { which: 'first' } } });
+    await call('PATCH', `/v1/tasks/${t6.id}/complete`, { ...o, body: { result: { text: 'done' } } });
+    await call('POST', `/v1/tasks/${t6.id}/approve`, r);
+    await call('GET', `/v1/tasks/${t6.id}/history`, r);
+    const t7 = await reviewed('Seven');
+    await call('PATCH', `/v1/tasks/${t7.id}/complete`, { ...o, body: { result: { text: 'meh' } } });
+    await call('POST', `/v1/tasks/${t7.id}/reject`, { ...r, body: { reason: 'Not what I asked' } });
+    await call('POST', `/v1/tasks/${t7.id}/refund`, o);
+    const t8 = await reviewed('Eight');
+    await call('PATCH', `/v1/tasks/${t8.id}/complete`, { ...o, body: { result: { text: 'right' } } });
+    await call('POST', `/v1/tasks/${t8.id}/reject`, { ...r, body: { reason: 'Wrong' } });
+    await call('POST', `/v1/tasks/${t8.id}/contest`, { ...o, body: { statement: 'It is right' } });
+
     // Billing, on the simulated processor: a paid agent and a task held on a card until confirmed.
     const paid = (await call('POST', '/v1/agents', { ...o, body: { name: 'Paid', endpoint: agentHttp.url, priceCents: 300 } })).body.data;
     await call('GET', '/v1/billing', r);

@@ -31,7 +31,7 @@ describe('a task from creation to completion', () => {
     expect(delivery!.headers['x-service-callback']).toBe(delivery!.body.callbackUrl);
     expect(delivery!.headers['webhook-id']).toMatch(/^dlv_/);
     expect(Object.keys(delivery!.body).sort()).toEqual(
-      ['taskId', 'taskToken', 'title', 'description', 'input', 'callbackUrl', 'capabilities', 'priority', 'expiresAt'].sort(),
+      ['taskId', 'taskToken', 'title', 'description', 'input', 'callbackUrl', 'capabilities', 'priority', 'expiresAt', 'inputHash'].sort(),
     );
     expect(delivery!.body.callbackUrl).toBe(`${server.url.replace('127.0.0.1', 'localhost')}/v1/tasks/${res.body.data.id}/callback`);
 

@@ -15,6 +15,7 @@ export type DeliverableTask = {
   capabilities: string[];
   priority: string;
   expiresAt: Date;
+  inputHash: string | null;
 };
 
 /** The spec's "Task delivery payload": exactly these fields. */
@@ -27,6 +28,20 @@ export type DeliveryPayload = {
   callbackUrl: string;
   capabilities: string[];
   priority: string;
+  expiresAt: string;
+  // SHA-256 of the canonical JSON of the input, as the task records it (evidence of what was asked).
+  inputHash: string | null;
+};
+
+/** The requester's answer to an input request, delivered as type task.input. */
+export type InputDeliveryPayload = {
+  type: 'task.input';
+  taskId: string;
+  taskToken: string;
+  round: number;
+  input: Record<string, unknown>;
+  inputHash: string | null;
+  callbackUrl: string;
   expiresAt: string;
 };
 
@@ -44,6 +59,25 @@ export function buildDeliveryPayload(task: DeliverableTask, token: string, callb
     capabilities: [...task.capabilities],
     priority: task.priority,
     expiresAt: task.expiresAt.toISOString(),
+    inputHash: task.inputHash,
+  };
+}
+
+export function buildInputDeliveryPayload(
+  task: Pick<DeliverableTask, 'id' | 'expiresAt'>,
+  answer: { input: unknown; inputHash: string | null; round: number },
+  token: string,
+  callbackUrl: string,
+): InputDeliveryPayload {
+  return {
+    type: 'task.input',
+    taskId: task.id,
+    taskToken: token,
+    round: answer.round,
+    input: inputObject(answer.input),
+    inputHash: answer.inputHash,
+    callbackUrl,
+    expiresAt: task.expiresAt.toISOString(),
   };
 }
 
@@ -56,12 +90,14 @@ function inputObject(input: unknown): Record<string, unknown> {
   throw new TypeError(`task input must be a JSON object, got ${Array.isArray(input) ? 'array' : typeof input}`);
 }
 
-export function serializePayload(payload: DeliveryPayload): Buffer {
+export function serializePayload(payload: DeliveryPayload | InputDeliveryPayload): Buffer {
   return Buffer.from(JSON.stringify(payload), 'utf8');
 }
 
 export type DeliveryHeaderInput = {
   taskId: string;
+  // task.assigned or task.input, sent as X-Service-Event.
+  event?: string;
   callbackUrl: string;
   now: Date;
   /** The agent's webhook secret; null when signing is disabled. */
@@ -79,6 +115,7 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
     'X-Service-Task-Id': input.taskId,
     'X-Service-Callback': input.callbackUrl,
     'X-Service-Timestamp': input.now.toISOString(),
+    'X-Service-Event': input.event ?? 'task.assigned',
   };
   if (input.secret === null) return headers;
   const timestampSeconds = Math.floor(input.now.getTime() / 1000);

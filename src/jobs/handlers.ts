@@ -8,6 +8,9 @@ import { agentChanged } from './specs/agent-changed.js';
 import { deliverTask } from './specs/task-deliver.js';
 import { expireTask } from './specs/task-expire.js';
 import { routeTask } from './specs/task-route.js';
+import { inputTimeout } from './specs/task-input-timeout.js';
+import { autoApprove } from './specs/task-auto-approve.js';
+import { disputeTimeout } from './specs/task-dispute-timeout.js';
 import { authorizePayment } from './specs/payment-authorize.js';
 import { capturePayment } from './specs/payment-capture.js';
 import { releasePayment } from './specs/payment-release.js';
@@ -31,6 +34,9 @@ export const handlers: JobHandler[] = [
   handle(deliverTask, (s, { deliveryId }, helpers) => s.deliveries.attempt(deliveryId, helpers.job.id)),
   handle(expireTask, (s, { taskId }) => s.tasks.expire(taskId)),
   handle(routeTask, (s, { taskId }) => s.tasks.routeWaiting(taskId)),
+  handle(inputTimeout, (s, { taskId, round }) => s.tasks.inputTimedOut(taskId, round)),
+  handle(autoApprove, (s, { taskId }) => s.tasks.autoApprove(taskId)),
+  handle(disputeTimeout, (s, { taskId }) => s.tasks.disputeTimedOut(taskId)),
   handle(authorizePayment, (s, { taskId }) => s.payments.authorizeFromJob(taskId)),
   handle(capturePayment, (s, { taskId }) => s.payments.capture(taskId)),
   handle(releasePayment, (s, { taskId, intentId }) => s.payments.release(taskId, intentId)),

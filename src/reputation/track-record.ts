@@ -3,7 +3,7 @@
 //
 // A failure counts against the agent only when the agent had the task (it was matched to it): a task
 // that failed or expired before it was handed over, e.g. on a declined card, says nothing about the agent.
-// Cancellations count for neither side.
+// A refunded dispute counts as a failure. Cancellations count for neither side.
 import type { Db } from '../db/client.js';
 
 // The track record covers this many of the agent's latest finished tasks.
@@ -21,7 +21,7 @@ export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void>
         ) AS delivered_at
       FROM tasks t
       WHERE t.agent_id = ${agentId}
-        AND (t.status = 'completed' OR (t.status IN ('failed', 'expired') AND t.matched_at IS NOT NULL))
+        AND (t.status = 'completed' OR (t.status IN ('failed', 'expired', 'refunded') AND t.matched_at IS NOT NULL))
       ORDER BY COALESCE(t.finished_at, t.updated_at) DESC
       LIMIT ${RECENT_TASKS}
     ),
@@ -40,7 +40,7 @@ export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void>
     lifetime AS (
       SELECT count(*)::int AS tasks,
         count(*) FILTER (WHERE status = 'completed')::int AS completed,
-        count(*) FILTER (WHERE status IN ('failed', 'expired') AND matched_at IS NOT NULL)::int AS failed
+        count(*) FILTER (WHERE status IN ('failed', 'expired', 'refunded') AND matched_at IS NOT NULL)::int AS failed
       FROM tasks WHERE agent_id = ${agentId}
     )
     UPDATE agents SET

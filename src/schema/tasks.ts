@@ -1,10 +1,34 @@
 import { builder } from './builder.js';
-import { createTask, idempotencyKey, routeQuery, taskListLimit } from '../services/task-input.js';
+import {
+  contestStatement,
+  createTask,
+  idempotencyKey,
+  inputRequest,
+  providedInput,
+  rejectReason,
+  routeQuery,
+  taskListLimit,
+} from '../services/task-input.js';
 import { PublicAgentRef } from './agents.js';
+import { TrustTierEnum } from './enums.js';
 import { PaymentRef } from './task-payment.js';
 
 export const TaskStatusEnum = builder.enumType('TaskStatus', {
-  values: ['pending', 'matched', 'in_progress', 'completed', 'failed', 'cancelled', 'expired'] as const,
+  values: ['pending', 'matched', 'in_progress', 'input_required', 'delivered', 'disputed', 'completed', 'failed', 'cancelled', 'expired', 'refunded'] as const,
+});
+
+export const TaskHistoryEntryRef = builder.prismaObject('TaskHistoryEntry', {
+  description: 'One step of a task: who did what, when and why',
+  fields: (t) => ({
+    at: t.expose('at', { type: 'DateTime' }),
+    actor: t.exposeString('actor', { description: 'requester, agent_owner, agent, operator or system' }),
+    actorId: t.exposeString('actorId', { nullable: true }),
+    action: t.exposeString('action', { description: 'The move: match, request_input, provide_input, deliver_result, approve, reject, refund, contest, …' }),
+    fromStatus: t.expose('fromStatus', { type: TaskStatusEnum, nullable: true }),
+    toStatus: t.expose('toStatus', { type: TaskStatusEnum }),
+    note: t.exposeString('note', { nullable: true }),
+    data: t.expose('data', { type: 'JSON', nullable: true }),
+  }),
 });
 export const TaskPriorityEnum = builder.enumType('TaskPriority', { values: ['low', 'normal', 'high', 'urgent'] as const });
 export const TaskRoleEnum = builder.enumType('TaskRole', {
@@ -35,8 +59,31 @@ export const TaskRef = builder.prismaObject('Task', {
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     payment: t.relation('payment', { nullable: true, type: PaymentRef }),
+    reviewWindowSeconds: t.exposeInt('reviewWindowSeconds', { description: 'Seconds the requester has to review a result; 0 = no review' }),
+    requirements: t.expose('requirements', { type: 'JSON', nullable: true }),
+    routingExplanation: t.expose("routing", { type: "JSON", nullable: true, description: "Why routing chose the agent: the score terms and the agents passed over" }),
+    inputHash: t.exposeString('inputHash', { nullable: true, description: 'SHA-256 (hex) of the canonical JSON of the input, taken at creation' }),
+    resultHash: t.exposeString('resultHash', { nullable: true, description: 'SHA-256 (hex) of the canonical JSON of the result, taken when it was given' }),
+    inputRequest: t.expose('inputRequest', { type: 'JSON', nullable: true, description: "The agent's open question while input_required: {message, inputSchema?}" }),
+    inputRounds: t.exposeInt('inputRounds'),
+    reviewEndsAt: t.expose('reviewEndsAt', { type: 'DateTime', nullable: true, description: 'delivered: when the result is approved automatically' }),
+    approvedBy: t.exposeString('approvedBy', { nullable: true, description: 'requester, auto or operator' }),
+    disputeReason: t.exposeString('disputeReason', { nullable: true }),
+    disputeStatement: t.exposeString('disputeStatement', { nullable: true }),
+    disputeContestedAt: t.expose('disputeContestedAt', { type: 'DateTime', nullable: true }),
+    disputeAnswerBy: t.expose('disputeAnswerBy', { type: 'DateTime', nullable: true, description: 'An uncontested dispute refunds at this time' }),
+    history: t.relation('history', { query: { orderBy: [{ at: 'asc' }, { id: 'asc' }] } }),
   }),
 });
+
+const requirementFields = (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<never>, 'InputObject'>) => ({
+  minTrustTier: t.field({ type: TrustTierEnum as never, description: 'Lowest trust tier accepted (unrated < bronze < silver < gold < diamond)' }),
+  minSuccessRate: t.float({ description: 'Recent success rate, 0 to 1' }),
+  verifiedOnly: t.boolean(),
+  maxPriceCents: t.int(),
+  deadline: t.field({ type: 'DateTime' as never, description: 'The result is needed by then' }),
+});
+const TaskRequirementsInput = builder.inputType('TaskRequirementsInput', { fields: (t) => requirementFields(t as never) });
 
 const CreateTaskInput = builder.inputType('CreateTaskInput', {
   fields: (t) => ({
@@ -49,6 +96,8 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
     priority: t.field({ type: TaskPriorityEnum }),
     maxPriceCents: t.int(),
     expiresInMinutes: t.float({ description: 'Default 60, at most 10080' }),
+    reviewWindowSeconds: t.int({ description: 'Hold the result for review this long before paying; 0 (default) pays on completion' }),
+    requirements: t.field({ type: TaskRequirementsInput }),
   }),
 }).validate(createTask);
 
@@ -82,6 +131,8 @@ const RouteCandidate = builder.objectRef<{ agent: { id: string }; score: number 
 
 const RouteInput = builder.inputType('RouteInput', {
   fields: (t) => ({
+    requirements: t.field({ type: TaskRequirementsInput }),
+    input: t.field({ type: 'JSON', description: "The task's input, checked against each agent's inputSchema" }),
     capabilities: t.stringList(),
     protocols: t.stringList(),
     maxPriceCents: t.int(),
@@ -111,9 +162,17 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const InputRequestInput = builder.inputType('InputRequestInput', {
+  description: 'What the agent needs from the requester to go on',
+  fields: (t) => ({
+    message: t.string({ required: true }),
+    inputSchema: t.field({ type: 'JSON', description: 'A JSON Schema the answer must meet (bounded like an agent inputSchema)' }),
+  }),
+}).validate(inputRequest);
+
 builder.mutationFields((t) => {
   // A move that takes only the task's id and answers the task as it is afterwards.
-  const moveById = (move: 'accept' | 'start' | 'cancel') =>
+  const moveById = (move: 'accept' | 'start' | 'cancel' | 'approve' | 'refund') =>
     t.prismaField({
       type: 'Task',
       authScopes: { user: true },
@@ -150,6 +209,36 @@ builder.mutationFields((t) => {
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.fail(ctx.viewer!, String(args.id), args.error),
     }),
     cancelTask: moveById('cancel'),
+    requestTaskInput: t.prismaField({
+      type: 'Task',
+      description: "Ask the requester for more input (the assigned agent's owner); the task waits in input_required",
+      authScopes: { user: true },
+      args: { id: t.arg.id({ required: true }), input: t.arg({ type: InputRequestInput, required: true }) },
+      resolve: (_q, _root, args, ctx) => ctx.services.tasks.requestInput(ctx.viewer!, String(args.id), args.input),
+    }),
+    provideTaskInput: t.prismaField({
+      type: 'Task',
+      description: "Answer the agent's input request (the requester); the task goes back to in_progress",
+      authScopes: { user: true },
+      args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }).validate(providedInput) },
+      resolve: (_q, _root, args, ctx) => ctx.services.tasks.provideInput(ctx.viewer!, String(args.id), args.input),
+    }),
+    approveTask: moveById('approve'),
+    rejectTask: t.prismaField({
+      type: 'Task',
+      description: 'Reject a delivered result (the requester); the task becomes disputed',
+      authScopes: { user: true },
+      args: { id: t.arg.id({ required: true }), reason: t.arg.string({ required: true }).validate(rejectReason) },
+      resolve: (_q, _root, args, ctx) => ctx.services.tasks.reject(ctx.viewer!, String(args.id), args.reason),
+    }),
+    refundTask: moveById('refund'),
+    contestTask: t.prismaField({
+      type: 'Task',
+      description: "Stand by the result of a disputed task (the assigned agent's owner); an operator settles it",
+      authScopes: { user: true },
+      args: { id: t.arg.id({ required: true }), statement: t.arg.string({ required: true }).validate(contestStatement) },
+      resolve: (_q, _root, args, ctx) => ctx.services.tasks.contest(ctx.viewer!, String(args.id), args.statement),
+    }),
     taskCallback: t.field({
       type: TaskStatusEnum,
       description: "The agent's answer, authenticated by the task token from the delivery (no Bearer needed)",
@@ -158,9 +247,15 @@ builder.mutationFields((t) => {
         taskToken: t.arg.string({ required: true }),
         result: t.arg({ type: 'JSON' }),
         error: t.arg.string(),
+        inputRequired: t.arg({ type: InputRequestInput, description: 'Ask the requester for more input instead of answering' }),
       },
       resolve: async (_root, args, ctx) => {
-        const task = await ctx.services.tasks.callback(String(args.id), { taskToken: args.taskToken, result: args.result, error: args.error });
+        const task = await ctx.services.tasks.callback(String(args.id), {
+          taskToken: args.taskToken,
+          result: args.result,
+          error: args.error,
+          inputRequired: args.inputRequired ?? null,
+        });
         return task.status;
       },
     }),

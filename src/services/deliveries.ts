@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
 import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
-import { buildDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
+import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
@@ -41,7 +41,10 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true, agent: true } });
       if (!delivery || delivery.status !== 'pending') return;
       const { task, agent } = delivery;
-      if (task.status !== 'matched') {
+      const isInput = delivery.type === 'task.input';
+      // The task itself goes to an agent while it is matched; an answer to an input request while the
+      // agent works on it again.
+      if (task.status !== (isInput ? 'in_progress' : 'matched')) {
         // Cancelled, expired, or already answered by the agent: nothing to deliver any more.
         await prisma.delivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
         return;
@@ -56,9 +59,13 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         return;
       }
       const callbackUrl = tasks.callbackUrl(task.id);
-      const body = serializePayload(buildDeliveryPayload(task, token, callbackUrl));
+      const payload = isInput
+        ? buildInputDeliveryPayload(task, delivery.payload as { input: unknown; inputHash: string | null; round: number }, token, callbackUrl)
+        : buildDeliveryPayload(task, token, callbackUrl);
+      const body = serializePayload(payload);
       const headers = deliveryHeaders({
         taskId: task.id,
+        event: delivery.type,
         callbackUrl,
         now: clock.now(),
         secret: agents.webhookSecretOf(agent),

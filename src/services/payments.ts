@@ -35,7 +35,8 @@ import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
 import { refundCredit, useCredit } from './credits.js';
 
-export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired';
+// How a task ended; only completed takes the money (a refunded dispute gives it back like any other end).
+export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded';
 
 export interface PaymentPlan {
   method: 'free' | 'credit' | 'card';
@@ -224,7 +225,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     async prepare(tx: Tx, task: Task, agent: Agent): Promise<PaymentPlan> {
       const existing = await tx.payment.findUnique({ where: { taskId: task.id } });
       if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
-      const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId };
+      // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
+      const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId, createdAt: clock.now() };
       if (agent.priceCents === 0) {
         await tx.payment.create({ data: { ...base, method: 'free', status: 'authorized' } });
         return { method: 'free', ready: true };

@@ -1,11 +1,15 @@
 // The task lifecycle, in one place. Every change of status goes through `transition`, a conditional
-// update on the current status, so two concurrent calls can never both succeed.
+// update on the current status, so two concurrent calls can never both succeed; the same transaction
+// records the step on the task's history (who, when, why).
 import type { Tx } from '../db/client.js';
 import type { Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { conflict, notFound } from '../errors.js';
+import { newId } from '../ids.js';
 
-export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'expired'];
-export const NON_TERMINAL: readonly TaskStatus[] = ['pending', 'matched', 'in_progress'];
+export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
+export const NON_TERMINAL: readonly TaskStatus[] = ['pending', 'matched', 'in_progress', 'input_required', 'delivered', 'disputed'];
+// The states in which the agent is working on the task (the expiry clock runs).
+export const WORKING: readonly TaskStatus[] = ['matched', 'in_progress'];
 
 interface Move {
   from: readonly TaskStatus[];
@@ -21,11 +25,27 @@ export const MOVES = {
   delivered: { from: ['matched'], to: 'in_progress' },
   accept: { from: ['matched'], to: 'in_progress', idempotentFrom: ['in_progress'] },
   start: { from: ['matched'], to: 'in_progress', idempotentFrom: ['in_progress'] },
+  // The agent needs more from the requester; the requester's answer sends the task back to work.
+  request_input: { from: WORKING, to: 'input_required' },
+  provide_input: { from: ['input_required'], to: 'in_progress' },
   // An agent may answer before its delivery's response is processed, so matched is allowed too.
-  complete: { from: ['matched', 'in_progress'], to: 'completed' },
-  fail: { from: ['matched', 'in_progress'], to: 'failed' },
-  cancel: { from: NON_TERMINAL, to: 'cancelled' },
-  expire: { from: NON_TERMINAL, to: 'expired' },
+  complete: { from: WORKING, to: 'completed' },
+  // With a review window the result waits for the requester before the payment is taken.
+  deliver_result: { from: WORKING, to: 'delivered' },
+  approve: { from: ['delivered'], to: 'completed' },
+  reject: { from: ['delivered'], to: 'disputed' },
+  // The agent's owner gives the money back, or stands by the result (the status stays disputed).
+  refund: { from: ['disputed'], to: 'refunded' },
+  contest: { from: ['disputed'], to: 'disputed' },
+  // An operator settles a dispute either way.
+  resolve_refund: { from: ['disputed'], to: 'refunded' },
+  resolve_pay: { from: ['disputed'], to: 'completed' },
+  fail: { from: [...WORKING, 'input_required'], to: 'failed' },
+  cancel: { from: ['pending', 'matched', 'in_progress', 'input_required'], to: 'cancelled' },
+  // The input request went unanswered (or the card hold would lapse first).
+  input_timeout: { from: ['input_required'], to: 'cancelled' },
+  // Only while the agent works: waiting for input, review and disputes have their own clocks.
+  expire: { from: ['pending', 'matched', 'in_progress'], to: 'expired' },
   // Delivery was given up while the task still waited for its agent.
   undeliverable: { from: ['matched'], to: 'failed' },
   // The card hold was declined; the task never reached its agent.
@@ -34,38 +54,72 @@ export const MOVES = {
 
 export type MoveName = keyof typeof MOVES;
 
+export type ActorKind = 'requester' | 'agent_owner' | 'agent' | 'operator' | 'system';
+
+// Who made a move, and why: written to the task's history.
+export interface Actor {
+  kind: ActorKind;
+  id?: string | null;
+  note?: string | null;
+  data?: Prisma.InputJsonValue;
+}
+
+export const SYSTEM: Actor = { kind: 'system' };
+
 export function isTerminal(status: TaskStatus): boolean {
   return TERMINAL.includes(status);
+}
+
+export interface TransitionOptions {
+  data?: Prisma.TaskUncheckedUpdateManyInput;
+  // Further conditions the row must meet (e.g. a dispute not yet contested).
+  where?: Prisma.TaskWhereInput;
+  by?: Actor;
+  now?: Date;
 }
 
 /**
  * Applies a move to the task when its status allows it, together with `data`. Returns the updated task,
  * or, for an idempotent repeat, the task unchanged. Otherwise 409 naming the current status.
  */
-export async function transition(
-  tx: Tx,
-  taskId: string,
-  move: MoveName,
-  data: Prisma.TaskUncheckedUpdateManyInput = {},
-): Promise<{ task: Task; changed: boolean }> {
+export async function transition(tx: Tx, taskId: string, move: MoveName, options: TransitionOptions = {}): Promise<{ task: Task; changed: boolean }> {
   const spec: Move = MOVES[move];
-  const now = new Date();
+  const now = options.now ?? new Date();
   const stamps: Prisma.TaskUncheckedUpdateManyInput = {};
   if (spec.to === 'matched') stamps.matchedAt = now;
-  // Every move into in_progress comes from matched: startedAt is the first time the work began, kept after.
-  if (spec.to === 'in_progress') stamps.startedAt = now;
   if (isTerminal(spec.to)) {
     stamps.finishedAt = now;
     // A finished task's token stops working.
     stamps.tokenHash = null;
   }
+  const before = await tx.task.findFirst({ where: { id: taskId }, select: { status: true, startedAt: true } });
+  if (!before) throw notFound('task');
+  // startedAt is the first time the work began, kept through input rounds.
+  if (spec.to === 'in_progress' && !before.startedAt) stamps.startedAt = now;
   const { count } = await tx.task.updateMany({
-    where: { id: taskId, status: { in: [...spec.from] } },
-    data: { ...stamps, ...data, status: spec.to, updatedAt: now },
+    where: { ...options.where, id: taskId, status: { in: [...spec.from] } },
+    data: { ...stamps, ...options.data, status: spec.to, updatedAt: now },
   });
   const task = await tx.task.findUnique({ where: { id: taskId } });
   if (!task) throw notFound('task');
-  if (count === 1) return { task, changed: true };
+  if (count === 1) {
+    const by = options.by ?? SYSTEM;
+    await tx.taskHistoryEntry.create({
+      data: {
+        id: newId('evt'),
+        taskId,
+        at: now,
+        actor: by.kind,
+        actorId: by.id ?? null,
+        action: move,
+        fromStatus: before.status,
+        toStatus: spec.to,
+        note: by.note ?? null,
+        ...(by.data !== undefined ? { data: by.data } : {}),
+      },
+    });
+    return { task, changed: true };
+  }
   if (spec.idempotentFrom?.includes(task.status)) return { task, changed: false };
-  throw conflict(`cannot ${move} a task that is ${task.status}`, { status: task.status });
+  throw conflict(`cannot ${move.replaceAll('_', ' ')} a task that is ${task.status}`, { status: task.status });
 }

@@ -16,8 +16,10 @@ import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
 import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
 import { rankAgents, type RouteCriteria } from './routing.js';
-import type { CreateTaskInput, RouteQuery } from './task-input.js';
-import { isTerminal, transition, type MoveName } from './task-states.js';
+import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
+import { isTerminal, transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
+import { taskTrust, type TaskInternals } from './task-trust.js';
+import { evidenceHash } from './evidence.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
 
 // How often a task that found no agent is routed again, besides whenever an agent changes.
@@ -64,8 +66,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   async function matchNow(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<Task> {
     const nonce = newTokenNonce();
     const { task } = await transition(t, taskId, 'match', {
-      tokenNonce: nonce,
-      tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)),
+      now: clock.now(),
+      data: { tokenNonce: nonce, tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)) },
     });
     const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId, agentId: task.agentId! } });
     await enqueue(t, deliverTask, { deliveryId: delivery.id });
@@ -83,8 +85,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return { plan };
   }
 
-  async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, data: Prisma.TaskUncheckedUpdateManyInput = {}) {
-    const { task, changed } = await transition(t, taskId, move, data);
+  async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options: TransitionOptions = {}) {
+    const { task, changed } = await transition(t, taskId, move, { now: clock.now(), ...options });
     if (changed) {
       await payments().finalize(t, taskId, outcome);
       await hooks.taskFinished(t, task);
@@ -93,7 +95,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return task;
   }
 
-  async function loadForAgentOwner(viewer: Viewer, id: string): Promise<Task> {
+  async function loadForAgentOwner(viewer: Viewer, id: string): Promise<Task & { agent: { ownerId: string } | null }> {
     const task = await prisma.task.findUnique({ where: { id }, include: { agent: { select: { ownerId: true } } } });
     if (!task) throw notFound('task');
     if (task.agent?.ownerId !== viewer.id) throw forbidden('only the owner of the assigned agent may do this');
@@ -106,6 +108,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     if (task.requesterId !== viewer.id) throw forbidden('only the requester may do this');
     return task;
   }
+
+  const trust = taskTrust(deps, { tx, announce, finish, loadForAgentOwner, loadForRequester } satisfies TaskInternals);
 
   function criteriaOf(task: Pick<Task, 'capabilities' | 'protocols' | 'maxPriceCents'>): RouteCriteria {
     return { capabilities: task.capabilities, protocols: task.protocols, maxPriceCents: task.maxPriceCents };
@@ -188,6 +192,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               title: input.title,
               description: input.description,
               input: (input.input ?? undefined) as Prisma.InputJsonValue | undefined,
+              inputHash: evidenceHash(input.input),
+              reviewWindowSeconds: input.reviewWindowSeconds,
               capabilities: input.capabilities,
               protocols: input.protocols,
               priority: input.priority,
@@ -248,7 +254,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     async accept(viewer: Viewer, id: string) {
       await loadForAgentOwner(viewer, id);
       return tx(async (t, afterCommit) => {
-        const { task, changed } = await transition(t, id, 'accept');
+        const { task, changed } = await transition(t, id, 'accept', { now: clock.now(), by: { kind: 'agent_owner', id: viewer.id } });
         if (changed) await announce(t, afterCommit, task);
         return task;
       });
@@ -257,7 +263,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     async start(viewer: Viewer, id: string) {
       await loadForAgentOwner(viewer, id);
       return tx(async (t, afterCommit) => {
-        const { task } = await transition(t, id, 'start');
+        const { task } = await transition(t, id, 'start', { now: clock.now(), by: { kind: 'agent_owner', id: viewer.id } });
         await announce(t, afterCommit, task);
         return task;
       });
@@ -265,37 +271,40 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     async complete(viewer: Viewer, id: string, result: unknown) {
       if (typeof result !== 'object' || result === null || Array.isArray(result)) throw invalid('result', 'result must be a JSON object');
-      await loadForAgentOwner(viewer, id);
-      return tx((t, afterCommit) => finish(t, afterCommit, id, 'complete', 'completed', { result: result as Prisma.InputJsonValue }));
+      const task = await loadForAgentOwner(viewer, id);
+      return tx((t, afterCommit) => trust.resultGiven(t, afterCommit, task, result as Record<string, unknown>, { kind: 'agent_owner', id: viewer.id }));
     },
 
     async fail(viewer: Viewer, id: string, error: string) {
       if (!error.trim()) throw invalid('error', 'error must not be empty');
       if (error.length > 10_000) throw invalid('error', 'error must be at most 10000 characters');
       await loadForAgentOwner(viewer, id);
-      return tx((t, afterCommit) => finish(t, afterCommit, id, 'fail', 'failed', { error }));
+      return tx((t, afterCommit) => finish(t, afterCommit, id, 'fail', 'failed', { data: { error }, by: { kind: 'agent_owner', id: viewer.id, note: error.slice(0, 500) } }));
     },
 
     async cancel(viewer: Viewer, id: string) {
       await loadForRequester(viewer, id);
-      return tx((t, afterCommit) => finish(t, afterCommit, id, 'cancel', 'cancelled'));
+      return tx((t, afterCommit) => finish(t, afterCommit, id, 'cancel', 'cancelled', { by: { kind: 'requester', id: viewer.id } }));
     },
 
-    // The agent's answer on the callback URL, authenticated by the task token alone.
-    async callback(id: string, body: { taskToken?: unknown; result?: unknown; error?: unknown }) {
+    // The agent's answer on the callback URL, authenticated by the task token alone: a result, an error,
+    // or a request for more input.
+    async callback(id: string, body: { taskToken?: unknown; result?: unknown; error?: unknown; inputRequired?: InputRequest | null }) {
       if (typeof body.taskToken !== 'string' || !body.taskToken) throw invalid('taskToken', 'taskToken is required');
-      const hasResult = body.result !== undefined && body.result !== null;
-      const hasError = body.error !== undefined && body.error !== null;
-      if (hasResult === hasError) throw invalid(hasResult ? 'error' : 'result', 'send either result (object) or error (string)');
-      if (hasResult && (typeof body.result !== 'object' || Array.isArray(body.result))) throw invalid('result', 'result must be a JSON object');
-      if (hasError && (typeof body.error !== 'string' || !body.error.trim())) throw invalid('error', 'error must be a non-empty string');
+      const given = (value: unknown) => value !== undefined && value !== null;
+      const answers = [given(body.result), given(body.error), given(body.inputRequired)].filter(Boolean).length;
+      if (answers !== 1) throw invalid(given(body.result) ? 'error' : 'result', 'send exactly one of result (object), error (string) or inputRequired');
+      if (given(body.result) && (typeof body.result !== 'object' || Array.isArray(body.result))) throw invalid('result', 'result must be a JSON object');
+      if (given(body.error) && (typeof body.error !== 'string' || !body.error.trim())) throw invalid('error', 'error must be a non-empty string');
       const task = await prisma.task.findUnique({ where: { id } });
       // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
       if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
+      const agent: Actor = { kind: 'agent', id: task.agentId };
+      if (body.inputRequired) return trust.askForInputAsAgent(task, body.inputRequired);
       return tx((t, afterCommit) =>
-        hasResult
-          ? finish(t, afterCommit, id, 'complete', 'completed', { result: body.result as Prisma.InputJsonValue })
-          : finish(t, afterCommit, id, 'fail', 'failed', { error: String(body.error).slice(0, 10_000) }),
+        given(body.result)
+          ? trust.resultGiven(t, afterCommit, task, body.result as Record<string, unknown>, agent)
+          : finish(t, afterCommit, id, 'fail', 'failed', { data: { error: String(body.error).slice(0, 10_000) }, by: { ...agent, note: String(body.error).slice(0, 500) } }),
       );
     },
 
@@ -312,7 +321,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // A declined card: the task cannot go ahead.
     async failUnpaid(taskId: string, reason: string) {
-      return tx((t, afterCommit) => finish(t, afterCommit, taskId, 'unpaid', 'failed', { error: reason }));
+      return tx((t, afterCommit) => finish(t, afterCommit, taskId, 'unpaid', 'failed', { data: { error: reason }, by: { kind: 'system', note: reason } }));
     },
 
     // Job: routes a task that has no agent yet; tries again later while it has not expired.
@@ -355,12 +364,13 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     // Job: the expiry time passed.
     async expire(taskId: string): Promise<void> {
       const task = await prisma.task.findUnique({ where: { id: taskId } });
-      if (!task || isTerminal(task.status)) return;
+      // Waiting for input, for review or in a dispute, the task has its own clock (task-trust.ts).
+      if (!task || isTerminal(task.status) || !['pending', 'matched', 'in_progress'].includes(task.status)) return;
       if (task.expiresAt > clock.now()) {
         await enqueue(prisma, expireTask, { taskId }, { runAt: task.expiresAt });
         return;
       }
-      const expired = await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'expire', 'expired')).then(
+      const expired = await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'expire', 'expired', { by: { kind: 'system', note: 'the expiry time passed' } })).then(
         () => true,
         (error) => {
           // Finished by someone else in the meantime: nothing to expire.
@@ -374,16 +384,31 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     // Delivery outcomes, used by the delivery job.
     async markDelivered(taskId: string): Promise<void> {
       await tx(async (t, afterCommit) => {
-        const { count } = await t.task.updateMany({ where: { id: taskId, status: 'matched' }, data: { status: 'in_progress', startedAt: new Date() } });
-        if (count) await announce(t, afterCommit, await t.task.findUniqueOrThrow({ where: { id: taskId } }));
+        const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), by: { kind: 'system', note: 'the agent accepted the delivery' } }).catch((error) => {
+          if (error instanceof AppError && error.code === 'CONFLICT') return { task: null, changed: false };
+          throw error;
+        });
+        if (changed && task) await announce(t, afterCommit, task);
       });
     },
 
     async markUndeliverable(taskId: string): Promise<void> {
-      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'undeliverable', 'failed', { error: 'delivery_failed' })).catch((error) => {
+      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'undeliverable', 'failed', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } })).catch((error) => {
         if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
       });
     },
+
+    requestInput: trust.requestInput,
+    provideInput: trust.provideInput,
+    inputTimedOut: trust.inputTimedOut,
+    approve: trust.approve,
+    autoApprove: trust.autoApprove,
+    reject: trust.reject,
+    refund: trust.refund,
+    contest: trust.contest,
+    disputeTimedOut: trust.disputeTimedOut,
+    listDisputes: trust.listDisputes,
+    resolveDispute: trust.resolveDispute,
 
     callbackUrl: (taskId: string) => `${deps.urls.base}/v1/tasks/${taskId}/callback`,
     tokenFor: (task: Pick<Task, 'id' | 'tokenNonce'>) => (task.tokenNonce ? taskToken(deps.serverKey, task.id, task.tokenNonce) : null),

@@ -20,12 +20,14 @@ const keyOf = (segment: PropertyKey | StandardSchemaV1.PathSegment) => (typeof s
 
 /**
  * The first problem as a 400 INVALID_INPUT naming its field: the argument, or for an input object the
- * field inside it (`{ input: { name } }` → `name`), which is what the REST body calls it too.
+ * field inside it (`{ input: { name } }` → `name`, `{ input: { requirements: { deadline } } }` →
+ * `requirements.deadline`), which is what the REST body calls it too. List positions are left out.
  */
 export function invalidInput(issues: readonly StandardSchemaV1.Issue[]): AppError {
   const issue = issues[0]!;
-  const [first, second] = (issue.path ?? []).map(keyOf);
-  const field = String(typeof second === 'string' ? second : (first ?? 'input'));
+  const [first, ...rest] = (issue.path ?? []).map(keyOf);
+  const inner = rest.filter((segment): segment is string => typeof segment === 'string');
+  const field = inner.length ? inner.join('.') : String(first ?? 'input');
   return invalid(field, `${field} ${issue.message}`);
 }
 

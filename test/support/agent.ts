@@ -18,6 +18,10 @@ export interface ReceivedDelivery {
     capabilities: string[];
     priority: string;
     expiresAt: string;
+    inputHash?: string | null;
+    // task.input deliveries (the requester's answer to an input request).
+    type?: string;
+    round?: number;
   };
   signatureValid: boolean | null;
 }
@@ -38,7 +42,10 @@ export interface TestAgent {
   close(): Promise<void>;
 }
 
-export async function callBack(d: ReceivedDelivery, payload: { result?: unknown; error?: string }, token = d.body.taskToken) {
+export async function callBack(
+  d: ReceivedDelivery,
+  payload: { result?: unknown; error?: string; inputRequired?: { message: string; inputSchema?: unknown } },
+  token = d.body.taskToken) {
   const res = await fetch(d.body.callbackUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

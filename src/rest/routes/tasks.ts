@@ -31,6 +31,19 @@ graphql(`
       amountCents
       autoCharged
     }
+    reviewWindowSeconds
+    requirements
+    routingExplanation
+    inputHash
+    resultHash
+    inputRequest
+    inputRounds
+    reviewEndsAt
+    approvedBy
+    disputeReason
+    disputeStatement
+    disputeContestedAt
+    disputeAnswerBy
   }
 `);
 
@@ -176,15 +189,86 @@ export const taskRoutes = [
   `), 'cancelTask', 'Cancel the task (its requester)'),
   route({
     method: 'POST',
+    path: '/v1/tasks/:id/request-input',
+    document: graphql(`
+      mutation RestRequestTaskInput($id: ID!, $input: InputRequestInput!) {
+        requestTaskInput(id: $id, input: $input) {
+          ...TaskFields
+        }
+      }
+    `),
+    summary: 'Ask the requester for more input (the assigned agent’s owner); the task waits in input_required',
+    request: { body: 'input' },
+    answer: { body: data('requestTaskInput') },
+  }),
+  move('POST', 'input', graphql(`
+    mutation RestProvideTaskInput($id: ID!, $input: JSON!) {
+      provideTaskInput(id: $id, input: $input) {
+        ...TaskFields
+      }
+    }
+  `), 'provideTaskInput', 'Answer the agent’s input request (the requester); the task goes back to in_progress', ['input']),
+  move('POST', 'approve', graphql(`
+    mutation RestApproveTask($id: ID!) {
+      approveTask(id: $id) {
+        ...TaskFields
+      }
+    }
+  `), 'approveTask', 'Approve a delivered result (the requester); the payment is taken'),
+  move('POST', 'reject', graphql(`
+    mutation RestRejectTask($id: ID!, $reason: String!) {
+      rejectTask(id: $id, reason: $reason) {
+        ...TaskFields
+      }
+    }
+  `), 'rejectTask', 'Reject a delivered result with a reason (the requester); the task becomes disputed', ['reason']),
+  move('POST', 'refund', graphql(`
+    mutation RestRefundTask($id: ID!) {
+      refundTask(id: $id) {
+        ...TaskFields
+      }
+    }
+  `), 'refundTask', 'Refund a disputed task (the assigned agent’s owner); the hold is released or the credit given back'),
+  move('POST', 'contest', graphql(`
+    mutation RestContestTask($id: ID!, $statement: String!) {
+      contestTask(id: $id, statement: $statement) {
+        ...TaskFields
+      }
+    }
+  `), 'contestTask', 'Contest a dispute with a statement (the assigned agent’s owner); an operator settles it', ['statement']),
+  route({
+    method: 'GET',
+    path: '/v1/tasks/:id/history',
+    document: graphql(`
+      query RestTaskHistory($id: ID!) {
+        task(id: $id) {
+          history {
+            at
+            actor
+            actorId
+            action
+            fromStatus
+            toStatus
+            note
+            data
+          }
+        }
+      }
+    `),
+    summary: 'Every step of the task, oldest first: who, when, why (its requester or the assigned agent’s owner)',
+    answer: { body: object({ data: result('task.history') }) },
+  }),
+  route({
+    method: 'POST',
     path: '/v1/tasks/:id/callback',
     public: true,
     document: graphql(`
-      mutation RestTaskCallback($id: ID!, $taskToken: String!, $result: JSON, $error: String) {
-        taskCallback(id: $id, taskToken: $taskToken, result: $result, error: $error)
+      mutation RestTaskCallback($id: ID!, $taskToken: String!, $result: JSON, $error: String, $inputRequired: InputRequestInput) {
+        taskCallback(id: $id, taskToken: $taskToken, result: $result, error: $error, inputRequired: $inputRequired)
       }
     `),
-    summary: 'The agent’s answer, authenticated by the task token from the delivery (no Bearer)',
-    request: { body: ['taskToken', 'result', 'error'] },
+    summary: 'The agent’s answer, authenticated by the task token from the delivery (no Bearer): a result, an error, or a request for input',
+    request: { body: ['taskToken', 'result', 'error', 'inputRequired'] },
     answer: { body: object({ data: object({ id: param('id'), status: result('taskCallback') }) }) },
   }),
 ];

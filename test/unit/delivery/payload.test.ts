@@ -15,11 +15,12 @@ const task: DeliverableTask = {
   capabilities: ['summarise', 'pdf'],
   priority: 'high',
   expiresAt: new Date('2026-03-01T12:30:00+02:00'),
+  inputHash: 'ab'.repeat(32),
 };
 const callbackUrl = 'https://api.example.com/v1/tasks/task_1/callback';
 
 describe('buildDeliveryPayload', () => {
-  it('has exactly the spec fields, in the spec order', () => {
+  it('has exactly the spec fields, in the spec order, then the input hash', () => {
     const payload = buildDeliveryPayload(task, 'tok_secret', callbackUrl);
     expect(Object.keys(payload)).toEqual([
       'taskId',
@@ -31,6 +32,7 @@ describe('buildDeliveryPayload', () => {
       'capabilities',
       'priority',
       'expiresAt',
+      'inputHash',
     ]);
     expect(payload).toEqual({
       taskId: 'task_1',
@@ -42,6 +44,7 @@ describe('buildDeliveryPayload', () => {
       capabilities: ['summarise', 'pdf'],
       priority: 'high',
       expiresAt: '2026-03-01T10:30:00.000Z',
+      inputHash: 'ab'.repeat(32),
     });
   });
 
@@ -81,7 +84,12 @@ describe('deliveryHeaders', () => {
       'X-Service-Task-Id': 'task_1',
       'X-Service-Callback': callbackUrl,
       'X-Service-Timestamp': '2026-02-01T08:00:00.250Z',
+      'X-Service-Event': 'task.assigned',
     });
+  });
+
+  it('names the event of an answer to an input request', () => {
+    expect(deliveryHeaders({ ...base, event: 'task.input', secret: null })['X-Service-Event']).toBe('task.input');
   });
 
   it('signs the exact body bytes both ways while a secret is set', () => {
@@ -98,6 +106,7 @@ describe('deliveryHeaders', () => {
         'X-Service-Task-Id',
         'X-Service-Callback',
         'X-Service-Timestamp',
+        'X-Service-Event',
         'X-Service-Signature',
         'webhook-id',
         'webhook-timestamp',

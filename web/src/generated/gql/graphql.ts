@@ -100,11 +100,15 @@ export type TaskRole =
 export type TaskStatus =
   | 'cancelled'
   | 'completed'
+  | 'delivered'
+  | 'disputed'
   | 'expired'
   | 'failed'
   | 'in_progress'
+  | 'input_required'
   | 'matched'
-  | 'pending';
+  | 'pending'
+  | 'refunded';
 
 export type TrustTier =
   | 'bronze'
