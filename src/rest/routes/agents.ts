@@ -30,6 +30,15 @@ graphql(`
     priceCents
     taskCount
     avgRating
+    cardVerified
+    cardFetchedAt
+    iconUrl
+    provider {
+      organization
+      url
+    }
+    streaming
+    pushNotifications
     createdAt
     updatedAt
   }
