@@ -24,7 +24,7 @@ export function createServices(deps: Deps) {
   const reputation = reputationService(deps, discovery.engine);
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
-    taskFinished: (tx, task) => reputation.recordTaskOutcome(tx, task.id),
+    taskFinished: (tx, task) => reputation.recordTaskOutcome(tx, task.id, task.agentId),
   });
   const payments: PaymentService = paymentService(deps, {
     onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit, taskId),
