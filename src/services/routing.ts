@@ -32,6 +32,8 @@ export function eligibleWhere(c: RouteCriteria): Prisma.AgentWhereInput {
   return {
     status: 'active',
     healthStatus: { not: 'unhealthy' },
+    // An endpoint disabled after failing for long (endpoint-health.ts) gets no new tasks.
+    deliveryState: { not: 'disabled' },
     ...(c.capabilities.length ? { capabilities: { hasEvery: c.capabilities } } : {}),
     ...(c.protocols.length ? { protocols: { hasEvery: c.protocols } } : {}),
     ...(c.maxPriceCents !== null ? { priceCents: { lte: c.maxPriceCents } } : {}),

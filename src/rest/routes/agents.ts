@@ -27,6 +27,9 @@ graphql(`
     trustTier
     hasWebhookSecret
     previousWebhookSecretExpiresAt
+    deliveryState
+    endpointFailingSince
+    endpointDisabledAt
     priceCents
     taskCount
     avgRating
