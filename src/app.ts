@@ -14,7 +14,10 @@ import { createJwtVerifier } from './auth/jwt.js';
 import { createServices, type Services } from './services/index.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { startWebSocketServer } from './graphql/ws-server.js';
-import { createRestHandler } from './rest/runner.js';
+import { createRestHandler, createRouteExecutor } from './rest/runner.js';
+import { createMcpRoute } from './mcp/handler.js';
+import { createA2ARoute } from './a2a/route.js';
+import { taskFollower } from './a2a/updates.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -88,9 +91,24 @@ export async function createApp(opts: {
 
   await installJobSchema(database.url, logger);
 
+  const runOperation = operationRunner(yoga as never);
+  const execute = createRouteExecutor({ runOperation, routes });
   const route = createRouter({
     raw,
-    handleRest: createRestHandler({ runOperation: operationRunner(yoga as never), contextFor, routes }),
+    handleRest: createRestHandler({ runOperation, contextFor, routes }),
+    protocols: [
+      createMcpRoute({ routes, execute, contextFor, logger }),
+      createA2ARoute({
+        execute,
+        runOperation,
+        follow: taskFollower(yoga as never),
+        contextFor,
+        baseUrl: () => deps.urls.base,
+        jwt: verifyJwt !== null,
+        blockingWaitMs: config.a2aBlockingWaitMs,
+        logger,
+      }),
+    ],
     yoga,
     admission,
     cors: createCors(config.corsOrigins),

@@ -56,6 +56,9 @@ const schema = z.object({
   DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ENDPOINT_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(100_000).default(20),
   ENDPOINT_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  // How long an A2A SendMessage without returnImmediately waits for its task to finish or ask for input
+  // before answering the task as it is.
+  A2A_BLOCKING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
   STRIPE_SECRET_KEY: z.string().optional(),
   // The simulated processor moves no money and confirms holds on request, so production refuses it
@@ -117,6 +120,7 @@ function toConfig(env: z.infer<typeof schema>) {
       disableAfterFailures: env.ENDPOINT_DISABLE_AFTER_FAILURES,
       disableAfterSeconds: env.ENDPOINT_DISABLE_AFTER_SECONDS,
     },
+    a2aBlockingWaitMs: env.A2A_BLOCKING_WAIT_MS,
     platformFeeBps: env.PLATFORM_FEE_BPS,
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY ?? null,

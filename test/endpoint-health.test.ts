@@ -121,7 +121,9 @@ describe('an endpoint that fails for a while, then recovers', () => {
 
     // Disabled: routing passes it over, and its delivery waits instead of being sent.
     const dry = await server.api.post('/v1/tasks/route', { key: requester.apiKey, body: { capabilities: ['shaky'] } });
-    expect(JSON.stringify(dry.body)).not.toContain(agentId);
+    expect(dry.status).toBe(200);
+    expect(JSON.stringify(dry.body.data)).not.toContain(agentId);
+    expect(dry.body.passedOver.find((p: { id: string }) => p.id === agentId).reasons).toContain('endpoint_disabled');
     const sent = agent.received.length;
     await runNextNow(server.prisma, job);
     await untilNoJobDue(server.prisma, job);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../src/rest/routes/index.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { startSdkAgent } from './support/a2a-agent.js';
 import type { ApiResponse, CallOptions } from './support/http.js';
 import { until } from './support/wait.js';
 
@@ -100,6 +101,11 @@ describe('real answers conform to the document', () => {
     await call('DELETE', `/v1/agents/${agent.id}/webhook-secret`, o);
     const spare = (await call('POST', '/v1/agents', { ...o, body: { name: 'Spare', endpoint: agentHttp.url } })).body.data;
     await call('DELETE', `/v1/agents/${spare.id}`, o);
+    // An agent made from an A2A card (an @a2a-js/sdk server), then refreshed from it.
+    const a2a = await startSdkAgent({ name: 'Card Agent' });
+    const imported = (await call('POST', '/v1/agents/import', { ...o, body: { cardUrl: a2a.cardUrl } })).body.data;
+    await call('POST', `/v1/agents/${imported.id}/refresh-card`, o);
+    await a2a.close();
 
     // Discovery
     await call('GET', '/v1/discover?q=contract&capability=contract&per_page=5');

@@ -14,7 +14,9 @@ import { forbiddenAddressReason, isLocalhostName, normalizeHost } from './ip-pol
 import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-guard.js';
 
 export type GuardedResult =
-  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; bodyStart?: Buffer }
+  // `body` with keepBody: what was read, complete when the answer ended within the size and time limits.
+  // `bodyStart` with keepBodyBytes: the first bytes of the answer (a test ping shows them).
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; body?: KeptBody; bodyStart?: Buffer }
   | { kind: 'error'; error: string; latencyMs: number };
 
 export interface GuardedRequestOptions {
@@ -24,9 +26,11 @@ export interface GuardedRequestOptions {
   body?: Buffer;
   /** Deadline for the whole exchange: lookup, connect, request and response. */
   timeoutMs: number;
-  /** Response bytes read (and thrown away) before the connection is cut. */
+  /** Response bytes read (and thrown away unless keepBody) before the connection is cut. */
   maxResponseBytes: number;
-  /** The first bytes of the answer's body to keep and return (a test ping shows them); none by default. */
+  /** Keep the answer's body (agent cards, A2A replies) instead of throwing it away. */
+  keepBody?: boolean;
+  /** The first bytes of the answer's body to keep and return; none by default. */
   keepBodyBytes?: number;
   /** Development and tests only: skip the address policy. */
   allowPrivate: boolean;
@@ -92,6 +96,8 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
 
     request.on('response', (response) => {
       const answered: Answer = { kind: 'response', status: response.statusCode ?? 0, headers: response.headers };
+      const chunks: Buffer[] = [];
+      if (opts.keepBody) answered.body = { bytes: Buffer.alloc(0), complete: false, overLimit: false };
       answer = answered;
       let bytesRead = 0;
       const keep = opts.keepBodyBytes ?? 0;
@@ -101,9 +107,19 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
           answered.bodyStart = Buffer.concat([answered.bodyStart, chunk.subarray(0, keep - answered.bodyStart.length)]);
         }
         bytesRead += chunk.length;
-        if (bytesRead > opts.maxResponseBytes) finish(answered);
+        if (bytesRead > opts.maxResponseBytes) {
+          if (answered.body) answered.body.overLimit = true;
+          return finish(answered);
+        }
+        if (answered.body) {
+          chunks.push(chunk);
+          answered.body.bytes = Buffer.concat(chunks);
+        }
       });
-      response.on('end', () => finish(answered));
+      response.on('end', () => {
+        if (answered.body) answered.body.complete = true;
+        finish(answered);
+      });
       // Cut short after the head arrived: the status still stands.
       response.on('error', () => finish(answered));
       response.on('close', () => finish(answered));
@@ -113,7 +129,12 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   });
 }
 
-type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders; bodyStart?: Buffer };
+export interface KeptBody {
+  bytes: Buffer;
+  complete: boolean;
+  overLimit: boolean;
+}
+type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders; body?: KeptBody; bodyStart?: Buffer };
 type Outcome = Answer | { kind: 'error'; error: string };
 
 /**

@@ -10,6 +10,7 @@ import type { EndReason, LiveStreams } from '../graphql/live-streams.js';
 import { endMessage } from '../graphql/live-streams.js';
 import { streamOwner, TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
 import type { Cors } from './cors.js';
+import type { ProtocolRoute } from './protocol-route.js';
 import { forwardToYoga } from './forward.js';
 import { metricsAccess } from './metrics-access.js';
 import { currentRequest } from './request-context.js';
@@ -33,6 +34,8 @@ export interface RouterParts {
   graphiql: boolean;
   // Open subscriptions: an SSE stream holds a slot while it is open.
   streams: LiveStreams;
+  // Other protocols' endpoints (MCP, A2A), admitted like /v1.
+  protocols?: ProtocolRoute[];
 }
 
 // The last event of a stream whose credentials ended (a revoked key, an expired access token).
@@ -76,6 +79,14 @@ export function createRouter(parts: RouterParts): RequestHandler {
       const admitted = await admission.admit(req, res);
       if (!admitted) return;
       return parts.handleRest(req, res, url, admitted.authentication);
+    }
+    for (const protocol of parts.protocols ?? []) {
+      const template = protocol.match(path);
+      if (template === null) continue;
+      currentRequest()!.route = template;
+      const admitted = await admission.admit(req, res);
+      if (!admitted) return;
+      return protocol.handle(req, res, url, admitted.authentication);
     }
     if (path === '/graphql') {
       const admitted = await admission.admit(req, res);

@@ -76,6 +76,43 @@ function checkSafe(params: Record<string, string>, query: URLSearchParams, body:
   if (problem) throw problem;
 }
 
+// What a route answers: its status and body, or its error as REST states it (code, message, field).
+export type RouteOutcome =
+  | { status: number; body: unknown }
+  | { error: { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> }; headers: Record<string, string> };
+
+// Runs one route on an already read request. Input errors found before the run throw (AppError).
+async function runCompiled(runOperation: RunOperation, c: CompiledRoute, req: RestRequest, context: Context): Promise<RouteOutcome> {
+  const variables = { ...impliedVariables(c, req), ...c.route.variables?.(req) };
+  checkVariables(c.route, c.types, variables);
+  const result = await runOperation(c.query, variables, context);
+  if (result.errors?.length) return { error: errorFromGraphQL(c.route, result.errors[0]!), headers: retryAfterHeader(result.errors[0]!) };
+  return { status: c.route.answer.status ?? 200, body: answerOf(c.route.answer.body, result.data, req.params) };
+}
+
+// Runs routes by method and path template (e.g. 'GET /v1/tasks/:id') for the other transports (MCP, A2A),
+// so they answer what REST answers, errors included.
+export type RouteExecutor = (route: string, req: Partial<RestRequest>, context: Context) => Promise<RouteOutcome>;
+
+export function createRouteExecutor(opts: { runOperation: RunOperation; routes: Route[] }): RouteExecutor {
+  const byName = new Map(compileRoutes(opts.routes).map((c) => [`${c.route.method} ${c.route.path}`, c]));
+  return async (name, req, context) => {
+    const c = byName.get(name);
+    if (!c) throw new Error(`no route ${name}`);
+    const full: RestRequest = { params: req.params ?? {}, query: req.query ?? new URLSearchParams(), body: req.body, headers: req.headers ?? {} };
+    try {
+      checkSafe(full.params, full.query, full.body);
+      return await runCompiled(opts.runOperation, c, full, context);
+    } catch (error) {
+      if (error instanceof AppError) {
+        const { code: _c, field: _f, ...details } = error.extensions ?? {};
+        return { error: { code: error.code, message: error.message, field: error.field, details }, headers: retryAfterHeader(error) };
+      }
+      throw error;
+    }
+  };
+}
+
 export function createRestHandler(opts: {
   runOperation: RunOperation;
   contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
@@ -128,15 +165,9 @@ export function createRestHandler(opts: {
       if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
       if (idempotent?.kind === 'run') res = idempotent.finish(res);
       const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
-      const variables = { ...impliedVariables(hit.c, restReq), ...hit.c.route.variables?.(restReq) };
-      checkVariables(hit.c.route, hit.c.types, variables);
-
-      const result = await opts.runOperation(hit.c.query, variables, context);
-      if (result.errors?.length) {
-        return sendError(res, errorFromGraphQL(hit.c.route, result.errors[0]!), retryAfterHeader(result.errors[0]!));
-      }
-      const { answer } = hit.c.route;
-      sendJson(res, answer.status ?? 200, answerOf(answer.body, result.data, params));
+      const outcome = await runCompiled(opts.runOperation, hit.c, restReq, context);
+      if ('error' in outcome) return sendError(res, outcome.error, outcome.headers);
+      sendJson(res, outcome.status, outcome.body);
     } catch (error) {
       if (error instanceof AppError) return sendAppError(res, error);
       if (idempotent?.kind === 'run') await idempotent.abandon();

@@ -4,6 +4,7 @@ import './scalars.js';
 import './enums.js';
 import './accounts.js';
 import './agents.js';
+import './agent-cards.js';
 import './task-payment.js';
 import './payments.js';
 import './billing.js';

@@ -2,6 +2,7 @@
 import type { Deps } from '../deps.js';
 import { accountService } from './accounts.js';
 import { agentService } from './agents.js';
+import { agentCardService } from './agent-cards.js';
 import { deliveryService } from './deliveries.js';
 import { paymentProviderOf, paymentService, type PaymentService } from './payments.js';
 import { creditService } from './credits.js';
@@ -20,6 +21,7 @@ import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrume
 export function createServices(deps: Deps) {
   const accounts = accountService(deps);
   const agents = agentService(deps);
+  const agentCards = agentCardService(deps, agents);
   const discovery = discoveryService(deps, measureSearchEngine(createSearchEngine(deps), deps.metrics));
   const reputation = reputationService(deps, discovery.engine);
   // Tasks and payments call each other; the task service reaches payments through a getter.
@@ -43,6 +45,7 @@ export function createServices(deps: Deps) {
     deps,
     accounts,
     agents,
+    agentCards,
     tasks,
     payments,
     credits,

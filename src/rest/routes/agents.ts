@@ -33,6 +33,15 @@ graphql(`
     priceCents
     taskCount
     avgRating
+    cardVerified
+    cardFetchedAt
+    iconUrl
+    provider {
+      organization
+      url
+    }
+    streaming
+    pushNotifications
     createdAt
     updatedAt
   }

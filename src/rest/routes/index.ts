@@ -1,6 +1,7 @@
 // The /v1 route table.
 import type { Route } from '../route.js';
 import { agentRoutes } from './agents.js';
+import { agentCardRoutes } from './agent-cards.js';
 import { deliveryRoutes } from './deliveries.js';
 import { taskRoutes } from './tasks.js';
 import { billingRoutes } from './billing.js';
@@ -8,4 +9,4 @@ import { discoveryRoutes } from './discovery.js';
 import { reputationRoutes } from './reputation.js';
 import { endpointOpsRoutes } from './endpoint-ops.js';
 
-export const routes: Route[] = [...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes, ...endpointOpsRoutes];
+export const routes: Route[] = [...agentCardRoutes, ...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes, ...endpointOpsRoutes];

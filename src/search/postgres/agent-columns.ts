@@ -52,6 +52,9 @@ const COLUMNS: { [K in keyof Agent]-?: string } = {
   recentSuccessRate: 'recent_success_rate',
   p50CompletionMs: 'p50_completion_ms',
   p95CompletionMs: 'p95_completion_ms',
+  a2aCard: 'a2a_card',
+  cardVerified: 'card_verified',
+  cardFetchedAt: 'card_fetched_at',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };

@@ -1,0 +1,119 @@
+// Our tasks as A2A tasks (the SDK's in-memory shapes; its codecs write the wire JSON), and an A2A
+// message as the fields of POST /v1/tasks.
+import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { MARKETPLACE_EXTENSION } from './cards.js';
+
+// A task as the REST documents select it (TaskFields).
+export interface OurTask {
+  id: string;
+  status: string;
+  title: string;
+  description: string;
+  input: unknown;
+  result: unknown;
+  error: string | null;
+  agentId: string | null;
+  updatedAt: string;
+  createdAt: string;
+  payment?: { method: string; status: string; amountCents: number; autoCharged: boolean } | null;
+  [field: string]: unknown;
+}
+
+const STATES: Record<string, TaskState> = {
+  pending: TaskState.TASK_STATE_SUBMITTED,
+  matched: TaskState.TASK_STATE_SUBMITTED,
+  in_progress: TaskState.TASK_STATE_WORKING,
+  input_required: TaskState.TASK_STATE_INPUT_REQUIRED,
+  completed: TaskState.TASK_STATE_COMPLETED,
+  failed: TaskState.TASK_STATE_FAILED,
+  expired: TaskState.TASK_STATE_FAILED,
+  cancelled: TaskState.TASK_STATE_CANCELED,
+};
+
+// For ListTasks' status filter: the one of our states an A2A state stands for, where there is one.
+export const OUR_STATUS: Partial<Record<TaskState, string>> = {
+  [TaskState.TASK_STATE_SUBMITTED]: 'pending',
+  [TaskState.TASK_STATE_WORKING]: 'in_progress',
+  [TaskState.TASK_STATE_INPUT_REQUIRED]: 'input_required',
+  [TaskState.TASK_STATE_COMPLETED]: 'completed',
+  [TaskState.TASK_STATE_FAILED]: 'failed',
+  [TaskState.TASK_STATE_CANCELED]: 'cancelled',
+};
+
+export const stateOf = (status: string): TaskState => STATES[status] ?? TaskState.TASK_STATE_SUBMITTED;
+
+const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
+const INTERRUPTED = new Set([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]);
+export const isTerminal = (state: TaskState) => TERMINAL.has(state);
+// Where a blocking send or a stream stops: the task is done, or waits for the caller.
+export const isSettled = (state: TaskState) => TERMINAL.has(state) || INTERRUPTED.has(state);
+
+export const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+export const dataPart = (data: unknown): Part => ({ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' });
+
+function agentMessage(task: OurTask, text: string): Message {
+  return {
+    messageId: `${task.id}:${task.status}`,
+    contextId: task.id,
+    taskId: task.id,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+function statusMessage(task: OurTask): Message | undefined {
+  if (task.status === 'failed') return agentMessage(task, task.error ?? 'failed');
+  if (task.status === 'expired') return agentMessage(task, 'the task expired before it finished');
+  if (task.status === 'input_required' && typeof task.question === 'string') return agentMessage(task, task.question);
+  return undefined;
+}
+
+export function resultArtifacts(task: OurTask): Artifact[] {
+  if (task.status !== 'completed' || task.result === null || task.result === undefined) return [];
+  return [{ artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] }];
+}
+
+export function toA2ATask(task: OurTask): Task {
+  return {
+    id: task.id,
+    // Each task is its own context: the marketplace has no conversations spanning tasks.
+    contextId: task.id,
+    status: { state: stateOf(task.status), message: statusMessage(task), timestamp: task.updatedAt },
+    artifacts: resultArtifacts(task),
+    history: [],
+    metadata: {
+      [MARKETPLACE_EXTENSION]: {
+        status: task.status,
+        title: task.title,
+        agentId: task.agentId,
+        ...(task.payment ? { payment: task.payment } : {}),
+      },
+    },
+  };
+}
+
+// Routing and task fields a message's metadata may carry (those of POST /v1/tasks).
+const METADATA_FIELDS = ['capabilities', 'protocols', 'maxPriceCents', 'agentId', 'priority', 'expiresInMinutes', 'title'] as const;
+
+// The text parts are the description (its first line, cut to 200 characters, the title unless
+// metadata.title is given); the first data part is the input.
+export function taskInputOf(message: Message, metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+  const texts: string[] = [];
+  let input: unknown;
+  for (const part of message.parts) {
+    if (part.content?.$case === 'text') texts.push(part.content.value);
+    else if (part.content?.$case === 'data' && input === undefined) input = part.content.value;
+  }
+  const description = texts.join('\n\n').trim();
+  const body: Record<string, unknown> = {
+    title: description.split('\n')[0]!.slice(0, 200).trim(),
+    description,
+    ...(input !== undefined ? { input } : {}),
+  };
+  const extra = { ...message.metadata, ...metadata };
+  for (const field of METADATA_FIELDS) if (extra[field] !== undefined) body[field] = extra[field];
+  return body;
+}

@@ -1,0 +1,180 @@
+// The marketplace as an A2A server over HTTP: its agent card at /.well-known/agent-card.json, one per
+// public active agent at /a2a/agents/{slug}/.well-known/agent-card.json, and JSON-RPC at /a2a (routed)
+// and /a2a/agents/{slug} (that agent). The SDK's JSON-RPC transport handler reads and writes the wire
+// format (v0.3 peers through its compatibility handler); MarketplaceA2AHandler does the work.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AgentCard } from '@a2a-js/sdk';
+import { JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import type { Authentication } from '../auth/authenticate.js';
+import { AppError, notFound } from '../errors.js';
+import { isJsonContentType, readBody } from '../http/body.js';
+import type { ProtocolRoute } from '../http/protocol-route.js';
+import { sendAppError, sendJson } from '../http/respond.js';
+import type { Logger } from '../logger.js';
+import type { RunOperation } from '../graphql/operation.js';
+import type { RouteExecutor } from '../rest/runner.js';
+import type { Context } from '../schema/context.js';
+import { A2A_PROTOCOL_VERSION, agentCard, marketplaceCard, type PublicAgentForCard } from './cards.js';
+import { MarketplaceA2AHandler } from './handler.js';
+import { AGENT_FOR_CARD } from './operations.js';
+import type { FollowTask } from './updates.js';
+
+const CARD_PATH = '/.well-known/agent-card.json';
+const AGENT_PATH = /^\/a2a\/agents\/([^/]+)(\/\.well-known\/agent-card\.json)?\/?$/;
+
+export interface A2ARouteOptions {
+  execute: RouteExecutor;
+  runOperation: RunOperation;
+  follow: FollowTask;
+  contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
+  baseUrl: () => string;
+  jwt: boolean;
+  blockingWaitMs: number;
+  logger: Logger;
+}
+
+const rpcError = (id: unknown, code: number, message: string) => ({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
+
+// The JSON-RPC 2.0 envelope (one request; batches are not part of A2A).
+function envelopeProblem(body: unknown): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the request must be one JSON-RPC request object';
+  const request = body as Record<string, unknown>;
+  if (request.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if (typeof request.method !== 'string' || request.method === '') return 'method must be a string';
+  if ('id' in request && request.id !== null && typeof request.id !== 'string' && !Number.isInteger(request.id)) return 'id must be a string, an integer or null';
+  if ('params' in request && (typeof request.params !== 'object' || request.params === null || Array.isArray(request.params))) return 'params must be an object';
+  return null;
+}
+
+function decodeSlug(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw notFound('agent');
+  }
+}
+
+export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
+  // A public active agent by slug, as anyone may see it.
+  async function publicAgent(slug: string, context: Context): Promise<PublicAgentForCard> {
+    const result = await opts.runOperation(AGENT_FOR_CARD, { slugOrId: slug }, context);
+    const agent = (result.data as { agent?: PublicAgentForCard } | null)?.agent;
+    if (!agent || agent.status !== 'active' || agent.slug !== slug) throw notFound('agent');
+    return agent;
+  }
+
+  async function serveCard(res: ServerResponse, card: unknown) {
+    sendJson(res, 200, card, { 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=60' });
+  }
+
+  async function serveRpc(req: IncomingMessage, res: ServerResponse, slug: string | null, authentication: Authentication | undefined) {
+    if (!req.headers.authorization) throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
+    const context = await opts.contextFor(req.headers.authorization, authentication);
+    const base = opts.baseUrl();
+    const agent = slug === null ? null : await publicAgent(slug, await opts.contextFor(undefined));
+    const card = (agent ? agentCard(base, agent, { jwt: opts.jwt }) : marketplaceCard(base, { jwt: opts.jwt })) as unknown as AgentCard;
+
+    const raw = await readBody(req);
+    if (raw.length > 0 && req.headers['content-type'] && !isJsonContentType(req.headers['content-type'])) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the request as JSON (application/json or application/a2a+json)');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return sendJson(res, 200, rpcError(null, -32700, 'Parse error: the body is not JSON'));
+    }
+    const problem = envelopeProblem(body);
+    if (problem) return sendJson(res, 200, rpcError((body as { id?: unknown } | null)?.id, -32600, `Invalid Request: ${problem}`));
+    const request = body as { id?: unknown; method: string };
+
+    // A v0.3 peer sends no A2A-Version (or 0.3) and spells methods with a slash (message/send).
+    const version = typeof req.headers['a2a-version'] === 'string' ? req.headers['a2a-version'].trim() : '';
+    const legacy = version === '0.3' || (version === '' && request.method.includes('/'));
+    if (version !== '' && !legacy && version !== A2A_PROTOCOL_VERSION && version !== '1') {
+      return sendJson(res, 200, rpcError(request.id, -32009, `A2A version ${version} is not supported; use ${A2A_PROTOCOL_VERSION}`));
+    }
+    const handler = new MarketplaceA2AHandler({
+      execute: opts.execute,
+      follow: opts.follow,
+      context,
+      card,
+      agentId: agent?.id ?? null,
+      base,
+      blockingWaitMs: opts.blockingWaitMs,
+      logger: opts.logger,
+    });
+    const callContext = new ServerCallContext({
+      user: { isAuthenticated: true, userName: context.viewer!.id },
+      requestedVersion: legacy ? '0.3' : A2A_PROTOCOL_VERSION,
+    });
+    const answer = legacy
+      ? await new LegacyJsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, callContext)
+      : await new JsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, callContext);
+    if (!(typeof answer === 'object' && answer !== null && Symbol.asyncIterator in answer)) return sendJson(res, 200, answer);
+    await streamAnswer(res, answer as AsyncGenerator<unknown>, request.id, legacy);
+  }
+
+  return {
+    match(path) {
+      if (path === CARD_PATH || path === '/a2a') return path;
+      const m = AGENT_PATH.exec(path);
+      if (m) return m[2] ? `/a2a/agents/:slug${CARD_PATH}` : '/a2a/agents/:slug';
+      return null;
+    },
+    async handle(req, res, url, authentication) {
+      try {
+        const path = url.pathname;
+        const m = AGENT_PATH.exec(path);
+        const isCard = path === CARD_PATH || Boolean(m?.[2]);
+        const method = req.method ?? 'GET';
+        if (isCard) {
+          if (method !== 'GET' && method !== 'HEAD') return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'use GET' } }, { allow: 'GET' });
+          if (path === CARD_PATH) return serveCard(res, marketplaceCard(opts.baseUrl(), { jwt: opts.jwt }));
+          const agent = await publicAgent(decodeSlug(m![1]!), await opts.contextFor(undefined));
+          return serveCard(res, agentCard(opts.baseUrl(), agent, { jwt: opts.jwt }));
+        }
+        if (method !== 'POST') return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'use POST (JSON-RPC)' } }, { allow: 'POST' });
+        await serveRpc(req, res, m ? decodeSlug(m[1]!) : null, authentication);
+      } catch (error) {
+        if (error instanceof AppError) {
+          return sendAppError(res, error, error.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer' } : {});
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+// A streaming answer as Server-Sent Events, one JSON-RPC response per event. An error before the first
+// event is answered as plain JSON-RPC; one after it is the stream's last event.
+async function streamAnswer(res: ServerResponse, stream: AsyncGenerator<unknown>, id: unknown, legacy: boolean) {
+  const iterator = stream[Symbol.asyncIterator]();
+  const mapError = (error: unknown) =>
+    legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
+  let first: IteratorResult<unknown>;
+  try {
+    first = await iterator.next();
+  } catch (error) {
+    return sendJson(res, 200, { jsonrpc: '2.0', id: id ?? null, error: mapError(error) });
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  res.on('close', () => void iterator.return(undefined));
+  const write = (event: unknown) => {
+    if (!res.destroyed) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  };
+  try {
+    if (!first.done) write(first.value);
+    for (;;) {
+      if (res.destroyed) break;
+      const next = await iterator.next();
+      if (next.done) break;
+      write(next.value);
+    }
+  } catch (error) {
+    write({ jsonrpc: '2.0', id: id ?? null, error: mapError(error) });
+  } finally {
+    res.end();
+  }
+}

@@ -1,0 +1,102 @@
+// POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (a server and transport per
+// request, no session), authenticated by the Bearer credential of REST. The SDK owns the wire format;
+// the tools (mcp/tools.ts) run /v1 routes as the caller.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Authentication } from '../auth/authenticate.js';
+import { AppError } from '../errors.js';
+import { readBody } from '../http/body.js';
+import type { ProtocolRoute } from '../http/protocol-route.js';
+import { sendAppError, sendJson } from '../http/respond.js';
+import type { Logger } from '../logger.js';
+import type { Route } from '../rest/route.js';
+import type { RouteExecutor } from '../rest/runner.js';
+import type { Context } from '../schema/context.js';
+import { buildTools, type Tool } from './tools.js';
+
+const SERVER_INFO = { name: 'task-marketplace', version: '1.0.0' };
+
+const text = (value: unknown) => JSON.stringify(value, null, 2);
+
+function answer(value: Record<string, unknown>, isError: boolean): CallToolResult {
+  return { content: [{ type: 'text', text: text(value) }], structuredContent: value, ...(isError ? { isError: true } : {}) };
+}
+
+export function createMcpRoute(opts: {
+  routes: Route[];
+  execute: RouteExecutor;
+  contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
+  logger: Logger;
+}): ProtocolRoute {
+  const tools = buildTools(opts.routes);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+
+  async function call(tool: Tool, args: Record<string, unknown>, context: Context): Promise<CallToolResult> {
+    try {
+      const outcome = await opts.execute(tool.route, tool.request(args), context);
+      if ('error' in outcome) {
+        const { code, message, field, details } = outcome.error;
+        return answer({ error: { code, message, ...(field ? { field } : {}), ...details } }, true);
+      }
+      const body = outcome.body;
+      return answer(typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body }, false);
+    } catch (error) {
+      if (error instanceof AppError) return answer({ error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } }, true);
+      opts.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
+      return answer({ error: { code: 'INTERNAL', message: 'internal error' } }, true);
+    }
+  }
+
+  function serverFor(context: Context): Server {
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: {} },
+      instructions:
+        'A marketplace of AI agents. search_agents finds agents, create_task submits a task to one (agentId) or routes it by capabilities, get_task follows it to its result.',
+    });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = byName.get(request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; list the tools with tools/list`);
+      return call(tool, (request.params.arguments ?? {}) as Record<string, unknown>, context);
+    });
+    return server;
+  }
+
+  return {
+    match: (path) => (path === '/mcp' ? '/mcp' : null),
+    async handle(req: IncomingMessage, res: ServerResponse, _url: URL, authentication: Authentication | undefined) {
+      try {
+        // Stateless: no server-to-client stream (GET) and no session to end (DELETE).
+        if (req.method !== 'POST') {
+          return sendJson(res, 405, { jsonrpc: '2.0', error: { code: -32000, message: 'use POST' }, id: null }, { allow: 'POST' });
+        }
+        if (!req.headers.authorization) throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
+        const context = await opts.contextFor(req.headers.authorization, authentication);
+        const raw = await readBody(req);
+        let message: unknown;
+        try {
+          message = JSON.parse(raw.toString('utf8'));
+        } catch {
+          return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
+        }
+        const server = serverFor(context);
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        res.on('close', () => {
+          void transport.close();
+          void server.close();
+        });
+        await server.connect(transport);
+        await transport.handleRequest(req, res, message);
+      } catch (error) {
+        if (error instanceof AppError) {
+          return sendAppError(res, error, error.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer' } : {});
+        }
+        throw error;
+      }
+    },
+  };
+}

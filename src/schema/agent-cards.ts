@@ -1,0 +1,59 @@
+// Agents made from A2A agent cards: what the owner sees of the card, and importing or refreshing one.
+import { z } from 'zod';
+import { builder } from './builder.js';
+import { AgentRef } from './agents.js';
+
+type Card = { provider?: { organization?: string; url?: string }; iconUrl?: string; capabilities?: { streaming?: boolean; pushNotifications?: boolean } };
+const cardOf = (agent: { a2aCard: unknown }) => (agent.a2aCard ?? null) as Card | null;
+
+const AgentProviderRef = builder.objectRef<{ organization: string | null; url: string | null }>('AgentProvider').implement({
+  description: 'Who provides an agent, as its A2A card says',
+  fields: (t) => ({
+    organization: t.exposeString('organization', { nullable: true }),
+    url: t.exposeString('url', { nullable: true }),
+  }),
+});
+
+builder.prismaObjectFields(AgentRef, (t) => ({
+  card: t.field({
+    type: 'JSON',
+    nullable: true,
+    description: 'The A2A agent card the agent was made from, as last fetched from manifestUrl',
+    resolve: (agent) => agent.a2aCard as never,
+  }),
+  cardVerified: t.exposeBoolean('cardVerified', { description: 'A signature on the A2A card verified (JWS over the JCS-canonical card)' }),
+  cardFetchedAt: t.expose('cardFetchedAt', { type: 'DateTime', nullable: true }),
+  iconUrl: t.string({ nullable: true, resolve: (agent) => cardOf(agent)?.iconUrl ?? null }),
+  provider: t.field({
+    type: AgentProviderRef,
+    nullable: true,
+    resolve: (agent) => {
+      const provider = cardOf(agent)?.provider;
+      return provider ? { organization: provider.organization ?? null, url: provider.url ?? null } : null;
+    },
+  }),
+  streaming: t.boolean({ description: 'The A2A card declares streaming', resolve: (agent) => cardOf(agent)?.capabilities?.streaming === true }),
+  pushNotifications: t.boolean({
+    description: 'The A2A card declares push notifications',
+    resolve: (agent) => cardOf(agent)?.capabilities?.pushNotifications === true,
+  }),
+}));
+
+const cardUrl = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
+
+builder.mutationFields((t) => ({
+  importAgent: t.prismaField({
+    type: 'Agent',
+    description: 'An agent made from its A2A agent card (name, description, version, skills, interface); it receives its tasks over A2A',
+    authScopes: { user: true },
+    args: { cardUrl: t.arg.string({ required: true }).validate(cardUrl) },
+    resolve: (query, _root, args, ctx) => ctx.services.agentCards.importCard(ctx.viewer!, args.cardUrl, query),
+  }),
+  refreshAgentCard: t.prismaField({
+    type: 'Agent',
+    description: 'Fetches the agent’s A2A card again and takes what it says',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => ctx.services.agentCards.refreshCard(ctx.viewer!, String(args.id), query),
+  }),
+}));
