@@ -90,6 +90,8 @@ builder.prismaObjectFields(AgentRef, (t) => ({
   deliveryState: t.expose('deliveryState', { type: EndpointStateEnum }),
   endpointFailingSince: t.expose('endpointFailingSince', { type: 'DateTime', nullable: true, description: 'The first failed attempt since the last success' }),
   endpointDisabledAt: t.expose('endpointDisabledAt', { type: 'DateTime', nullable: true }),
+  maxConcurrentTasks: t.exposeInt('maxConcurrentTasks', { nullable: true }),
+  maxDeliveriesPerSecond: t.exposeInt('maxDeliveriesPerSecond', { nullable: true }),
 }));
 
 builder.prismaObject('Notification', {

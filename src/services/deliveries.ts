@@ -4,6 +4,7 @@
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
+import { takeDeliverySlot } from '../delivery/throttle.js';
 import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
 import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
@@ -65,6 +66,14 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         // The endpoint is disabled: the delivery waits, without a job, until its owner enables it again.
         await parkDelivery(deliveryId);
         return;
+      }
+      if (agent.maxDeliveriesPerSecond !== null) {
+        const nextWindow = await prisma.$transaction((t) => takeDeliverySlot(t, agent.id, clock.now()));
+        if (nextWindow) {
+          // Over the agent's rate: waits in the queue for the next window instead of failing.
+          await enqueue(prisma, deliverTask, { deliveryId }, { runAt: nextWindow });
+          return;
+        }
       }
       const number = await claimAttempt(deliveryId, jobId);
       if (number === null) {

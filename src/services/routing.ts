@@ -154,6 +154,8 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, lim
   });
   const inFlight = new Map(busy.map((b) => [b.agentId, b._count._all]));
   const cap = priceCap(criteria);
+  // An agent at its maxConcurrentTasks comes after every agent with room, whatever its score.
+  const full = (agent: Agent) => agent.maxConcurrentTasks !== null && (inFlight.get(agent.id) ?? 0) >= agent.maxConcurrentTasks;
   return candidates
     .map((agent) => {
       const terms = scoreTerms(agent, inFlight.get(agent.id) ?? 0, cap, criteria.capabilities);
@@ -161,6 +163,7 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, lim
     })
     .sort(
       (a, b) =>
+        Number(full(a.agent)) - Number(full(b.agent)) ||
         b.score - a.score ||
         a.agent.createdAt.getTime() - b.agent.createdAt.getTime() ||
         (a.agent.id < b.agent.id ? -1 : a.agent.id > b.agent.id ? 1 : 0),

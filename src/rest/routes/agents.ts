@@ -30,6 +30,8 @@ graphql(`
     deliveryState
     endpointFailingSince
     endpointDisabledAt
+    maxConcurrentTasks
+    maxDeliveriesPerSecond
     priceCents
     taskCount
     avgRating

@@ -38,6 +38,8 @@ const COLUMNS: { [K in keyof Agent]-?: string } = {
   endpointPingOkAt: 'endpoint_ping_ok_at',
   maxConcurrentTasks: 'max_concurrent_tasks',
   maxDeliveriesPerSecond: 'max_deliveries_per_second',
+  deliveryWindowStart: 'delivery_window_start',
+  deliveryWindowCount: 'delivery_window_count',
   priceCents: 'price_cents',
   taskCount: 'task_count',
   completedCount: 'completed_count',
