@@ -98,6 +98,7 @@ describe('real answers conform to the document', () => {
     await call('PUT', '/v1/account', { ...o, body: { notificationUrl: agentHttp.url } });
     await call('PUT', '/v1/account', { ...o, body: { notificationUrl: null } });
     await call('GET', '/v1/notifications?limit=5', o);
+    await call('GET', `/v1/requesters/${requester.id}/record`, o);
     await call('DELETE', `/v1/agents/${agent.id}/webhook-secret`, o);
     const spare = (await call('POST', '/v1/agents', { ...o, body: { name: 'Spare', endpoint: agentHttp.url } })).body.data;
     await call('DELETE', `/v1/agents/${spare.id}`, o);
