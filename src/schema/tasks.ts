@@ -146,7 +146,7 @@ const PassedOverRef = builder.objectRef<{ agent: { id: string }; reasons: string
   fields: (t) => ({
     agent: t.field({ type: PublicAgentRef, resolve: (p) => p.agent as never }),
     reasons: t.exposeStringList('reasons', {
-      description: 'inactive, unhealthy, over_price, below_min_trust_tier, below_min_success_rate, not_verified, would_miss_deadline, input_refused',
+      description: 'inactive, unhealthy, endpoint_disabled, over_price, below_min_trust_tier, below_min_success_rate, not_verified, would_miss_deadline, input_refused',
     }),
   }),
 });

@@ -12,6 +12,8 @@ import { createSearchEngine } from '../search/create-engine.js';
 import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';
 import { webhookTools } from './webhook-tools.js';
+import { notificationService } from './notifications.js';
+import { endpointHealthService } from './endpoint-health.js';
 import { deliveryRecovery } from './delivery-recovery.js';
 import { deliveryRetention } from '../delivery/retention.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
@@ -33,8 +35,11 @@ export function createServices(deps: Deps) {
   }, measurePaymentProvider(paymentProviderOf(deps.config, deps.serverKey), deps.metrics));
   const credits = creditService(deps, payments.provider);
   const billing = billingService(deps, payments);
+  const notifications = notificationService(deps);
+  const endpointHealth = endpointHealthService(deps, notifications);
   const deliveries = deliveryService(deps, agents, tasks, {
     deliveryOutcome: (tx, agentId, ok) => reputation.deliveryOutcome(tx, agentId, ok),
+    deliveryRecorded: (tx, recorded) => endpointHealth.deliveryRecorded(tx, recorded),
   });
   return {
     deps,
@@ -48,7 +53,9 @@ export function createServices(deps: Deps) {
     deliveries,
     discovery,
     reputation,
-    webhooks: webhookTools(deps, agents),
+    webhooks: webhookTools(deps, agents, { pingSucceeded: (agentId) => endpointHealth.pingSucceeded(agentId) }),
+    notifications,
+    endpointHealth,
     recovery: deliveryRecovery(deps),
     retention: deliveryRetention(deps),
     hooks: {
