@@ -18,6 +18,7 @@ import { createRestHandler, createRouteExecutor } from './rest/runner.js';
 import { createMcpRoute } from './mcp/handler.js';
 import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
+import { a2aPushRoute } from './delivery/a2a/push-route.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -97,6 +98,7 @@ export async function createApp(opts: {
     raw,
     handleRest: createRestHandler({ runOperation, contextFor, routes }),
     protocols: [
+      a2aPushRoute(() => services.deliveries.a2a),
       createMcpRoute({ routes, execute, contextFor, logger }),
       createA2ARoute({
         execute,

@@ -21,7 +21,11 @@ export function createServices(deps: Deps) {
   const reputation = reputationService(deps, discovery.engine);
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
-    taskFinished: (tx, task) => reputation.recordTaskOutcome(tx, task.id),
+    taskFinished: async (tx, task) => {
+      await reputation.recordTaskOutcome(tx, task.id);
+      // A cancelled task of an A2A agent is cancelled at the agent too (CancelTask, a delivery).
+      await deliveries.a2a.taskFinished(tx, task);
+    },
   });
   const payments: PaymentService = paymentService(deps, {
     onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit, taskId),
