@@ -94,6 +94,10 @@ function behaviour(ctx: RequestContext, bus: ExecutionEventBus) {
       bus.publish({ kind: 'task', data: task(ctx, TaskState.TASK_STATE_WORKING) });
       status(bus, ctx, TaskState.TASK_STATE_FAILED, 'cannot translate Klingon');
       return bus.finished();
+    case 'give-up':
+      bus.publish({ kind: 'task', data: task(ctx, TaskState.TASK_STATE_WORKING) });
+      status(bus, ctx, TaskState.TASK_STATE_CANCELED, 'out of capacity');
+      return bus.finished();
     case 'ask':
       bus.publish({ kind: 'task', data: task(ctx, TaskState.TASK_STATE_SUBMITTED) });
       status(bus, ctx, TaskState.TASK_STATE_INPUT_REQUIRED, 'Which dialect?');
@@ -199,6 +203,19 @@ describe('delivery over A2A', () => {
       const deliveries = await deliveriesOf(pushing.id, t.id);
       return deliveries.length === 2 && deliveries.every((d) => d.status === 'succeeded' && d.attempts.length === 1);
     });
+  });
+});
+
+describe('the agent cancels', () => {
+  it('CANCELED from the agent cancels our task, and no CancelTask goes back', async () => {
+    const before = pushing.a2a.cancelled.length;
+    const t = await create(pushing.id, { mode: 'give-up' });
+    const cancelled = await waitForStatus(() => get(t.id), ['cancelled']);
+    expect(cancelled.payment.status).not.toBe('captured');
+    const history = (await server.api.get(`/v1/tasks/${t.id}/history`, { key: requester.apiKey })).body.data as Array<{ actor: string; toStatus: string }>;
+    expect(history.at(-1)).toMatchObject({ actor: 'agent', toStatus: 'cancelled' });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(pushing.a2a.cancelled.length).toBe(before);
   });
 });
 

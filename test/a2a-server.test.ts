@@ -169,6 +169,23 @@ describe('tasks over A2A', () => {
     await expect(client.cancelTask({ tenant: '', id: task.id, metadata: undefined })).rejects.toMatchObject({ name: 'TaskNotCancelableError' });
   });
 
+  test('INPUT_REQUIRED: the agent asks, the A2A client answers with a message carrying the taskId', async ({ server, requester, agent }) => {
+    agent.http.onDelivery((d) => {
+      const body = d.body as unknown as { type?: string; input?: { language?: string } };
+      if (body.type === 'task.input') return void callBack(d, { result: { summary: `in ${body.input?.language}` } });
+      void callBack(d, { inputRequired: { message: 'Which language?' } } as never);
+    });
+    const client = await clientFor(`${server.url}/a2a/agents/heron-summarizer`, requester.apiKey);
+    const asked = asTask(await client.sendMessage(send(message([text('Summarize'), data({ text: 'long' })]))));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(asked.status?.message?.parts[0]?.content).toEqual({ $case: 'text', value: 'Which language?' });
+    const done = asTask(await client.sendMessage(send(message([data({ language: 'Dutch' })], { taskId: asked.id, contextId: asked.contextId }))));
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(done.artifacts[0]!.parts[0]!.content).toEqual({ $case: 'data', value: { summary: 'in Dutch' } });
+    // A message to a finished task is refused.
+    await expect(client.sendMessage(send(message([text('more')], { taskId: asked.id })))).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+  });
+
   test('another user’s or an unknown task is TaskNotFound', async ({ server, requester, task }) => {
     const stranger = await server.createUser();
     const client = await clientFor(server.url, stranger.apiKey);

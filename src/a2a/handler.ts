@@ -108,7 +108,12 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       const task = await this.ourTask(message.taskId);
       if (message.contextId && message.contextId !== task.id) throw new RequestMalformedError('message.contextId does not match the task’s contextId');
       if (isTerminal(stateOf(task.status))) throw new UnsupportedOperationError(`the task is ${task.status} and takes no more messages`);
-      throw new UnsupportedOperationError(`the task is ${task.status}; it does not wait for input`);
+      if (task.status !== 'input_required') throw new UnsupportedOperationError(`the task is ${task.status}; it does not wait for input`);
+      // The answer to the agent's question: its data part, or its text as {text}.
+      const { input, description } = taskInputOf(message, undefined);
+      const answer = input !== undefined ? input : { text: description };
+      const body = await this.run('POST /v1/tasks/:id/input', { params: { id: task.id }, body: { input: answer } }, 'send');
+      return body.data as OurTask;
     }
     const body = taskInputOf(message, params.metadata);
     if (this.opts.agentId) {

@@ -24,6 +24,10 @@ const STATES: Record<string, TaskState> = {
   matched: TaskState.TASK_STATE_SUBMITTED,
   in_progress: TaskState.TASK_STATE_WORKING,
   input_required: TaskState.TASK_STATE_INPUT_REQUIRED,
+  // A result waits for the requester to approve or reject it: the caller is asked.
+  delivered: TaskState.TASK_STATE_INPUT_REQUIRED,
+  disputed: TaskState.TASK_STATE_WORKING,
+  refunded: TaskState.TASK_STATE_CANCELED,
   completed: TaskState.TASK_STATE_COMPLETED,
   failed: TaskState.TASK_STATE_FAILED,
   expired: TaskState.TASK_STATE_FAILED,
@@ -67,12 +71,15 @@ function agentMessage(task: OurTask, text: string): Message {
 function statusMessage(task: OurTask): Message | undefined {
   if (task.status === 'failed') return agentMessage(task, task.error ?? 'failed');
   if (task.status === 'expired') return agentMessage(task, 'the task expired before it finished');
-  if (task.status === 'input_required' && typeof task.question === 'string') return agentMessage(task, task.question);
+  const request = task.inputRequest as { message?: unknown } | null | undefined;
+  if (task.status === 'input_required') return agentMessage(task, typeof request?.message === 'string' ? request.message : 'the agent needs more input');
+  if (task.status === 'delivered') return agentMessage(task, 'the result is ready: approve it (POST /v1/tasks/{id}/approve) or reject it with a reason (POST /v1/tasks/{id}/reject)');
+  if (task.status === 'refunded') return agentMessage(task, 'the task was refunded after a dispute');
   return undefined;
 }
 
 export function resultArtifacts(task: OurTask): Artifact[] {
-  if (task.status !== 'completed' || task.result === null || task.result === undefined) return [];
+  if (!['completed', 'delivered'].includes(task.status) || task.result === null || task.result === undefined) return [];
   return [{ artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] }];
 }
 

@@ -131,8 +131,10 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       // A status update does not carry the artifacts: read the task for them.
       if (remote.artifacts === null) return schedulePoll(task, true);
       await tasks.callback(taskId, { taskToken: token, result: { artifacts: remote.artifacts } }).catch(ignoreConflict);
-    } else if (s === TaskState.TASK_STATE_FAILED || s === TaskState.TASK_STATE_REJECTED || s === TaskState.TASK_STATE_CANCELED) {
-      const why = remote.text ?? (s === TaskState.TASK_STATE_REJECTED ? 'the agent rejected the task' : s === TaskState.TASK_STATE_CANCELED ? 'the agent cancelled the task' : 'the agent failed the task');
+    } else if (s === TaskState.TASK_STATE_CANCELED) {
+      await tasks.cancelledByAgent(taskId, (remote.text ?? 'the agent cancelled the task').slice(0, 500));
+    } else if (s === TaskState.TASK_STATE_FAILED || s === TaskState.TASK_STATE_REJECTED) {
+      const why = remote.text ?? (s === TaskState.TASK_STATE_REJECTED ? 'the agent rejected the task' : 'the agent failed the task');
       await tasks.callback(taskId, { taskToken: token, error: why.slice(0, 10_000) }).catch(ignoreConflict);
     } else if (needsInput(s)) {
       const fresh = await prisma.task.findUnique({ where: { id: taskId }, select: { status: true } });
@@ -218,7 +220,9 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       const agent = await t.agent.findUnique({ where: { id: task.agentId }, select: { protocols: true, a2aCard: true } });
       if (!agent || !speaksA2A(agent)) return;
       const link = await t.a2ATaskLink.findUnique({ where: { taskId: task.id } });
-      if (link) await schedule(t, task, A2A_CANCEL);
+      // Not when the agent itself cancelled it.
+      const last = await t.taskHistoryEntry.findFirst({ where: { taskId: task.id }, orderBy: { at: 'desc' }, select: { actor: true } });
+      if (link && last?.actor !== 'agent') await schedule(t, task, A2A_CANCEL);
     },
   };
 }
