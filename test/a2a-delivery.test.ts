@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState, type Message, type Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { startTestServer, type TestServer } from './support/server.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { waitForStatus } from './support/agent.js';
@@ -129,7 +130,7 @@ const deliveriesOf = async (agentId: string, taskId: string) =>
   );
 
 beforeAll(async () => {
-  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '3' });
+  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '3', A2A_BLOCKING_WAIT_MS: '15000' });
   owner = await server.createUser();
   requester = await server.createUser();
   pushing = await importAgent({ name: 'Pushing Parrot', pushNotifications: true });
@@ -203,6 +204,26 @@ describe('delivery over A2A', () => {
       const deliveries = await deliveriesOf(pushing.id, t.id);
       return deliveries.length === 2 && deliveries.every((d) => d.status === 'succeeded' && d.attempts.length === 1);
     });
+  });
+});
+
+describe('A2A on both sides', () => {
+  it('an A2A client’s task, relayed to an A2A agent, comes back with the agent’s own artifacts', async () => {
+    const fetchImpl: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${requester.apiKey}`);
+      return fetch(input, { ...init, headers });
+    };
+    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })] }));
+    const client = await factory.createFromUrl(`${server.url}/a2a/agents/pushing-parrot/.well-known/agent-card.json`, '');
+    const reply = (await client.sendMessage({
+      tenant: '',
+      message: { messageId: 'relay-1', contextId: '', taskId: '', role: 1, parts: [{ content: { $case: 'text', value: 'Relay' }, metadata: undefined, filename: '', mediaType: '' }, { content: { $case: 'data', value: { mode: 'sync' } }, metadata: undefined, filename: '', mediaType: '' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+      configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false },
+      metadata: undefined,
+    })) as Task;
+    expect(reply.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(reply.artifacts[0]).toMatchObject({ artifactId: 'out', name: 'translation', parts: [{ content: { $case: 'data', value: { text: 'bonjour' } } }] });
   });
 });
 

@@ -1,6 +1,6 @@
 // Our tasks as A2A tasks (the SDK's in-memory shapes; its codecs write the wire JSON), and an A2A
 // message as the fields of POST /v1/tasks.
-import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { Role, Task as TaskCodec, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { MARKETPLACE_EXTENSION } from './cards.js';
 
 // A task as the REST documents select it (TaskFields).
@@ -78,8 +78,17 @@ function statusMessage(task: OurTask): Message | undefined {
   return undefined;
 }
 
+// A result that came from an A2A agent ({artifacts: [...]}, delivery/a2a) is passed on as those artifacts.
+function relayedArtifacts(result: unknown): Artifact[] | null {
+  const artifacts = (result as { artifacts?: unknown } | null)?.artifacts;
+  if (!Array.isArray(artifacts) || !artifacts.every((a) => typeof a === 'object' && a !== null && Array.isArray((a as { parts?: unknown }).parts))) return null;
+  return TaskCodec.fromJSON({ id: '', contextId: '', artifacts }).artifacts;
+}
+
 export function resultArtifacts(task: OurTask): Artifact[] {
   if (!['completed', 'delivered'].includes(task.status) || task.result === null || task.result === undefined) return [];
+  const relayed = relayedArtifacts(task.result);
+  if (relayed) return relayed;
   return [{ artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] }];
 }
 
