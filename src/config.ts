@@ -51,6 +51,11 @@ const schema = z.object({
   WORKER_DEAD_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+  // Delivery operations (issue 22): how long attempts are kept; when a failing endpoint is disabled (both
+  // conditions: that many failed attempts in a row, the first at least that long ago).
+  DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  ENDPOINT_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(100_000).default(20),
+  ENDPOINT_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(0).default(86_400),
   // How long an A2A SendMessage without returnImmediately waits for its task to finish or ask for input
   // before answering the task as it is.
   A2A_BLOCKING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
@@ -110,6 +115,11 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
     deliveryMaxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+    deliveryOps: {
+      retentionDays: env.DELIVERY_RETENTION_DAYS,
+      disableAfterFailures: env.ENDPOINT_DISABLE_AFTER_FAILURES,
+      disableAfterSeconds: env.ENDPOINT_DISABLE_AFTER_SECONDS,
+    },
     a2aBlockingWaitMs: env.A2A_BLOCKING_WAIT_MS,
     platformFeeBps: env.PLATFORM_FEE_BPS,
     stripe: {

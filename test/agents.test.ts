@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 const ownerFields = [
   'id', 'name', 'slug', 'description', 'longDescription', 'endpoint', 'protocols', 'categories', 'capabilities', 'tags',
   'docsUrl', 'manifestUrl', 'authType', 'version', 'inputSchema', 'twitterUrl', 'status', 'verified', 'healthStatus',
-  'trustScore', 'trustTier', 'hasWebhookSecret', 'priceCents', 'taskCount', 'avgRating', 'createdAt', 'updatedAt',
+  'trustScore', 'trustTier', 'hasWebhookSecret', 'previousWebhookSecretExpiresAt', 'priceCents', 'taskCount', 'avgRating', 'createdAt', 'updatedAt',
   // From an A2A card (test/a2a-import.test.ts); empty for an agent registered by hand.
   'cardVerified', 'cardFetchedAt', 'iconUrl', 'provider', 'streaming', 'pushNotifications',
 ].sort();
@@ -189,7 +189,7 @@ describe('webhook secrets', () => {
   it('returns the secret once, rotates it, and never shows it anywhere else', async () => {
     const first = await server.api.post(`/v1/agents/${agentId}/webhook-secret`, { key: alice.apiKey });
     expect(first.status).toBe(200);
-    expect(Object.keys(first.body).sort()).toEqual(['message', 'webhookSecret']);
+    expect(Object.keys(first.body).sort()).toEqual(['message', 'previousSecretExpiresAt', 'webhookSecret']);
     expect(first.body.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{40,}={0,2}$/);
 
     const second = await server.api.post(`/v1/agents/${agentId}/webhook-secret`, { key: alice.apiKey });

@@ -361,6 +361,66 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     expect(pageErrors).toEqual([]);
   }, 120_000);
 
+  // Last: its agent would show in the discover list the test above pages through.
+  it('a requester answers an input request and rejects a result; the owner refunds the dispute', async () => {
+    const careful = await startTestAgent();
+    try {
+      const agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Careful Writer', endpoint: careful.url, capabilities: ['writing'] } })).body.data.id;
+      const created = await server.api.post('/v1/tasks', {
+        key: requester.apiKey,
+        body: { title: 'Write a slogan', description: 'For a bakery', agentId, reviewWindowSeconds: 3600 },
+      });
+      const taskId = created.body.data.id as string;
+      await careful.waitFor(1);
+      const asked = await server.api.post(`/v1/tasks/${taskId}/request-input`, {
+        key: owner.apiKey,
+        body: { message: 'Which city is the bakery in?', inputSchema: { type: 'object', required: ['city'], properties: { city: { type: 'string', title: 'City', minLength: 2 } } } },
+      });
+      expect(asked.body.data.status).toBe('input_required');
+
+      const { context, page } = await newPage();
+      screenshotOnFailure(page, 'trust-requester');
+      await signIn(page, requester.apiKey);
+      await page.goto(`${server.url}/tasks/${taskId}`);
+      const status = page.locator('.status-line');
+      await status.getByText('input required').waitFor();
+      await page.getByText('Which city is the bakery in?').waitFor();
+      await page.getByLabel(/City/).fill('Lyon');
+      await page.getByRole('button', { name: 'Send answer' }).click();
+      await status.getByText('in progress').waitFor();
+      // The answer reached the agent as a signed task.input delivery.
+      const answer = await until('the task.input delivery', () => careful.received.find((d) => d.headers['x-service-event'] === 'task.input'));
+      expect(answer.body.input).toEqual({ city: 'Lyon' });
+      expect(answer.signatureValid).toBe(null);
+
+      // The agent's result waits for review; the page follows live.
+      await server.api.patch(`/v1/tasks/${taskId}/complete`, { key: owner.apiKey, body: { result: { slogan: 'Bread, but better' } } });
+      await status.getByText('delivered').waitFor();
+      await page.getByRole('heading', { name: 'Review the result' }).waitFor();
+      await shot(page, 'task-review');
+      await page.getByLabel('Reason for rejecting').fill('It does not mention Lyon');
+      await page.getByRole('button', { name: 'Reject result' }).click();
+      await status.getByText('disputed').waitFor();
+      await page.getByText('Rejected by the requester: It does not mention Lyon').waitFor();
+      await context.close();
+
+      // The owner refunds from the same page.
+      const ownerPage = await newPage();
+      screenshotOnFailure(ownerPage.page, 'trust-owner');
+      await signIn(ownerPage.page, owner.apiKey);
+      await ownerPage.page.goto(`${server.url}/tasks/${taskId}`);
+      await ownerPage.page.getByRole('heading', { name: 'Dispute' }).waitFor();
+      await shot(ownerPage.page, 'task-dispute');
+      await ownerPage.page.getByRole('button', { name: 'Refund the requester' }).click();
+      await ownerPage.page.locator('.status-line').getByText('refunded').waitFor();
+      expect((await server.api.get(`/v1/tasks/${taskId}`, { key: requester.apiKey })).body.data).toMatchObject({ status: 'refunded', payment: { status: 'released' } });
+      await ownerPage.context.close();
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await careful.close();
+    }
+  }, 120_000);
+
   it('shows the not-found page for a path with bad percent-encoding', async () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'bad-encoding');

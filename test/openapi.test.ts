@@ -88,6 +88,9 @@ describe('real answers conform to the document', () => {
     await call('GET', `/v1/agents/${agent.id}`, o);
     await call('PUT', `/v1/agents/${agent.id}`, { ...o, body: { description: 'Checks contracts carefully' } });
     agentHttp.secret = (await call('POST', `/v1/agents/${agent.id}/webhook-secret`, o)).body.webhookSecret;
+    // Endpoint operations (issue 22)
+    await call('POST', `/v1/agents/${agent.id}/webhook/test`, o);
+    await call('POST', `/v1/agents/${agent.id}/webhook/check`, o);
     await call('DELETE', `/v1/agents/${agent.id}/webhook-secret`, o);
     const spare = (await call('POST', '/v1/agents', { ...o, body: { name: 'Spare', endpoint: agentHttp.url } })).body.data;
     await call('DELETE', `/v1/agents/${spare.id}`, o);
@@ -116,6 +119,7 @@ describe('real answers conform to the document', () => {
     await agentHttp.waitFor(2);
     const pending = (await call('GET', `/v1/agents/${agent.id}/deliveries`, o)).body.data.find((d: { taskId: string }) => d.taskId === t2.id);
     await call('POST', `/v1/agents/${agent.id}/deliveries/${pending.id}/redeliver`, o);
+    await call('POST', `/v1/agents/${agent.id}/deliveries/recover`, { ...o, body: { since: new Date(Date.now() - 3_600_000).toISOString() } });
     // The agent answers on the callback with the token its (failed) delivery carried.
     const t5 = (await call('POST', '/v1/tasks', { ...r, body: { title: 'Five', description: 'fifth', agentId: agent.id } })).body.data;
     const sent5 = await until('the fifth delivery', () => agentHttp.received.find((d) => d.body.taskId === t5.id));

@@ -74,7 +74,7 @@ describe('PublicAgent', () => {
     const detail = await server.api.get('/v1/discover/public-face');
     expect(Object.keys(detail.body.data).sort()).toEqual([...detailFields].sort());
     const route = await server.api.post('/v1/tasks/route', { key: requester.apiKey, body: { capabilities: ['face'] } });
-    expect(Object.keys(route.body.data[0]).sort()).toEqual([...itemFields, 'priceCents', 'trustTier', 'healthStatus', 'score'].sort());
+    expect(Object.keys(route.body.data[0]).sort()).toEqual([...itemFields, 'priceCents', 'trustTier', 'healthStatus', 'score', 'terms'].sort());
   });
 });
 

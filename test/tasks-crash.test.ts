@@ -119,6 +119,50 @@ it('delivers every in-flight task after a SIGKILL and restart, and none twice af
   for (const id of inFlight) expect(after.filter((x) => x === id)).toHaveLength(1);
 }, 180_000);
 
+it('loses no auto-approval or input timeout that is due at a SIGKILL', async () => {
+  // Windows of one second: the jobs fall due while the test watches the first of them finish.
+  const env = { ...(await environment()), INPUT_TIMEOUT_SECONDS: '1' };
+  let proc = await start(env);
+  let api = apiClient(proc.url);
+  const { key, agentId } = await agentAndOwner(proc, env, 'timers@example.com');
+  const reviewed: string[] = [];
+  const waiting: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const id = (await api.post('/v1/tasks', { key, body: { title: `review ${i}`, description: 'd', agentId, reviewWindowSeconds: 1 } })).body.data.id as string;
+    await api.patch(`/v1/tasks/${id}/complete`, { key, body: { result: { i } } });
+    reviewed.push(id);
+    const other = await createTask(api, key, agentId, `input ${i}`);
+    await api.post(`/v1/tasks/${other}/request-input`, { key, body: { message: 'More?' } });
+    waiting.push(other);
+  }
+  const statusOf = (id: string) => api.get(`/v1/tasks/${id}`, { key }).then((r) => r.body.data.status as string);
+  // The first timer has fired: the others are due or running when the process is killed.
+  await until('a timer fired', async () => (await Promise.all([...reviewed, ...waiting].map(statusOf))).some((s) => s === 'completed' || s === 'cancelled'), 30_000);
+  await proc.stop('SIGKILL');
+
+  proc = await start(env);
+  api = apiClient(proc.url);
+  await until(
+    'every timer fired',
+    async () => {
+      const statuses = await Promise.all([...reviewed, ...waiting].map(statusOf));
+      return statuses.every((s) => s === 'completed' || s === 'cancelled');
+    },
+    60_000,
+  );
+  for (const id of reviewed) {
+    const task = (await api.get(`/v1/tasks/${id}`, { key })).body.data;
+    expect(task).toMatchObject({ status: 'completed', approvedBy: 'auto' });
+    const history = (await api.get(`/v1/tasks/${id}/history`, { key })).body.data as Array<{ action: string }>;
+    expect(history.filter((h) => h.action === 'approve')).toHaveLength(1);
+  }
+  for (const id of waiting) {
+    expect((await api.get(`/v1/tasks/${id}`, { key })).body.data).toMatchObject({ status: 'cancelled', error: 'input_timeout' });
+    const history = (await api.get(`/v1/tasks/${id}/history`, { key })).body.data as Array<{ action: string }>;
+    expect(history.filter((h) => h.action === 'input_timeout')).toHaveLength(1);
+  }
+}, 180_000);
+
 describe.skipIf(!usingPostgres())('two processes on one PostgreSQL', () => {
   it('lets a live process finish the in-flight deliveries of one that was killed, without a restart', async () => {
     const env = await environment();

@@ -45,17 +45,21 @@ function checkFresh(sentAtMs: number, now: Date, toleranceSeconds: number): void
 }
 
 /**
- * Checks that a delivery comes from the service and is recent, and returns its payload. `rawBody`
+ * Checks that a request comes from the service and is recent, and returns its JSON body: a task
+ * delivery, or an event such as the service's test ping ({ type: 'ping', timestamp, data }). `rawBody`
  * must be the bytes as received: a re-serialised body does not verify. Throws DeliveryRejected.
  */
-export function verifyDelivery(opts: {
+export function verifySigned(opts: {
   rawBody: Buffer;
   headers: IncomingHttpHeaders;
-  secret: string;
+  // Several secrets while the owner rolls a rotation out: a delivery signed with any one of them passes.
+  secret: string | readonly string[];
   toleranceSeconds?: number;
   now?: Date;
-}): Delivery {
-  const { rawBody, headers, secret } = opts;
+}): unknown {
+  const { rawBody, headers } = opts;
+  const secrets = (typeof opts.secret === 'string' ? [opts.secret] : opts.secret).filter((s) => s !== '');
+  if (secrets.length === 0) throw new DeliveryRejected('no secret to verify the delivery with');
   const now = opts.now ?? new Date();
   const tolerance = opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const id = header(headers, 'webhook-id');
@@ -65,25 +69,38 @@ export function verifyDelivery(opts: {
     // Standard Webhooks: HMAC-SHA256 of `id.timestamp.body`, keyed with the base64 part of the secret.
     if (!/^\d{1,12}$/.test(timestamp)) throw new DeliveryRejected('webhook-timestamp is not a number of seconds');
     checkFresh(Number(timestamp) * 1000, now, tolerance);
-    const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-    const expected = createHmac('sha256', key).update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), rawBody])).digest('base64');
-    // The header may list several space-separated signatures (during a secret rotation); one must match.
-    const ok = signatures.split(' ').some((s) => s.startsWith('v1,') && equalInConstantTime(s.slice(3), expected));
+    const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), rawBody]);
+    const expected = secrets.map((secret) => {
+      const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
+      return createHmac('sha256', key).update(signed).digest('base64');
+    });
+    // The header may list several space-separated signatures (the service signs with the old and the new
+    // secret during a rotation's grace period); one must match one of ours.
+    const ok = signatures.split(' ').some((s) => s.startsWith('v1,') && expected.some((e) => equalInConstantTime(s.slice(3), e)));
     if (!ok) throw new DeliveryRejected('webhook-signature does not match');
   } else {
     const signature = header(headers, 'x-service-signature');
     if (!signature) throw new DeliveryRejected('the delivery is not signed');
-    const expected = `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex')}`;
-    if (!equalInConstantTime(signature, expected)) throw new DeliveryRejected('X-Service-Signature does not match');
+    // The service puts only its current secret here; during a rotation that is the new one.
+    const ok = secrets.some((secret) => equalInConstantTime(signature, `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(rawBody).digest('hex')}`));
+    if (!ok) throw new DeliveryRejected('X-Service-Signature does not match');
     // Not covered by this signature, so only a sanity check; Standard Webhooks headers bind the time.
     checkFresh(Date.parse(header(headers, 'x-service-timestamp') ?? ''), now, tolerance);
   }
-  let payload: Delivery;
   try {
-    payload = JSON.parse(rawBody.toString('utf8')) as Delivery;
+    return JSON.parse(rawBody.toString('utf8')) as unknown;
   } catch {
     throw new DeliveryRejected('the delivery body is not JSON');
   }
+}
+
+/** A signed event of the service rather than a task (the test ping). */
+export const isServiceEvent = (body: unknown): body is { type: string; timestamp: string; data: unknown } =>
+  typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string' && !('taskId' in body);
+
+/** verifySigned, for a task delivery: returns its payload. Throws DeliveryRejected. */
+export function verifyDelivery(opts: Parameters<typeof verifySigned>[0]): Delivery {
+  const payload = verifySigned(opts) as Delivery;
   if (typeof payload?.taskId !== 'string' || typeof payload.taskToken !== 'string' || typeof payload.callbackUrl !== 'string') {
     throw new DeliveryRejected('the delivery body is not a task');
   }
@@ -143,7 +160,7 @@ async function readRaw(req: IncomingMessage): Promise<Buffer> {
  * with the message of what it throws. A delivery repeated after a lost answer is not worked twice.
  */
 export function deliveryHandler(opts: {
-  secret: () => string;
+  secret: () => string | readonly string[];
   work: (delivery: Delivery) => Promise<unknown>;
   onCallback?: (delivery: Delivery, answer: CallbackAnswer) => void;
   onRejected?: (reason: string) => void;
@@ -156,7 +173,14 @@ export function deliveryHandler(opts: {
     }
     let delivery: Delivery;
     try {
-      delivery = verifyDelivery({ rawBody: await readRaw(req), headers: req.headers, secret: opts.secret() });
+      const signed = { rawBody: await readRaw(req), headers: req.headers, secret: opts.secret() };
+      const body = verifySigned(signed);
+      if (isServiceEvent(body)) {
+        // The service's test ping (and any other event): signed correctly, nothing to work on.
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, type: body.type }));
+        return;
+      }
+      delivery = verifyDelivery(signed);
     } catch (error) {
       opts.onRejected?.((error as Error).message);
       res.writeHead(error instanceof DeliveryRejected ? 401 : 400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (error as Error).message }));

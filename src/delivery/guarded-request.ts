@@ -15,7 +15,8 @@ import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-gua
 
 export type GuardedResult =
   // `body` with keepBody: what was read, complete when the answer ended within the size and time limits.
-  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; body?: KeptBody }
+  // `bodyStart` with keepBodyBytes: the first bytes of the answer (a test ping shows them).
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; body?: KeptBody; bodyStart?: Buffer }
   | { kind: 'error'; error: string; latencyMs: number };
 
 export interface GuardedRequestOptions {
@@ -29,6 +30,8 @@ export interface GuardedRequestOptions {
   maxResponseBytes: number;
   /** Keep the answer's body (agent cards, A2A replies) instead of throwing it away. */
   keepBody?: boolean;
+  /** The first bytes of the answer's body to keep and return; none by default. */
+  keepBodyBytes?: number;
   /** Development and tests only: skip the address policy. */
   allowPrivate: boolean;
   /** Name resolution; defaults to the system resolver. Tests inject answers here. */
@@ -97,7 +100,12 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       if (opts.keepBody) answered.body = { bytes: Buffer.alloc(0), complete: false, overLimit: false };
       answer = answered;
       let bytesRead = 0;
+      const keep = opts.keepBodyBytes ?? 0;
+      if (keep > 0) answered.bodyStart = Buffer.alloc(0);
       response.on('data', (chunk: Buffer) => {
+        if (answered.bodyStart && answered.bodyStart.length < keep) {
+          answered.bodyStart = Buffer.concat([answered.bodyStart, chunk.subarray(0, keep - answered.bodyStart.length)]);
+        }
         bytesRead += chunk.length;
         if (bytesRead > opts.maxResponseBytes) {
           if (answered.body) answered.body.overLimit = true;
@@ -126,7 +134,7 @@ export interface KeptBody {
   complete: boolean;
   overLimit: boolean;
 }
-type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders; body?: KeptBody };
+type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders; body?: KeptBody; bodyStart?: Buffer };
 type Outcome = Answer | { kind: 'error'; error: string };
 
 /**

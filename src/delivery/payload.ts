@@ -102,6 +102,8 @@ export type DeliveryHeaderInput = {
   now: Date;
   /** The agent's webhook secret; null when signing is disabled. */
   secret: string | null;
+  /** Secrets replaced by a rotation whose grace period still runs: Standard Webhooks signs with these too. */
+  previousSecrets?: readonly string[];
   /** Stable across retries of one delivery, so agents can de-duplicate. */
   deliveryId: string;
   /** The serialised payload, exactly as it will be sent. */
@@ -121,7 +123,8 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
   const timestampSeconds = Math.floor(input.now.getTime() / 1000);
   return {
     ...headers,
+    // The spec's header has room for one signature: the current secret's.
     'X-Service-Signature': signServiceSignature(input.secret, input.body),
-    ...standardWebhookHeaders(input.secret, input.deliveryId, timestampSeconds, input.body),
+    ...standardWebhookHeaders([input.secret, ...(input.previousSecrets ?? [])], input.deliveryId, timestampSeconds, input.body),
   };
 }

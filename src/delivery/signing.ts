@@ -42,7 +42,7 @@ export type StandardWebhookHeaders = {
  * secret after `whsec_`, sent as `v1,<base64>`.
  */
 export function standardWebhookHeaders(
-  secret: string,
+  secret: string | readonly string[],
   msgId: string,
   timestampSeconds: number,
   body: Buffer,
@@ -50,14 +50,18 @@ export function standardWebhookHeaders(
   if (!Number.isSafeInteger(timestampSeconds)) {
     throw new RangeError('webhook timestamp must be whole seconds since the epoch');
   }
-  const key = Buffer.from(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret, 'base64');
   // Concatenate bytes, not strings: the body is signed exactly as sent, even
   // if it were not valid UTF-8.
   const signedContent = Buffer.concat([Buffer.from(`${msgId}.${timestampSeconds}.`, 'utf8'), body]);
-  const signature = createHmac('sha256', key).update(signedContent).digest('base64');
+  // Several secrets (a rotation's grace period): one signature each, space-separated, as the
+  // specification allows; a verifier accepts the message when any one matches its secret.
+  const signatures = (typeof secret === 'string' ? [secret] : secret).map((s) => {
+    const key = Buffer.from(s.startsWith(WEBHOOK_SECRET_PREFIX) ? s.slice(WEBHOOK_SECRET_PREFIX.length) : s, 'base64');
+    return `v1,${createHmac('sha256', key).update(signedContent).digest('base64')}`;
+  });
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': `v1,${signature}`,
+    'webhook-signature': signatures.join(' '),
   };
 }

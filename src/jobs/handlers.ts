@@ -19,6 +19,7 @@ import { refundPurchase } from './specs/payment-refund-purchase.js';
 import { searchSync } from './specs/search-sync.js';
 import { healthSweep } from './specs/health-sweep.js';
 import { healthProbe } from './specs/health-probe.js';
+import { pruneDeliveries } from './specs/delivery-prune.js';
 
 export interface JobHandler<S extends z.ZodType = z.ZodType> {
   spec: JobSpec<S>;
@@ -45,4 +46,5 @@ export const handlers: JobHandler[] = [
   handle(searchSync, (s, { agentId }) => s.discovery.syncIndex(agentId)),
   handle(healthSweep, (s) => s.reputation.healthSweep()),
   handle(healthProbe, (s, { agentId }) => s.reputation.probeAgent(agentId)),
+  handle(pruneDeliveries, (s) => s.retention.prune()),
 ];

@@ -16,7 +16,8 @@ export interface JobSpec<S extends z.ZodType = z.ZodType> {
   maxAttempts?: number;
   // The subject of a job, from its payload: at most one job per subject is pending, and enqueueing it
   // again replaces the pending one's payload and run time. The job key is `<name>:<subject>`. Without
-  // `subject`, the kind has one pending job at all, keyed by its name.
+  // `subject`, the kind has one pending job at all, keyed by its name. The subject names every field of
+  // the payload (test/jobs-replaced.test.ts checks it): replacing a pending job then never drops work.
   subject?: (payload: z.output<S>) => string;
 }
 

@@ -53,6 +53,8 @@ export async function startJobs(opts: { config: Config; database: Database; serv
   }
   // The periodic health sweep reschedules itself; this starts the chain (a no-op when one is queued).
   await enqueue(database.prisma, healthSweep, {}, { runAt: new Date(opts.services.deps.clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
+  // So does the daily pruning of old delivery attempts.
+  await opts.services.retention.schedule();
 
   return {
     async stop() {

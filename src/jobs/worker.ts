@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { run, runMigrations, type JobHelpers, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import { handlers } from './handlers.js';
+import { handlers, type JobHandler } from './handlers.js';
 import { Logger as GraphileLogger } from 'graphile-worker';
 
 export class RejectedJobPayloadError extends Error {
@@ -24,9 +24,30 @@ async function failForGood(helpers: JobHelpers): Promise<never> {
   throw new RejectedJobPayloadError(helpers.job.task_identifier);
 }
 
-function taskList(services: Services, logger: Logger): TaskList {
+// graphile-worker, asked to add a job under a key whose job is running, clears the running job's key and
+// uses up its attempts (add_jobs in its SQL), then adds the new job. Should the running job then fail,
+// graphile-worker would never retry it, and the new job may already have run and done nothing because
+// the running one held its claim or lock: the work would be silently lost. So a job that fails after
+// being replaced gets its own attempts back and retries as an unkeyed job, beside the new one; handlers
+// are idempotent, so the two doing the same work is harmless. Only a job whose key was cleared is
+// touched: once the key is gone, no later add_job can reach this row again.
+async function keepRetriesIfReplaced(helpers: JobHelpers, logger: Logger): Promise<void> {
+  const { job } = helpers;
+  if (!job.key) return;
+  const restored = await helpers.withPgClient((client) =>
+    client.query(
+      'UPDATE graphile_worker._private_jobs SET attempts = $2 WHERE id = $1 AND key IS NULL AND attempts >= max_attempts AND $2 < max_attempts',
+      [job.id, job.attempts],
+    ),
+  );
+  if (restored.rowCount) {
+    logger.warn({ job: job.task_identifier, jobId: job.id, jobKey: job.key }, 'a job replaced while running failed; it keeps its retries');
+  }
+}
+
+export function taskList(list: JobHandler[], services: Services, logger: Logger): TaskList {
   return Object.fromEntries(
-    handlers.map(({ spec, run }) => [
+    list.map(({ spec, run }) => [
       spec.name,
       async (raw: unknown, helpers) => {
         const parsed = spec.payload.safeParse(raw);
@@ -34,7 +55,12 @@ function taskList(services: Services, logger: Logger): TaskList {
           logger.error({ job: spec.name, jobId: helpers.job.id, issues: parsed.error.issues }, 'job payload rejected');
           return failForGood(helpers);
         }
-        await run(services, parsed.data, helpers);
+        try {
+          await run(services, parsed.data, helpers);
+        } catch (error) {
+          await keepRetriesIfReplaced(helpers, logger).catch((e: unknown) => logger.error({ err: e, jobId: helpers.job.id }, 'could not keep the retries of a replaced job'));
+          throw error;
+        }
       },
     ]),
   );
@@ -78,7 +104,7 @@ export async function startWorker(opts: {
     // one session, where two workers' statements of the same name would collide.
     preset: { worker: { preparedStatements: false } },
     logger: graphileLogger(opts.logger),
-    taskList: taskList(opts.services, opts.logger),
+    taskList: taskList(handlers, opts.services, opts.logger),
     events,
   });
   events.off('pool:create', onPool);

@@ -28,12 +28,13 @@ export function variableTypes(schema: GraphQLSchema, document: DocumentNode): Ma
 }
 
 // What the client calls a variable's field: a query parameter's name, the body field under a body-wide
-// `$input`, or the variable's own name (body fields and path parameters are named after their variables).
+// `$input` (nested fields joined with dots: `requirements.deadline`; list positions left out), or the
+// variable's own name (body fields and path parameters are named after their variables).
 export function restField(route: Route, variable: string, path: Path = []): string {
   const parameter = Object.entries(route.request?.query ?? {}).find(([, v]) => v === variable)?.[0];
   if (parameter) return parameter;
-  const key = path.find((segment): segment is string => typeof segment === 'string');
-  return route.request?.body === 'input' && variable === 'input' && key ? key : variable;
+  const keys = path.filter((segment): segment is string => typeof segment === 'string');
+  return route.request?.body === 'input' && variable === 'input' && keys.length ? keys.join('.') : variable;
 }
 
 // The query parameters a route reads (`request.query`), as variables: repeated for a list, once

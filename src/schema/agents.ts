@@ -1,6 +1,7 @@
 import { builder } from './builder.js';
 import { AgentStatusEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
 import { agentInput } from '../services/agent-input.js';
+import { DEFAULT_SECRET_GRACE_SECONDS, graceSeconds } from '../services/webhook-secret-input.js';
 
 // Two views of an agent. PublicAgent is what anyone may read (discovery, routing dry-runs, credit
 // balances): the spec's discovery detail fields, plus the price a requester pays, the public trust badge
@@ -53,6 +54,13 @@ builder.prismaObjectFields(AgentRef, (t) => ({
     description: 'Whether deliveries are signed. The secret itself is never part of an agent record.',
     resolve: (agent) => agent.webhookSecretEnc !== null,
   }),
+  previousWebhookSecretExpiresAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    description: 'While a rotated-out secret still signs deliveries (beside the current one): when it stops',
+    select: { previousWebhookSecretEnc: true, previousWebhookSecretExpiresAt: true },
+    resolve: (agent, _args, ctx) => ctx.services.agents.previousWebhookSecretExpiresAt(agent),
+  }),
 }));
 
 const agentInputFields = (required: boolean) => (t: PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<never>, 'InputObject'>) => ({
@@ -78,12 +86,19 @@ const agentInputFields = (required: boolean) => (t: PothosSchemaTypes.InputField
 const AgentCreateInput = builder.inputType('AgentCreateInput', { fields: agentInputFields(true) as never }).validate(agentInput);
 const AgentUpdateInput = builder.inputType('AgentUpdateInput', { fields: agentInputFields(false) as never }).validate(agentInput);
 
-const WebhookSecretResult = builder.objectRef<{ webhookSecret: string; message: string }>('WebhookSecretResult').implement({
-  fields: (t) => ({
-    webhookSecret: t.exposeString('webhookSecret', { description: 'Shown only here. Deliveries are signed with it from now on.' }),
-    message: t.exposeString('message'),
-  }),
-});
+const WebhookSecretResult = builder
+  .objectRef<{ webhookSecret: string; message: string; previousSecretExpiresAt: Date | null }>('WebhookSecretResult')
+  .implement({
+    fields: (t) => ({
+      webhookSecret: t.exposeString('webhookSecret', { description: 'Shown only here. Deliveries are signed with it from now on.' }),
+      message: t.exposeString('message'),
+      previousSecretExpiresAt: t.expose('previousSecretExpiresAt', {
+        type: 'DateTime',
+        nullable: true,
+        description: 'Until then deliveries are signed with the previous secret too; null when it stopped at once (or there was none)',
+      }),
+    }),
+  });
 
 const DeleteResult = builder.objectRef<{ id: string; message: string }>('DeleteResult').implement({
   fields: (t) => ({ id: t.exposeID('id'), message: t.exposeString('message') }),
@@ -129,13 +144,19 @@ builder.mutationFields((t) => ({
   }),
   rotateAgentWebhookSecret: t.field({
     type: WebhookSecretResult,
-    description: 'Generates the webhook secret, or replaces it; the previous one stops being valid at once',
+    description: 'Generates the webhook secret, or replaces it; the previous one keeps signing deliveries too for graceSeconds (default 86400, at most 604800, 0 ends it at once)',
     authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ({
-      webhookSecret: await ctx.services.agents.rotateWebhookSecret(ctx.viewer!, String(args.id)),
-      message: 'Store this secret now: it will not be shown again. Deliveries are signed with it from now on.',
-    }),
+    args: { id: t.arg.id({ required: true }), graceSeconds: t.arg.int({ required: false }).validate(graceSeconds) },
+    resolve: async (_root, args, ctx) => {
+      const rotated = await ctx.services.agents.rotateWebhookSecret(ctx.viewer!, String(args.id), args.graceSeconds ?? DEFAULT_SECRET_GRACE_SECONDS);
+      return {
+        webhookSecret: rotated.secret,
+        previousSecretExpiresAt: rotated.previousSecretExpiresAt,
+        message: rotated.previousSecretExpiresAt
+          ? 'Store this secret now: it will not be shown again. Deliveries are signed with it and, until previousSecretExpiresAt, with the previous secret too.'
+          : 'Store this secret now: it will not be shown again. Deliveries are signed with it from now on.',
+      };
+    },
   }),
   removeAgentWebhookSecret: t.prismaField({
     type: 'Agent',

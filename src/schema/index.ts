@@ -13,5 +13,6 @@ import './task-subscriptions.js';
 import './deliveries.js';
 import './discovery.js';
 import './reputation.js';
+import './endpoint-ops.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -122,12 +122,41 @@ const TaskPage = builder.objectRef<{ tasks: { id: string }[]; nextCursor: string
   }),
 });
 
-const RouteCandidate = builder.objectRef<{ agent: { id: string }; score: number }>('RouteCandidate').implement({
+const ScoreTermRef = builder.objectRef<{ term: string; value: number; weight: number }>('ScoreTerm').implement({
+  description: 'One term of the routing score: its value (0 to 1) and its weight; the score is the sum of value × weight',
+  fields: (t) => ({
+    term: t.exposeString('term', { description: 'capability, trust, rating, success, health, load or price' }),
+    value: t.exposeFloat('value'),
+    weight: t.exposeFloat('weight'),
+  }),
+});
+
+const RouteCandidate = builder.objectRef<{ agent: { id: string }; score: number; terms: { term: string; value: number; weight: number }[] }>('RouteCandidate').implement({
   fields: (t) => ({
     agent: t.field({ type: PublicAgentRef, resolve: (c) => c.agent as never }),
     score: t.exposeFloat('score'),
+    terms: t.field({ type: [ScoreTermRef], resolve: (c) => c.terms }),
   }),
 });
+
+const PassedOverRef = builder.objectRef<{ agent: { id: string }; reasons: string[] }>('PassedOverAgent').implement({
+  description: 'An agent that offers what the task needs but was not a candidate, and why',
+  fields: (t) => ({
+    agent: t.field({ type: PublicAgentRef, resolve: (p) => p.agent as never }),
+    reasons: t.exposeStringList('reasons', {
+      description: 'inactive, unhealthy, over_price, below_min_trust_tier, below_min_success_rate, not_verified, would_miss_deadline, input_refused',
+    }),
+  }),
+});
+
+const RouteExplanationRef = builder
+  .objectRef<{ candidates: { agent: { id: string }; score: number; terms: { term: string; value: number; weight: number }[] }[]; passedOver: { agent: { id: string }; reasons: string[] }[] }>('RouteExplanation')
+  .implement({
+    fields: (t) => ({
+      candidates: t.field({ type: [RouteCandidate], description: 'Eligible agents, best first: the first is the one the task would go to', resolve: (e) => e.candidates }),
+      passedOver: t.field({ type: [PassedOverRef], resolve: (e) => e.passedOver }),
+    }),
+  });
 
 const RouteInput = builder.inputType('RouteInput', {
   fields: (t) => ({
@@ -265,6 +294,13 @@ builder.mutationFields((t) => {
       authScopes: { user: true },
       args: { input: t.arg({ type: RouteInput, required: true }) },
       resolve: (_root, args, ctx) => ctx.services.tasks.route(args.input),
+    }),
+    explainRoute: t.field({
+      type: RouteExplanationRef,
+      description: 'The dry run with reasons: candidates with each term of their score, and the agents passed over with why; creates nothing',
+      authScopes: { user: true },
+      args: { input: t.arg({ type: RouteInput, required: true }) },
+      resolve: (_root, args, ctx) => ctx.services.tasks.explainRoute(args.input),
     }),
   };
 });

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../db/client.js';
 import type { Agent, Prisma } from '../generated/prisma/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
+import { DEFAULT_SECRET_GRACE_SECONDS } from './webhook-secret-input.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
@@ -131,25 +132,51 @@ export function agentService(deps: Deps) {
       });
     },
 
-    // Generates or rotates the secret. The plain secret exists only in this return value.
-    async rotateWebhookSecret(viewer: Viewer, id: string): Promise<string> {
+    // Generates or rotates the secret. The plain secret exists only in this return value. The secret it
+    // replaces keeps signing deliveries (beside the new one) for `graceSeconds`, so the owner can roll
+    // the new secret out to his agent without refusing deliveries meanwhile; 0 ends it at once.
+    async rotateWebhookSecret(viewer: Viewer, id: string, graceSeconds: number = DEFAULT_SECRET_GRACE_SECONDS) {
       const secret = generateWebhookSecret();
-      await prisma.$transaction(async (tx) => {
+      const previousSecretExpiresAt = await prisma.$transaction(async (tx) => {
         await ownedAgent(tx, viewer, id);
-        await tx.agent.update({ where: { id }, data: { webhookSecretEnc: deps.secretBox.seal(secret) } });
+        const current = await tx.agent.findUniqueOrThrow({ where: { id }, select: { webhookSecretEnc: true } });
+        const keepOld = current.webhookSecretEnc !== null && graceSeconds > 0;
+        const endsAt = keepOld ? new Date(deps.clock.now().getTime() + graceSeconds * 1000) : null;
+        await tx.agent.update({
+          where: { id },
+          data: {
+            webhookSecretEnc: deps.secretBox.seal(secret),
+            previousWebhookSecretEnc: keepOld ? current.webhookSecretEnc : null,
+            previousWebhookSecretExpiresAt: endsAt,
+          },
+        });
+        return endsAt;
       });
-      return secret;
+      return { secret, previousSecretExpiresAt };
     },
 
     async removeWebhookSecret(viewer: Viewer, id: string, query: AgentQuery = {}): Promise<Agent> {
       return prisma.$transaction(async (tx) => {
         await ownedAgent(tx, viewer, id);
-        return tx.agent.update({ ...query, where: { id }, data: { webhookSecretEnc: null } });
+        return tx.agent.update({ ...query, where: { id }, data: { webhookSecretEnc: null, previousWebhookSecretEnc: null, previousWebhookSecretExpiresAt: null } });
       });
     },
 
     webhookSecretOf(agent: Pick<Agent, 'webhookSecretEnc'>): string | null {
       return agent.webhookSecretEnc ? deps.secretBox.open(agent.webhookSecretEnc) : null;
+    },
+
+    // The secrets a rotation replaced whose grace period still runs (now, by the clock).
+    previousWebhookSecretsOf(agent: Pick<Agent, 'webhookSecretEnc' | 'previousWebhookSecretEnc' | 'previousWebhookSecretExpiresAt'>): string[] {
+      if (!agent.webhookSecretEnc || !agent.previousWebhookSecretEnc) return [];
+      if (!agent.previousWebhookSecretExpiresAt || agent.previousWebhookSecretExpiresAt <= deps.clock.now()) return [];
+      return [deps.secretBox.open(agent.previousWebhookSecretEnc)];
+    },
+
+    // When the previous secret stops signing; null when none is in its grace period.
+    previousWebhookSecretExpiresAt(agent: Pick<Agent, 'previousWebhookSecretEnc' | 'previousWebhookSecretExpiresAt'>): Date | null {
+      const endsAt = agent.previousWebhookSecretEnc ? agent.previousWebhookSecretExpiresAt : null;
+      return endsAt && endsAt > deps.clock.now() ? endsAt : null;
     },
   };
 }

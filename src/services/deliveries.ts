@@ -71,6 +71,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         callbackUrl,
         now: clock.now(),
         secret: agents.webhookSecretOf(agent),
+        previousSecrets: agents.previousWebhookSecretsOf(agent),
         deliveryId,
         body,
       });
@@ -146,6 +147,8 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
           number,
           statusCode: result.kind === 'response' ? result.status : null,
           latencyMs: Math.round(result.latencyMs),
+          // The service's clock: recovery windows and retention go by it.
+          at: clock.now(),
           error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
         },
       });

@@ -11,6 +11,9 @@ import { taskService } from './tasks.js';
 import { createSearchEngine } from '../search/create-engine.js';
 import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';
+import { webhookTools } from './webhook-tools.js';
+import { deliveryRecovery } from './delivery-recovery.js';
+import { deliveryRetention } from '../delivery/retention.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
 
 export function createServices(deps: Deps) {
@@ -49,6 +52,9 @@ export function createServices(deps: Deps) {
     deliveries,
     discovery,
     reputation,
+    webhooks: webhookTools(deps, agents),
+    recovery: deliveryRecovery(deps),
+    retention: deliveryRetention(deps),
     hooks: {
       // Runs in the agent.changed job after any change to an agent.
       async agentChanged(agentId: string): Promise<void> {

@@ -1,44 +1,125 @@
 // Chooses the agent for a task. Eligible agents are active, not unhealthy, offer every required
-// capability and protocol, and cost no more than the task's price cap. They are ranked by one score:
+// capability and protocol, cost no more than the task's price cap, and meet the task's requirements
+// (trust tier, success rate, verification, deadline). They are ranked by one score, the weighted sum of:
 //
-//   score = 0.35·trust + 0.20·rating + 0.15·success + 0.10·health + 0.10·load + 0.10·price
+//   capability 0.10  share of the task's capabilities the agent offers (1 for every eligible agent: they
+//                    are required; the term makes the match visible in explanations)
+//   trust      0.315 the agent's trustScore (0..1)
+//   rating     0.18  (avgRating − 1) / 4, or 0.5 without ratings
+//   success    0.135 completed / (completed + failed), or 0.5 without finished tasks
+//   health     0.09  1 healthy, 0.5 unknown
+//   load       0.09  1 / (1 + tasks in flight), so busy agents yield to idle ones
+//   price      0.09  1 − price / cap with a cap, else 1 / (1 + price / 1000 cents)
 //
-//   trust    the agent's trustScore (0..1)
-//   rating   (avgRating − 1) / 4, or 0.5 without ratings
-//   success  completed / (completed + failed), or 0.5 without finished tasks
-//   health   1 healthy, 0.5 unknown
-//   load     1 / (1 + tasks in flight), so busy agents yield to idle ones
-//   price    1 − price / cap with a cap, else 1 / (1 + price / 1000 cents)
-//
-// Ties go to the older agent, then the smaller id, so the choice is deterministic.
+// Ties go to the older agent, then the smaller id, so the choice is deterministic. Agents that match the
+// task's capabilities and protocols but are not eligible are reported with the reasons (explanations).
 import type { Db } from '../db/client.js';
-import type { Agent, Prisma } from '../generated/prisma/client.js';
+import type { Agent, Prisma, TrustTier } from '../generated/prisma/client.js';
+import { TRUST_TIERS, type TaskRequirements } from './task-input.js';
 
 export interface RouteCriteria {
   capabilities: string[];
   protocols: string[];
   maxPriceCents: number | null;
+  requirements?: TaskRequirements | null;
+}
+
+export const WEIGHTS = { capability: 0.1, trust: 0.315, rating: 0.18, success: 0.135, health: 0.09, load: 0.09, price: 0.09 } as const;
+export type Term = keyof typeof WEIGHTS;
+
+export interface ScoreTerm {
+  term: Term;
+  value: number;
+  weight: number;
 }
 
 export interface ScoredAgent {
   agent: Agent;
   score: number;
+  terms: ScoreTerm[];
+}
+
+// Why an agent that offers what the task needs was not a candidate.
+export type PassOverReason =
+  | 'inactive'
+  | 'unhealthy'
+  | 'over_price'
+  | 'below_min_trust_tier'
+  | 'below_min_success_rate'
+  | 'not_verified'
+  | 'would_miss_deadline'
+  | 'input_refused';
+
+export interface PassedOver {
+  agent: Agent;
+  reasons: PassOverReason[];
 }
 
 // Enough candidates to rank well without reading the whole registry for a common capability.
 const CANDIDATE_POOL = 200;
+// Passed-over agents reported in an explanation.
+const PASSED_OVER_SHOWN = 10;
 
-export function eligibleWhere(c: RouteCriteria): Prisma.AgentWhereInput {
+const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
+
+export function tiersAtLeast(min: TrustTier): TrustTier[] {
+  return TRUST_TIERS.slice(TRUST_TIERS.indexOf(min)) as TrustTier[];
+}
+
+// The price cap: the task's own and its requirement's, whichever is lower.
+export function priceCap(c: RouteCriteria): number | null {
+  const caps = [c.maxPriceCents, c.requirements?.maxPriceCents ?? null].filter((v): v is number => v !== null);
+  return caps.length ? Math.min(...caps) : null;
+}
+
+// What the task asks for (capabilities and protocols): agents outside it are not considered at all.
+function offersWhere(c: RouteCriteria): Prisma.AgentWhereInput {
   return {
-    status: 'active',
-    healthStatus: { not: 'unhealthy' },
     ...(c.capabilities.length ? { capabilities: { hasEvery: c.capabilities } } : {}),
     ...(c.protocols.length ? { protocols: { hasEvery: c.protocols } } : {}),
-    ...(c.maxPriceCents !== null ? { priceCents: { lte: c.maxPriceCents } } : {}),
   };
 }
 
-export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number | null): number {
+export function eligibleWhere(c: RouteCriteria, now: Date): Prisma.AgentWhereInput {
+  const cap = priceCap(c);
+  const r = c.requirements;
+  const and: Prisma.AgentWhereInput[] = [];
+  if (r?.deadline) {
+    // An agent whose recent p95 time to completion would finish after the deadline is passed over; one
+    // without a track record yet is not known to miss it.
+    const room = r.deadline.getTime() - now.getTime();
+    and.push({ OR: [{ p95CompletionMs: null }, { p95CompletionMs: { lte: Math.max(0, Math.floor(room)) } }] });
+  }
+  return {
+    ...offersWhere(c),
+    status: 'active',
+    healthStatus: { not: 'unhealthy' },
+    ...(cap !== null ? { priceCents: { lte: cap } } : {}),
+    ...(r?.minTrustTier ? { trustTier: { in: tiersAtLeast(r.minTrustTier) } } : {}),
+    ...(r?.minSuccessRate != null ? { recentSuccessRate: { gte: r.minSuccessRate } } : {}),
+    ...(r?.verifiedOnly ? { verified: true } : {}),
+    ...(and.length ? { AND: and } : {}),
+  };
+}
+
+/** The reasons an agent that offers what the task needs is not eligible for it; empty when it is. */
+export function passOverReasons(agent: Agent, c: RouteCriteria, now: Date): PassOverReason[] {
+  const reasons: PassOverReason[] = [];
+  const r = c.requirements;
+  const cap = priceCap(c);
+  if (agent.status !== 'active') reasons.push('inactive');
+  if (agent.healthStatus === 'unhealthy') reasons.push('unhealthy');
+  if (cap !== null && agent.priceCents > cap) reasons.push('over_price');
+  if (r?.minTrustTier && !tiersAtLeast(r.minTrustTier).includes(agent.trustTier)) reasons.push('below_min_trust_tier');
+  if (r?.minSuccessRate != null && (agent.recentSuccessRate === null || agent.recentSuccessRate < r.minSuccessRate)) reasons.push('below_min_success_rate');
+  if (r?.verifiedOnly && !agent.verified) reasons.push('not_verified');
+  if (r?.deadline && agent.p95CompletionMs !== null && now.getTime() + agent.p95CompletionMs > r.deadline.getTime()) reasons.push('would_miss_deadline');
+  return reasons;
+}
+
+export function scoreTerms(agent: Agent, inFlight: number, maxPriceCents: number | null, capabilities: string[] = []): ScoreTerm[] {
+  const offered = new Set(agent.capabilities);
+  const capability = capabilities.length ? capabilities.filter((c) => offered.has(c)).length / capabilities.length : 1;
   const rating = agent.ratingCount > 0 ? (agent.ratingSum / agent.ratingCount - 1) / 4 : 0.5;
   const finished = agent.completedCount + agent.failedCount;
   const success = finished > 0 ? agent.completedCount / finished : 0.5;
@@ -46,14 +127,18 @@ export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number
   const load = 1 / (1 + inFlight);
   const price =
     maxPriceCents !== null && maxPriceCents > 0 ? 1 - agent.priceCents / maxPriceCents : maxPriceCents === 0 ? 1 : 1 / (1 + agent.priceCents / 1000);
-  const score = 0.35 * agent.trustScore + 0.2 * rating + 0.15 * success + 0.1 * health + 0.1 * load + 0.1 * price;
-  return Math.round(score * 10_000) / 10_000;
+  const values: Record<Term, number> = { capability, trust: agent.trustScore, rating, success, health, load, price };
+  return (Object.keys(WEIGHTS) as Term[]).map((term) => ({ term, value: round4(values[term]), weight: WEIGHTS[term] }));
+}
+
+export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number | null, capabilities: string[] = []): number {
+  return round4(scoreTerms(agent, inFlight, maxPriceCents, capabilities).reduce((sum, t) => sum + t.value * t.weight, 0));
 }
 
 // The eligible agents, best first: `limit` of them, or every candidate read.
-export async function rankAgents(db: Db, criteria: RouteCriteria, limit = CANDIDATE_POOL): Promise<ScoredAgent[]> {
+export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, limit = CANDIDATE_POOL): Promise<ScoredAgent[]> {
   const candidates = await db.agent.findMany({
-    where: eligibleWhere(criteria),
+    where: eligibleWhere(criteria, now),
     orderBy: [{ trustScore: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
     take: CANDIDATE_POOL,
   });
@@ -64,8 +149,12 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, limit = CANDID
     _count: { _all: true },
   });
   const inFlight = new Map(busy.map((b) => [b.agentId, b._count._all]));
+  const cap = priceCap(criteria);
   return candidates
-    .map((agent) => ({ agent, score: scoreAgent(agent, inFlight.get(agent.id) ?? 0, criteria.maxPriceCents) }))
+    .map((agent) => {
+      const terms = scoreTerms(agent, inFlight.get(agent.id) ?? 0, cap, criteria.capabilities);
+      return { agent, terms, score: round4(terms.reduce((sum, t) => sum + t.value * t.weight, 0)) };
+    })
     .sort(
       (a, b) =>
         b.score - a.score ||
@@ -73,4 +162,33 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, limit = CANDID
         (a.agent.id < b.agent.id ? -1 : a.agent.id > b.agent.id ? 1 : 0),
     )
     .slice(0, limit);
+}
+
+// Agents that offer what the task needs but are not eligible, with why (best trust first).
+export async function passedOverAgents(db: Db, criteria: RouteCriteria, now: Date): Promise<PassedOver[]> {
+  const agents = await db.agent.findMany({
+    where: { AND: [offersWhere(criteria), { NOT: eligibleWhere(criteria, now) }] },
+    orderBy: [{ trustScore: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
+    take: PASSED_OVER_SHOWN,
+  });
+  return agents.map((agent) => ({ agent, reasons: passOverReasons(agent, criteria, now) }));
+}
+
+// What is stored with a matched task: the chosen agent's terms, the next candidates, and those passed over.
+export interface RoutingExplanation {
+  weights: typeof WEIGHTS;
+  named: boolean;
+  chosen: { agentId: string; score: number; terms: ScoreTerm[] } | null;
+  candidates: Array<{ agentId: string; score: number }>;
+  passedOver: Array<{ agentId: string; reasons: PassOverReason[] }>;
+}
+
+export function explanation(named: boolean, chosen: ScoredAgent | null, others: ScoredAgent[], passedOver: PassedOver[]): RoutingExplanation {
+  return {
+    weights: WEIGHTS,
+    named,
+    chosen: chosen ? { agentId: chosen.agent.id, score: chosen.score, terms: chosen.terms } : null,
+    candidates: others.slice(0, 4).map((c) => ({ agentId: c.agent.id, score: c.score })),
+    passedOver: passedOver.map((p) => ({ agentId: p.agent.id, reasons: p.reasons })),
+  };
 }

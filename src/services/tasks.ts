@@ -3,8 +3,8 @@
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import type { Agent, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
-import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
+import type { Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
+import { AppError, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -14,8 +14,8 @@ import { expireTask } from '../jobs/specs/task-expire.js';
 import { routeTask } from '../jobs/specs/task-route.js';
 import type { Viewer } from './accounts.js';
 import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
-import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
-import { rankAgents, type RouteCriteria } from './routing.js';
+import type { RouteCriteria } from './routing.js';
+import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
 import { isTerminal, transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
 import { taskTrust, type TaskInternals } from './task-trust.js';
@@ -34,19 +34,6 @@ export interface CreatedTask {
 export interface TaskHooks {
   // Inside the transaction that finished the task (reputation, statistics).
   taskFinished(tx: Tx, task: Task): Promise<void>;
-}
-
-// Why the agent cannot take this input, or null when it can (no schema, no input, or input its schema
-// accepts). A schema saved before the current limits accepts nothing until the owner replaces it.
-function inputProblem(agent: Agent, input: unknown): { message: string; unusableSchema: boolean } | null {
-  if (!agent.inputSchema || !input) return null;
-  try {
-    const problem = inputSchemaProblem(agent.inputSchema, input);
-    return problem === null ? null : { message: problem, unusableSchema: false };
-  } catch (error) {
-    if (error instanceof InputSchemaError) return { message: `the agent's inputSchema cannot be used (${error.message})`, unusableSchema: true };
-    throw error;
-  }
 }
 
 export function taskService(deps: Deps, payments: () => PaymentService, hooks: TaskHooks) {
@@ -76,8 +63,11 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   }
 
   // Assigns the agent, settles how the task is paid, and matches it when it can be delivered now.
-  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, agent: Agent) {
-    const { count } = await t.task.updateMany({ where: { id: task.id, status: 'pending', agentId: null }, data: { agentId: agent.id } });
+  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed) {
+    const { count } = await t.task.updateMany({
+      where: { id: task.id, status: 'pending', agentId: null },
+      data: { agentId: agent.id, routing: explanation as unknown as Prisma.InputJsonValue },
+    });
     if (count === 0) return null;
     await t.agent.update({ where: { id: agent.id }, data: { taskCount: { increment: 1 } } });
     const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent);
@@ -111,28 +101,16 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
   const trust = taskTrust(deps, { tx, announce, finish, loadForAgentOwner, loadForRequester } satisfies TaskInternals);
 
-  function criteriaOf(task: Pick<Task, 'capabilities' | 'protocols' | 'maxPriceCents'>): RouteCriteria {
-    return { capabilities: task.capabilities, protocols: task.protocols, maxPriceCents: task.maxPriceCents };
-  }
+  const routing = taskRouting(deps);
 
-  async function requestedAgent(agentId: string, input: { maxPriceCents: number | null; input: unknown }): Promise<Agent> {
-    const agent = await prisma.agent.findUnique({ where: { id: agentId } });
-    if (!agent) throw new AppError('NOT_FOUND', 'agent not found', { field: 'agentId' });
-    if (agent.status !== 'active') throw conflict(`the agent is ${agent.status} and takes no tasks`, { agentStatus: agent.status });
-    if (input.maxPriceCents !== null && agent.priceCents > input.maxPriceCents) {
-      throw conflict(`the agent's price (${agent.priceCents} cents) is above maxPriceCents`, { priceCents: agent.priceCents });
-    }
-    const problem = inputProblem(agent, input.input);
-    if (problem?.unusableSchema) throw conflict(problem.message);
-    if (problem) throw invalid('input', problem.message);
-    return agent;
-  }
-
-  // The best eligible agent whose inputSchema accepts the task's input: a routed task must not reach an
-  // agent that declared it cannot take that input, any more than a named one may.
-  async function routedAgent(task: RouteCriteria & { input: unknown }): Promise<Agent | null> {
-    const ranked = await rankAgents(prisma, criteriaOf(task));
-    return ranked.find(({ agent }) => inputProblem(agent, task.input) === null)?.agent ?? null;
+  function criteriaOf(task: Pick<Task, 'capabilities' | 'protocols' | 'maxPriceCents' | 'requirements' | 'input'>): RouteCriteria & { input: unknown } {
+    return {
+      capabilities: task.capabilities,
+      protocols: task.protocols,
+      maxPriceCents: task.maxPriceCents,
+      requirements: storedRequirements(task.requirements),
+      input: task.input,
+    };
   }
 
   // The task an earlier request with this key made within the key's 24 hours; one that is older, or whose
@@ -175,9 +153,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         const earlier = await earlierTask(viewer.id, idempotencyKey);
         if (earlier) return withEarlierHold(earlier);
       }
-      const agent = input.agentId
-        ? await requestedAgent(input.agentId, input)
-        : await routedAgent(input);
+      if (input.requirements?.deadline && input.requirements.deadline <= clock.now()) {
+        throw invalid('requirements.deadline', 'requirements.deadline must be in the future');
+      }
+      const routed = input.agentId ? await routing.requested(input.agentId, input) : await routing.best(input);
       const id = newId('tsk');
       const createdAt = clock.now();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
@@ -194,6 +173,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               input: (input.input ?? undefined) as Prisma.InputJsonValue | undefined,
               inputHash: evidenceHash(input.input),
               reviewWindowSeconds: input.reviewWindowSeconds,
+              requirements: requirementsJson(input.requirements),
               capabilities: input.capabilities,
               protocols: input.protocols,
               priority: input.priority,
@@ -204,7 +184,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
             },
           });
           await enqueue(t, expireTask, { taskId: id }, { runAt: expiresAt });
-          const assigned = agent ? await assign(t, afterCommit, row, agent) : null;
+          const assigned = routed ? await assign(t, afterCommit, row, routed) : null;
           if (!assigned) {
             await enqueue(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
@@ -309,8 +289,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     },
 
     async route(query: RouteQuery) {
-      return rankAgents(prisma, query, query.limit);
+      return (await routing.explain(query)).candidates;
     },
+
+    explainRoute: (query: RouteQuery) => routing.explain(query),
 
     // Payment hook: the card hold was confirmed, so the waiting task can be delivered.
     async matchAfterAuthorization(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<void> {
@@ -328,14 +310,20 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     async routeWaiting(taskId: string): Promise<void> {
       const task = await prisma.task.findUnique({ where: { id: taskId } });
       if (!task || task.status !== 'pending' || task.agentId || task.expiresAt <= clock.now()) return;
-      let agent = task.requestedAgentId
-        ? await prisma.agent.findFirst({ where: { id: task.requestedAgentId, status: 'active' } })
-        : await routedAgent(task);
-      // A named agent whose schema changed since the task was made is waited for, like one that is inactive
-      // (a routed one was chosen for accepting the input).
-      if (agent && task.requestedAgentId && inputProblem(agent, task.input) !== null) agent = null;
+      const criteria = criteriaOf(task);
+      let routed: Routed | null = null;
+      if (task.requestedAgentId) {
+        // A named agent that became inactive, stopped meeting the requirements or whose schema changed
+        // since the task was made is waited for.
+        routed = await routing.requested(task.requestedAgentId, criteria).catch((error) => {
+          if (error instanceof AppError) return null;
+          throw error;
+        });
+      } else {
+        routed = await routing.best(criteria);
+      }
       const assigned = await tx(async (t, afterCommit) => {
-        const done = agent ? await assign(t, afterCommit, task, agent) : null;
+        const done = routed ? await assign(t, afterCommit, task, routed) : null;
         if (!done) {
           const runAt = new Date(Math.min(clock.now().getTime() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
           await enqueue(t, routeTask, { taskId }, { runAt });

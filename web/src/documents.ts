@@ -124,6 +124,17 @@ graphql(`
       status
       amountCents
     }
+    reviewWindowSeconds
+    inputRequest
+    inputRounds
+    inputHash
+    resultHash
+    reviewEndsAt
+    approvedBy
+    disputeReason
+    disputeStatement
+    disputeContestedAt
+    disputeAnswerBy
   }
 `);
 
@@ -157,6 +168,46 @@ export const TaskUpdatedSubscription = graphql(`
 export const CancelTaskMutation = graphql(`
   mutation DashCancelTask($id: ID!) {
     cancelTask(id: $id) {
+      ...DashTask
+    }
+  }
+`);
+
+export const ProvideTaskInputMutation = graphql(`
+  mutation DashProvideTaskInput($id: ID!, $input: JSON!) {
+    provideTaskInput(id: $id, input: $input) {
+      ...DashTask
+    }
+  }
+`);
+
+export const ApproveTaskMutation = graphql(`
+  mutation DashApproveTask($id: ID!) {
+    approveTask(id: $id) {
+      ...DashTask
+    }
+  }
+`);
+
+export const RejectTaskMutation = graphql(`
+  mutation DashRejectTask($id: ID!, $reason: String!) {
+    rejectTask(id: $id, reason: $reason) {
+      ...DashTask
+    }
+  }
+`);
+
+export const RefundTaskMutation = graphql(`
+  mutation DashRefundTask($id: ID!) {
+    refundTask(id: $id) {
+      ...DashTask
+    }
+  }
+`);
+
+export const ContestTaskMutation = graphql(`
+  mutation DashContestTask($id: ID!, $statement: String!) {
+    contestTask(id: $id, statement: $statement) {
       ...DashTask
     }
   }

@@ -26,6 +26,7 @@ graphql(`
     trustScore
     trustTier
     hasWebhookSecret
+    previousWebhookSecretExpiresAt
     priceCents
     taskCount
     avgRating
@@ -115,14 +116,16 @@ export const agentRoutes = [
     method: 'POST',
     path: '/v1/agents/:id/webhook-secret',
     document: graphql(`
-      mutation RestRotateWebhookSecret($id: ID!) {
-        rotateAgentWebhookSecret(id: $id) {
+      mutation RestRotateWebhookSecret($id: ID!, $graceSeconds: Int) {
+        rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {
           webhookSecret
+          previousSecretExpiresAt
           message
         }
       }
     `),
-    summary: 'Generate or rotate the webhook secret (shown once)',
+    summary: 'Generate or rotate the webhook secret (shown once); the old one also signs for graceSeconds',
+    request: { body: ['graceSeconds'] },
     answer: { body: result('rotateAgentWebhookSecret') },
   }),
   route({

@@ -7,5 +7,6 @@ import { taskRoutes } from './tasks.js';
 import { billingRoutes } from './billing.js';
 import { discoveryRoutes } from './discovery.js';
 import { reputationRoutes } from './reputation.js';
+import { endpointOpsRoutes } from './endpoint-ops.js';
 
-export const routes: Route[] = [...agentCardRoutes, ...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes];
+export const routes: Route[] = [...agentCardRoutes, ...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes, ...endpointOpsRoutes];

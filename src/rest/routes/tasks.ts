@@ -124,20 +124,40 @@ export const taskRoutes = [
     path: '/v1/tasks/route',
     document: graphql(`
       mutation RestRouteTask($input: RouteInput!) {
-        routeTask(input: $input) {
-          score
-          agent {
-            ...DiscoveryItemFields
-            priceCents
-            trustTier
-            healthStatus
+        explainRoute(input: $input) {
+          candidates {
+            score
+            terms {
+              term
+              value
+              weight
+            }
+            agent {
+              ...DiscoveryItemFields
+              priceCents
+              trustTier
+              healthStatus
+            }
+          }
+          passedOver {
+            reasons
+            agent {
+              id
+              name
+              slug
+            }
           }
         }
       }
     `),
-    summary: 'The agents a task would go to, best first; creates nothing',
+    summary: 'The agents a task would go to, best first, with each term of their score, and the agents passed over with why; creates nothing',
     request: { body: 'input' },
-    answer: { body: object({ data: list('routeTask', merge(result('agent'), object({ score: result('score') }))) }) },
+    answer: {
+      body: object({
+        data: list('explainRoute.candidates', merge(result('agent'), object({ score: result('score'), terms: result('terms') }))),
+        passedOver: list('explainRoute.passedOver', merge(result('agent'), object({ reasons: result('reasons') }))),
+      }),
+    },
   }),
   route({
     method: 'GET',

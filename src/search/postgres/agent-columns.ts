@@ -29,6 +29,8 @@ const COLUMNS: { [K in keyof Agent]-?: string } = {
   trustScore: 'trust_score',
   trustTier: 'trust_tier::text',
   webhookSecretEnc: 'webhook_secret_enc',
+  previousWebhookSecretEnc: 'previous_webhook_secret_enc',
+  previousWebhookSecretExpiresAt: 'previous_webhook_secret_expires_at',
   priceCents: 'price_cents',
   taskCount: 'task_count',
   completedCount: 'completed_count',

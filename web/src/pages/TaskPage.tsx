@@ -1,5 +1,6 @@
 // One task, live: taskUpdated over graphql-ws sends the task as it is now and then each change, so
-// the page moves from pending to the end by itself. The requester can cancel and rate here.
+// the page moves from pending to the end by itself. The requester can cancel, answer an input request,
+// review a result and rate here; the agent's owner answers a dispute (TaskTrust.tsx).
 import { useEffect, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import { CancelTaskMutation, MeQuery, RateTaskMutation, TaskUpdatedSubscription } from '../documents.js';
@@ -8,8 +9,13 @@ import { subscribe } from '../live.js';
 import { json, label, price, when } from '../format.js';
 import { useLocation } from '../router.js';
 import { ErrorNote, PageTitle, Status } from '../components/ui.js';
+import { Dispute, InputRequest, Review } from './TaskTrust.js';
 
-const FINISHED = new Set(['completed', 'failed', 'cancelled', 'expired']);
+const FINISHED = new Set(['completed', 'failed', 'cancelled', 'expired', 'refunded']);
+// A result is shown once the agent gave it: for review, in a dispute, and after.
+const HAS_RESULT = new Set(['delivered', 'disputed', 'completed', 'refunded']);
+// The requester may cancel while the agent has not answered yet.
+const CANCELLABLE = new Set(['pending', 'matched', 'in_progress', 'input_required']);
 
 export function TaskPage({ id }: { id: string }) {
   const { search } = useLocation();
@@ -34,6 +40,8 @@ export function TaskPage({ id }: { id: string }) {
 
   if (!task) return error ? <ErrorNote error={error} /> : <p aria-live="polite">Loading…</p>;
   const isRequester = me !== null && me === task.requesterId;
+  // Only the requester and the assigned agent's owner can see a task, so anyone else here is the owner.
+  const isOwner = me !== null && me !== task.requesterId;
   return (
     <article>
       <PageTitle>{task.title}</PageTitle>
@@ -43,14 +51,18 @@ export function TaskPage({ id }: { id: string }) {
       </p>
       {paymentNote && task.status === 'pending' && <p className="note">The card payment is waiting for confirmation: {paymentNote}</p>}
       <ErrorNote error={error} />
-      {task.status === 'completed' && (
+      {task.status === 'input_required' && <InputRequest task={task} canAnswer={isRequester} onChange={setTask} />}
+      {HAS_RESULT.has(task.status) && task.result != null && (
         <section aria-labelledby="result">
           <h2 id="result">Result</h2>
           <pre className="json" data-testid="task-result">
             {json(task.result)}
           </pre>
+          {task.resultHash && <p className="muted mono small">SHA-256 {task.resultHash}</p>}
         </section>
       )}
+      {task.status === 'delivered' && isRequester && <Review task={task} onChange={setTask} />}
+      {task.disputeReason && <Dispute task={task} isOwner={isOwner} onChange={setTask} />}
       {task.error && (
         <section aria-labelledby="task-error">
           <h2 id="task-error">Error</h2>
@@ -107,7 +119,7 @@ function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange
   return (
     <section aria-labelledby="actions" className="actions">
       <h2 id="actions">Actions</h2>
-      {!FINISHED.has(task.status) && (
+      {CANCELLABLE.has(task.status) && (
         <button type="button" className="danger" onClick={() => void cancel()}>
           Cancel task
         </button>

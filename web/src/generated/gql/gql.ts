@@ -19,11 +19,16 @@ type Documents = {
     "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n      }\n    }\n  }\n": typeof types.DashAgentDetailDocument,
     "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n": typeof types.DashMeDocument,
     "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n": typeof types.DashSimulateConfirmDocument,
-    "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n  }\n": typeof types.DashTaskFragmentDoc,
+    "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n    reviewWindowSeconds\n    inputRequest\n    inputRounds\n    inputHash\n    resultHash\n    reviewEndsAt\n    approvedBy\n    disputeReason\n    disputeStatement\n    disputeContestedAt\n    disputeAnswerBy\n  }\n": typeof types.DashTaskFragmentDoc,
     "\n  query DashTasks($role: TaskRole, $status: TaskStatus, $cursor: String, $limit: Int) {\n    tasks(role: $role, status: $status, cursor: $cursor, limit: $limit) {\n      data {\n        ...DashTask\n      }\n      nextCursor\n    }\n  }\n": typeof types.DashTasksDocument,
     "\n  query DashTaskById($id: ID!) {\n    task(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashTaskByIdDocument,
     "\n  subscription DashTaskUpdated($id: ID!) {\n    taskUpdated(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashTaskUpdatedDocument,
     "\n  mutation DashCancelTask($id: ID!) {\n    cancelTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashCancelTaskDocument,
+    "\n  mutation DashProvideTaskInput($id: ID!, $input: JSON!) {\n    provideTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": typeof types.DashProvideTaskInputDocument,
+    "\n  mutation DashApproveTask($id: ID!) {\n    approveTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashApproveTaskDocument,
+    "\n  mutation DashRejectTask($id: ID!, $reason: String!) {\n    rejectTask(id: $id, reason: $reason) {\n      ...DashTask\n    }\n  }\n": typeof types.DashRejectTaskDocument,
+    "\n  mutation DashRefundTask($id: ID!) {\n    refundTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashRefundTaskDocument,
+    "\n  mutation DashContestTask($id: ID!, $statement: String!) {\n    contestTask(id: $id, statement: $statement) {\n      ...DashTask\n    }\n  }\n": typeof types.DashContestTaskDocument,
     "\n  mutation DashRateTask($taskId: ID!, $rating: Int!) {\n    rateTask(taskId: $taskId, rating: $rating) {\n      rating\n      avgRating\n    }\n  }\n": typeof types.DashRateTaskDocument,
     "\n  mutation DashAcceptTask($id: ID!) {\n    acceptTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashAcceptTaskDocument,
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashStartTaskDocument,
@@ -44,11 +49,16 @@ const documents: Documents = {
     "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n      }\n    }\n  }\n": types.DashAgentDetailDocument,
     "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n": types.DashMeDocument,
     "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n": types.DashSimulateConfirmDocument,
-    "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n  }\n": types.DashTaskFragmentDoc,
+    "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n    reviewWindowSeconds\n    inputRequest\n    inputRounds\n    inputHash\n    resultHash\n    reviewEndsAt\n    approvedBy\n    disputeReason\n    disputeStatement\n    disputeContestedAt\n    disputeAnswerBy\n  }\n": types.DashTaskFragmentDoc,
     "\n  query DashTasks($role: TaskRole, $status: TaskStatus, $cursor: String, $limit: Int) {\n    tasks(role: $role, status: $status, cursor: $cursor, limit: $limit) {\n      data {\n        ...DashTask\n      }\n      nextCursor\n    }\n  }\n": types.DashTasksDocument,
     "\n  query DashTaskById($id: ID!) {\n    task(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashTaskByIdDocument,
     "\n  subscription DashTaskUpdated($id: ID!) {\n    taskUpdated(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashTaskUpdatedDocument,
     "\n  mutation DashCancelTask($id: ID!) {\n    cancelTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashCancelTaskDocument,
+    "\n  mutation DashProvideTaskInput($id: ID!, $input: JSON!) {\n    provideTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": types.DashProvideTaskInputDocument,
+    "\n  mutation DashApproveTask($id: ID!) {\n    approveTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashApproveTaskDocument,
+    "\n  mutation DashRejectTask($id: ID!, $reason: String!) {\n    rejectTask(id: $id, reason: $reason) {\n      ...DashTask\n    }\n  }\n": types.DashRejectTaskDocument,
+    "\n  mutation DashRefundTask($id: ID!) {\n    refundTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashRefundTaskDocument,
+    "\n  mutation DashContestTask($id: ID!, $statement: String!) {\n    contestTask(id: $id, statement: $statement) {\n      ...DashTask\n    }\n  }\n": types.DashContestTaskDocument,
     "\n  mutation DashRateTask($taskId: ID!, $rating: Int!) {\n    rateTask(taskId: $taskId, rating: $rating) {\n      rating\n      avgRating\n    }\n  }\n": types.DashRateTaskDocument,
     "\n  mutation DashAcceptTask($id: ID!) {\n    acceptTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashAcceptTaskDocument,
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashStartTaskDocument,
@@ -84,7 +94,7 @@ export function graphql(source: "\n  mutation DashSimulateConfirm($input: Simula
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n  }\n"): typeof import('./graphql.js').DashTaskFragmentDoc;
+export function graphql(source: "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n    reviewWindowSeconds\n    inputRequest\n    inputRounds\n    inputHash\n    resultHash\n    reviewEndsAt\n    approvedBy\n    disputeReason\n    disputeStatement\n    disputeContestedAt\n    disputeAnswerBy\n  }\n"): typeof import('./graphql.js').DashTaskFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -101,6 +111,26 @@ export function graphql(source: "\n  subscription DashTaskUpdated($id: ID!) {\n 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DashCancelTask($id: ID!) {\n    cancelTask(id: $id) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashCancelTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashProvideTaskInput($id: ID!, $input: JSON!) {\n    provideTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashProvideTaskInputDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashApproveTask($id: ID!) {\n    approveTask(id: $id) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashApproveTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRejectTask($id: ID!, $reason: String!) {\n    rejectTask(id: $id, reason: $reason) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashRejectTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRefundTask($id: ID!) {\n    refundTask(id: $id) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashRefundTaskDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashContestTask($id: ID!, $statement: String!) {\n    contestTask(id: $id, statement: $statement) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashContestTaskDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -150,7 +150,7 @@ export type DashSimulateConfirmMutationVariables = Exact<{
 
 export type DashSimulateConfirmMutation = { simulateCardConfirmation: { status: PaymentStatus } };
 
-export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null };
+export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null };
 
 export type DashTasksQueryVariables = Exact<{
   role?: TaskRole | null | undefined;
@@ -160,28 +160,66 @@ export type DashTasksQueryVariables = Exact<{
 }>;
 
 
-export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null }> } };
+export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null }> } };
 
 export type DashTaskByIdQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
 export type DashTaskUpdatedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
 export type DashCancelTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+
+export type DashProvideTaskInputMutationVariables = Exact<{
+  id: string | number;
+  input: unknown;
+}>;
+
+
+export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+
+export type DashApproveTaskMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+
+export type DashRejectTaskMutationVariables = Exact<{
+  id: string | number;
+  reason: string;
+}>;
+
+
+export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+
+export type DashRefundTaskMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+
+export type DashContestTaskMutationVariables = Exact<{
+  id: string | number;
+  statement: string;
+}>;
+
+
+export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
 export type DashRateTaskMutationVariables = Exact<{
   taskId: string | number;
@@ -196,14 +234,14 @@ export type DashAcceptTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
 export type DashStartTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
 export type DashCompleteTaskMutationVariables = Exact<{
   id: string | number;
@@ -211,7 +249,7 @@ export type DashCompleteTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
 export type DashFailTaskMutationVariables = Exact<{
   id: string | number;
@@ -219,7 +257,7 @@ export type DashFailTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
 export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string };
 
@@ -323,6 +361,17 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }
     `, {"fragmentName":"DashTask"}) as unknown as TypedDocumentString<DashTaskFragment, unknown>;
 export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
@@ -470,6 +519,17 @@ export const DashTasksDocument = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashTasksQuery, DashTasksQueryVariables>;
 export const DashTaskByIdDocument = new TypedDocumentString(`
     query DashTaskById($id: ID!) {
@@ -501,6 +561,17 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashTaskByIdQuery, DashTaskByIdQueryVariables>;
 export const DashTaskUpdatedDocument = new TypedDocumentString(`
     subscription DashTaskUpdated($id: ID!) {
@@ -532,6 +603,17 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashTaskUpdatedSubscription, DashTaskUpdatedSubscriptionVariables>;
 export const DashCancelTaskDocument = new TypedDocumentString(`
     mutation DashCancelTask($id: ID!) {
@@ -563,7 +645,228 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashCancelTaskMutation, DashCancelTaskMutationVariables>;
+export const DashProvideTaskInputDocument = new TypedDocumentString(`
+    mutation DashProvideTaskInput($id: ID!, $input: JSON!) {
+  provideTaskInput(id: $id, input: $input) {
+    ...DashTask
+  }
+}
+    fragment DashTask on Task {
+  id
+  status
+  title
+  description
+  input
+  priority
+  maxPriceCents
+  agentId
+  requesterId
+  result
+  error
+  rating
+  expiresAt
+  createdAt
+  updatedAt
+  matchedAt
+  startedAt
+  finishedAt
+  payment {
+    method
+    status
+    amountCents
+  }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
+}`) as unknown as TypedDocumentString<DashProvideTaskInputMutation, DashProvideTaskInputMutationVariables>;
+export const DashApproveTaskDocument = new TypedDocumentString(`
+    mutation DashApproveTask($id: ID!) {
+  approveTask(id: $id) {
+    ...DashTask
+  }
+}
+    fragment DashTask on Task {
+  id
+  status
+  title
+  description
+  input
+  priority
+  maxPriceCents
+  agentId
+  requesterId
+  result
+  error
+  rating
+  expiresAt
+  createdAt
+  updatedAt
+  matchedAt
+  startedAt
+  finishedAt
+  payment {
+    method
+    status
+    amountCents
+  }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
+}`) as unknown as TypedDocumentString<DashApproveTaskMutation, DashApproveTaskMutationVariables>;
+export const DashRejectTaskDocument = new TypedDocumentString(`
+    mutation DashRejectTask($id: ID!, $reason: String!) {
+  rejectTask(id: $id, reason: $reason) {
+    ...DashTask
+  }
+}
+    fragment DashTask on Task {
+  id
+  status
+  title
+  description
+  input
+  priority
+  maxPriceCents
+  agentId
+  requesterId
+  result
+  error
+  rating
+  expiresAt
+  createdAt
+  updatedAt
+  matchedAt
+  startedAt
+  finishedAt
+  payment {
+    method
+    status
+    amountCents
+  }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
+}`) as unknown as TypedDocumentString<DashRejectTaskMutation, DashRejectTaskMutationVariables>;
+export const DashRefundTaskDocument = new TypedDocumentString(`
+    mutation DashRefundTask($id: ID!) {
+  refundTask(id: $id) {
+    ...DashTask
+  }
+}
+    fragment DashTask on Task {
+  id
+  status
+  title
+  description
+  input
+  priority
+  maxPriceCents
+  agentId
+  requesterId
+  result
+  error
+  rating
+  expiresAt
+  createdAt
+  updatedAt
+  matchedAt
+  startedAt
+  finishedAt
+  payment {
+    method
+    status
+    amountCents
+  }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
+}`) as unknown as TypedDocumentString<DashRefundTaskMutation, DashRefundTaskMutationVariables>;
+export const DashContestTaskDocument = new TypedDocumentString(`
+    mutation DashContestTask($id: ID!, $statement: String!) {
+  contestTask(id: $id, statement: $statement) {
+    ...DashTask
+  }
+}
+    fragment DashTask on Task {
+  id
+  status
+  title
+  description
+  input
+  priority
+  maxPriceCents
+  agentId
+  requesterId
+  result
+  error
+  rating
+  expiresAt
+  createdAt
+  updatedAt
+  matchedAt
+  startedAt
+  finishedAt
+  payment {
+    method
+    status
+    amountCents
+  }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
+}`) as unknown as TypedDocumentString<DashContestTaskMutation, DashContestTaskMutationVariables>;
 export const DashRateTaskDocument = new TypedDocumentString(`
     mutation DashRateTask($taskId: ID!, $rating: Int!) {
   rateTask(taskId: $taskId, rating: $rating) {
@@ -602,6 +905,17 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashAcceptTaskMutation, DashAcceptTaskMutationVariables>;
 export const DashStartTaskDocument = new TypedDocumentString(`
     mutation DashStartTask($id: ID!) {
@@ -633,6 +947,17 @@ export const DashStartTaskDocument = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashStartTaskMutation, DashStartTaskMutationVariables>;
 export const DashCompleteTaskDocument = new TypedDocumentString(`
     mutation DashCompleteTask($id: ID!, $result: JSON!) {
@@ -664,6 +989,17 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashCompleteTaskMutation, DashCompleteTaskMutationVariables>;
 export const DashFailTaskDocument = new TypedDocumentString(`
     mutation DashFailTask($id: ID!, $error: String!) {
@@ -695,6 +1031,17 @@ export const DashFailTaskDocument = new TypedDocumentString(`
     status
     amountCents
   }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashFailTaskMutation, DashFailTaskMutationVariables>;
 export const DashMyAgentsDocument = new TypedDocumentString(`
     query DashMyAgents {
