@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { accountService } from './accounts.js';
 import { agentService } from './agents.js';
 import { agentCardService } from './agent-cards.js';
+import { a2aPushService } from '../a2a/pushes.js';
 import { deliveryService } from './deliveries.js';
 import { paymentProviderOf, paymentService, type PaymentService } from './payments.js';
 import { creditService } from './credits.js';
@@ -45,6 +46,7 @@ export function createServices(deps: Deps) {
     accounts,
     agents,
     agentCards,
+    a2aPushes: a2aPushService(deps),
     tasks,
     payments,
     credits,
