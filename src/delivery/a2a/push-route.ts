@@ -18,8 +18,13 @@ function tokenOf(req: IncomingMessage): string | null {
   return bearer ?? (typeof header === 'string' && header ? header : null);
 }
 
-const isPush = (req: IncomingMessage) =>
-  Boolean(req.headers.authorization || req.headers['x-a2a-notification-token'] || req.headers['content-type']?.startsWith('application/a2a+json'));
+// A push carries the A2A media type, the SDK's token header, or a Bearer credential that is neither an
+// API key (tmk_…) nor an access token (a JWT): the task token.
+function isPush(req: IncomingMessage): boolean {
+  if (req.headers['content-type']?.startsWith('application/a2a+json') || req.headers['x-a2a-notification-token']) return true;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  return bearer !== undefined && !bearer.startsWith('tmk_') && !bearer.includes('.');
+}
 
 export function a2aPushRoute(a2a: () => A2ADeliveries): ProtocolRoute {
   return {
