@@ -240,6 +240,25 @@ describe('the agent cancels', () => {
   });
 });
 
+describe('a v0.3 agent', () => {
+  it('gets message/send and is polled with tasks/get', async () => {
+    const old = await importAgent({ name: 'Vintage Vulture', pushNotifications: false, protocolVersion: '0.3' });
+    try {
+      const t = await create(old.id, { mode: 'sync' });
+      const done = await until('completed over v0.3', async () => {
+        await makeJobsDue(server.prisma, { name: 'task.deliver' });
+        const now = await get(t.id);
+        return now.status === 'completed' ? now : null;
+      });
+      expect(done.result.artifacts[0].parts[0]).toMatchObject({ data: { text: 'bonjour' } });
+      expect(old.a2a.methods[0]).toBe('message/send');
+      expect(old.a2a.received[0]!.messageId).toBe(t.id);
+    } finally {
+      await old.a2a.close();
+    }
+  });
+});
+
 describe('an agent without push support', () => {
   it('is polled with GetTask until the task completes; each poll is an attempt in the log', async () => {
     const t = await create(polled.id, { mode: 'later' });
