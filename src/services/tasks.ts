@@ -394,6 +394,14 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       });
     },
 
+    // An A2A agent cancelled the task on its side (delivery/a2a): it ends cancelled, paid back as a cancel is.
+    async cancelledByAgent(taskId: string, note: string): Promise<void> {
+      const task = await prisma.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
+      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'cancel', 'cancelled', { by: { kind: 'agent', id: task?.agentId, note } })).catch((error) => {
+        if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
+      });
+    },
+
     async markUndeliverable(taskId: string): Promise<void> {
       await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'undeliverable', 'failed', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } })).catch((error) => {
         if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
