@@ -276,6 +276,10 @@ graphql(`
     status
     inputSchema
     hasWebhookSecret
+    previousWebhookSecretExpiresAt
+    deliveryState
+    endpointFailingSince
+    endpointDisabledAt
     healthStatus
     trustTier
     taskCount
@@ -317,10 +321,42 @@ export const UpdateAgentMutation = graphql(`
 `);
 
 export const RotateSecretMutation = graphql(`
-  mutation DashRotateSecret($id: ID!) {
-    rotateAgentWebhookSecret(id: $id) {
+  mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {
+    rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {
       webhookSecret
+      previousSecretExpiresAt
       message
+    }
+  }
+`);
+
+export const TestWebhookMutation = graphql(`
+  mutation DashTestWebhook($agentId: ID!) {
+    testAgentWebhook(agentId: $agentId) {
+      ok
+      statusCode
+      latencyMs
+      error
+      bodyStart
+    }
+  }
+`);
+
+export const CheckWebhookMutation = graphql(`
+  mutation DashCheckWebhook($agentId: ID!) {
+    checkAgentWebhook(agentId: $agentId) {
+      verifiesSignatures
+      acceptedValid
+      refusedWrongSignature
+      refusedStaleTimestamp
+    }
+  }
+`);
+
+export const EnableEndpointMutation = graphql(`
+  mutation DashEnableEndpoint($agentId: ID!) {
+    enableAgentEndpoint(agentId: $agentId) {
+      ...DashOwnAgent
     }
   }
 `);

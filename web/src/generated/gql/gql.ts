@@ -34,12 +34,15 @@ type Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": typeof types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": typeof types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n": typeof types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n": typeof types.DashOwnAgentFragmentDoc,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentsDocument,
     "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentDocument,
     "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashCreateAgentDocument,
     "\n  mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {\n    updateAgent(id: $id, input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashUpdateAgentDocument,
-    "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n": typeof types.DashRotateSecretDocument,
+    "\n  mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {\n    rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {\n      webhookSecret\n      previousSecretExpiresAt\n      message\n    }\n  }\n": typeof types.DashRotateSecretDocument,
+    "\n  mutation DashTestWebhook($agentId: ID!) {\n    testAgentWebhook(agentId: $agentId) {\n      ok\n      statusCode\n      latencyMs\n      error\n      bodyStart\n    }\n  }\n": typeof types.DashTestWebhookDocument,
+    "\n  mutation DashCheckWebhook($agentId: ID!) {\n    checkAgentWebhook(agentId: $agentId) {\n      verifiesSignatures\n      acceptedValid\n      refusedWrongSignature\n      refusedStaleTimestamp\n    }\n  }\n": typeof types.DashCheckWebhookDocument,
+    "\n  mutation DashEnableEndpoint($agentId: ID!) {\n    enableAgentEndpoint(agentId: $agentId) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashEnableEndpointDocument,
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRemoveSecretDocument,
     "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": typeof types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": typeof types.DashRedeliverDocument,
@@ -64,12 +67,15 @@ const documents: Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n": types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n": types.DashOwnAgentFragmentDoc,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentsDocument,
     "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentDocument,
     "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashCreateAgentDocument,
     "\n  mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {\n    updateAgent(id: $id, input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashUpdateAgentDocument,
-    "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n": types.DashRotateSecretDocument,
+    "\n  mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {\n    rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {\n      webhookSecret\n      previousSecretExpiresAt\n      message\n    }\n  }\n": types.DashRotateSecretDocument,
+    "\n  mutation DashTestWebhook($agentId: ID!) {\n    testAgentWebhook(agentId: $agentId) {\n      ok\n      statusCode\n      latencyMs\n      error\n      bodyStart\n    }\n  }\n": types.DashTestWebhookDocument,
+    "\n  mutation DashCheckWebhook($agentId: ID!) {\n    checkAgentWebhook(agentId: $agentId) {\n      verifiesSignatures\n      acceptedValid\n      refusedWrongSignature\n      refusedStaleTimestamp\n    }\n  }\n": types.DashCheckWebhookDocument,
+    "\n  mutation DashEnableEndpoint($agentId: ID!) {\n    enableAgentEndpoint(agentId: $agentId) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashEnableEndpointDocument,
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRemoveSecretDocument,
     "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": types.DashRedeliverDocument,
@@ -154,7 +160,7 @@ export function graphql(source: "\n  mutation DashFailTask($id: ID!, $error: Str
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
+export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -174,7 +180,19 @@ export function graphql(source: "\n  mutation DashUpdateAgent($id: ID!, $input: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n"): typeof import('./graphql.js').DashRotateSecretDocument;
+export function graphql(source: "\n  mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {\n    rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {\n      webhookSecret\n      previousSecretExpiresAt\n      message\n    }\n  }\n"): typeof import('./graphql.js').DashRotateSecretDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashTestWebhook($agentId: ID!) {\n    testAgentWebhook(agentId: $agentId) {\n      ok\n      statusCode\n      latencyMs\n      error\n      bodyStart\n    }\n  }\n"): typeof import('./graphql.js').DashTestWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashCheckWebhook($agentId: ID!) {\n    checkAgentWebhook(agentId: $agentId) {\n      verifiesSignatures\n      acceptedValid\n      refusedWrongSignature\n      refusedStaleTimestamp\n    }\n  }\n"): typeof import('./graphql.js').DashCheckWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashEnableEndpoint($agentId: ID!) {\n    enableAgentEndpoint(agentId: $agentId) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashEnableEndpointDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -71,6 +71,12 @@ export type DiscoverySort =
   | 'tasks'
   | 'updated';
 
+/** active; failing: a delivery failed since the last success; disabled: no deliveries until the owner enables it */
+export type EndpointState =
+  | 'active'
+  | 'disabled'
+  | 'failing';
+
 export type HealthStatus =
   | 'healthy'
   | 'unhealthy'
@@ -267,26 +273,26 @@ export type DashFailTaskMutationVariables = Exact<{
 
 export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
-export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string };
+export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string };
 
 export type DashMyAgentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string }> };
+export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string }> };
 
 export type DashMyAgentQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
 
 export type DashCreateAgentMutationVariables = Exact<{
   input: AgentCreateInput;
 }>;
 
 
-export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
 
 export type DashUpdateAgentMutationVariables = Exact<{
   id: string | number;
@@ -294,21 +300,43 @@ export type DashUpdateAgentMutationVariables = Exact<{
 }>;
 
 
-export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
 
 export type DashRotateSecretMutationVariables = Exact<{
   id: string | number;
+  graceSeconds?: number | null | undefined;
 }>;
 
 
-export type DashRotateSecretMutation = { rotateAgentWebhookSecret: { webhookSecret: string, message: string } };
+export type DashRotateSecretMutation = { rotateAgentWebhookSecret: { webhookSecret: string, previousSecretExpiresAt: string | null, message: string } };
+
+export type DashTestWebhookMutationVariables = Exact<{
+  agentId: string | number;
+}>;
+
+
+export type DashTestWebhookMutation = { testAgentWebhook: { ok: boolean, statusCode: number | null, latencyMs: number, error: string | null, bodyStart: string | null } };
+
+export type DashCheckWebhookMutationVariables = Exact<{
+  agentId: string | number;
+}>;
+
+
+export type DashCheckWebhookMutation = { checkAgentWebhook: { verifiesSignatures: boolean, acceptedValid: boolean, refusedWrongSignature: boolean, refusedStaleTimestamp: boolean } };
+
+export type DashEnableEndpointMutationVariables = Exact<{
+  agentId: string | number;
+}>;
+
+
+export type DashEnableEndpointMutation = { enableAgentEndpoint: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
 
 export type DashRemoveSecretMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
 
 export type DashDeliveriesQueryVariables = Exact<{
   agentId: string | number;
@@ -403,6 +431,10 @@ export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
   status
   inputSchema
   hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
   healthStatus
   trustTier
   taskCount
@@ -1077,6 +1109,10 @@ export const DashMyAgentsDocument = new TypedDocumentString(`
   status
   inputSchema
   hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
   healthStatus
   trustTier
   taskCount
@@ -1109,6 +1145,10 @@ export const DashMyAgentDocument = new TypedDocumentString(`
   status
   inputSchema
   hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
   healthStatus
   trustTier
   taskCount
@@ -1141,6 +1181,10 @@ export const DashCreateAgentDocument = new TypedDocumentString(`
   status
   inputSchema
   hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
   healthStatus
   trustTier
   taskCount
@@ -1173,6 +1217,10 @@ export const DashUpdateAgentDocument = new TypedDocumentString(`
   status
   inputSchema
   hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
   healthStatus
   trustTier
   taskCount
@@ -1180,13 +1228,71 @@ export const DashUpdateAgentDocument = new TypedDocumentString(`
   updatedAt
 }`) as unknown as TypedDocumentString<DashUpdateAgentMutation, DashUpdateAgentMutationVariables>;
 export const DashRotateSecretDocument = new TypedDocumentString(`
-    mutation DashRotateSecret($id: ID!) {
-  rotateAgentWebhookSecret(id: $id) {
+    mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {
+  rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {
     webhookSecret
+    previousSecretExpiresAt
     message
   }
 }
     `) as unknown as TypedDocumentString<DashRotateSecretMutation, DashRotateSecretMutationVariables>;
+export const DashTestWebhookDocument = new TypedDocumentString(`
+    mutation DashTestWebhook($agentId: ID!) {
+  testAgentWebhook(agentId: $agentId) {
+    ok
+    statusCode
+    latencyMs
+    error
+    bodyStart
+  }
+}
+    `) as unknown as TypedDocumentString<DashTestWebhookMutation, DashTestWebhookMutationVariables>;
+export const DashCheckWebhookDocument = new TypedDocumentString(`
+    mutation DashCheckWebhook($agentId: ID!) {
+  checkAgentWebhook(agentId: $agentId) {
+    verifiesSignatures
+    acceptedValid
+    refusedWrongSignature
+    refusedStaleTimestamp
+  }
+}
+    `) as unknown as TypedDocumentString<DashCheckWebhookMutation, DashCheckWebhookMutationVariables>;
+export const DashEnableEndpointDocument = new TypedDocumentString(`
+    mutation DashEnableEndpoint($agentId: ID!) {
+  enableAgentEndpoint(agentId: $agentId) {
+    ...DashOwnAgent
+  }
+}
+    fragment DashOwnAgent on Agent {
+  id
+  name
+  slug
+  description
+  longDescription
+  endpoint
+  docsUrl
+  manifestUrl
+  twitterUrl
+  authType
+  version
+  capabilities
+  protocols
+  categories
+  tags
+  priceCents
+  status
+  inputSchema
+  hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
+  healthStatus
+  trustTier
+  taskCount
+  avgRating
+  updatedAt
+}`) as unknown as TypedDocumentString<DashEnableEndpointMutation, DashEnableEndpointMutationVariables>;
 export const DashRemoveSecretDocument = new TypedDocumentString(`
     mutation DashRemoveSecret($id: ID!) {
   removeAgentWebhookSecret(id: $id) {
@@ -1213,6 +1319,10 @@ export const DashRemoveSecretDocument = new TypedDocumentString(`
   status
   inputSchema
   hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
   healthStatus
   trustTier
   taskCount
