@@ -234,6 +234,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await signIn(page, owner.apiKey);
     await page.getByRole('link', { name: 'My agents' }).click();
     await page.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
+    // The failed delivery shows as a banner and as an operational event.
+    await page.getByRole('alert').filter({ hasText: 'Flaky Summarizer: endpoint failing' }).waitFor();
+    await page.getByText('endpoint.failing').first().waitFor();
     await page.getByRole('heading', { name: 'Tasks for my agents' }).waitFor();
     await page.getByRole('link', { name: 'Summarize the report' }).waitFor();
     await shot(page, 'my-agents');

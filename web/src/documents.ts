@@ -73,9 +73,13 @@ export const AgentDetailQuery = graphql(`
       trustTier
       stats {
         successRate
+        successLowerBound
         p50CompletionMs
         p95CompletionMs
         recentTasks
+        ratingCount
+        ratingAverage
+        ratingLowerBound
       }
     }
   }
@@ -395,6 +399,32 @@ export const RedeliverMutation = graphql(`
       id
       status
       attemptCount
+    }
+  }
+`);
+
+export const NotificationsQuery = graphql(`
+  query DashNotifications($limit: Int) {
+    me {
+      id
+      notificationUrl
+    }
+    myNotifications(limit: $limit) {
+      id
+      type
+      agentId
+      status
+      createdAt
+    }
+  }
+`);
+
+export const UpdateAccountMutation = graphql(`
+  mutation DashUpdateAccount($input: AccountUpdateInput!) {
+    updateAccount(input: $input) {
+      notificationUrl
+      notificationSecret
+      message
     }
   }
 `);
