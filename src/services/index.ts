@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { accountService } from './accounts.js';
 import { agentService } from './agents.js';
 import { agentCardService } from './agent-cards.js';
+import { a2aPushService } from '../a2a/pushes.js';
 import { deliveryService } from './deliveries.js';
 import { paymentProviderOf, paymentService, type PaymentService } from './payments.js';
 import { creditService } from './credits.js';
@@ -26,7 +27,11 @@ export function createServices(deps: Deps) {
   const reputation = reputationService(deps, discovery.engine);
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
-    taskFinished: (tx, task) => reputation.recordTaskOutcome(tx, task.id),
+    taskFinished: async (tx, task) => {
+      await reputation.recordTaskOutcome(tx, task.id, task.agentId);
+      // A cancelled task of an A2A agent is cancelled at the agent too (CancelTask, a delivery).
+      await deliveries.a2a.taskFinished(tx, task);
+    },
   });
   const payments: PaymentService = paymentService(deps, {
     onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit, taskId),
@@ -46,6 +51,7 @@ export function createServices(deps: Deps) {
     accounts,
     agents,
     agentCards,
+    a2aPushes: a2aPushService(deps),
     tasks,
     payments,
     credits,

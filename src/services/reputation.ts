@@ -45,11 +45,12 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
    * rate, p50/p95 time from delivery to completion) and its trust. Idempotent; does nothing for a task
    * without an agent. Call in the transaction that finished the task.
    */
-  async function recordTaskOutcome(tx: Db, taskId: string): Promise<void> {
-    const task = await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
-    if (!task?.agentId) return;
-    await refreshTrackRecord(tx, task.agentId);
-    await reputationChanged(tx, task.agentId);
+  // `agentId`: the task's agent when the caller has the task at hand (it is then not read again).
+  async function recordTaskOutcome(tx: Db, taskId: string, agentId?: string | null): Promise<void> {
+    const agent = agentId !== undefined ? agentId : (await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } }))?.agentId;
+    if (!agent) return;
+    await refreshTrackRecord(tx, agent);
+    await reputationChanged(tx, agent);
   }
 
   async function recordHealthEvidence(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {

@@ -289,6 +289,31 @@ graphql(`
     taskCount
     avgRating
     updatedAt
+    cardVerified
+    cardFetchedAt
+    iconUrl
+    provider {
+      organization
+      url
+    }
+    streaming
+    pushNotifications
+  }
+`);
+
+export const ImportAgentMutation = graphql(`
+  mutation DashImportAgent($cardUrl: String!) {
+    importAgent(cardUrl: $cardUrl) {
+      ...DashOwnAgent
+    }
+  }
+`);
+
+export const RefreshCardMutation = graphql(`
+  mutation DashRefreshCard($id: ID!) {
+    refreshAgentCard(id: $id) {
+      ...DashOwnAgent
+    }
   }
 `);
 
@@ -378,6 +403,7 @@ export const DeliveriesQuery = graphql(`
     agentDeliveries(agentId: $agentId, limit: $limit) {
       id
       taskId
+      type
       status
       attemptCount
       nextAttemptAt

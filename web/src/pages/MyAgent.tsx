@@ -7,6 +7,7 @@ import {
   EnableEndpointMutation,
   MyAgentQuery,
   RedeliverMutation,
+  RefreshCardMutation,
   RemoveSecretMutation,
   RotateSecretMutation,
   TestWebhookMutation,
@@ -38,11 +39,73 @@ export function MyAgent({ id }: { id: string }) {
         <AgentEditor agent={agent} onSaved={setAgent} />
       </section>
       <EndpointHealth agent={agent} onChange={setAgent} />
-      <WebhookSecret agent={agent} onChange={setAgent} />
+      {agent.protocols.includes('a2a') ? <A2ACard agent={agent} onChange={setAgent} /> : <WebhookSecret agent={agent} onChange={setAgent} />}
       <DeliveryLog agentId={agent.id} />
     </article>
   );
 }
+
+// An agent made from an A2A card: it takes its tasks over A2A (SendMessage), not the webhook.
+function A2ACard({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (a: DashOwnAgentFragment) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function refresh() {
+    setError(null);
+    setNotice(null);
+    try {
+      onChange((await gql(RefreshCardMutation, { id: agent.id })).refreshAgentCard);
+      setNotice('The card was fetched again.');
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  return (
+    <section aria-labelledby="a2a-card">
+      <h2 id="a2a-card">A2A agent card</h2>
+      <dl className="facts">
+        <div>
+          <dt>Protocol</dt>
+          <dd><>A2A (JSON-RPC at <span className="mono">{agent.endpoint}</span>)</></dd>
+        </div>
+        <div>
+          <dt>Card</dt>
+          <dd>{agent.manifestUrl ? <a href={agent.manifestUrl}>{agent.manifestUrl}</a> : '–'}</dd>
+        </div>
+        <div>
+          <dt>Signature</dt>
+          <dd>{agent.cardVerified ? <span className="ok">Verified</span> : 'Not signed, or not verified'}</dd>
+        </div>
+        <div>
+          <dt>Fetched</dt>
+          <dd>{agent.cardFetchedAt ? when(agent.cardFetchedAt) : '–'}</dd>
+        </div>
+        <div>
+          <dt>Provider</dt>
+          <dd>{agent.provider?.organization ?? '–'}</dd>
+        </div>
+        <div>
+          <dt>Streaming</dt>
+          <dd>{agent.streaming ? 'yes' : 'no'}</dd>
+        </div>
+        <div>
+          <dt>Push notifications</dt>
+          <dd>{agent.pushNotifications ? 'yes (updates come to the task’s callback URL)' : 'no (the marketplace polls GetTask)'}</dd>
+        </div>
+      </dl>
+      <button type="button" onClick={() => void refresh()}>
+        Refresh card
+      </button>
+      <p role="status" className="ok">
+        {notice}
+      </p>
+      <ErrorNote error={error} />
+    </section>
+  );
+}
+
+const CALL: Record<string, string> = { 'task.assigned': 'task', 'task.input': 'input', 'a2a.get': 'GetTask', 'a2a.cancel': 'CancelTask' };
 
 function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (a: DashOwnAgentFragment) => void }) {
   const [secret, setSecret] = useState<string | null>(null);
@@ -163,6 +226,7 @@ function DeliveryLog({ agentId }: { agentId: string }) {
           <li key={d.id} className="delivery">
             <div className="delivery-head">
               <span className="mono">{d.id}</span>
+              <span className="muted">{CALL[d.type] ?? d.type}</span>
               <Status value={d.status} />
               <span>
                 task <Link href={`/tasks/${d.taskId}`}>{d.taskId}</Link>

@@ -1,10 +1,11 @@
 // The agents I own, and the tasks assigned to them, which I can accept, start, complete or fail.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { gql, errorText } from '../api.js';
 import {
   AcceptTaskMutation,
   CompleteTaskMutation,
   FailTaskMutation,
+  ImportAgentMutation,
   MyAgentsQuery,
   NotificationsQuery,
   StartTaskMutation,
@@ -33,6 +34,7 @@ export function MyAgents() {
           New agent
         </Link>
       </p>
+      <ImportCard />
       <ErrorNote error={error} />
       {agents?.some((a) => a.deliveryState !== 'active') && (
         <p className="error" role="alert">
@@ -49,6 +51,7 @@ export function MyAgents() {
             <Link href={`/my/agents/${agent.id}`}>{agent.name}</Link>
             <Status value={agent.status} />
             <Tier value={agent.trustTier} />
+            {agent.protocols.includes('a2a') && <span className="muted">A2A{agent.cardVerified ? ', signed card verified' : ''}</span>}
             <span className="muted">
               {price(agent.priceCents)} · {rating(agent.avgRating)} · {agent.taskCount} tasks
             </span>
@@ -58,6 +61,40 @@ export function MyAgents() {
       <Notifications />
       <AgentTasks />
     </section>
+  );
+}
+
+// An agent that speaks A2A is made from its agent card.
+function ImportCard() {
+  const [cardUrl, setCardUrl] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const agent = (await gql(ImportAgentMutation, { cardUrl })).importAgent;
+      navigate(`/my/agents/${agent.id}`);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="inline-form" onSubmit={(e) => void submit(e)}>
+      <label id="import-card" htmlFor="card-url">
+        Import an A2A agent from its card
+      </label>
+      <input id="card-url" type="url" required placeholder="https://agent.example/.well-known/agent-card.json" value={cardUrl} onChange={(e) => setCardUrl(e.target.value)} />
+      <button type="submit" disabled={busy}>
+        Import
+      </button>
+      <ErrorNote error={error} />
+    </form>
   );
 }
 
@@ -79,7 +116,7 @@ function Notifications() {
     );
   }, []);
 
-  async function save(event: React.FormEvent) {
+  async function save(event: FormEvent) {
     event.preventDefault();
     setError(null);
     try {

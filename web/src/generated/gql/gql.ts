@@ -34,7 +34,9 @@ type Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": typeof types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": typeof types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n": typeof types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": typeof types.DashOwnAgentFragmentDoc,
+    "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashImportAgentDocument,
+    "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRefreshCardDocument,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentsDocument,
     "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentDocument,
     "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashCreateAgentDocument,
@@ -44,7 +46,7 @@ type Documents = {
     "\n  mutation DashCheckWebhook($agentId: ID!) {\n    checkAgentWebhook(agentId: $agentId) {\n      verifiesSignatures\n      acceptedValid\n      refusedWrongSignature\n      refusedStaleTimestamp\n    }\n  }\n": typeof types.DashCheckWebhookDocument,
     "\n  mutation DashEnableEndpoint($agentId: ID!) {\n    enableAgentEndpoint(agentId: $agentId) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashEnableEndpointDocument,
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRemoveSecretDocument,
-    "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": typeof types.DashDeliveriesDocument,
+    "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": typeof types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": typeof types.DashRedeliverDocument,
     "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n": typeof types.DashNotificationsDocument,
     "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n": typeof types.DashUpdateAccountDocument,
@@ -69,7 +71,9 @@ const documents: Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n": types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": types.DashOwnAgentFragmentDoc,
+    "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashImportAgentDocument,
+    "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRefreshCardDocument,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentsDocument,
     "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentDocument,
     "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashCreateAgentDocument,
@@ -79,7 +83,7 @@ const documents: Documents = {
     "\n  mutation DashCheckWebhook($agentId: ID!) {\n    checkAgentWebhook(agentId: $agentId) {\n      verifiesSignatures\n      acceptedValid\n      refusedWrongSignature\n      refusedStaleTimestamp\n    }\n  }\n": types.DashCheckWebhookDocument,
     "\n  mutation DashEnableEndpoint($agentId: ID!) {\n    enableAgentEndpoint(agentId: $agentId) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashEnableEndpointDocument,
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRemoveSecretDocument,
-    "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": types.DashDeliveriesDocument,
+    "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": types.DashRedeliverDocument,
     "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n": types.DashNotificationsDocument,
     "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n": types.DashUpdateAccountDocument,
@@ -164,7 +168,15 @@ export function graphql(source: "\n  mutation DashFailTask($id: ID!, $error: Str
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
+export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashImportAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashRefreshCardDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -204,7 +216,7 @@ export function graphql(source: "\n  mutation DashRemoveSecret($id: ID!) {\n    
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashDeliveriesDocument;
+export function graphql(source: "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashDeliveriesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -278,26 +278,40 @@ export type DashFailTaskMutationVariables = Exact<{
 
 export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
 
-export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string };
+export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
+
+export type DashImportAgentMutationVariables = Exact<{
+  cardUrl: string;
+}>;
+
+
+export type DashImportAgentMutation = { importAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+
+export type DashRefreshCardMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashRefreshCardMutation = { refreshAgentCard: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashMyAgentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string }> };
+export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null }> };
 
 export type DashMyAgentQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashCreateAgentMutationVariables = Exact<{
   input: AgentCreateInput;
 }>;
 
 
-export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashUpdateAgentMutationVariables = Exact<{
   id: string | number;
@@ -305,7 +319,7 @@ export type DashUpdateAgentMutationVariables = Exact<{
 }>;
 
 
-export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRotateSecretMutationVariables = Exact<{
   id: string | number;
@@ -334,14 +348,14 @@ export type DashEnableEndpointMutationVariables = Exact<{
 }>;
 
 
-export type DashEnableEndpointMutation = { enableAgentEndpoint: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashEnableEndpointMutation = { enableAgentEndpoint: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRemoveSecretMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashDeliveriesQueryVariables = Exact<{
   agentId: string | number;
@@ -349,7 +363,7 @@ export type DashDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type DashDeliveriesQuery = { agentDeliveries: Array<{ id: string, taskId: string, status: DeliveryStatus, attemptCount: number, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> };
+export type DashDeliveriesQuery = { agentDeliveries: Array<{ id: string, taskId: string, type: string, status: DeliveryStatus, attemptCount: number, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> };
 
 export type DashRedeliverMutationVariables = Exact<{
   agentId: string | number;
@@ -459,6 +473,15 @@ export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
   taskCount
   avgRating
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }
     `, {"fragmentName":"DashOwnAgent"}) as unknown as TypedDocumentString<DashOwnAgentFragment, unknown>;
 export const DashDiscoverDocument = new TypedDocumentString(`
@@ -1106,6 +1129,96 @@ export const DashFailTaskDocument = new TypedDocumentString(`
   disputeContestedAt
   disputeAnswerBy
 }`) as unknown as TypedDocumentString<DashFailTaskMutation, DashFailTaskMutationVariables>;
+export const DashImportAgentDocument = new TypedDocumentString(`
+    mutation DashImportAgent($cardUrl: String!) {
+  importAgent(cardUrl: $cardUrl) {
+    ...DashOwnAgent
+  }
+}
+    fragment DashOwnAgent on Agent {
+  id
+  name
+  slug
+  description
+  longDescription
+  endpoint
+  docsUrl
+  manifestUrl
+  twitterUrl
+  authType
+  version
+  capabilities
+  protocols
+  categories
+  tags
+  priceCents
+  status
+  inputSchema
+  hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
+  healthStatus
+  trustTier
+  taskCount
+  avgRating
+  updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
+}`) as unknown as TypedDocumentString<DashImportAgentMutation, DashImportAgentMutationVariables>;
+export const DashRefreshCardDocument = new TypedDocumentString(`
+    mutation DashRefreshCard($id: ID!) {
+  refreshAgentCard(id: $id) {
+    ...DashOwnAgent
+  }
+}
+    fragment DashOwnAgent on Agent {
+  id
+  name
+  slug
+  description
+  longDescription
+  endpoint
+  docsUrl
+  manifestUrl
+  twitterUrl
+  authType
+  version
+  capabilities
+  protocols
+  categories
+  tags
+  priceCents
+  status
+  inputSchema
+  hasWebhookSecret
+  previousWebhookSecretExpiresAt
+  deliveryState
+  endpointFailingSince
+  endpointDisabledAt
+  healthStatus
+  trustTier
+  taskCount
+  avgRating
+  updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
+}`) as unknown as TypedDocumentString<DashRefreshCardMutation, DashRefreshCardMutationVariables>;
 export const DashMyAgentsDocument = new TypedDocumentString(`
     query DashMyAgents {
   myAgents {
@@ -1141,6 +1254,15 @@ export const DashMyAgentsDocument = new TypedDocumentString(`
   taskCount
   avgRating
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashMyAgentsQuery, DashMyAgentsQueryVariables>;
 export const DashMyAgentDocument = new TypedDocumentString(`
     query DashMyAgent($id: ID!) {
@@ -1177,6 +1299,15 @@ export const DashMyAgentDocument = new TypedDocumentString(`
   taskCount
   avgRating
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashMyAgentQuery, DashMyAgentQueryVariables>;
 export const DashCreateAgentDocument = new TypedDocumentString(`
     mutation DashCreateAgent($input: AgentCreateInput!) {
@@ -1213,6 +1344,15 @@ export const DashCreateAgentDocument = new TypedDocumentString(`
   taskCount
   avgRating
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashCreateAgentMutation, DashCreateAgentMutationVariables>;
 export const DashUpdateAgentDocument = new TypedDocumentString(`
     mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {
@@ -1249,6 +1389,15 @@ export const DashUpdateAgentDocument = new TypedDocumentString(`
   taskCount
   avgRating
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashUpdateAgentMutation, DashUpdateAgentMutationVariables>;
 export const DashRotateSecretDocument = new TypedDocumentString(`
     mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {
@@ -1315,6 +1464,15 @@ export const DashEnableEndpointDocument = new TypedDocumentString(`
   taskCount
   avgRating
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashEnableEndpointMutation, DashEnableEndpointMutationVariables>;
 export const DashRemoveSecretDocument = new TypedDocumentString(`
     mutation DashRemoveSecret($id: ID!) {
@@ -1351,12 +1509,22 @@ export const DashRemoveSecretDocument = new TypedDocumentString(`
   taskCount
   avgRating
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashRemoveSecretMutation, DashRemoveSecretMutationVariables>;
 export const DashDeliveriesDocument = new TypedDocumentString(`
     query DashDeliveries($agentId: ID!, $limit: Int) {
   agentDeliveries(agentId: $agentId, limit: $limit) {
     id
     taskId
+    type
     status
     attemptCount
     nextAttemptAt
