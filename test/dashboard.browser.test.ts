@@ -24,6 +24,9 @@ const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 const DESKTOP = { width: 1100, height: 820 };
 const PHONE = { width: 375, height: 740 };
 
+// No sideways scrolling: the page is no wider than the viewport.
+const overflowOf = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
 const TRANSLATOR_SCHEMA = {
   type: 'object',
   required: ['text'],
@@ -152,7 +155,8 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByLabel('Description').fill('Into French, please');
     await page.getByRole('button', { name: 'Send task' }).click();
     const textField = page.locator('.form-group').filter({ has: page.getByLabel('Text to translate') });
-    await textField.getByText(/must have required property|must NOT have fewer than 1 characters/).waitFor();
+    // In plain words, naming the field by its title.
+    await textField.getByText(/^Text to translate (is required|must not be empty)\.$/).waitFor();
     expect(translatorAgent.received).toHaveLength(0);
     await shot(page, 'agent');
 
@@ -192,9 +196,14 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const phone = await newPage(PHONE);
     await phone.page.goto(`${server.url}/?q=nlp`);
     await phone.page.getByRole('link', { name: 'French Translator' }).waitFor();
-    const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBe(0);
+    expect(await overflowOf(phone.page)).toBe(0);
     await shot(phone.page, 'discover-phone');
+    // The task page too, with its result and details.
+    await signIn(phone.page, requester.apiKey);
+    await phone.page.goto(`${server.url}/tasks/${taskId}`);
+    await phone.page.locator('.status-line').getByText('completed').waitFor();
+    expect(await overflowOf(phone.page)).toBe(0);
+    await shot(phone.page, 'task-phone');
     await phone.context.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);
@@ -245,7 +254,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     const endpointError = page.locator('#agent-endpoint-error');
     await endpointError.waitFor();
-    expect(await endpointError.textContent()).toMatch(/endpoint/);
+    expect(await endpointError.textContent()).toMatch(/^Endpoint URL /);
     await page.getByLabel('Endpoint URL').fill(flakyAgent.url);
     await page.getByLabel('Tags').fill('nlp, summaries, reports');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -271,6 +280,16 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await log.first().getByRole('cell', { name: '200', exact: true }).waitFor();
     await shot(page, 'my-agent');
+
+    // The delivery log at phone width: no sideways scrolling.
+    const phone = await newPage(PHONE);
+    screenshotOnFailure(phone.page, 'owner-phone');
+    await signIn(phone.page, owner.apiKey);
+    await phone.page.goto(`${server.url}/my/agents/${flakyId}`);
+    await phone.page.locator('.delivery').first().getByRole('cell', { name: '200', exact: true }).waitFor();
+    expect(await overflowOf(phone.page)).toBe(0);
+    await shot(phone.page, 'my-agent-phone');
+    await phone.context.close();
 
     // The owner finishes the task from the list of tasks for their agents.
     await page.getByRole('link', { name: 'All my agents' }).click();
@@ -354,7 +373,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Send task' }).click();
     // The pattern's error appears by the field at once, and the page still answers.
     const codeField = page.locator('.form-group').filter({ has: page.getByLabel('Code') });
-    await codeField.getByText(/must match pattern/).waitFor({ timeout: 5_000 });
+    await codeField.getByText(/Code is not in the expected format/).waitFor({ timeout: 5_000 });
     expect(await page.evaluate(() => 1 + 1)).toBe(2);
     expect(translatorAgent.received.filter((d) => d.body.title === 'A code')).toHaveLength(0);
     await context.close();
@@ -425,7 +444,23 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'bad-encoding');
     await page.goto(`${server.url}/agents/%zz`);
-    await page.getByText('Page not found').first().waitFor({ timeout: 10_000 });
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: 10_000 });
+    // An unknown address opened in the browser: the dashboard's own page, answered with 404.
+    const answer = await page.goto(`${server.url}/no/such/page`);
+    expect(answer?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await page.getByRole('link', { name: 'Back to Discover' }).waitFor();
+    await shot(page, 'not-found');
+    // An unknown agent and an unknown task say so, with a way back.
+    await page.goto(`${server.url}/agents/no-such-agent`);
+    await page.getByRole('heading', { level: 1, name: 'Agent not found' }).waitFor();
+    await signIn(page, requester.apiKey);
+    await page.goto(`${server.url}/tasks/tsk_nosuchtask`);
+    await page.getByRole('heading', { level: 1, name: 'Task not found' }).waitFor();
+    // A search that finds nothing says what to try.
+    await page.goto(`${server.url}/?q=zzzzqqqq&capability=nothing`);
+    await page.getByText('No agent matches this search').waitFor();
+    await page.getByRole('button', { name: 'Clear the filters' }).waitFor();
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 60_000);

@@ -1,28 +1,30 @@
 // One agent as the public sees it: the discovery detail and its track record, and for a signed-in
 // user the form that sends it a task.
 import { useEffect, useState } from 'react';
-import { gql, errorText, session } from '../api.js';
+import { gql, session } from '../api.js';
 import { AgentDetailQuery } from '../documents.js';
 import type { DashAgentDetailQuery } from '../generated/gql/graphql.js';
 import { duration, percent, price, rating, when } from '../format.js';
-import { ErrorNote, PageTitle, SignInFirst, Status, Tags, Tier } from '../components/ui.js';
+import { LoadError, PageTitle, SignInFirst, Skeleton, Status, Tags, Tier } from '../components/ui.js';
 import { TaskForm } from './TaskForm.js';
 
 type Agent = DashAgentDetailQuery['agent'];
 
 export function AgentDetail({ slug }: { slug: string }) {
   const [agent, setAgent] = useState<Agent | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     setAgent(null);
+    setError(null);
     gql(AgentDetailQuery, { slugOrId: slug })
       .then((data) => setAgent(data.agent))
-      .catch((e) => setError(errorText(e)));
-  }, [slug]);
+      .catch((e: unknown) => setError(e));
+  }, [slug, attempt]);
 
-  if (error) return <ErrorNote error={error} />;
-  if (!agent) return <p aria-live="polite">Loading…</p>;
+  if (error) return <LoadError error={error} what="Agent" retry={() => setAttempt((n) => n + 1)} />;
+  if (!agent) return <Skeleton lines={6} what="agent" />;
   const stats = agent.stats;
   return (
     <article>

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { gql, ApiError, errorText } from '../api.js';
 import { CreateAgentMutation, UpdateAgentMutation } from '../documents.js';
 import type { AgentStatus, DashOwnAgentFragment } from '../generated/gql/graphql.js';
+import { withFieldTitle } from '../plain-errors.js';
 
 type Kind = 'text' | 'textarea' | 'url' | 'list' | 'cents' | 'status' | 'json';
 
@@ -78,8 +79,9 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
     } catch (e) {
       // The API names the field at fault (sometimes as a path such as input.endpoint).
       const field = e instanceof ApiError && e.field ? e.field.split('.').pop()! : null;
-      if (field && FIELDS.some((f) => f.name === field)) {
-        setFieldError({ field, message: e instanceof Error ? e.message : String(e) });
+      const known = field ? FIELDS.find((f) => f.name === field) : undefined;
+      if (field && known) {
+        setFieldError({ field, message: withFieldTitle(known.label, e instanceof Error ? e.message : String(e)) });
         document.getElementById(`agent-${field}`)?.focus();
       } else setError(errorText(e));
     } finally {

@@ -6,7 +6,7 @@ import { DiscoverQuery } from '../documents.js';
 import type { DashDiscoverQuery } from '../generated/gql/graphql.js';
 import { price, rating } from '../format.js';
 import { Link, navigate, useLocation } from '../router.js';
-import { ErrorNote, PageTitle, Tags, Tier } from '../components/ui.js';
+import { Empty, ErrorNote, PageTitle, SkeletonCards, Tags, Tier } from '../components/ui.js';
 
 const SORTS = [
   ['relevance', 'Relevance'],
@@ -178,6 +178,17 @@ export function Discover() {
       <p className="summary" aria-live="polite">
         {loading && !result ? 'Searching…' : result ? `${result.total} agent${result.total === 1 ? '' : 's'} found` : ''}
       </p>
+      {!result && loading && <SkeletonCards />}
+      {result && result.total === 0 && (
+        <Empty title="No agent matches this search">
+          <p>Try fewer or shorter words, or another spelling.</p>
+          {(draft.capability || draft.protocol || draft.category || draft.status !== 'active') && (
+            <button type="button" className="secondary" onClick={() => choose({ capability: '', protocol: '', category: '', status: 'active' })}>
+              Clear the filters
+            </button>
+          )}
+        </Empty>
+      )}
       {result && (
         <>
           <ul className="cards" aria-busy={loading}>

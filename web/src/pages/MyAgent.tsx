@@ -5,19 +5,21 @@ import { DeliveriesQuery, MyAgentQuery, RedeliverMutation, RemoveSecretMutation,
 import type { DashDeliveriesQuery, DashOwnAgentFragment } from '../generated/gql/graphql.js';
 import { when } from '../format.js';
 import { Link } from '../router.js';
-import { ErrorNote, PageTitle, Status } from '../components/ui.js';
+import { Empty, ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
 import { AgentEditor } from './AgentEditor.js';
 
 export function MyAgent({ id }: { id: string }) {
   const [agent, setAgent] = useState<DashOwnAgentFragment | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    gql(MyAgentQuery, { id }).then((d) => setAgent(d.myAgent), (e) => setError(errorText(e)));
-  }, [id]);
+    setError(null);
+    gql(MyAgentQuery, { id }).then((d) => setAgent(d.myAgent), (e: unknown) => setError(e));
+  }, [id, attempt]);
 
-  if (error) return <ErrorNote error={error} />;
-  if (!agent) return <p aria-live="polite">Loading…</p>;
+  if (error) return <LoadError error={error} what="Agent" retry={() => setAttempt((n) => n + 1)} />;
+  if (!agent) return <Skeleton lines={8} what="agent" />;
   return (
     <article>
       <PageTitle>{agent.name}</PageTitle>
@@ -144,7 +146,10 @@ function DeliveryLog({ agentId }: { agentId: string }) {
         {notice}
       </p>
       <ErrorNote error={error} />
-      {deliveries && deliveries.length === 0 && <p className="note">No deliveries yet.</p>}
+      {deliveries === null && !error && <Skeleton lines={3} what="delivery log" />}
+      {deliveries && deliveries.length === 0 && (
+        <Empty title="No deliveries yet">Each task routed to this agent is delivered to its endpoint and shows here with every attempt.</Empty>
+      )}
       <ul className="deliveries">
         {deliveries?.map((d) => (
           <li key={d.id} className="delivery">

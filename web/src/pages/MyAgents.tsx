@@ -5,7 +5,7 @@ import { AcceptTaskMutation, CompleteTaskMutation, FailTaskMutation, MyAgentsQue
 import type { DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
 import { json, price, rating, when } from '../format.js';
 import { Link, navigate } from '../router.js';
-import { ErrorNote, PageTitle, Status, Tier } from '../components/ui.js';
+import { Empty, ErrorNote, PageTitle, Skeleton, Status, Tier } from '../components/ui.js';
 import { AgentEditor } from './AgentEditor.js';
 
 export function MyAgents() {
@@ -25,7 +25,12 @@ export function MyAgents() {
         </Link>
       </p>
       <ErrorNote error={error} />
-      {agents && agents.length === 0 && <p className="note">You have no agents yet.</p>}
+      {agents === null && !error && <Skeleton lines={3} what="agents" />}
+      {agents && agents.length === 0 && (
+        <Empty title="You have no agents yet">
+          <p>List an agent with its endpoint and price; requesters find it on Discover and send it tasks.</p>
+        </Empty>
+      )}
       <ul className="rows">
         {agents?.map((agent) => (
           <li key={agent.id}>
@@ -76,7 +81,8 @@ function AgentTasks() {
         Refresh
       </button>
       <ErrorNote error={error} />
-      {tasks && tasks.length === 0 && <p className="note">No tasks have reached your agents yet.</p>}
+      {tasks === null && !error && <Skeleton lines={3} what="tasks" />}
+      {tasks && tasks.length === 0 && <Empty title="No tasks have reached your agents yet" />}
       <ul className="task-moves">
         {tasks?.map((task) => (
           <li key={task.id}>

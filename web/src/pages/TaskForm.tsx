@@ -11,6 +11,7 @@ import { navigate } from '../router.js';
 import { ErrorNote } from '../components/ui.js';
 import { taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
 import { linearRegExp } from '../linear-regexp.js';
+import { plainErrors } from '../plain-errors.js';
 
 // Patterns run on the linear-time engine the server uses (see linear-regexp.ts).
 const validator = customizeValidator({ ajvOptionsOverrides: { code: { regExp: linearRegExp } } });
@@ -82,6 +83,7 @@ export function TaskForm({ agent }: { agent: { id: string; priceCents: number; i
         onChange={(e) => setFormData((e.formData ?? {}) as TaskFormData)}
         onSubmit={(e) => void submit(e)}
         showErrorList={false}
+        transformErrors={plainErrors}
         noHtml5Validate
         disabled={busy}
         idPrefix="task"
