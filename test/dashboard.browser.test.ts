@@ -180,6 +180,15 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await status.getByText('completed').waitFor();
     expect(await page.getByTestId('task-result').textContent()).toContain('Bonjour');
     expect(navigations).toEqual([]);
+    // Names, not ids: the agent is named and linked; the payment reads in words; the timeline says
+    // who moved the task and when, and grew live.
+    await page.locator('.task-summary').getByRole('link', { name: 'French Translator' }).waitFor();
+    expect(await page.getByTestId('task-payment').textContent()).toMatch(/^Payment: \$2\.50 (paid by card|held on card)$/);
+    const timeline = page.locator('.timeline');
+    await timeline.getByText('You created the task.').waitFor();
+    await timeline.getByText(/matched the task to French Translator/).waitFor();
+    await timeline.getByText(/French Translator completed the task/).waitFor();
+    expect(await page.locator('body').textContent()).not.toMatch(/agt_\w{6}/);
 
     await page.getByLabel('Rating').selectOption('5');
     await page.getByRole('button', { name: 'Rate' }).click();
@@ -221,8 +230,17 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.goto(`${server.url}/tasks/${created.body.data.id}`);
     const status = page.locator('.status-line');
     await status.getByText('pending').waitFor();
+    expect(await page.getByTestId('task-payment').textContent()).toBe('Payment: $9.00 to be held on card, waiting for confirmation');
+    // Cancelling cannot be undone, so the page asks first (the test's dialog handler says yes).
+    const asked: string[] = [];
+    page.on('dialog', (dialog) => asked.push(dialog.message()));
     await page.getByRole('button', { name: 'Cancel task' }).click();
     await status.getByText('cancelled').waitFor();
+    expect(asked).toEqual([expect.stringMatching(/^Cancel this task\?/)]);
+    await page.locator('.timeline').getByText(/You cancelled the task/).waitFor();
+    // Nothing is left to do on a cancelled task: no empty actions.
+    expect(await page.getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Actions' }).count()).toBe(0);
     expect((await server.api.get(`/v1/tasks/${created.body.data.id}`, { key: requester.apiKey })).body.data.status).toBe('cancelled');
     await context.close();
   }, 120_000);
@@ -270,6 +288,8 @@ describe.skipIf(!present)('dashboard in a browser', () => {
 
     const log = page.locator('.delivery');
     await log.first().getByRole('cell', { name: '500', exact: true }).waitFor();
+    // The log names the task, linked, rather than its id.
+    await log.first().getByRole('link', { name: 'Summarize the report' }).waitFor();
     await log.first().getByRole('button', { name: /Redeliver/ }).click();
     await page.getByText(/queued again/).waitFor();
     const received = await flakyAgent.waitFor(2);
@@ -403,7 +423,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       await page.goto(`${server.url}/tasks/${taskId}`);
       const status = page.locator('.status-line');
       await status.getByText('input required').waitFor();
-      await page.getByText('Which city is the bakery in?').waitFor();
+      await page.getByRole('region', { name: 'The agent needs more input' }).getByText('Which city is the bakery in?').waitFor();
+      // The question is in the timeline too, with who asked.
+      await page.locator('.timeline').getByText('Which city is the bakery in?').waitFor();
       await page.getByLabel(/City/).fill('Lyon');
       await page.getByRole('button', { name: 'Send answer' }).click();
       await status.getByText('in progress').waitFor();

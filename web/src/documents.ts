@@ -109,6 +109,12 @@ graphql(`
     priority
     maxPriceCents
     agentId
+    agent {
+      id
+      name
+      slug
+      iconUrl
+    }
     requesterId
     result
     error
@@ -135,6 +141,14 @@ graphql(`
     disputeStatement
     disputeContestedAt
     disputeAnswerBy
+    history {
+      at
+      actor
+      action
+      fromStatus
+      toStatus
+      note
+    }
   }
 `);
 
@@ -338,6 +352,12 @@ export const DeliveriesQuery = graphql(`
     agentDeliveries(agentId: $agentId, limit: $limit) {
       id
       taskId
+      type
+      task {
+        id
+        title
+        status
+      }
       status
       attemptCount
       nextAttemptAt

@@ -154,11 +154,8 @@ function DeliveryLog({ agentId }: { agentId: string }) {
         {deliveries?.map((d) => (
           <li key={d.id} className="delivery">
             <div className="delivery-head">
-              <span className="mono">{d.id}</span>
+              <Link href={`/tasks/${d.taskId}`}>{d.task.title}</Link>
               <Status value={d.status} />
-              <span>
-                task <Link href={`/tasks/${d.taskId}`}>{d.taskId}</Link>
-              </span>
               <span className="muted">
                 {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
                 {d.nextAttemptAt ? `, next ${when(d.nextAttemptAt)}` : ''}

@@ -150,7 +150,7 @@ export type DashSimulateConfirmMutationVariables = Exact<{
 
 export type DashSimulateConfirmMutation = { simulateCardConfirmation: { status: PaymentStatus } };
 
-export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null };
+export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> };
 
 export type DashTasksQueryVariables = Exact<{
   role?: TaskRole | null | undefined;
@@ -160,28 +160,28 @@ export type DashTasksQueryVariables = Exact<{
 }>;
 
 
-export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null }> } };
+export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> }> } };
 
 export type DashTaskByIdQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashTaskUpdatedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashCancelTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashProvideTaskInputMutationVariables = Exact<{
   id: string | number;
@@ -189,14 +189,14 @@ export type DashProvideTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashApproveTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashRejectTaskMutationVariables = Exact<{
   id: string | number;
@@ -204,14 +204,14 @@ export type DashRejectTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashRefundTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashContestTaskMutationVariables = Exact<{
   id: string | number;
@@ -219,7 +219,7 @@ export type DashContestTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashRateTaskMutationVariables = Exact<{
   taskId: string | number;
@@ -234,14 +234,14 @@ export type DashAcceptTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashStartTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashCompleteTaskMutationVariables = Exact<{
   id: string | number;
@@ -249,7 +249,7 @@ export type DashCompleteTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashFailTaskMutationVariables = Exact<{
   id: string | number;
@@ -257,7 +257,7 @@ export type DashFailTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
 export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string };
 
@@ -308,7 +308,7 @@ export type DashDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type DashDeliveriesQuery = { agentDeliveries: Array<{ id: string, taskId: string, status: DeliveryStatus, attemptCount: number, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> };
+export type DashDeliveriesQuery = { agentDeliveries: Array<{ id: string, taskId: string, type: string, status: DeliveryStatus, attemptCount: number, nextAttemptAt: string | null, createdAt: string, task: { id: string, title: string, status: TaskStatus }, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> };
 
 export type DashRedeliverMutationVariables = Exact<{
   agentId: string | number;
@@ -346,6 +346,12 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -372,6 +378,14 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }
     `, {"fragmentName":"DashTask"}) as unknown as TypedDocumentString<DashTaskFragment, unknown>;
 export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
@@ -504,6 +518,12 @@ export const DashTasksDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -530,6 +550,14 @@ export const DashTasksDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashTasksQuery, DashTasksQueryVariables>;
 export const DashTaskByIdDocument = new TypedDocumentString(`
     query DashTaskById($id: ID!) {
@@ -546,6 +574,12 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -572,6 +606,14 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashTaskByIdQuery, DashTaskByIdQueryVariables>;
 export const DashTaskUpdatedDocument = new TypedDocumentString(`
     subscription DashTaskUpdated($id: ID!) {
@@ -588,6 +630,12 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -614,6 +662,14 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashTaskUpdatedSubscription, DashTaskUpdatedSubscriptionVariables>;
 export const DashCancelTaskDocument = new TypedDocumentString(`
     mutation DashCancelTask($id: ID!) {
@@ -630,6 +686,12 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -656,6 +718,14 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashCancelTaskMutation, DashCancelTaskMutationVariables>;
 export const DashProvideTaskInputDocument = new TypedDocumentString(`
     mutation DashProvideTaskInput($id: ID!, $input: JSON!) {
@@ -672,6 +742,12 @@ export const DashProvideTaskInputDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -698,6 +774,14 @@ export const DashProvideTaskInputDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashProvideTaskInputMutation, DashProvideTaskInputMutationVariables>;
 export const DashApproveTaskDocument = new TypedDocumentString(`
     mutation DashApproveTask($id: ID!) {
@@ -714,6 +798,12 @@ export const DashApproveTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -740,6 +830,14 @@ export const DashApproveTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashApproveTaskMutation, DashApproveTaskMutationVariables>;
 export const DashRejectTaskDocument = new TypedDocumentString(`
     mutation DashRejectTask($id: ID!, $reason: String!) {
@@ -756,6 +854,12 @@ export const DashRejectTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -782,6 +886,14 @@ export const DashRejectTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashRejectTaskMutation, DashRejectTaskMutationVariables>;
 export const DashRefundTaskDocument = new TypedDocumentString(`
     mutation DashRefundTask($id: ID!) {
@@ -798,6 +910,12 @@ export const DashRefundTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -824,6 +942,14 @@ export const DashRefundTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashRefundTaskMutation, DashRefundTaskMutationVariables>;
 export const DashContestTaskDocument = new TypedDocumentString(`
     mutation DashContestTask($id: ID!, $statement: String!) {
@@ -840,6 +966,12 @@ export const DashContestTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -866,6 +998,14 @@ export const DashContestTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashContestTaskMutation, DashContestTaskMutationVariables>;
 export const DashRateTaskDocument = new TypedDocumentString(`
     mutation DashRateTask($taskId: ID!, $rating: Int!) {
@@ -890,6 +1030,12 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -916,6 +1062,14 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashAcceptTaskMutation, DashAcceptTaskMutationVariables>;
 export const DashStartTaskDocument = new TypedDocumentString(`
     mutation DashStartTask($id: ID!) {
@@ -932,6 +1086,12 @@ export const DashStartTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -958,6 +1118,14 @@ export const DashStartTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashStartTaskMutation, DashStartTaskMutationVariables>;
 export const DashCompleteTaskDocument = new TypedDocumentString(`
     mutation DashCompleteTask($id: ID!, $result: JSON!) {
@@ -974,6 +1142,12 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -1000,6 +1174,14 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashCompleteTaskMutation, DashCompleteTaskMutationVariables>;
 export const DashFailTaskDocument = new TypedDocumentString(`
     mutation DashFailTask($id: ID!, $error: String!) {
@@ -1016,6 +1198,12 @@ export const DashFailTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -1042,6 +1230,14 @@ export const DashFailTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
 }`) as unknown as TypedDocumentString<DashFailTaskMutation, DashFailTaskMutationVariables>;
 export const DashMyAgentsDocument = new TypedDocumentString(`
     query DashMyAgents {
@@ -1216,6 +1412,12 @@ export const DashDeliveriesDocument = new TypedDocumentString(`
   agentDeliveries(agentId: $agentId, limit: $limit) {
     id
     taskId
+    type
+    task {
+      id
+      title
+      status
+    }
     status
     attemptCount
     nextAttemptAt

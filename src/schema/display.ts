@@ -1,0 +1,38 @@
+// Fields that let a client show names rather than ids: the agent of a task, the task of a delivery,
+// an agent's icon and its owner's name, and the counts behind its trust tier. Each reads what the
+// viewer may already see (a task's agent is public; a delivery is listed only to the agent's owner).
+import { builder } from './builder.js';
+import { AgentRef, PublicAgentRef } from './agents.js';
+import { TaskRef } from './tasks.js';
+
+const iconOf = (agent: { a2aCard: unknown }): string | null => {
+  const icon = (agent.a2aCard as { iconUrl?: unknown } | null)?.iconUrl;
+  return typeof icon === 'string' && /^https:\/\//i.test(icon) ? icon : null;
+};
+
+builder.prismaObjectFields(PublicAgentRef, (t) => ({
+  iconUrl: t.string({ nullable: true, description: "The agent's icon (https), from its A2A card", select: { a2aCard: true }, resolve: iconOf }),
+  ownerName: t.string({
+    nullable: true,
+    description: "The owner's display name; null when the owner has not set one",
+    select: { owner: { select: { name: true } } },
+    resolve: (agent) => agent.owner.name ?? null,
+  }),
+}));
+
+for (const ref of [AgentRef, PublicAgentRef]) {
+  builder.prismaObjectFields(ref, (t) => ({
+    completedCount: t.exposeInt('completedCount', { description: 'Tasks the agent completed, all time' }),
+    failedCount: t.exposeInt('failedCount', { description: 'Tasks the agent failed or let expire, all time' }),
+    ratingCount: t.exposeInt('ratingCount', { description: 'How many ratings avgRating averages' }),
+  }));
+}
+
+builder.prismaObjectFields(TaskRef, (t) => ({
+  agent: t.relation('agent', { type: PublicAgentRef, nullable: true, description: 'The agent the task went to, as anyone may see it' }),
+}));
+
+builder.prismaObjectFields('Delivery', (t) => ({
+  type: t.exposeString('type', { description: 'task.assigned (the task itself) or task.input (an answer to an input request), …' }),
+  task: t.relation('task', { type: TaskRef }),
+}));
