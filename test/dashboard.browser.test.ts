@@ -55,6 +55,8 @@ beforeAll(async () => {
   flakyAgent = await startTestAgent();
   requester = await server.createUser('requester@example.com');
   owner = await server.createUser('owner@example.com');
+  // Cards and agent pages name the owner.
+  await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
   const create = (body: Record<string, unknown>) => server.api.post('/v1/agents', { key: owner.apiKey, body }).then((r) => {
     expect(r.status).toBe(201);
     return r.body.data;
@@ -63,7 +65,15 @@ beforeAll(async () => {
     name: 'French Translator',
     endpoint: translatorAgent.url,
     description: 'Translates English text into natural French',
-    longDescription: 'Short texts, emails and product copy, translated by a fine-tuned model.',
+    // Markdown, with what a sanitiser must drop.
+    longDescription: [
+      'Short texts, emails and **product copy**, translated by a fine-tuned model.',
+      '',
+      '- Keeps your tone',
+      '- See the [style guide](https://example.com/style)',
+      '',
+      '<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">',
+    ].join('\n'),
     capabilities: ['translation', 'french'],
     protocols: ['http'],
     categories: ['language'],
@@ -130,6 +140,25 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'requester');
 
+    // Before signing in: the agent page shows who offers it, its description, the fields its form asks
+    // for, and how to call it from code.
+    await page.goto(`${server.url}/agents/french-translator`);
+    await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+    await page.getByText('by Ada Lab').waitFor();
+    const long = page.getByTestId('long-description');
+    await long.locator('strong', { hasText: 'product copy' }).waitFor();
+    expect(await long.getByRole('link', { name: 'style guide' }).getAttribute('rel')).toContain('noopener');
+    expect(await long.locator('script, img[onerror]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    await page.getByLabel(/Text to translate/).waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
+    const snippet = page.locator('pre.snippet');
+    expect(await snippet.textContent()).toMatch(/curl -X POST http:\/\/[^ ]+\/v1\/tasks[\s\S]*"agentId": "agt_\w+"[\s\S]*"text": "Text to translate…"/);
+    await page.getByRole('button', { name: 'GraphQL', exact: true }).click();
+    expect(await snippet.textContent()).toContain('createTask(input: $input)');
+    await page.locator('.record-grid, .note').first().waitFor();
+    await shot(page, 'agent-public');
+
     await page.goto(`${server.url}/sign-in`);
     await page.getByText('user create').waitFor();
     // No identity provider is configured, so there is no field for its access tokens.
@@ -143,7 +172,14 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'French Translator' }) });
     await card.waitFor();
     await page.waitForURL(/\?q=tranlsator$/);
-    expect(await card.textContent()).toContain('$2.50');
+    // A card: icon, owner, capabilities, trust with its counts, rating, tasks done, price.
+    const cardText = await card.textContent();
+    expect(cardText).toContain('$2.50');
+    expect(cardText).toContain('by Ada Lab');
+    expect(cardText).toMatch(/Trust.*0 ok · 0 failed/);
+    expect(cardText).toContain('Tasks done0');
+    await card.getByRole('list', { name: 'Capabilities' }).getByText('translation').waitFor();
+    expect(await card.locator('.agent-icon').count()).toBe(1);
     await shot(page, 'discover');
     await page.getByRole('link', { name: 'French Translator' }).click();
     await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
@@ -194,6 +230,15 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Rate' }).click();
     await page.getByText('You rated this task 5 / 5.').waitFor();
     await shot(page, 'task');
+
+    // The agent page's track record now counts the task.
+    await until('the track record counts the task', async () => {
+      await page.goto(`${server.url}/agents/french-translator`);
+      await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+      return /1 completed, 0 failed/.test((await page.getByRole('region', { name: 'Track record' }).textContent()) ?? '');
+    });
+    expect(await page.locator('.record-grid svg[role="img"]').count()).toBe(3);
+    await shot(page, 'agent-record');
 
     await page.getByRole('link', { name: 'My tasks' }).click();
     await page.getByLabel('Status').selectOption('completed');

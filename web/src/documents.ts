@@ -32,9 +32,15 @@ export const DiscoverQuery = graphql(`
         capabilities
         trustTier
         avgRating
+        ratingCount
         taskCount
+        completedCount
+        failedCount
         priceCents
         status
+        iconUrl
+        ownerName
+        verified
       }
       total
       page
@@ -71,6 +77,11 @@ export const AgentDetailQuery = graphql(`
       updatedAt
       priceCents
       trustTier
+      iconUrl
+      ownerName
+      ratingCount
+      completedCount
+      failedCount
       stats {
         successRate
         p50CompletionMs

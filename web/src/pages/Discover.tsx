@@ -6,6 +6,7 @@ import { DiscoverQuery } from '../documents.js';
 import type { DashDiscoverQuery } from '../generated/gql/graphql.js';
 import { price, rating } from '../format.js';
 import { Link, navigate, useLocation } from '../router.js';
+import { AgentIcon } from '../components/AgentIcon.js';
 import { Empty, ErrorNote, PageTitle, SkeletonCards, Tags, Tier } from '../components/ui.js';
 
 const SORTS = [
@@ -194,21 +195,41 @@ export function Discover() {
           <ul className="cards" aria-busy={loading}>
             {result.data.map((agent) => (
               <li key={agent.id} className="card">
-                <h2>
-                  <Link href={`/agents/${encodeURIComponent(agent.slug)}`}>{agent.name}</Link>
-                </h2>
+                <div className="card-head">
+                  <AgentIcon agent={agent} />
+                  <div>
+                    <h2>
+                      <Link href={`/agents/${encodeURIComponent(agent.slug)}`}>{agent.name}</Link>
+                    </h2>
+                    <p className="muted byline">
+                      {agent.ownerName ? `by ${agent.ownerName}` : 'independent owner'}
+                      {agent.verified ? ' · verified' : ''}
+                    </p>
+                  </div>
+                </div>
                 <p>{agent.description || 'No description.'}</p>
-                <Tags values={agent.tags} label="Tags" />
+                <Tags values={agent.capabilities} label="Capabilities" />
                 <dl className="facts">
                   <div>
                     <dt>Trust</dt>
                     <dd>
                       <Tier value={agent.trustTier} />
+                      <span className="muted counts">
+                        {' '}
+                        {agent.completedCount} ok · {agent.failedCount} failed
+                      </span>
                     </dd>
                   </div>
                   <div>
                     <dt>Rating</dt>
-                    <dd>{rating(agent.avgRating)}</dd>
+                    <dd>
+                      {rating(agent.avgRating)}
+                      {agent.ratingCount > 0 && <span className="muted"> ({agent.ratingCount})</span>}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Tasks done</dt>
+                    <dd>{agent.completedCount}</dd>
                   </div>
                   <div>
                     <dt>Price</dt>

@@ -9,7 +9,7 @@ import { gql, rest, errorText } from '../api.js';
 import { SimulateConfirmMutation } from '../documents.js';
 import { navigate } from '../router.js';
 import { ErrorNote } from '../components/ui.js';
-import { taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
+import { inputSchemaOf, taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
 import { linearRegExp } from '../linear-regexp.js';
 import { plainErrors } from '../plain-errors.js';
 
@@ -89,6 +89,31 @@ export function TaskForm({ agent }: { agent: { id: string; priceCents: number; i
         idPrefix="task"
       />
       <ErrorNote error={error} />
+    </div>
+  );
+}
+
+// The fields of an agent's input form, as requesters will see them, without sending anything: on the
+// agent page before sign-in, and beside the owner's schema editor as a live preview.
+export function InputFormPreview({ inputSchema, idPrefix = 'preview' }: { inputSchema: string | null | undefined; idPrefix?: string }) {
+  const schema = useMemo(() => inputSchemaOf(inputSchema).input, [inputSchema]);
+  const [formData, setFormData] = useState<unknown>(undefined);
+  return (
+    <div className="task-form preview">
+      <Form
+        schema={schema}
+        validator={validator}
+        formData={formData}
+        onChange={(e) => setFormData(e.formData)}
+        onSubmit={() => {}}
+        showErrorList={false}
+        transformErrors={plainErrors}
+        noHtml5Validate
+        liveValidate={formData !== undefined}
+        idPrefix={idPrefix}
+      >
+        <></>
+      </Form>
     </div>
   );
 }

@@ -129,14 +129,14 @@ export type DashDiscoverQueryVariables = Exact<{
 }>;
 
 
-export type DashDiscoverQuery = { discover: { total: number, page: number, perPage: number, totalPages: number, data: Array<{ id: string, name: string, slug: string, description: string, tags: Array<string>, capabilities: Array<string>, trustTier: TrustTier, avgRating: number | null, taskCount: number, priceCents: number, status: AgentStatus }> } };
+export type DashDiscoverQuery = { discover: { total: number, page: number, perPage: number, totalPages: number, data: Array<{ id: string, name: string, slug: string, description: string, tags: Array<string>, capabilities: Array<string>, trustTier: TrustTier, avgRating: number | null, ratingCount: number, taskCount: number, completedCount: number, failedCount: number, priceCents: number, status: AgentStatus, iconUrl: string | null, ownerName: string | null, verified: boolean }> } };
 
 export type DashAgentDetailQueryVariables = Exact<{
   slugOrId: string;
 }>;
 
 
-export type DashAgentDetailQuery = { agent: { id: string, name: string, slug: string, description: string, longDescription: string, protocols: Array<string>, categories: Array<string>, capabilities: Array<string>, tags: Array<string>, endpoint: string, docsUrl: string | null, authType: string | null, version: string | null, status: AgentStatus, verified: boolean, healthStatus: HealthStatus, inputSchema: string | null, twitterUrl: string | null, taskCount: number, avgRating: number | null, createdAt: string, updatedAt: string, priceCents: number, trustTier: TrustTier, stats: { successRate: number | null, p50CompletionMs: number | null, p95CompletionMs: number | null, recentTasks: number } } };
+export type DashAgentDetailQuery = { agent: { id: string, name: string, slug: string, description: string, longDescription: string, protocols: Array<string>, categories: Array<string>, capabilities: Array<string>, tags: Array<string>, endpoint: string, docsUrl: string | null, authType: string | null, version: string | null, status: AgentStatus, verified: boolean, healthStatus: HealthStatus, inputSchema: string | null, twitterUrl: string | null, taskCount: number, avgRating: number | null, createdAt: string, updatedAt: string, priceCents: number, trustTier: TrustTier, iconUrl: string | null, ownerName: string | null, ratingCount: number, completedCount: number, failedCount: number, stats: { successRate: number | null, p50CompletionMs: number | null, p95CompletionMs: number | null, recentTasks: number } } };
 
 export type DashMeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -437,9 +437,15 @@ export const DashDiscoverDocument = new TypedDocumentString(`
       capabilities
       trustTier
       avgRating
+      ratingCount
       taskCount
+      completedCount
+      failedCount
       priceCents
       status
+      iconUrl
+      ownerName
+      verified
     }
     total
     page
@@ -475,6 +481,11 @@ export const DashAgentDetailDocument = new TypedDocumentString(`
     updatedAt
     priceCents
     trustTier
+    iconUrl
+    ownerName
+    ratingCount
+    completedCount
+    failedCount
     stats {
       successRate
       p50CompletionMs

@@ -1,0 +1,83 @@
+// An agent's track record as a small inline SVG chart: all-time completed and failed tasks as one
+// stacked bar, the recent success rate as a gauge, and the median and 95th percentile completion
+// times on one scale. The figures are also written out, so the chart is decoration for sighted users
+// and the text is what screen readers read.
+import { duration, percent } from '../format.js';
+
+export interface Record {
+  taskCount: number;
+  completedCount: number;
+  failedCount: number;
+  stats: { successRate?: number | null; p50CompletionMs?: number | null; p95CompletionMs?: number | null; recentTasks: number };
+}
+
+const W = 240;
+
+function Bar({ parts, label }: { parts: { value: number; colour: string }[]; label: string }) {
+  const total = parts.reduce((sum, p) => sum + p.value, 0) || 1;
+  let x = 0;
+  return (
+    <svg className="chart" viewBox={`0 0 ${W} 14`} width="100%" height="14" role="img" aria-label={label}>
+      <rect width={W} height="14" rx="4" fill="#e5e7eb" />
+      {parts.map((p, i) => {
+        const w = (p.value / total) * W;
+        const rect = <rect key={i} x={x} width={w} height="14" rx={w > 8 ? 4 : 0} fill={p.colour} />;
+        x += w;
+        return rect;
+      })}
+    </svg>
+  );
+}
+
+export function TrackRecord({ agent }: { agent: Record }) {
+  const { stats } = agent;
+  const finished = agent.completedCount + agent.failedCount;
+  const rate = stats.successRate ?? null;
+  const p50 = stats.p50CompletionMs ?? null;
+  const p95 = stats.p95CompletionMs ?? null;
+  const slowest = Math.max(p50 ?? 0, p95 ?? 0) || 1;
+  if (finished === 0 && stats.recentTasks === 0) {
+    return <p className="note">No finished tasks yet. The figures appear once the agent has completed or failed a task.</p>;
+  }
+  return (
+    <div className="record-grid">
+      <figure className="record-item">
+        <figcaption>
+          Tasks done: <strong>{agent.completedCount}</strong> completed, <strong>{agent.failedCount}</strong> failed
+          <span className="muted"> ({agent.taskCount} received)</span>
+        </figcaption>
+        <Bar
+          label={`${agent.completedCount} completed, ${agent.failedCount} failed`}
+          parts={[
+            { value: agent.completedCount, colour: '#047857' },
+            { value: agent.failedCount, colour: '#b91c1c' },
+          ]}
+        />
+      </figure>
+      <figure className="record-item">
+        <figcaption>
+          Recent success rate: <strong>{percent(rate)}</strong>
+          <span className="muted"> (last {stats.recentTasks} finished)</span>
+        </figcaption>
+        <Bar
+          label={`Success rate ${percent(rate)}`}
+          parts={[
+            { value: rate ?? 0, colour: '#1d4ed8' },
+            { value: 1 - (rate ?? 0), colour: 'transparent' },
+          ]}
+        />
+      </figure>
+      <figure className="record-item">
+        <figcaption>
+          Time to complete: median <strong>{duration(p50)}</strong>, 95th percentile <strong>{duration(p95)}</strong>
+        </figcaption>
+        <svg className="chart" viewBox={`0 0 ${W} 34`} width="100%" height="34" role="img" aria-label={`median ${duration(p50)}, 95th percentile ${duration(p95)}`}>
+          <rect y="2" width={W} height="12" rx="4" fill="#e5e7eb" />
+          <rect y="2" width={((p50 ?? 0) / slowest) * W} height="12" rx="4" fill="#0e7490" />
+          <rect y="20" width={W} height="12" rx="4" fill="#e5e7eb" />
+          <rect y="20" width={((p95 ?? 0) / slowest) * W} height="12" rx="4" fill="#7c3aed" />
+        </svg>
+      </figure>
+    </div>
+  );
+}
