@@ -306,11 +306,25 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await signIn(page, owner.apiKey);
     await page.getByRole('link', { name: 'My agents' }).click();
     await page.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
+    // Delivery health at a glance: the failed attempt shows.
+    const flakyRow = page.locator('.agent-row').filter({ has: page.getByRole('link', { name: 'Flaky Summarizer' }) });
+    await flakyRow.getByText(/Deliveries: 0 % answered · median \d+ ms · 1 attempt$/).waitFor();
+    // Tasks for my agents: a compact list that names the agent; the moves are on the task's page.
     await page.getByRole('heading', { name: 'Tasks for my agents' }).waitFor();
-    await page.getByRole('link', { name: 'Summarize the report' }).waitFor();
+    const taskRow = page.locator('.agent-task').filter({ hasText: 'Summarize the report' });
+    await taskRow.getByText('for Flaky Summarizer').waitFor();
+    expect(await taskRow.getByRole('button').count()).toBe(0);
     await shot(page, 'my-agents');
     await page.getByRole('link', { name: 'Flaky Summarizer' }).click();
     await page.getByRole('heading', { level: 1, name: 'Flaky Summarizer' }).waitFor();
+
+    // The input schema: checked as it is typed, with the requesters' form previewed beside it.
+    const schemaField = page.getByLabel('Input schema (JSON Schema)');
+    await schemaField.fill('{"type": "object", "properties": {');
+    await page.getByText(/^Input schema is not valid JSON/).waitFor();
+    await schemaField.fill('{"type": "object", "required": ["url"], "properties": {"url": {"type": "string", "title": "Report URL", "format": "uri"}}}');
+    await page.getByText('Valid JSON Schema.').waitFor();
+    await page.locator('.schema-editor').getByLabel(/Report URL/).waitFor();
 
     // The service's message, next to the field it names.
     await page.getByLabel('Endpoint URL').fill('ftp://example.com/tasks');
@@ -322,7 +336,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByLabel('Tags').fill('nlp, summaries, reports');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
-    expect((await server.api.get(`/v1/agents/${flakyId}`, { key: owner.apiKey })).body.data.tags).toEqual(['nlp', 'summaries', 'reports']);
+    const saved = (await server.api.get(`/v1/agents/${flakyId}`, { key: owner.apiKey })).body.data;
+    expect(saved.tags).toEqual(['nlp', 'summaries', 'reports']);
+    expect(JSON.parse(saved.inputSchema).properties.url.title).toBe('Report URL');
 
     // A new secret is shown once; the redelivery is signed with it.
     await page.getByRole('button', { name: 'Generate secret' }).click();
@@ -333,8 +349,10 @@ describe.skipIf(!present)('dashboard in a browser', () => {
 
     const log = page.locator('.delivery');
     await log.first().getByRole('cell', { name: '500', exact: true }).waitFor();
-    // The log names the task, linked, rather than its id.
-    await log.first().getByRole('link', { name: 'Summarize the report' }).waitFor();
+    // The log is grouped by task, named and linked rather than its id, with the task's state.
+    const taskGroup = page.locator('.delivery-group').filter({ has: page.getByRole('link', { name: 'Summarize the report' }) });
+    await taskGroup.locator('.badge', { hasText: 'matched' }).waitFor();
+    // The task is still matched, so its delivery can be sent again.
     await log.first().getByRole('button', { name: /Redeliver/ }).click();
     await page.getByText(/queued again/).waitFor();
     const received = await flakyAgent.waitFor(2);
@@ -356,16 +374,23 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await shot(phone.page, 'my-agent-phone');
     await phone.context.close();
 
-    // The owner finishes the task from the list of tasks for their agents.
+    // The owner finishes the task on its page, reached from the list of tasks for their agents.
     await page.getByRole('link', { name: 'All my agents' }).click();
-    const row = page.locator('.agent-task').filter({ hasText: 'Summarize the report' });
-    await row.getByLabel('Result (JSON)').fill('{"summary": "Revenue grew."}');
-    await row.getByRole('button', { name: 'Complete' }).click();
-    await row.locator('.badge', { hasText: 'completed' }).waitFor();
+    await page.locator('.agent-task').getByRole('link', { name: 'Summarize the report' }).click();
+    await page.getByRole('heading', { name: 'Work on this task' }).waitFor();
+    await page.getByLabel('Result (JSON)').fill('{"summary": "Revenue grew."}');
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await page.locator('.status-line').getByText('completed').waitFor();
+    await page.locator('.timeline').getByText(/You completed the task/).waitFor();
     expect((await server.api.get(`/v1/tasks/${task.body.data.id}`, { key: requester.apiKey })).body.data).toMatchObject({
       status: 'completed',
       result: { summary: 'Revenue grew.' },
     });
+    // The delivery log agrees with the task: no Redeliver once it is completed.
+    await page.goto(`${server.url}/my/agents/${flakyId}`);
+    const group = page.locator('.delivery-group').filter({ hasText: 'Summarize the report' });
+    await group.locator('.badge', { hasText: 'completed' }).waitFor();
+    expect(await group.getByRole('button', { name: /Redeliver/ }).count()).toBe(0);
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);

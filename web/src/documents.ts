@@ -305,6 +305,7 @@ graphql(`
     trustTier
     taskCount
     avgRating
+    iconUrl
     updatedAt
   }
 `);

@@ -259,26 +259,26 @@ export type DashFailTaskMutationVariables = Exact<{
 
 export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
 
-export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string };
+export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string };
 
 export type DashMyAgentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string }> };
+export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string }> };
 
 export type DashMyAgentQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string } };
 
 export type DashCreateAgentMutationVariables = Exact<{
   input: AgentCreateInput;
 }>;
 
 
-export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string } };
 
 export type DashUpdateAgentMutationVariables = Exact<{
   id: string | number;
@@ -286,7 +286,7 @@ export type DashUpdateAgentMutationVariables = Exact<{
 }>;
 
 
-export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string } };
 
 export type DashRotateSecretMutationVariables = Exact<{
   id: string | number;
@@ -300,7 +300,7 @@ export type DashRemoveSecretMutationVariables = Exact<{
 }>;
 
 
-export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string } };
+export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string } };
 
 export type DashDeliveriesQueryVariables = Exact<{
   agentId: string | number;
@@ -413,6 +413,7 @@ export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
+  iconUrl
   updatedAt
 }
     `, {"fragmentName":"DashOwnAgent"}) as unknown as TypedDocumentString<DashOwnAgentFragment, unknown>;
@@ -1280,6 +1281,7 @@ export const DashMyAgentsDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
+  iconUrl
   updatedAt
 }`) as unknown as TypedDocumentString<DashMyAgentsQuery, DashMyAgentsQueryVariables>;
 export const DashMyAgentDocument = new TypedDocumentString(`
@@ -1312,6 +1314,7 @@ export const DashMyAgentDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
+  iconUrl
   updatedAt
 }`) as unknown as TypedDocumentString<DashMyAgentQuery, DashMyAgentQueryVariables>;
 export const DashCreateAgentDocument = new TypedDocumentString(`
@@ -1344,6 +1347,7 @@ export const DashCreateAgentDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
+  iconUrl
   updatedAt
 }`) as unknown as TypedDocumentString<DashCreateAgentMutation, DashCreateAgentMutationVariables>;
 export const DashUpdateAgentDocument = new TypedDocumentString(`
@@ -1376,6 +1380,7 @@ export const DashUpdateAgentDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
+  iconUrl
   updatedAt
 }`) as unknown as TypedDocumentString<DashUpdateAgentMutation, DashUpdateAgentMutationVariables>;
 export const DashRotateSecretDocument = new TypedDocumentString(`
@@ -1416,6 +1421,7 @@ export const DashRemoveSecretDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
+  iconUrl
   updatedAt
 }`) as unknown as TypedDocumentString<DashRemoveSecretMutation, DashRemoveSecretMutationVariables>;
 export const DashDeliveriesDocument = new TypedDocumentString(`
