@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { CHROMIUM, chromiumPresent } from './support/browser.js';
+import { axeViolations, CHROMIUM, chromiumPresent, tabTo } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
@@ -126,7 +126,16 @@ function screenshotOnFailure(page: Page, name: string): void {
   });
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+// Every page a test visits is checked with axe-core: no serious or critical violation.
+async function accessible(page: Page, name: string): Promise<void> {
+  expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
+}
+
+// A picture for the README, of a page that passed the accessibility check.
+async function shot(page: Page, name: string): Promise<void> {
+  await accessible(page, name);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
 
 async function signIn(page: Page, apiKey: string): Promise<void> {
   await page.goto(`${server.url}/sign-in`);
@@ -287,6 +296,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     expect(await page.getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Actions' }).count()).toBe(0);
     expect((await server.api.get(`/v1/tasks/${created.body.data.id}`, { key: requester.apiKey })).body.data.status).toBe('cancelled');
+    await accessible(page, 'cancelled task');
     await context.close();
   }, 120_000);
 
@@ -464,8 +474,48 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     // The pattern's error appears by the field at once, and the page still answers.
     const codeField = page.locator('.form-group').filter({ has: page.getByLabel('Code') });
     await codeField.getByText(/Code is not in the expected format/).waitFor({ timeout: 5_000 });
+    await accessible(page, 'task form with errors');
     expect(await page.evaluate(() => 1 + 1)).toBe(2);
     expect(translatorAgent.received.filter((d) => d.body.title === 'A code')).toHaveLength(0);
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('works with the keyboard alone: search, the task form and the task page', async () => {
+    const { context, page } = await newPage();
+    screenshotOnFailure(page, 'keyboard');
+    await signIn(page, requester.apiKey);
+    await page.goto(`${server.url}/`);
+    await page.getByRole('heading', { level: 1, name: 'Discover agents' }).waitFor();
+    // Keyboard use starts at the page's heading, past the header.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await tabTo(page, page.getByLabel('Search'));
+    await page.keyboard.type('french');
+    const link = page.getByRole('link', { name: 'French Translator' });
+    await link.waitFor();
+    await tabTo(page, link);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+
+    // The task form, field by field; Enter in a field sends it.
+    await tabTo(page, page.getByLabel('Title'));
+    await page.keyboard.type('Keyboard task');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Typed without a mouse');
+    await tabTo(page, page.getByLabel(/Text to translate/));
+    await page.keyboard.type('Thank you');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/tasks\/tsk_\w+$/);
+    const status = page.locator('.status-line');
+    await status.getByText('in progress').waitFor();
+
+    // The task page: the agent's link and the cancel button are reachable; cancelling asks first.
+    await tabTo(page, page.locator('.task-summary').getByRole('link', { name: 'French Translator' }));
+    await tabTo(page, page.getByRole('button', { name: 'Cancel task' }));
+    await page.keyboard.press('Enter');
+    await status.getByText('cancelled').waitFor();
+    await accessible(page, 'task cancelled by keyboard');
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);
@@ -496,6 +546,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       await page.getByRole('region', { name: 'The agent needs more input' }).getByText('Which city is the bakery in?').waitFor();
       // The question is in the timeline too, with who asked.
       await page.locator('.timeline').getByText('Which city is the bakery in?').waitFor();
+      await accessible(page, 'input request');
       await page.getByLabel(/City/).fill('Lyon');
       await page.getByRole('button', { name: 'Send answer' }).click();
       await status.getByText('in progress').waitFor();
@@ -546,13 +597,16 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     // An unknown agent and an unknown task say so, with a way back.
     await page.goto(`${server.url}/agents/no-such-agent`);
     await page.getByRole('heading', { level: 1, name: 'Agent not found' }).waitFor();
+    await accessible(page, 'agent not found');
     await signIn(page, requester.apiKey);
     await page.goto(`${server.url}/tasks/tsk_nosuchtask`);
     await page.getByRole('heading', { level: 1, name: 'Task not found' }).waitFor();
+    await accessible(page, 'task not found');
     // A search that finds nothing says what to try.
     await page.goto(`${server.url}/?q=zzzzqqqq&capability=nothing`);
     await page.getByText('No agent matches this search').waitFor();
     await page.getByRole('button', { name: 'Clear the filters' }).waitFor();
+    await accessible(page, 'empty search');
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 60_000);
