@@ -1,0 +1,48 @@
+// The GraphQL fields that let the dashboard show names rather than ids (src/schema/display.ts): a
+// task's agent, a delivery's task, an agent's icon and owner name, and the counts behind its trust.
+import { describe, expect, test as it } from './support/fixtures.js';
+import { until } from './support/wait.js';
+
+const AGENT = `query($s: String!) { agent(slugOrId: $s) { name iconUrl ownerName completedCount failedCount ratingCount } }`;
+const TASK = `query($id: ID!) { task(id: $id) { id agent { id name slug } } }`;
+const DELIVERIES = `query($a: ID!) { agentDeliveries(agentId: $a) { id taskId type task { id title status } } }`;
+
+describe('display fields', () => {
+  it('name the owner and give the counts on the public agent; the icon only from an https card', async ({ server, owner, agent }) => {
+    await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
+    const before = (await server.api.graphql(AGENT, { s: agent.id })).data.agent;
+    expect(before).toEqual({ name: 'Fixture agent', iconUrl: null, ownerName: 'Ada Lab', completedCount: 0, failedCount: 0, ratingCount: 0 });
+
+    await server.prisma.agent.update({ where: { id: agent.id }, data: { a2aCard: { iconUrl: 'https://cdn.example.com/icon.png' } } });
+    expect((await server.api.graphql(AGENT, { s: agent.id })).data.agent.iconUrl).toBe('https://cdn.example.com/icon.png');
+    // Anything but https (javascript:, http:, data:) is not offered as an icon.
+    for (const iconUrl of ['javascript:alert(1)', 'http://cdn.example.com/icon.png', 'data:image/svg+xml,<svg/>']) {
+      await server.prisma.agent.update({ where: { id: agent.id }, data: { a2aCard: { iconUrl } } });
+      expect((await server.api.graphql(AGENT, { s: agent.id })).data.agent.iconUrl, iconUrl).toBeNull();
+    }
+    // Without a name the owner is not named (never the email).
+    await server.prisma.user.update({ where: { id: owner.id }, data: { name: null } });
+    expect((await server.api.graphql(AGENT, { s: agent.id })).data.agent.ownerName).toBeNull();
+  });
+
+  it("give a task's agent to its requester and a delivery's task to the agent's owner, and nothing to others", async ({ server, owner, requester, agent, task }) => {
+    // Before routing the task has no agent; once matched, the agent is named.
+    await agent.http.waitFor(1);
+    const seen = await server.api.graphql(TASK, { id: task.id }, requester.apiKey);
+    expect(seen.data.task).toEqual({ id: task.id, agent: { id: agent.id, name: 'Fixture agent', slug: 'fixture-agent' } });
+    const log = await until('the delivery is listed', async () => {
+      const answer = await server.api.graphql(DELIVERIES, { a: agent.id }, owner.apiKey);
+      return answer.data?.agentDeliveries.find((d: { taskId: string }) => d.taskId === task.id);
+    });
+    expect(log).toMatchObject({ type: 'task.assigned', task: { id: task.id, title: 'Fixture task' } });
+
+    // Another user sees neither the task nor the agent's deliveries.
+    const stranger = await server.createUser();
+    const foreignTask = await server.api.graphql(TASK, { id: task.id }, stranger.apiKey);
+    expect(foreignTask.data).toBeNull();
+    expect(foreignTask.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const foreignLog = await server.api.graphql(DELIVERIES, { a: agent.id }, stranger.apiKey);
+    expect(foreignLog.data).toBeNull();
+    expect(['NOT_FOUND', 'FORBIDDEN']).toContain(foreignLog.errors?.[0]?.extensions?.code);
+  });
+});
