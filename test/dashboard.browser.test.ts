@@ -17,9 +17,11 @@ import { until } from './support/wait.js';
 const present = chromiumPresent('dashboard.browser.test.ts');
 // The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1); ordinary runs write them into the
 // ignored artifacts folder so a test run leaves the tree unchanged.
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1'
-  ? path.join(projectRoot, 'docs/screenshots')
-  : path.join(projectRoot, 'test-artifacts/pages');
+// Only the pictures the README shows go to docs/screenshots.
+const README_SHOTS = new Set(['sign-in', 'discover', 'agent-public', 'task', 'task-review', 'my-agents', 'my-agent', 'discover-phone', 'task-phone', 'not-found']);
+const DOCS = path.join(projectRoot, 'docs/screenshots');
+const PAGES = path.join(projectRoot, 'test-artifacts/pages');
+const shotPath = (name: string) => path.join(process.env.UPDATE_SCREENSHOTS === '1' && README_SHOTS.has(name) ? DOCS : PAGES, `${name}.png`);
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 const DESKTOP = { width: 1100, height: 820 };
 const PHONE = { width: 375, height: 740 };
@@ -49,7 +51,8 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   if (!present) return;
   await buildWeb();
-  await mkdir(SCREENSHOTS, { recursive: true });
+  await mkdir(PAGES, { recursive: true });
+  if (process.env.UPDATE_SCREENSHOTS === '1') await mkdir(DOCS, { recursive: true });
   server = await startTestServer();
   translatorAgent = await startTestAgent();
   flakyAgent = await startTestAgent();
@@ -65,15 +68,8 @@ beforeAll(async () => {
     name: 'French Translator',
     endpoint: translatorAgent.url,
     description: 'Translates English text into natural French',
-    // Markdown, with what a sanitiser must drop.
-    longDescription: [
-      'Short texts, emails and **product copy**, translated by a fine-tuned model.',
-      '',
-      '- Keeps your tone',
-      '- See the [style guide](https://example.com/style)',
-      '',
-      '<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">',
-    ].join('\n'),
+    // Markdown.
+    longDescription: ['Short texts, emails and **product copy**, translated by a fine-tuned model.', '', '- Keeps your tone', '- See the [style guide](https://example.com/style)'].join('\n'),
     capabilities: ['translation', 'french'],
     protocols: ['http'],
     categories: ['language'],
@@ -95,7 +91,18 @@ beforeAll(async () => {
     })
   ).id;
   codeReviewerId = (await create({ name: 'Code Reviewer', endpoint: translatorAgent.url, description: 'Reviews pull requests for bugs and style', capabilities: ['code-review'], protocols: ['http'], categories: ['software'], tags: ['code', 'review'], priceCents: 900 })).id;
-  await create({ name: 'Invoice Extractor', endpoint: translatorAgent.url, description: 'Reads invoices and returns their fields as JSON', capabilities: ['extraction', 'ocr'], protocols: ['http'], categories: ['documents'], tags: ['pdf', 'finance'], priceCents: 0 });
+  await create({
+    name: 'Invoice Extractor',
+    endpoint: translatorAgent.url,
+    description: 'Reads invoices and returns their fields as JSON',
+    // Markdown with what must never run on the page.
+    longDescription: 'Returns **fields** as JSON.\n\n<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">\n\n[a link](javascript:window.pwned=3)',
+    capabilities: ['extraction', 'ocr'],
+    protocols: ['http'],
+    categories: ['documents'],
+    tags: ['pdf', 'finance'],
+    priceCents: 0,
+  });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }, 120_000);
 
@@ -134,7 +141,7 @@ async function accessible(page: Page, name: string): Promise<void> {
 // A picture for the README, of a page that passed the accessibility check.
 async function shot(page: Page, name: string): Promise<void> {
   await accessible(page, name);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: shotPath(name), fullPage: true });
 }
 
 async function signIn(page: Page, apiKey: string): Promise<void> {
@@ -157,8 +164,6 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const long = page.getByTestId('long-description');
     await long.locator('strong', { hasText: 'product copy' }).waitFor();
     expect(await long.getByRole('link', { name: 'style guide' }).getAttribute('rel')).toContain('noopener');
-    expect(await long.locator('script, img[onerror]').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     await page.getByLabel(/Text to translate/).waitFor();
     await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
     const snippet = page.locator('pre.snippet');
@@ -261,6 +266,12 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await phone.page.getByRole('link', { name: 'French Translator' }).waitFor();
     expect(await overflowOf(phone.page)).toBe(0);
     await shot(phone.page, 'discover-phone');
+    // The agent page, with its code snippets (they scroll inside their box).
+    await phone.page.goto(`${server.url}/agents/french-translator`);
+    await phone.page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+    await phone.page.locator('.record-grid').waitFor();
+    expect(await overflowOf(phone.page)).toBe(0);
+    await accessible(phone.page, 'agent at phone width');
     // The task page too, with its result and details.
     await signIn(phone.page, requester.apiKey);
     await phone.page.goto(`${server.url}/tasks/${taskId}`);
@@ -325,6 +336,11 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await taskRow.getByText('for Flaky Summarizer').waitFor();
     expect(await taskRow.getByRole('button').count()).toBe(0);
     await shot(page, 'my-agents');
+    await page.getByRole('link', { name: 'New agent' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New agent' }).waitFor();
+    await page.getByText('No schema: requesters send any JSON object.').waitFor();
+    await accessible(page, 'new agent');
+    await page.goBack();
     await page.getByRole('link', { name: 'Flaky Summarizer' }).click();
     await page.getByRole('heading', { level: 1, name: 'Flaky Summarizer' }).waitFor();
 
@@ -422,12 +438,13 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     // Back (typing replaced the sorted entry): the form shows the earlier search again, and so do the results.
     await page.goBack();
     await page.waitForURL(`${server.url}/`);
-    expect(await page.getByLabel('Capability').inputValue()).toBe('');
+    // The form follows the URL on the next render.
+    await until('the form shows the earlier search', async () => (await page.getByLabel('Capability').inputValue()) === '');
     expect(await page.getByLabel('Sort by').inputValue()).toBe('relevance');
     await until('all four again', async () => (await names()).length === 4);
     await page.goForward();
     await page.waitForURL(/capability=ocr/);
-    expect(await page.getByLabel('Capability').inputValue()).toBe('ocr');
+    await until('the form shows the later search', async () => (await page.getByLabel('Capability').inputValue()) === 'ocr');
     await page.getByLabel('Capability').fill('');
     await page.waitForURL(/\?sort=created$/);
 
@@ -586,6 +603,15 @@ describe.skipIf(!present)('dashboard in a browser', () => {
   it('shows the not-found page for a path with bad percent-encoding', async () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'bad-encoding');
+    // A long description's raw HTML and script links never run: shown as text or dropped.
+    await page.goto(`${server.url}/agents/invoice-extractor`);
+    const long = page.getByTestId('long-description');
+    await long.locator('strong', { hasText: 'fields' }).waitFor();
+    expect(await long.locator('script, img, [onerror]').count()).toBe(0);
+    expect(await long.locator('a[href^="javascript"]').count()).toBe(0);
+    await long.getByText('<script>window.pwned = 1</script>', { exact: false }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+
     await page.goto(`${server.url}/agents/%zz`);
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: 10_000 });
     // An unknown address opened in the browser: the dashboard's own page, answered with 404.

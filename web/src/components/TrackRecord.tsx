@@ -17,7 +17,7 @@ function Bar({ parts, label }: { parts: { value: number; colour: string }[]; lab
   const total = parts.reduce((sum, p) => sum + p.value, 0) || 1;
   let x = 0;
   return (
-    <svg className="chart" viewBox={`0 0 ${W} 14`} width="100%" height="14" role="img" aria-label={label}>
+    <svg className="chart" viewBox={`0 0 ${W} 14`} width="100%" height="14" preserveAspectRatio="none" role="img" aria-label={label}>
       <rect width={W} height="14" rx="4" fill="#e5e7eb" />
       {parts.map((p, i) => {
         const w = (p.value / total) * W;
@@ -71,7 +71,7 @@ export function TrackRecord({ agent }: { agent: Record }) {
         <figcaption>
           Time to complete: median <strong>{duration(p50)}</strong>, 95th percentile <strong>{duration(p95)}</strong>
         </figcaption>
-        <svg className="chart" viewBox={`0 0 ${W} 34`} width="100%" height="34" role="img" aria-label={`median ${duration(p50)}, 95th percentile ${duration(p95)}`}>
+        <svg className="chart" viewBox={`0 0 ${W} 34`} width="100%" height="34" preserveAspectRatio="none" role="img" aria-label={`median ${duration(p50)}, 95th percentile ${duration(p95)}`}>
           <rect y="2" width={W} height="12" rx="4" fill="#e5e7eb" />
           <rect y="2" width={((p50 ?? 0) / slowest) * W} height="12" rx="4" fill="#0e7490" />
           <rect y="20" width={W} height="12" rx="4" fill="#e5e7eb" />
