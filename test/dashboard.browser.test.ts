@@ -251,7 +251,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
       return /1 completed, 0 failed/.test((await page.getByRole('region', { name: 'Track record' }).textContent()) ?? '');
     });
-    expect(await page.locator('.record-grid svg[role="img"]').count()).toBe(3);
+    // Per day (14 bars, today's finished task), all time, success rate, p50/p95.
+    expect(await page.locator('.record-grid svg[role="img"]').count()).toBe(4);
+    await page.getByText('Tasks per day, last 14 days: 1 finished').waitFor();
     await shot(page, 'agent-record');
 
     await page.getByRole('link', { name: 'My tasks' }).click();

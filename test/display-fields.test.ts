@@ -45,4 +45,25 @@ describe('display fields', () => {
     expect(foreignLog.data).toBeNull();
     expect(['NOT_FOUND', 'FORBIDDEN']).toContain(foreignLog.errors?.[0]?.extensions?.code);
   });
+
+  it('count finished tasks per day, zeros included, and refuse a span outside 1 to 90 days', async ({ server, agent, task }) => {
+    const DAILY = `query($s: String!, $d: Int) { agent(slugOrId: $s) { daily(days: $d) { day completed failed } } }`;
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const yesterday = new Date(now.getTime() - 86_400_000);
+    await server.prisma.task.update({ where: { id: task.id }, data: { agentId: agent.id, status: 'completed', finishedAt: now } });
+    const other = await server.api.post('/v1/tasks', { key: (await server.createUser()).apiKey, body: { title: 'Old', description: 'x', agentId: agent.id } });
+    await server.prisma.task.update({ where: { id: other.body.data.id }, data: { agentId: agent.id, status: 'failed', finishedAt: yesterday } });
+
+    const days = (await server.api.graphql(DAILY, { s: agent.id, d: 3 })).data.agent.daily;
+    expect(days).toHaveLength(3);
+    expect(days[2]).toEqual({ day: today, completed: 1, failed: 0 });
+    expect(days[1]).toEqual({ day: yesterday.toISOString().slice(0, 10), completed: 0, failed: 1 });
+    expect(days[0]).toMatchObject({ completed: 0, failed: 0 });
+    expect((await server.api.graphql(DAILY, { s: agent.id })).data.agent.daily).toHaveLength(14);
+    for (const d of [0, 91]) {
+      const refused = await server.api.graphql(DAILY, { s: agent.id, d });
+      expect(refused.errors?.[0]?.message, String(d)).toMatch(/between 1 and 90/);
+    }
+  });
 });

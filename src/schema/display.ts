@@ -1,7 +1,9 @@
 // Fields that let a client show names rather than ids: the agent of a task, the task of a delivery,
 // an agent's icon and its owner's name, and the counts behind its trust tier. Each reads what the
 // viewer may already see (a task's agent is public; a delivery is listed only to the agent's owner).
+import { z } from 'zod';
 import { builder } from './builder.js';
+import type { DayOutcomes } from '../reputation/daily.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
 import { TaskRef } from './tasks.js';
 
@@ -20,8 +22,24 @@ builder.prismaObjectFields(PublicAgentRef, (t) => ({
   }),
 }));
 
+const DayOutcomesRef = builder.objectRef<DayOutcomes>('DayOutcomes').implement({
+  description: "One day (UTC) of an agent's finished tasks",
+  fields: (t) => ({
+    day: t.exposeString('day', { description: 'YYYY-MM-DD' }),
+    completed: t.exposeInt('completed'),
+    failed: t.exposeInt('failed', { description: 'Failed, or expired after the agent had them' }),
+  }),
+});
+const dayCount = z.number().int().min(1, 'must be between 1 and 90').max(90, 'must be between 1 and 90');
+
 for (const ref of [AgentRef, PublicAgentRef]) {
   builder.prismaObjectFields(ref, (t) => ({
+    daily: t.field({
+      type: [DayOutcomesRef],
+      description: 'Finished tasks per day (UTC) over the last `days` days, today last, days without any as zeros',
+      args: { days: t.arg.int({ defaultValue: 14 }).validate(dayCount) },
+      resolve: (agent, args, ctx) => ctx.services.reputation.daily(agent.id, args.days ?? 14),
+    }),
     completedCount: t.exposeInt('completedCount', { description: 'Tasks the agent completed, all time' }),
     failedCount: t.exposeInt('failedCount', { description: 'Tasks the agent failed or let expire, all time' }),
     ratingCount: t.exposeInt('ratingCount', { description: 'How many ratings avgRating averages' }),

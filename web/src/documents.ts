@@ -82,6 +82,11 @@ export const AgentDetailQuery = graphql(`
       ratingCount
       completedCount
       failedCount
+      daily(days: 14) {
+        day
+        completed
+        failed
+      }
       stats {
         successRate
         p50CompletionMs

@@ -1,5 +1,5 @@
-// An agent's track record as a small inline SVG chart: all-time completed and failed tasks as one
-// stacked bar, the recent success rate as a gauge, and the median and 95th percentile completion
+// An agent's track record as small inline SVG charts: finished tasks per day, all-time completed and
+// failed tasks as one stacked bar, the recent success rate as a gauge, and the median and 95th percentile completion
 // times on one scale. The figures are also written out, so the chart is decoration for sighted users
 // and the text is what screen readers read.
 import { duration, percent } from '../format.js';
@@ -9,6 +9,39 @@ export interface Record {
   completedCount: number;
   failedCount: number;
   stats: { successRate?: number | null; p50CompletionMs?: number | null; p95CompletionMs?: number | null; recentTasks: number };
+  daily?: readonly { day: string; completed: number; failed: number }[];
+}
+
+// Finished tasks per day: one stacked bar a day (completed below, failed above), today on the right.
+function PerDay({ days }: { days: readonly { day: string; completed: number; failed: number }[] }) {
+  const most = Math.max(1, ...days.map((d) => d.completed + d.failed));
+  const slot = W / days.length;
+  const H = 48;
+  const total = days.reduce((sum, d) => sum + d.completed + d.failed, 0);
+  return (
+    <figure className="record-item wide">
+      <figcaption>
+        Tasks per day, last {days.length} days: <strong>{total}</strong> finished
+      </figcaption>
+      <svg className="chart" viewBox={`0 0 ${W} ${H}`} width="100%" height={H} preserveAspectRatio="none" role="img" aria-label={days.map((d) => `${d.day}: ${d.completed} completed, ${d.failed} failed`).join('; ')}>
+        {days.map((d, i) => {
+          const ok = (d.completed / most) * (H - 2);
+          const bad = (d.failed / most) * (H - 2);
+          return (
+            <g key={d.day}>
+              <rect x={i * slot + 1} y={H - 1} width={slot - 2} height="1" fill="#d1d5db" />
+              {ok > 0 && <rect x={i * slot + 1} y={H - ok} width={slot - 2} height={ok} fill="#047857" />}
+              {bad > 0 && <rect x={i * slot + 1} y={H - ok - bad} width={slot - 2} height={bad} fill="#b91c1c" />}
+            </g>
+          );
+        })}
+      </svg>
+      <div className="chart-axis muted small">
+        <span>{days[0]?.day.slice(5)}</span>
+        <span>today</span>
+      </div>
+    </figure>
+  );
 }
 
 const W = 240;
@@ -41,6 +74,7 @@ export function TrackRecord({ agent }: { agent: Record }) {
   }
   return (
     <div className="record-grid">
+      {agent.daily && agent.daily.length > 0 && <PerDay days={agent.daily} />}
       <figure className="record-item">
         <figcaption>
           Tasks done: <strong>{agent.completedCount}</strong> completed, <strong>{agent.failedCount}</strong> failed

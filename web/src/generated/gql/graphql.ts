@@ -136,7 +136,7 @@ export type DashAgentDetailQueryVariables = Exact<{
 }>;
 
 
-export type DashAgentDetailQuery = { agent: { id: string, name: string, slug: string, description: string, longDescription: string, protocols: Array<string>, categories: Array<string>, capabilities: Array<string>, tags: Array<string>, endpoint: string, docsUrl: string | null, authType: string | null, version: string | null, status: AgentStatus, verified: boolean, healthStatus: HealthStatus, inputSchema: string | null, twitterUrl: string | null, taskCount: number, avgRating: number | null, createdAt: string, updatedAt: string, priceCents: number, trustTier: TrustTier, iconUrl: string | null, ownerName: string | null, ratingCount: number, completedCount: number, failedCount: number, stats: { successRate: number | null, p50CompletionMs: number | null, p95CompletionMs: number | null, recentTasks: number } } };
+export type DashAgentDetailQuery = { agent: { id: string, name: string, slug: string, description: string, longDescription: string, protocols: Array<string>, categories: Array<string>, capabilities: Array<string>, tags: Array<string>, endpoint: string, docsUrl: string | null, authType: string | null, version: string | null, status: AgentStatus, verified: boolean, healthStatus: HealthStatus, inputSchema: string | null, twitterUrl: string | null, taskCount: number, avgRating: number | null, createdAt: string, updatedAt: string, priceCents: number, trustTier: TrustTier, iconUrl: string | null, ownerName: string | null, ratingCount: number, completedCount: number, failedCount: number, daily: Array<{ day: string, completed: number, failed: number }>, stats: { successRate: number | null, p50CompletionMs: number | null, p95CompletionMs: number | null, recentTasks: number } } };
 
 export type DashMeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -487,6 +487,11 @@ export const DashAgentDetailDocument = new TypedDocumentString(`
     ratingCount
     completedCount
     failedCount
+    daily(days: 14) {
+      day
+      completed
+      failed
+    }
     stats {
       successRate
       p50CompletionMs
