@@ -238,6 +238,8 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await timeline.getByText('You created the task.').waitFor();
     await timeline.getByText(/matched the task to French Translator/).waitFor();
     await timeline.getByText(/French Translator completed the task/).waitFor();
+    // The requester does not see how the agent's endpoint answered.
+    expect(await timeline.locator('.tl-attempt').count()).toBe(0);
     expect(await page.locator('body').textContent()).not.toMatch(/agt_\w{6}/);
 
     await page.getByLabel('Rating').selectOption('5');
@@ -406,6 +408,11 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByRole('link', { name: 'All my agents' }).click();
     await page.locator('.agent-task').getByRole('link', { name: 'Summarize the report' }).click();
     await page.getByRole('heading', { name: 'Work on this task' }).waitFor();
+    // The owner's timeline shows each delivery attempt between the moves.
+    const ownerTimeline = page.locator('.timeline');
+    await ownerTimeline.getByText(/endpoint \(attempt 1\): HTTP 500 in \d+ ms/).waitFor();
+    await ownerTimeline.getByText(/endpoint \(attempt 2\): HTTP 200 in \d+ ms/).waitFor();
+    await accessible(page, 'task page for the owner');
     await page.getByLabel('Result (JSON)').fill('{"summary": "Revenue grew."}');
     await page.getByRole('button', { name: 'Complete' }).click();
     await page.locator('.status-line').getByText('completed').waitFor();

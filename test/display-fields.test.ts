@@ -36,6 +36,15 @@ describe('display fields', () => {
     });
     expect(log).toMatchObject({ type: 'task.assigned', task: { id: task.id, title: 'Fixture task' } });
 
+    // The task's own deliveries, with their attempts: for the owner; null for the requester.
+    const DELIVERED = `query($id: ID!) { task(id: $id) { deliveries { id type attempts { number statusCode } } } }`;
+    const forOwner = await until('the attempt is recorded', async () => {
+      const answer = await server.api.graphql(DELIVERED, { id: task.id }, owner.apiKey);
+      return answer.data?.task.deliveries?.[0]?.attempts.length ? answer.data.task.deliveries : null;
+    });
+    expect(forOwner).toEqual([{ id: log.id, type: 'task.assigned', attempts: [{ number: 1, statusCode: 200 }] }]);
+    expect((await server.api.graphql(DELIVERED, { id: task.id }, requester.apiKey)).data.task.deliveries).toBeNull();
+
     // Another user sees neither the task nor the agent's deliveries.
     const stranger = await server.createUser();
     const foreignTask = await server.api.graphql(TASK, { id: task.id }, stranger.apiKey);

@@ -6,6 +6,7 @@ import { builder } from './builder.js';
 import type { DayOutcomes } from '../reputation/daily.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
 import { TaskRef } from './tasks.js';
+import { DeliveryRef } from './deliveries.js';
 
 const iconOf = (agent: { a2aCard: unknown }): string | null => {
   const icon = (agent.a2aCard as { iconUrl?: unknown } | null)?.iconUrl;
@@ -48,6 +49,18 @@ for (const ref of [AgentRef, PublicAgentRef]) {
 
 builder.prismaObjectFields(TaskRef, (t) => ({
   agent: t.relation('agent', { type: PublicAgentRef, nullable: true, description: 'The agent the task went to, as anyone may see it' }),
+  // How the task reached its agent is the owner's business (endpoint answers and errors): the
+  // requester gets null.
+  deliveries: t.field({
+    type: [DeliveryRef],
+    nullable: true,
+    description: "The task's deliveries to its agent with every attempt, oldest first: for the agent's owner; null for anyone else",
+    select: {
+      agent: { select: { ownerId: true } },
+      deliveries: { orderBy: { createdAt: 'asc' }, include: { attempts: { orderBy: { number: 'asc' } } } },
+    },
+    resolve: (task, _args, ctx) => (ctx.viewer && task.agent?.ownerId === ctx.viewer.id ? task.deliveries : null),
+  }),
 }));
 
 builder.prismaObjectFields('Delivery', (t) => ({

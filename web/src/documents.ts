@@ -165,6 +165,17 @@ graphql(`
       toStatus
       note
     }
+    deliveries {
+      id
+      type
+      attempts {
+        number
+        at
+        statusCode
+        latencyMs
+        error
+      }
+    }
   }
 `);
 

@@ -150,7 +150,7 @@ export type DashSimulateConfirmMutationVariables = Exact<{
 
 export type DashSimulateConfirmMutation = { simulateCardConfirmation: { status: PaymentStatus } };
 
-export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> };
+export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null };
 
 export type DashTasksQueryVariables = Exact<{
   role?: TaskRole | null | undefined;
@@ -160,28 +160,28 @@ export type DashTasksQueryVariables = Exact<{
 }>;
 
 
-export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> }> } };
+export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null }> } };
 
 export type DashTaskByIdQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashTaskUpdatedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCancelTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashProvideTaskInputMutationVariables = Exact<{
   id: string | number;
@@ -189,14 +189,14 @@ export type DashProvideTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashApproveTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRejectTaskMutationVariables = Exact<{
   id: string | number;
@@ -204,14 +204,14 @@ export type DashRejectTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRefundTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashContestTaskMutationVariables = Exact<{
   id: string | number;
@@ -219,7 +219,7 @@ export type DashContestTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRateTaskMutationVariables = Exact<{
   taskId: string | number;
@@ -234,14 +234,14 @@ export type DashAcceptTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashStartTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCompleteTaskMutationVariables = Exact<{
   id: string | number;
@@ -249,7 +249,7 @@ export type DashCompleteTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashFailTaskMutationVariables = Exact<{
   id: string | number;
@@ -257,7 +257,7 @@ export type DashFailTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }> } };
+export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string };
 
@@ -385,6 +385,17 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
     fromStatus
     toStatus
     note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
   }
 }
     `, {"fragmentName":"DashTask"}) as unknown as TypedDocumentString<DashTaskFragment, unknown>;
@@ -575,6 +586,17 @@ export const DashTasksDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashTasksQuery, DashTasksQueryVariables>;
 export const DashTaskByIdDocument = new TypedDocumentString(`
     query DashTaskById($id: ID!) {
@@ -630,6 +652,17 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
     fromStatus
     toStatus
     note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
   }
 }`) as unknown as TypedDocumentString<DashTaskByIdQuery, DashTaskByIdQueryVariables>;
 export const DashTaskUpdatedDocument = new TypedDocumentString(`
@@ -687,6 +720,17 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashTaskUpdatedSubscription, DashTaskUpdatedSubscriptionVariables>;
 export const DashCancelTaskDocument = new TypedDocumentString(`
     mutation DashCancelTask($id: ID!) {
@@ -742,6 +786,17 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
     fromStatus
     toStatus
     note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
   }
 }`) as unknown as TypedDocumentString<DashCancelTaskMutation, DashCancelTaskMutationVariables>;
 export const DashProvideTaskInputDocument = new TypedDocumentString(`
@@ -799,6 +854,17 @@ export const DashProvideTaskInputDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashProvideTaskInputMutation, DashProvideTaskInputMutationVariables>;
 export const DashApproveTaskDocument = new TypedDocumentString(`
     mutation DashApproveTask($id: ID!) {
@@ -854,6 +920,17 @@ export const DashApproveTaskDocument = new TypedDocumentString(`
     fromStatus
     toStatus
     note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
   }
 }`) as unknown as TypedDocumentString<DashApproveTaskMutation, DashApproveTaskMutationVariables>;
 export const DashRejectTaskDocument = new TypedDocumentString(`
@@ -911,6 +988,17 @@ export const DashRejectTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashRejectTaskMutation, DashRejectTaskMutationVariables>;
 export const DashRefundTaskDocument = new TypedDocumentString(`
     mutation DashRefundTask($id: ID!) {
@@ -967,6 +1055,17 @@ export const DashRefundTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashRefundTaskMutation, DashRefundTaskMutationVariables>;
 export const DashContestTaskDocument = new TypedDocumentString(`
     mutation DashContestTask($id: ID!, $statement: String!) {
@@ -1022,6 +1121,17 @@ export const DashContestTaskDocument = new TypedDocumentString(`
     fromStatus
     toStatus
     note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
   }
 }`) as unknown as TypedDocumentString<DashContestTaskMutation, DashContestTaskMutationVariables>;
 export const DashRateTaskDocument = new TypedDocumentString(`
@@ -1087,6 +1197,17 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashAcceptTaskMutation, DashAcceptTaskMutationVariables>;
 export const DashStartTaskDocument = new TypedDocumentString(`
     mutation DashStartTask($id: ID!) {
@@ -1142,6 +1263,17 @@ export const DashStartTaskDocument = new TypedDocumentString(`
     fromStatus
     toStatus
     note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
   }
 }`) as unknown as TypedDocumentString<DashStartTaskMutation, DashStartTaskMutationVariables>;
 export const DashCompleteTaskDocument = new TypedDocumentString(`
@@ -1199,6 +1331,17 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashCompleteTaskMutation, DashCompleteTaskMutationVariables>;
 export const DashFailTaskDocument = new TypedDocumentString(`
     mutation DashFailTask($id: ID!, $error: String!) {
@@ -1254,6 +1397,17 @@ export const DashFailTaskDocument = new TypedDocumentString(`
     fromStatus
     toStatus
     note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
   }
 }`) as unknown as TypedDocumentString<DashFailTaskMutation, DashFailTaskMutationVariables>;
 export const DashMyAgentsDocument = new TypedDocumentString(`
