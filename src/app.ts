@@ -18,6 +18,9 @@ import { createRestHandler, createRouteExecutor } from './rest/runner.js';
 import { createMcpRoute } from './mcp/handler.js';
 import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
+import { notifying } from './a2a/pushes.js';
+import type { TaskEvent } from './events/bus.js';
+import { a2aPushRoute } from './delivery/a2a/push-route.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -61,7 +64,9 @@ export async function createApp(opts: {
   metrics.watchQueue(queueReader(database.prisma));
   // Across processes through the PostgreSQL server; the embedded database has a single process.
   const bus = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
-  const events = countTaskTransitions(bus, metrics);
+  // A2A clients' push configurations hear of each change this process publishes (a2a/pushes.ts).
+  let afterPublish: (event: TaskEvent) => void = () => {};
+  const events = notifying(countTaskTransitions(bus, metrics), (event) => afterPublish(event));
   const deps: Deps = {
     ...realTime,
     ...opts.time,
@@ -76,6 +81,8 @@ export async function createApp(opts: {
     urls: { base: config.publicBaseUrl ?? `http://localhost:${config.port}` },
   };
   const services = createServices(deps);
+  afterPublish = (event) =>
+    void services.a2aPushes.taskChanged(event.taskId).catch((error) => logger.warn({ err: error, taskId: event.taskId }, 'queueing A2A pushes failed'));
   const verifyJwt = config.auth.jwksUrl
     ? createJwtVerifier({ jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer!, audience: config.auth.audience })
     : null;
@@ -97,6 +104,7 @@ export async function createApp(opts: {
     raw,
     handleRest: createRestHandler({ runOperation, contextFor, routes }),
     protocols: [
+      a2aPushRoute(() => services.deliveries.a2a),
       createMcpRoute({ routes, execute, contextFor, logger }),
       createA2ARoute({
         execute,
@@ -106,6 +114,7 @@ export async function createApp(opts: {
         baseUrl: () => deps.urls.base,
         jwt: verifyJwt !== null,
         blockingWaitMs: config.a2aBlockingWaitMs,
+        pushes: services.a2aPushes,
         logger,
       }),
     ],

@@ -2,10 +2,13 @@
 // cards, tasks sent (blocking, returning immediately, streaming) at /a2a and at an agent's URL, a
 // repeated messageId, GetTask, ListTasks, SubscribeToTask, CancelTask, and JSON-RPC errors.
 import { randomUUID } from 'node:crypto';
-import { Role, TaskState, type Message, type Part, type StreamResponse, type Task } from '@a2a-js/sdk';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Role, TaskState, type Message, type Part, type StreamResponse, type Task, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { callBack } from './support/agent.js';
 import { describe, expect, test } from './support/fixtures.js';
+import { until } from './support/wait.js';
 
 const EXTENSION = 'urn:task-marketplace:a2a:marketplace:v1';
 
@@ -169,12 +172,77 @@ describe('tasks over A2A', () => {
     await expect(client.cancelTask({ tenant: '', id: task.id, metadata: undefined })).rejects.toMatchObject({ name: 'TaskNotCancelableError' });
   });
 
+  test('INPUT_REQUIRED: the agent asks, the A2A client answers with a message carrying the taskId', async ({ server, requester, agent }) => {
+    agent.http.onDelivery((d) => {
+      const body = d.body as unknown as { type?: string; input?: { language?: string } };
+      if (body.type === 'task.input') return void callBack(d, { result: { summary: `in ${body.input?.language}` } });
+      void callBack(d, { inputRequired: { message: 'Which language?' } } as never);
+    });
+    const client = await clientFor(`${server.url}/a2a/agents/heron-summarizer`, requester.apiKey);
+    const asked = asTask(await client.sendMessage(send(message([text('Summarize'), data({ text: 'long' })]))));
+    expect(asked.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(asked.status?.message?.parts[0]?.content).toEqual({ $case: 'text', value: 'Which language?' });
+    const done = asTask(await client.sendMessage(send(message([data({ language: 'Dutch' })], { taskId: asked.id, contextId: asked.contextId }))));
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(done.artifacts[0]!.parts[0]!.content).toEqual({ $case: 'data', value: { summary: 'in Dutch' } });
+    // A message to a finished task is refused.
+    await expect(client.sendMessage(send(message([text('more')], { taskId: asked.id })))).rejects.toMatchObject({ name: 'UnsupportedOperationError' });
+  });
+
   test('another user’s or an unknown task is TaskNotFound', async ({ server, requester, task }) => {
     const stranger = await server.createUser();
     const client = await clientFor(server.url, stranger.apiKey);
     await expect(client.getTask({ tenant: '', id: task.id })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
     await expect(client.getTask({ tenant: '', id: 'tsk_unknown' })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
     void requester;
+  });
+});
+
+describe('push notifications to A2A clients', () => {
+  test('a configuration set with the message or later receives the task after each change, with its credential', async ({ server, requester, agent }) => {
+    agent.http.onDelivery(null);
+    const received: Array<{ headers: http.IncomingHttpHeaders; body: any }> = [];
+    const hook = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: JSON.parse(raw) });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/a2a-hook`;
+    try {
+      const client = await clientFor(`${server.url}/a2a/agents/heron-summarizer`, requester.apiKey);
+      const withPush = send(message([text('Push me'), data({ text: 'p' })]), { returnImmediately: true });
+      const first: TaskPushNotificationConfig = { tenant: '', id: 'cfg-1', taskId: '', url: hookUrl, token: '', authentication: { scheme: 'Bearer', credentials: 'client-secret' } };
+      (withPush.configuration as { taskPushNotificationConfig?: TaskPushNotificationConfig }).taskPushNotificationConfig = first;
+      const task = asTask(await client.sendMessage(withPush));
+      // A second configuration, set later, with a token.
+      const second = await client.createTaskPushNotificationConfig({ tenant: '', id: 'cfg-2', taskId: task.id, url: hookUrl, token: 'tok-2', authentication: undefined });
+      expect(second).toMatchObject({ id: 'cfg-2', taskId: task.id, url: hookUrl });
+      const listed = await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 10, pageToken: '' });
+      expect(listed.configs.map((c) => c.id).sort()).toEqual(['cfg-1', 'cfg-2']);
+      expect((await client.getTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'cfg-1' })).url).toBe(hookUrl);
+      await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
+      await until('both pushes of the cancelled task', () =>
+        received.some((r) => r.headers.authorization === 'Bearer client-secret' && r.body.task?.status?.state === 'TASK_STATE_CANCELED') &&
+        received.some((r) => r.headers['x-a2a-notification-token'] === 'tok-2' && r.body.task?.status?.state === 'TASK_STATE_CANCELED'),
+      );
+      expect(received[0]!.headers['content-type']).toBe('application/a2a+json');
+      expect(received.every((r) => r.body.task.id === task.id)).toBe(true);
+      await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: task.id, id: 'cfg-2' });
+      expect((await client.listTaskPushNotificationConfig({ tenant: '', taskId: task.id, pageSize: 10, pageToken: '' })).configs.map((c) => c.id)).toEqual(['cfg-1']);
+      // Someone else's task is not found; a URL that is not http(s) is refused naming url.
+      const stranger = await clientFor(server.url, (await server.createUser()).apiKey);
+      await expect(stranger.createTaskPushNotificationConfig({ tenant: '', id: 'x', taskId: task.id, url: hookUrl, token: '', authentication: undefined })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
+      await expect(client.createTaskPushNotificationConfig({ tenant: '', id: 'x', taskId: task.id, url: 'ftp://example.com/x', token: '', authentication: undefined })).rejects.toMatchObject({
+        name: 'RequestMalformedError',
+        message: expect.stringContaining('url'),
+      });
+    } finally {
+      await new Promise((resolve) => hook.close(resolve));
+    }
   });
 });
 
@@ -188,7 +256,7 @@ describe('JSON-RPC errors', () => {
     const noTitle = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ data: { a: 1 } }] } } }, requester.apiKey);
     expect(noTitle.body).toMatchObject({ id: 2, error: { code: -32602, message: expect.stringContaining('title') } });
     const push = await rpc(url, { jsonrpc: '2.0', id: 3, method: 'CreateTaskPushNotificationConfig', params: { taskId: 'tsk_x', url: 'https://example.com/hook' } }, requester.apiKey);
-    expect(push.body.error.code).toBe(-32003);
+    expect(push.body.error.code).toBe(-32001);
     const version = await rpc(url, { jsonrpc: '2.0', id: 4, method: 'GetTask', params: { id: 'x' } }, requester.apiKey);
     expect(version.body.error.code).toBe(-32001);
   });

@@ -58,7 +58,7 @@ export function marketplaceCard(base: string, opts: { jwt: boolean }) {
     supportedInterfaces: [jsonRpcInterface(`${base}/a2a`)],
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: true,
       extensions: [
         {
           uri: MARKETPLACE_EXTENSION,
@@ -135,7 +135,7 @@ export function agentCard(base: string, agent: PublicAgentForCard, opts: { jwt: 
     supportedInterfaces: [jsonRpcInterface(url)],
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: true,
       extensions: [
         {
           uri: MARKETPLACE_EXTENSION,

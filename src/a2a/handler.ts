@@ -22,7 +22,6 @@ import type {
 } from '@a2a-js/sdk';
 import {
   A2AError,
-  PushNotificationNotSupportedError,
   RequestMalformedError,
   TaskNotCancelableError,
   TaskNotFoundError,
@@ -30,6 +29,8 @@ import {
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Logger } from '../logger.js';
+import { AppError } from '../errors.js';
+import type { A2APushService } from './pushes.js';
 import type { RouteExecutor, RouteOutcome } from '../rest/runner.js';
 import type { Context } from '../schema/context.js';
 import { isSettled, isTerminal, OUR_STATUS, resultArtifacts, stateOf, taskInputOf, toA2ATask, type OurTask } from './mapping.js';
@@ -47,6 +48,7 @@ export interface A2AHandlerOptions {
   base: string;
   // How long a blocking SendMessage waits for the task to settle before answering it as it is.
   blockingWaitMs: number;
+  pushes: A2APushService;
   logger: Logger;
 }
 
@@ -108,7 +110,12 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       const task = await this.ourTask(message.taskId);
       if (message.contextId && message.contextId !== task.id) throw new RequestMalformedError('message.contextId does not match the task’s contextId');
       if (isTerminal(stateOf(task.status))) throw new UnsupportedOperationError(`the task is ${task.status} and takes no more messages`);
-      throw new UnsupportedOperationError(`the task is ${task.status}; it does not wait for input`);
+      if (task.status !== 'input_required') throw new UnsupportedOperationError(`the task is ${task.status}; it does not wait for input`);
+      // The answer to the agent's question: its data part, or its text as {text}.
+      const { input, description } = taskInputOf(message, undefined);
+      const answer = input !== undefined ? input : { text: description };
+      const body = await this.run('POST /v1/tasks/:id/input', { params: { id: task.id }, body: { input: answer } }, 'send');
+      return body.data as OurTask;
     }
     const body = taskInputOf(message, params.metadata);
     if (this.opts.agentId) {
@@ -117,6 +124,8 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     }
     const created = await this.run('POST /v1/tasks', { body, headers: { 'idempotency-key': `a2a:${message.messageId}` } }, 'send');
     const task = created.data as OurTask;
+    const push = params.configuration?.taskPushNotificationConfig;
+    if (push?.url && typeof created.clientSecret !== 'string') await this.savePush(task.id, push);
     if (typeof created.clientSecret === 'string') {
       // A card hold that only the requester can confirm with the processor: A2A has no way to ask for it.
       await this.opts.execute('POST /v1/tasks/:id/cancel', { params: { id: task.id } }, this.opts.context).catch(() => undefined);
@@ -227,20 +236,44 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     });
   }
 
-  createTaskPushNotificationConfig(_params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
-    return Promise.reject(new PushNotificationNotSupportedError('push notifications are not offered yet: follow the task with SubscribeToTask or GetTask'));
+  // Push configurations are set on the caller's own tasks (GetTask decides who may see one).
+  async createTaskPushNotificationConfig(params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    return this.guard(async () => {
+      const task = await this.ourTask(params.taskId);
+      return this.savePush(task.id, params);
+    });
   }
 
-  getTaskPushNotificationConfig(_params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
-    return Promise.reject(new PushNotificationNotSupportedError('push notifications are not offered yet'));
+  private async savePush(taskId: string, config: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    try {
+      return await this.opts.pushes.save(this.opts.context.viewer!.id, taskId, { ...config, taskId });
+    } catch (error) {
+      if (error instanceof AppError) throw a2aError({ code: error.code, message: error.message, field: error.field }, 'send');
+      throw error;
+    }
   }
 
-  listTaskPushNotificationConfigs(_params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
-    return Promise.reject(new PushNotificationNotSupportedError('push notifications are not offered yet'));
+  async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
+    return this.guard(async () => {
+      const task = await this.ourTask(params.taskId);
+      const config = await this.opts.pushes.get(task.id, params.id);
+      if (!config) throw new TaskNotFoundError({ message: 'no such push notification configuration for this task' });
+      return config;
+    });
   }
 
-  deleteTaskPushNotificationConfig(_params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
-    return Promise.reject(new PushNotificationNotSupportedError('push notifications are not offered yet'));
+  async listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.guard(async () => {
+      const task = await this.ourTask(params.taskId);
+      return { configs: await this.opts.pushes.list(task.id), nextPageToken: '' };
+    });
+  }
+
+  async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
+    return this.guard(async () => {
+      const task = await this.ourTask(params.taskId);
+      if (!(await this.opts.pushes.remove(task.id, params.id))) throw new TaskNotFoundError({ message: 'no such push notification configuration for this task' });
+    });
   }
 
   // A2A errors pass; anything else is logged and answered as an internal error without its details.

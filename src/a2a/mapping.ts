@@ -1,6 +1,6 @@
 // Our tasks as A2A tasks (the SDK's in-memory shapes; its codecs write the wire JSON), and an A2A
 // message as the fields of POST /v1/tasks.
-import { Role, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { Role, Task as TaskCodec, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { MARKETPLACE_EXTENSION } from './cards.js';
 
 // A task as the REST documents select it (TaskFields).
@@ -24,6 +24,10 @@ const STATES: Record<string, TaskState> = {
   matched: TaskState.TASK_STATE_SUBMITTED,
   in_progress: TaskState.TASK_STATE_WORKING,
   input_required: TaskState.TASK_STATE_INPUT_REQUIRED,
+  // A result waits for the requester to approve or reject it: the caller is asked.
+  delivered: TaskState.TASK_STATE_INPUT_REQUIRED,
+  disputed: TaskState.TASK_STATE_WORKING,
+  refunded: TaskState.TASK_STATE_CANCELED,
   completed: TaskState.TASK_STATE_COMPLETED,
   failed: TaskState.TASK_STATE_FAILED,
   expired: TaskState.TASK_STATE_FAILED,
@@ -67,12 +71,24 @@ function agentMessage(task: OurTask, text: string): Message {
 function statusMessage(task: OurTask): Message | undefined {
   if (task.status === 'failed') return agentMessage(task, task.error ?? 'failed');
   if (task.status === 'expired') return agentMessage(task, 'the task expired before it finished');
-  if (task.status === 'input_required' && typeof task.question === 'string') return agentMessage(task, task.question);
+  const request = task.inputRequest as { message?: unknown } | null | undefined;
+  if (task.status === 'input_required') return agentMessage(task, typeof request?.message === 'string' ? request.message : 'the agent needs more input');
+  if (task.status === 'delivered') return agentMessage(task, 'the result is ready: approve it (POST /v1/tasks/{id}/approve) or reject it with a reason (POST /v1/tasks/{id}/reject)');
+  if (task.status === 'refunded') return agentMessage(task, 'the task was refunded after a dispute');
   return undefined;
 }
 
+// A result that came from an A2A agent ({artifacts: [...]}, delivery/a2a) is passed on as those artifacts.
+function relayedArtifacts(result: unknown): Artifact[] | null {
+  const artifacts = (result as { artifacts?: unknown } | null)?.artifacts;
+  if (!Array.isArray(artifacts) || !artifacts.every((a) => typeof a === 'object' && a !== null && Array.isArray((a as { parts?: unknown }).parts))) return null;
+  return TaskCodec.fromJSON({ id: '', contextId: '', artifacts }).artifacts;
+}
+
 export function resultArtifacts(task: OurTask): Artifact[] {
-  if (task.status !== 'completed' || task.result === null || task.result === undefined) return [];
+  if (!['completed', 'delivered'].includes(task.status) || task.result === null || task.result === undefined) return [];
+  const relayed = relayedArtifacts(task.result);
+  if (relayed) return relayed;
   return [{ artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] }];
 }
 

@@ -19,6 +19,7 @@ import { A2A_PROTOCOL_VERSION, agentCard, marketplaceCard, type PublicAgentForCa
 import { MarketplaceA2AHandler } from './handler.js';
 import { AGENT_FOR_CARD } from './operations.js';
 import type { FollowTask } from './updates.js';
+import type { A2APushService } from './pushes.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';
 const AGENT_PATH = /^\/a2a\/agents\/([^/]+)(\/\.well-known\/agent-card\.json)?\/?$/;
@@ -31,6 +32,7 @@ export interface A2ARouteOptions {
   baseUrl: () => string;
   jwt: boolean;
   blockingWaitMs: number;
+  pushes: A2APushService;
   logger: Logger;
 }
 
@@ -103,6 +105,7 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
       agentId: agent?.id ?? null,
       base,
       blockingWaitMs: opts.blockingWaitMs,
+      pushes: opts.pushes,
       logger: opts.logger,
     });
     const callContext = new ServerCallContext({

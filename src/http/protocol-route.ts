@@ -4,7 +4,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authentication } from '../auth/authenticate.js';
 
 export interface ProtocolRoute {
-  // The route template it answers for in logs and metrics, or null when the path is not its.
-  match(path: string): string | null;
+  // The route template it answers for in logs and metrics, or null when the request is not its.
+  match(path: string, req: IncomingMessage): string | null;
+  // The route checks its own credentials (a task token, not an API key): the request is counted by
+  // address and its Authorization header is not looked up as an API key.
+  ownCredentials?: boolean;
   handle(req: IncomingMessage, res: ServerResponse, url: URL, authentication: Authentication | undefined): Promise<void>;
 }

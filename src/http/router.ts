@@ -5,7 +5,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { RawRoute } from '../rest/raw-routes.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from '../graphql/graphiql.js';
-import type { Admission } from './admission.js';
+import { overBudget, type Admission } from './admission.js';
 import type { EndReason, LiveStreams } from '../graphql/live-streams.js';
 import { endMessage } from '../graphql/live-streams.js';
 import { streamOwner, TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
@@ -52,6 +52,17 @@ export function createRouter(parts: RouterParts): RequestHandler {
   const fixedPaths = new Set(['/healthz', '/readyz', '/metrics', '/graphql', ...raw.map((r) => r.path)]);
   const mayScrape = metricsAccess(parts.metricsToken);
 
+  // Counted against the caller's address alone (routes that check their own credentials).
+  async function admitByAddress(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const decision = await admission.count(undefined, req);
+    if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+    if (decision && !decision.allowed) {
+      sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) });
+      return false;
+    }
+    return true;
+  }
+
   return async function route(req, res) {
     const url = requestUrl(req.url);
     const path = url.pathname;
@@ -75,18 +86,22 @@ export function createRouter(parts: RouterParts): RequestHandler {
     }
     const rawRoute = raw.find((r) => r.method === req.method && r.path === path);
     if (rawRoute) return rawRoute.handle(req, res);
+    for (const protocol of parts.protocols ?? []) {
+      const template = protocol.match(path, req);
+      if (template === null) continue;
+      currentRequest()!.route = template;
+      if (protocol.ownCredentials) {
+        if (!(await admitByAddress(req, res))) return;
+        return protocol.handle(req, res, url, undefined);
+      }
+      const admitted = await admission.admit(req, res);
+      if (!admitted) return;
+      return protocol.handle(req, res, url, admitted.authentication);
+    }
     if (isRest(path)) {
       const admitted = await admission.admit(req, res);
       if (!admitted) return;
       return parts.handleRest(req, res, url, admitted.authentication);
-    }
-    for (const protocol of parts.protocols ?? []) {
-      const template = protocol.match(path);
-      if (template === null) continue;
-      currentRequest()!.route = template;
-      const admitted = await admission.admit(req, res);
-      if (!admitted) return;
-      return protocol.handle(req, res, url, admitted.authentication);
     }
     if (path === '/graphql') {
       const admitted = await admission.admit(req, res);

@@ -18,6 +18,10 @@ export const DeliveryRef = builder.prismaObject('Delivery', {
   fields: (t) => ({
     id: t.exposeID('id'),
     taskId: t.exposeID('taskId'),
+    type: t.exposeString('type', {
+      description:
+        'task.assigned (the task), task.input (the requester’s answer to an input request); for agents that speak A2A also a2a.get (GetTask) and a2a.cancel (CancelTask)',
+    }),
     status: t.expose('status', { type: DeliveryStatusEnum }),
     attemptCount: t.exposeInt('attemptCount'),
     nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),

@@ -64,6 +64,5 @@ builder.prismaObjectFields(TaskRef, (t) => ({
 }));
 
 builder.prismaObjectFields('Delivery', (t) => ({
-  type: t.exposeString('type', { description: 'task.assigned (the task itself) or task.input (an answer to an input request), …' }),
   task: t.relation('task', { type: TaskRef }),
 }));

@@ -4,6 +4,7 @@
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
+import { takeDeliverySlot } from '../delivery/throttle.js';
 import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
 import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
@@ -14,10 +15,21 @@ import type { Prisma } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
+import { a2aDeliveries, speaksA2A } from '../delivery/a2a/deliveries.js';
 
 export interface DeliveryHooks {
   // Delivery evidence for the agent's health, in the transaction that records the attempt.
   deliveryOutcome(tx: Tx, agentId: string, ok: boolean): Promise<void>;
+  // The attempt's outcome for the delivery, in the same transaction (endpoint state, operational events).
+  deliveryRecorded(tx: Tx, recorded: RecordedAttempt): Promise<void>;
+}
+
+export interface RecordedAttempt {
+  agentId: string;
+  deliveryId: string;
+  taskId: string;
+  number: number;
+  outcome: 'delivered' | 'given_up' | 'retrying';
 }
 
 // How long a claimed attempt keeps others from sending: the request's timeout plus room to record it.
@@ -33,13 +45,19 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     if (agent.ownerId !== viewer.id) throw forbidden('you do not own this agent');
   }
 
+  // Agents that speak A2A get their deliveries as A2A calls, through the same claim, record and retries.
+  const a2a = a2aDeliveries(deps, tasks, { claimAttempt, record, retryLater });
+
   return {
+    a2a,
+
     // Job: one attempt of a delivery. Safe to run again: a finished delivery or task is left alone.
     // `jobId` is the graphile-worker job running it: the same job, run again after a crash or an error,
     // may take its claim back; another job (a redelivery) may not while the claim holds.
     async attempt(deliveryId: string, jobId: string): Promise<void> {
       const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true, agent: true } });
       if (!delivery || delivery.status !== 'pending') return;
+      if (speaksA2A(delivery.agent)) return a2a.attempt(delivery, jobId);
       const { task, agent } = delivery;
       const isInput = delivery.type === 'task.input';
       // The task itself goes to an agent while it is matched; an answer to an input request while the
@@ -51,13 +69,21 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       }
       const token = tasks.tokenFor(task);
       if (!token) return;
-      const number = await claimAttempt(deliveryId, jobId);
-      if (number === null) {
-        // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
-        // replaces this job under the delivery's job key); this one comes back when that claim would lapse.
-        await enqueue(prisma, deliverTask, { deliveryId }, { runAt: new Date(clock.now().getTime() + claimMs()) });
+      if (agent.deliveryState === 'disabled') {
+        // The endpoint is disabled: the delivery waits, without a job, until its owner enables it again.
+        await parkDelivery(deliveryId);
         return;
       }
+      if (agent.maxDeliveriesPerSecond !== null) {
+        const nextWindow = await prisma.$transaction((t) => takeDeliverySlot(t, agent.id, clock.now()));
+        if (nextWindow) {
+          // Over the agent's rate: waits in the queue for the next window instead of failing.
+          await enqueue(prisma, deliverTask, { deliveryId }, { runAt: nextWindow });
+          return;
+        }
+      }
+      const number = await claimAttempt(deliveryId, jobId);
+      if (number === null) return retryLater(deliveryId);
       const callbackUrl = tasks.callbackUrl(task.id);
       const payload = isInput
         ? buildInputDeliveryPayload(task, delivery.payload as { input: unknown; inputHash: string | null; round: number }, token, callbackUrl)
@@ -99,6 +125,16 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     },
   };
 
+  async function parkDelivery(deliveryId: string): Promise<void> {
+    await prisma.delivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { nextAttemptAt: null } });
+  }
+
+  // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
+  // replaces this job under the delivery's job key); this one comes back when that claim would lapse.
+  async function retryLater(deliveryId: string): Promise<void> {
+    await enqueue(prisma, deliverTask, { deliveryId }, { runAt: new Date(clock.now().getTime() + claimMs()) });
+  }
+
   function claimMs(): number {
     return config.deliveryTimeoutMs + CLAIM_GRACE_MS;
   }
@@ -124,12 +160,19 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     expiresAt: Date;
   }
 
-  async function record(claimed: Claimed, result: WebhookResult): Promise<void> {
+  // `failure`: the exchange was answered but the call failed all the same (an A2A error), and whether a
+  // retry could change that.
+  async function record(claimed: Claimed, result: WebhookResult, failure?: { error: string; final: boolean }): Promise<void> {
     const { deliveryId, number, taskId, agentId, expiresAt } = claimed;
-    const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
-    const gone = result.kind === 'response' && result.status === 410;
+    const ok = !failure && result.kind === 'response' && result.status >= 200 && result.status < 300;
+    const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
     const released = { attemptJobId: null, attemptStartedAt: null };
     const outcome = await prisma.$transaction(async (t) => {
+      const recorded = await recordIn(t);
+      await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded });
+      return recorded;
+    });
+    async function recordIn(t: Tx) {
       await t.deliveryAttempt.create({
         data: {
           id: newId('att'),
@@ -139,7 +182,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
           latencyMs: Math.round(result.latencyMs),
           // The service's clock: recovery windows and retention go by it.
           at: clock.now(),
-          error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : `HTTP ${result.status}`,
+          error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
         },
       });
       await hooks.deliveryOutcome(t, agentId, ok);
@@ -159,7 +202,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       await t.delivery.update({ where: { id: deliveryId }, data: { ...released, nextAttemptAt: nextAt } });
       await enqueue(t, deliverTask, { deliveryId }, { runAt: nextAt });
       return 'retrying' as const;
-    });
+    }
     metrics.deliveries.inc({ outcome });
     metrics.deliveryDuration.observe(result.latencyMs / 1000);
     if (outcome !== 'delivered') {

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { accountService } from './accounts.js';
 import { agentService } from './agents.js';
 import { agentCardService } from './agent-cards.js';
+import { a2aPushService } from '../a2a/pushes.js';
 import { deliveryService } from './deliveries.js';
 import { paymentProviderOf, paymentService, type PaymentService } from './payments.js';
 import { creditService } from './credits.js';
@@ -12,6 +13,8 @@ import { createSearchEngine } from '../search/create-engine.js';
 import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';
 import { webhookTools } from './webhook-tools.js';
+import { notificationService } from './notifications.js';
+import { endpointHealthService } from './endpoint-health.js';
 import { deliveryRecovery } from './delivery-recovery.js';
 import { deliveryRetention } from '../delivery/retention.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
@@ -24,7 +27,11 @@ export function createServices(deps: Deps) {
   const reputation = reputationService(deps, discovery.engine);
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
-    taskFinished: (tx, task) => reputation.recordTaskOutcome(tx, task.id),
+    taskFinished: async (tx, task) => {
+      await reputation.recordTaskOutcome(tx, task.id, task.agentId);
+      // A cancelled task of an A2A agent is cancelled at the agent too (CancelTask, a delivery).
+      await deliveries.a2a.taskFinished(tx, task);
+    },
   });
   const payments: PaymentService = paymentService(deps, {
     onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit, taskId),
@@ -33,14 +40,18 @@ export function createServices(deps: Deps) {
   }, measurePaymentProvider(paymentProviderOf(deps.config, deps.serverKey), deps.metrics));
   const credits = creditService(deps, payments.provider);
   const billing = billingService(deps, payments);
+  const notifications = notificationService(deps);
+  const endpointHealth = endpointHealthService(deps, notifications);
   const deliveries = deliveryService(deps, agents, tasks, {
     deliveryOutcome: (tx, agentId, ok) => reputation.deliveryOutcome(tx, agentId, ok),
+    deliveryRecorded: (tx, recorded) => endpointHealth.deliveryRecorded(tx, recorded),
   });
   return {
     deps,
     accounts,
     agents,
     agentCards,
+    a2aPushes: a2aPushService(deps),
     tasks,
     payments,
     credits,
@@ -48,7 +59,9 @@ export function createServices(deps: Deps) {
     deliveries,
     discovery,
     reputation,
-    webhooks: webhookTools(deps, agents),
+    webhooks: webhookTools(deps, agents, { pingSucceeded: (agentId) => endpointHealth.pingSucceeded(agentId) }),
+    notifications,
+    endpointHealth,
     recovery: deliveryRecovery(deps),
     retention: deliveryRetention(deps),
     hooks: {

@@ -26,6 +26,8 @@ export interface SdkAgent {
   // Every message the agent received, in order.
   received: Message[];
   cancelled: string[];
+  // The JSON-RPC methods called, in order (message/send from a v0.3 client, SendMessage from v1.0).
+  methods: string[];
   behave(behaviour: Behaviour): void;
   // Serve `body` (a string or a value written as JSON) at `path`, with `status`.
   serve(path: string, body: unknown, status?: number): void;
@@ -40,6 +42,8 @@ export interface SdkAgentOptions {
   pushNotifications?: boolean;
   // Sign the card: the key set at /jwks.json (jku) or the public key embedded in the protected header.
   sign?: 'jku' | 'embedded';
+  // A peer that declares v0.3 on its interface (the SDK's compatibility layer answers message/send).
+  protocolVersion?: '1.0' | '0.3';
 }
 
 export async function startSdkAgent(opts: SdkAgentOptions = {}): Promise<SdkAgent> {
@@ -74,7 +78,7 @@ export async function startSdkAgent(opts: SdkAgentOptions = {}): Promise<SdkAgen
     provider: { organization: 'Birdworks', url: 'https://birdworks.example' },
     documentationUrl: 'https://birdworks.example/docs',
     iconUrl: 'https://birdworks.example/icon.png',
-    supportedInterfaces: [{ url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
+    supportedInterfaces: [{ url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: opts.protocolVersion ?? '1.0' }],
     capabilities: { streaming: opts.streaming ?? true, pushNotifications: opts.pushNotifications ?? true, extensions: [] },
     securitySchemes: {},
     securityRequirements: [],
@@ -108,13 +112,19 @@ export async function startSdkAgent(opts: SdkAgentOptions = {}): Promise<SdkAgen
     res.status(hit.status).type('application/json').send(hit.body);
   });
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler }));
-  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  const methods: string[] = [];
+  app.use('/a2a/jsonrpc', express.json(), (req, _res, next) => {
+    if (typeof req.body?.method === 'string') methods.push(req.body.method);
+    next();
+  });
+  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: opts.protocolVersion === '0.3' } }));
 
   return {
     url: base,
     cardUrl: `${base}/.well-known/agent-card.json`,
     received,
     cancelled,
+    methods,
     behave(b) {
       behaviour = b;
     },

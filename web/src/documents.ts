@@ -321,8 +321,32 @@ graphql(`
     trustTier
     taskCount
     avgRating
-    iconUrl
     updatedAt
+    cardVerified
+    cardFetchedAt
+    iconUrl
+    provider {
+      organization
+      url
+    }
+    streaming
+    pushNotifications
+  }
+`);
+
+export const ImportAgentMutation = graphql(`
+  mutation DashImportAgent($cardUrl: String!) {
+    importAgent(cardUrl: $cardUrl) {
+      ...DashOwnAgent
+    }
+  }
+`);
+
+export const RefreshCardMutation = graphql(`
+  mutation DashRefreshCard($id: ID!) {
+    refreshAgentCard(id: $id) {
+      ...DashOwnAgent
+    }
   }
 `);
 

@@ -7,6 +7,7 @@ graphql(`
     id
     taskId
     status
+    type
     attemptCount
     nextAttemptAt
     createdAt

@@ -19,7 +19,8 @@ const initials = (name: string) =>
 
 export function AgentIcon({ agent, size = 44 }: { agent: { name: string; iconUrl?: string | null }; size?: number }) {
   const [broken, setBroken] = useState(false);
-  if (agent.iconUrl && !broken) {
+  // Only https icons: the page's CSP allows no other outside images.
+  if (agent.iconUrl && /^https:\/\//i.test(agent.iconUrl) && !broken) {
     return <img className="agent-icon" src={agent.iconUrl} alt="" width={size} height={size} referrerPolicy="no-referrer" onError={() => setBroken(true)} />;
   }
   const h = hash(agent.name);

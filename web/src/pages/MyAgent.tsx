@@ -1,7 +1,7 @@
 // One of my agents: edit it, manage its webhook secret, and read its delivery log.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { gql, errorText } from '../api.js';
-import { DeliveriesQuery, MyAgentQuery, RedeliverMutation, RemoveSecretMutation, RotateSecretMutation } from '../documents.js';
+import { DeliveriesQuery, MyAgentQuery, RedeliverMutation, RefreshCardMutation, RemoveSecretMutation, RotateSecretMutation } from '../documents.js';
 import type { DashDeliveriesQuery, DashOwnAgentFragment } from '../generated/gql/graphql.js';
 import { label, when } from '../format.js';
 import { DeliveryHealth } from '../components/DeliveryHealth.js';
@@ -31,11 +31,72 @@ export function MyAgent({ id }: { id: string }) {
         <h2 id="edit">Details</h2>
         <AgentEditor agent={agent} onSaved={setAgent} />
       </section>
-      <WebhookSecret agent={agent} onChange={setAgent} />
+      {agent.protocols.includes('a2a') ? <A2ACard agent={agent} onChange={setAgent} /> : <WebhookSecret agent={agent} onChange={setAgent} />}
       <DeliveryLog agentId={agent.id} />
     </article>
   );
 }
+
+// An agent made from an A2A card: it takes its tasks over A2A (SendMessage), not the webhook.
+function A2ACard({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (a: DashOwnAgentFragment) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function refresh() {
+    setError(null);
+    setNotice(null);
+    try {
+      onChange((await gql(RefreshCardMutation, { id: agent.id })).refreshAgentCard);
+      setNotice('The card was fetched again.');
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  return (
+    <section aria-labelledby="a2a-card">
+      <h2 id="a2a-card">A2A agent card</h2>
+      <dl className="facts">
+        <div>
+          <dt>Protocol</dt>
+          <dd><>A2A (JSON-RPC at <span className="mono">{agent.endpoint}</span>)</></dd>
+        </div>
+        <div>
+          <dt>Card</dt>
+          <dd>{agent.manifestUrl ? <a href={agent.manifestUrl}>{agent.manifestUrl}</a> : '–'}</dd>
+        </div>
+        <div>
+          <dt>Signature</dt>
+          <dd>{agent.cardVerified ? <span className="ok">Verified</span> : 'Not signed, or not verified'}</dd>
+        </div>
+        <div>
+          <dt>Fetched</dt>
+          <dd>{agent.cardFetchedAt ? when(agent.cardFetchedAt) : '–'}</dd>
+        </div>
+        <div>
+          <dt>Provider</dt>
+          <dd>{agent.provider?.organization ?? '–'}</dd>
+        </div>
+        <div>
+          <dt>Streaming</dt>
+          <dd>{agent.streaming ? 'yes' : 'no'}</dd>
+        </div>
+        <div>
+          <dt>Push notifications</dt>
+          <dd>{agent.pushNotifications ? 'yes (updates come to the task’s callback URL)' : 'no (the marketplace polls GetTask)'}</dd>
+        </div>
+      </dl>
+      <button type="button" onClick={() => void refresh()}>
+        Refresh card
+      </button>
+      <p role="status" className="ok">
+        {notice}
+      </p>
+      <ErrorNote error={error} />
+    </section>
+  );
+}
+
 
 function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (a: DashOwnAgentFragment) => void }) {
   const [secret, setSecret] = useState<string | null>(null);
@@ -111,7 +172,12 @@ function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onCha
 
 type Delivery = DashDeliveriesQuery['agentDeliveries'][number];
 
-const DELIVERY_KIND: Record<string, string> = { 'task.assigned': 'The task', 'task.input': "The requester's answer" };
+const DELIVERY_KIND: Record<string, string> = {
+  'task.assigned': 'The task',
+  'task.input': "The requester's answer",
+  'a2a.get': 'GetTask (A2A)',
+  'a2a.cancel': 'CancelTask (A2A)',
+};
 
 // Deliveries grouped by their task, newest task first, each group saying where its task stands.
 function byTask(deliveries: readonly Delivery[]): { task: Delivery['task']; deliveries: Delivery[] }[] {

@@ -1,8 +1,8 @@
-// The agents I own, each with its delivery health at a glance, and the tasks that reached them as a
-// compact list naming the agent; the moves on a task are on its page.
-import { useCallback, useEffect, useState } from 'react';
+// The agents I own (made by hand or imported from an A2A card), each with its delivery health at a
+// glance, and the tasks that reached them as a compact list naming the agent; the moves are on its page.
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { gql, errorText } from '../api.js';
-import { DeliveriesQuery, MyAgentsQuery, TasksQuery } from '../documents.js';
+import { DeliveriesQuery, ImportAgentMutation, MyAgentsQuery, TasksQuery } from '../documents.js';
 import type { DashDeliveriesQuery, DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
 import { price, rating, when } from '../format.js';
 import { Link, navigate } from '../router.js';
@@ -42,6 +42,7 @@ export function MyAgents() {
           New agent
         </Link>
       </p>
+      <ImportCard />
       <ErrorNote error={error} />
       {agents === null && !error && <Skeleton lines={3} what="agents" />}
       {agents && agents.length === 0 && (
@@ -58,6 +59,7 @@ export function MyAgents() {
                 <Link href={`/my/agents/${agent.id}`}>{agent.name}</Link>
                 <Status value={agent.status} />
                 <Tier value={agent.trustTier} />
+                {agent.protocols.includes('a2a') && <span className="muted">A2A{agent.cardVerified ? ', signed card verified' : ''}</span>}
               </div>
               <div className="muted">
                 {price(agent.priceCents)} · {rating(agent.avgRating)} · {plural(agent.taskCount, 'task')}
@@ -69,6 +71,39 @@ export function MyAgents() {
       </ul>
       <AgentTasks />
     </section>
+  );
+}
+
+function ImportCard() {
+  const [cardUrl, setCardUrl] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const agent = (await gql(ImportAgentMutation, { cardUrl })).importAgent;
+      navigate(`/my/agents/${agent.id}`);
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="inline-form" onSubmit={(e) => void submit(e)}>
+      <label id="import-card" htmlFor="card-url">
+        Import an A2A agent from its card
+      </label>
+      <input id="card-url" type="url" required placeholder="https://agent.example/.well-known/agent-card.json" value={cardUrl} onChange={(e) => setCardUrl(e.target.value)} />
+      <button type="submit" disabled={busy}>
+        Import
+      </button>
+      <ErrorNote error={error} />
+    </form>
   );
 }
 

@@ -34,7 +34,9 @@ type Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": typeof types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": typeof types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    iconUrl\n    updatedAt\n  }\n": typeof types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": typeof types.DashOwnAgentFragmentDoc,
+    "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashImportAgentDocument,
+    "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRefreshCardDocument,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentsDocument,
     "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentDocument,
     "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashCreateAgentDocument,
@@ -64,7 +66,9 @@ const documents: Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    iconUrl\n    updatedAt\n  }\n": types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": types.DashOwnAgentFragmentDoc,
+    "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashImportAgentDocument,
+    "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRefreshCardDocument,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentsDocument,
     "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentDocument,
     "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashCreateAgentDocument,
@@ -154,7 +158,15 @@ export function graphql(source: "\n  mutation DashFailTask($id: ID!, $error: Str
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    iconUrl\n    updatedAt\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
+export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashImportAgentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashRefreshCardDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -16,6 +16,10 @@ export type AgentCreateInput = {
   inputSchema?: string | null | undefined;
   longDescription?: string | null | undefined;
   manifestUrl?: string | null | undefined;
+  /** Tasks in flight at once before routing prefers other agents; null: no limit */
+  maxConcurrentTasks?: number | null | undefined;
+  /** Delivery attempts per second; more wait in the queue; null: no limit */
+  maxDeliveriesPerSecond?: number | null | undefined;
   name: string;
   priceCents?: number | null | undefined;
   protocols?: Array<string> | null | undefined;
@@ -41,6 +45,10 @@ export type AgentUpdateInput = {
   inputSchema?: string | null | undefined;
   longDescription?: string | null | undefined;
   manifestUrl?: string | null | undefined;
+  /** Tasks in flight at once before routing prefers other agents; null: no limit */
+  maxConcurrentTasks?: number | null | undefined;
+  /** Delivery attempts per second; more wait in the queue; null: no limit */
+  maxDeliveriesPerSecond?: number | null | undefined;
   name?: string | null | undefined;
   priceCents?: number | null | undefined;
   protocols?: Array<string> | null | undefined;
@@ -259,26 +267,40 @@ export type DashFailTaskMutationVariables = Exact<{
 
 export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
-export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string };
+export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
+
+export type DashImportAgentMutationVariables = Exact<{
+  cardUrl: string;
+}>;
+
+
+export type DashImportAgentMutation = { importAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+
+export type DashRefreshCardMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashRefreshCardMutation = { refreshAgentCard: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashMyAgentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string }> };
+export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null }> };
 
 export type DashMyAgentQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string } };
+export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashCreateAgentMutationVariables = Exact<{
   input: AgentCreateInput;
 }>;
 
 
-export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string } };
+export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashUpdateAgentMutationVariables = Exact<{
   id: string | number;
@@ -286,7 +308,7 @@ export type DashUpdateAgentMutationVariables = Exact<{
 }>;
 
 
-export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string } };
+export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRotateSecretMutationVariables = Exact<{
   id: string | number;
@@ -300,7 +322,7 @@ export type DashRemoveSecretMutationVariables = Exact<{
 }>;
 
 
-export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, iconUrl: string | null, updatedAt: string } };
+export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashDeliveriesQueryVariables = Exact<{
   agentId: string | number;
@@ -424,8 +446,16 @@ export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
-  iconUrl
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }
     `, {"fragmentName":"DashOwnAgent"}) as unknown as TypedDocumentString<DashOwnAgentFragment, unknown>;
 export const DashDiscoverDocument = new TypedDocumentString(`
@@ -1410,6 +1440,88 @@ export const DashFailTaskDocument = new TypedDocumentString(`
     }
   }
 }`) as unknown as TypedDocumentString<DashFailTaskMutation, DashFailTaskMutationVariables>;
+export const DashImportAgentDocument = new TypedDocumentString(`
+    mutation DashImportAgent($cardUrl: String!) {
+  importAgent(cardUrl: $cardUrl) {
+    ...DashOwnAgent
+  }
+}
+    fragment DashOwnAgent on Agent {
+  id
+  name
+  slug
+  description
+  longDescription
+  endpoint
+  docsUrl
+  manifestUrl
+  twitterUrl
+  authType
+  version
+  capabilities
+  protocols
+  categories
+  tags
+  priceCents
+  status
+  inputSchema
+  hasWebhookSecret
+  healthStatus
+  trustTier
+  taskCount
+  avgRating
+  updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
+}`) as unknown as TypedDocumentString<DashImportAgentMutation, DashImportAgentMutationVariables>;
+export const DashRefreshCardDocument = new TypedDocumentString(`
+    mutation DashRefreshCard($id: ID!) {
+  refreshAgentCard(id: $id) {
+    ...DashOwnAgent
+  }
+}
+    fragment DashOwnAgent on Agent {
+  id
+  name
+  slug
+  description
+  longDescription
+  endpoint
+  docsUrl
+  manifestUrl
+  twitterUrl
+  authType
+  version
+  capabilities
+  protocols
+  categories
+  tags
+  priceCents
+  status
+  inputSchema
+  hasWebhookSecret
+  healthStatus
+  trustTier
+  taskCount
+  avgRating
+  updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
+}`) as unknown as TypedDocumentString<DashRefreshCardMutation, DashRefreshCardMutationVariables>;
 export const DashMyAgentsDocument = new TypedDocumentString(`
     query DashMyAgents {
   myAgents {
@@ -1440,8 +1552,16 @@ export const DashMyAgentsDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
-  iconUrl
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashMyAgentsQuery, DashMyAgentsQueryVariables>;
 export const DashMyAgentDocument = new TypedDocumentString(`
     query DashMyAgent($id: ID!) {
@@ -1473,8 +1593,16 @@ export const DashMyAgentDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
-  iconUrl
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashMyAgentQuery, DashMyAgentQueryVariables>;
 export const DashCreateAgentDocument = new TypedDocumentString(`
     mutation DashCreateAgent($input: AgentCreateInput!) {
@@ -1506,8 +1634,16 @@ export const DashCreateAgentDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
-  iconUrl
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashCreateAgentMutation, DashCreateAgentMutationVariables>;
 export const DashUpdateAgentDocument = new TypedDocumentString(`
     mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {
@@ -1539,8 +1675,16 @@ export const DashUpdateAgentDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
-  iconUrl
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashUpdateAgentMutation, DashUpdateAgentMutationVariables>;
 export const DashRotateSecretDocument = new TypedDocumentString(`
     mutation DashRotateSecret($id: ID!) {
@@ -1580,8 +1724,16 @@ export const DashRemoveSecretDocument = new TypedDocumentString(`
   trustTier
   taskCount
   avgRating
-  iconUrl
   updatedAt
+  cardVerified
+  cardFetchedAt
+  iconUrl
+  provider {
+    organization
+    url
+  }
+  streaming
+  pushNotifications
 }`) as unknown as TypedDocumentString<DashRemoveSecretMutation, DashRemoveSecretMutationVariables>;
 export const DashDeliveriesDocument = new TypedDocumentString(`
     query DashDeliveries($agentId: ID!, $limit: Int) {

@@ -1,0 +1,66 @@
+// An A2A client for one agent, from its stored card, whose every HTTP exchange goes through the guarded
+// request (address policy inside the lookup, no redirects, the delivery timeout, a size limit): the
+// SDK writes and reads the wire format (v1.0, or v0.3 for cards that declare it), and each exchange is
+// reported, so the delivery log records it as an attempt.
+import type { Client } from '@a2a-js/sdk/client';
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { guardedRequest } from '../guarded-request.js';
+
+// Answers larger than this are cut and the call fails (an agent's task with its artifacts).
+export const MAX_A2A_RESPONSE_BYTES = 1024 * 1024;
+
+export interface Exchange {
+  // The HTTP status, or null when there was no answer.
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  retryAfterMs: number | null;
+}
+
+function headersOf(init: RequestInit | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
+  return headers;
+}
+
+export async function a2aClient(card: unknown, opts: { timeoutMs: number; allowPrivate: boolean; onExchange(exchange: Exchange): void }): Promise<Client> {
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+    const body = typeof init?.body === 'string' ? Buffer.from(init.body) : undefined;
+    const result = await guardedRequest({
+      method: (init?.method ?? 'GET') === 'POST' ? 'POST' : 'GET',
+      url,
+      headers: headersOf(init),
+      body,
+      timeoutMs: opts.timeoutMs,
+      maxResponseBytes: MAX_A2A_RESPONSE_BYTES,
+      keepBody: true,
+      allowPrivate: opts.allowPrivate,
+    });
+    if (result.kind === 'error') {
+      opts.onExchange({ status: null, latencyMs: result.latencyMs, error: result.error, retryAfterMs: null });
+      throw new Error(result.error);
+    }
+    const complete = result.body?.complete ?? false;
+    const retryAfter = Number(result.headers['retry-after']);
+    opts.onExchange({
+      status: result.status,
+      latencyMs: result.latencyMs,
+      error: complete ? null : result.body?.overLimit ? `the answer is larger than ${MAX_A2A_RESPONSE_BYTES} bytes` : 'the answer was cut short',
+      retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : null,
+    });
+    if (!complete) throw new Error('incomplete answer');
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(result.headers)) if (typeof value === 'string') headers.set(name, value);
+    return new Response(result.status === 204 ? null : new Uint8Array(result.body!.bytes), { status: result.status, headers });
+  };
+  const legacyCompat = { enabled: true };
+  const agentCard = new DefaultAgentCardResolver({ legacyCompat }).normalizeAgentCard(card);
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat })],
+      preferredTransports: ['JSONRPC'],
+    }),
+  );
+  return factory.createFromAgentCard(agentCard);
+}

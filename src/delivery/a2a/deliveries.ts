@@ -1,0 +1,231 @@
+// Delivery to agents that speak A2A (protocols include a2a, made from a card). Each call to the agent is
+// one attempt of a Delivery, with the webhook's claim, retries, timeouts, log and redelivery
+// (services/deliveries.ts): task.assigned sends SendMessage with messageId = our task id (a retried send
+// is the same message), the task's title and description as text and its input as data, and a push
+// configuration pointing at the task's callback URL with the task token; task.input sends the requester's
+// answer as a new message with the agent's taskId; a2a.get polls GetTask with backoff when the card has
+// no push support; a2a.cancel sends CancelTask once our task is cancelled. What the agent answers, pushes
+// or reports on GetTask moves our task through the task service (as its callback would).
+import { Role, type Message, type Part, type SendMessageRequest } from '@a2a-js/sdk';
+import { A2AError, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
+import type { Deps } from '../../deps.js';
+import type { Tx } from '../../db/client.js';
+import type { Agent, Delivery, Prisma, Task } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { enqueue } from '../../jobs/enqueue.js';
+import { deliverTask } from '../../jobs/specs/task-deliver.js';
+import { tokenHash, tokenMatches } from '../../services/task-token.js';
+import type { TaskService } from '../../services/tasks.js';
+import type { WebhookResult } from '../http-client.js';
+import { a2aClient, type Exchange } from './client.js';
+import { fromMessage, fromTask, isFinal, isWorking, needsInput, type RemoteState } from './remote.js';
+import { TaskState } from '@a2a-js/sdk';
+
+export const A2A_GET = 'a2a.get';
+export const A2A_CANCEL = 'a2a.cancel';
+
+// GetTask rounds wait 2 s, 4 s, 8 s … up to 5 minutes.
+const POLL_FIRST_MS = 2_000;
+const POLL_MAX_MS = 5 * 60_000;
+
+export interface Claimed {
+  deliveryId: string;
+  number: number;
+  taskId: string;
+  agentId: string;
+  expiresAt: Date;
+}
+
+// What services/deliveries.ts lends this module: its claim and its record of an attempt (retries,
+// give-up, health evidence, delivered/undeliverable moves).
+export interface DeliveryMachinery {
+  claimAttempt(deliveryId: string, jobId: string): Promise<number | null>;
+  record(claimed: Claimed, result: WebhookResult, failure?: { error: string; final: boolean }): Promise<void>;
+  retryLater(deliveryId: string): Promise<void>;
+}
+
+export const speaksA2A = (agent: Pick<Agent, 'protocols' | 'a2aCard'>) => agent.protocols.includes('a2a') && agent.a2aCard !== null;
+
+const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
+const data = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
+
+// JSON-RPC errors that a retry cannot fix.
+function isPermanent(error: unknown): boolean {
+  if (!(error instanceof A2AError)) return false;
+  return !['A2AError', 'InternalError'].includes(error.name);
+}
+
+const describe = (error: unknown) => (error instanceof A2AError ? `${error.name}: ${error.message}` : error instanceof Error ? error.message : String(error));
+
+export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: DeliveryMachinery) {
+  const { prisma, config, clock, logger } = deps;
+
+  async function client(agent: Agent, exchanges: Exchange[]) {
+    return a2aClient(agent.a2aCard, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, onExchange: (e) => exchanges.push(e) });
+  }
+
+  const pushSupported = (agent: Agent) => (agent.a2aCard as { capabilities?: { pushNotifications?: boolean } }).capabilities?.pushNotifications === true;
+
+  function sendRequest(task: Task, delivery: Delivery, agent: Agent, link: { remoteTaskId: string; remoteContextId: string } | null, token: string): SendMessageRequest {
+    const isInput = delivery.type === 'task.input';
+    const answer = delivery.payload as { input?: unknown; round?: number } | null;
+    const message: Message = {
+      // The same id on every retry of this delivery, so the agent can tell a repeat from a new message.
+      messageId: isInput ? `${task.id}-input-${answer?.round ?? 0}` : task.id,
+      contextId: isInput ? (link?.remoteContextId ?? '') : '',
+      taskId: isInput ? (link?.remoteTaskId ?? '') : '',
+      role: Role.ROLE_USER,
+      parts: isInput
+        ? [data(answer?.input ?? {})]
+        : [text(`${task.title}\n\n${task.description}`), ...(task.input !== null ? [data(task.input)] : [])],
+      metadata: { marketplaceTaskId: task.id, ...(isInput ? { round: answer?.round ?? 0 } : { expiresAt: task.expiresAt.toISOString(), priority: task.priority }) },
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    const push = pushSupported(agent)
+      ? { tenant: '', id: task.id, taskId: '', url: tasks.callbackUrl(task.id), token, authentication: { scheme: 'Bearer', credentials: token } }
+      : undefined;
+    return { tenant: '', message, configuration: { acceptedOutputModes: [], taskPushNotificationConfig: push, returnImmediately: true }, metadata: undefined };
+  }
+
+  // The exchange as the webhook's result, for the attempt's record.
+  function resultOf(exchanges: Exchange[], fallbackError: string | null): WebhookResult {
+    const last = exchanges.at(-1);
+    if (!last || last.status === null) return { kind: 'error', error: last?.error ?? fallbackError ?? 'no answer', latencyMs: last?.latencyMs ?? 0 };
+    return { kind: 'response', status: last.status, retryAfterMs: last.retryAfterMs, latencyMs: last.latencyMs };
+  }
+
+  async function schedule(t: Tx | typeof prisma, task: Pick<Task, 'id' | 'agentId'>, type: string, runAt?: Date) {
+    const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId: task.id, agentId: task.agentId!, type } });
+    await enqueue(t, deliverTask, { deliveryId: delivery.id }, runAt ? { runAt } : {});
+  }
+
+  async function schedulePoll(task: Pick<Task, 'id' | 'agentId'>, now = false) {
+    const link = await prisma.a2ATaskLink.update({ where: { taskId: task.id }, data: { polls: { increment: 1 } } }).catch(() => null);
+    const delay = now ? 0 : Math.min(POLL_FIRST_MS * 2 ** Math.max((link?.polls ?? 1) - 1, 0), POLL_MAX_MS);
+    await schedule(prisma, task, A2A_GET, new Date(clock.now().getTime() + delay));
+  }
+
+  // Moves our task as the agent's report says. Late or repeated reports are harmless: a move the task's
+  // state no longer allows is a conflict, ignored.
+  async function apply(taskId: string, remote: RemoteState, agent: Agent): Promise<void> {
+    await prisma.a2ATaskLink.upsert({
+      where: { taskId },
+      create: { taskId, remoteTaskId: remote.remoteTaskId, remoteContextId: remote.remoteContextId },
+      update: { remoteTaskId: remote.remoteTaskId, remoteContextId: remote.remoteContextId },
+    });
+    const task = await prisma.task.findUnique({ where: { id: taskId } });
+    if (!task) return;
+    // Cancelled here while the message was on its way: the agent's task is cancelled too.
+    if (task.status === 'cancelled' && !isFinal(remote.state)) return schedule(prisma, task, A2A_CANCEL);
+    const token = tasks.tokenFor(task);
+    if (!token) return;
+    const ignoreConflict = (error: unknown) => {
+      if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'UNAUTHENTICATED')) return null;
+      throw error;
+    };
+    if (task.status === 'matched') await tasks.markDelivered(taskId);
+    const s = remote.state;
+    if (s === TaskState.TASK_STATE_COMPLETED) {
+      // A status update does not carry the artifacts: read the task for them.
+      if (remote.artifacts === null) return schedulePoll(task, true);
+      await tasks.callback(taskId, { taskToken: token, result: { artifacts: remote.artifacts } }).catch(ignoreConflict);
+    } else if (s === TaskState.TASK_STATE_CANCELED) {
+      await tasks.cancelledByAgent(taskId, (remote.text ?? 'the agent cancelled the task').slice(0, 500));
+    } else if (s === TaskState.TASK_STATE_FAILED || s === TaskState.TASK_STATE_REJECTED) {
+      const why = remote.text ?? (s === TaskState.TASK_STATE_REJECTED ? 'the agent rejected the task' : 'the agent failed the task');
+      await tasks.callback(taskId, { taskToken: token, error: why.slice(0, 10_000) }).catch(ignoreConflict);
+    } else if (needsInput(s)) {
+      const fresh = await prisma.task.findUnique({ where: { id: taskId }, select: { status: true } });
+      if (fresh?.status !== 'in_progress') return;
+      const message = (remote.text ?? (s === TaskState.TASK_STATE_AUTH_REQUIRED ? 'the agent needs authorization' : 'the agent needs more input')).slice(0, 4000);
+      await tasks.callback(taskId, { taskToken: token, inputRequired: { message, inputSchema: null } }).catch(ignoreConflict);
+    } else if (isWorking(s) && !pushSupported(agent)) {
+      await schedulePoll(task);
+    }
+  }
+
+  return {
+    // One attempt of a delivery to an A2A agent (the delivery job's branch for such agents).
+    async attempt(delivery: Delivery & { task: Task; agent: Agent }, jobId: string): Promise<void> {
+      const { task, agent } = delivery;
+      const wanted: Record<string, readonly string[]> = {
+        'task.assigned': ['matched'],
+        'task.input': ['in_progress'],
+        [A2A_GET]: ['matched', 'in_progress'],
+        [A2A_CANCEL]: ['cancelled'],
+      };
+      if (!(wanted[delivery.type] ?? ['matched']).includes(task.status)) {
+        await prisma.delivery.updateMany({ where: { id: delivery.id, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+        return;
+      }
+      const link = await prisma.a2ATaskLink.findUnique({ where: { taskId: task.id } });
+      if (delivery.type !== 'task.assigned' && !link) {
+        // Nothing to ask about or cancel: the agent never said which task is ours.
+        await prisma.delivery.updateMany({ where: { id: delivery.id, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+        return;
+      }
+      const token = tasks.tokenFor(task);
+      if (!token) return;
+      const number = await machinery.claimAttempt(delivery.id, jobId);
+      if (number === null) return machinery.retryLater(delivery.id);
+      const claimed: Claimed = { deliveryId: delivery.id, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt };
+      const exchanges: Exchange[] = [];
+      let remote: RemoteState | null = null;
+      let failure: { error: string; final: boolean } | undefined;
+      try {
+        const a2a = await client(agent, exchanges);
+        if (delivery.type === A2A_CANCEL) {
+          remote = fromTask(await a2a.cancelTask({ tenant: '', id: link!.remoteTaskId, metadata: undefined }));
+        } else if (delivery.type === A2A_GET) {
+          remote = fromTask(await a2a.getTask({ tenant: '', id: link!.remoteTaskId }));
+        } else {
+          const reply = await a2a.sendMessage(sendRequest(task, delivery, agent, link, token));
+          remote = 'messageId' in reply ? fromMessage(reply, task.id) : fromTask(reply);
+        }
+      } catch (error) {
+        // A task the agent no longer knows or cannot cancel: there is nothing more to do for this call.
+        const settled = delivery.type === A2A_CANCEL && (error instanceof TaskNotCancelableError || error instanceof TaskNotFoundError);
+        failure = { error: describe(error).slice(0, 500), final: settled || isPermanent(error) };
+      }
+      const result = resultOf(exchanges, failure?.error ?? null);
+      // The HTTP exchange succeeded but the call did not (a JSON-RPC error, an unreadable answer).
+      await machinery.record(claimed, result, failure && result.kind === 'response' ? failure : undefined);
+      if (remote) {
+        await apply(task.id, remote, agent).catch((error) => logger.warn({ err: error, taskId: task.id, deliveryId: delivery.id }, 'applying the A2A agent’s answer failed'));
+      }
+    },
+
+    // A push notification at the task's callback URL, authenticated by the task token.
+    // `remote` null: a report that changes no state (an artifact update, a message); only the token is checked.
+    async push(taskId: string, token: string, remote: RemoteState | null): Promise<boolean> {
+      const task = await prisma.task.findUnique({ where: { id: taskId }, include: { agent: true } });
+      if (!task || !task.agent) return false;
+      // A finished task's token no longer works on the callback, but the agent may still report on it
+      // (its last events): recognised by the token the task was delivered with, and changing nothing.
+      const issued = tasks.tokenFor(task);
+      if (!tokenMatches(token, task.tokenHash) && !(issued !== null && tokenMatches(token, tokenHash(issued)))) return false;
+      if (!remote) return true;
+      const link = await prisma.a2ATaskLink.findUnique({ where: { taskId } });
+      // A push about another of the agent's tasks is not about ours.
+      if (link && link.remoteTaskId !== remote.remoteTaskId) return true;
+      await apply(taskId, remote, task.agent);
+      return true;
+    },
+
+    // In the transaction that finished a task: a cancelled task of an A2A agent is cancelled there too.
+    async taskFinished(t: Tx, task: Task): Promise<void> {
+      if (task.status !== 'cancelled' || !task.agentId) return;
+      const agent = await t.agent.findUnique({ where: { id: task.agentId }, select: { protocols: true, a2aCard: true } });
+      if (!agent || !speaksA2A(agent)) return;
+      const link = await t.a2ATaskLink.findUnique({ where: { taskId: task.id } });
+      // Not when the agent itself cancelled it.
+      const last = await t.taskHistoryEntry.findFirst({ where: { taskId: task.id }, orderBy: { at: 'desc' }, select: { actor: true } });
+      if (link && last?.actor !== 'agent') await schedule(t, task, A2A_CANCEL);
+    },
+  };
+}
+
+export type A2ADeliveries = ReturnType<typeof a2aDeliveries>;
+export type { Prisma };

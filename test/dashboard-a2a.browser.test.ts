@@ -1,0 +1,84 @@
+// The dashboard for agents that speak A2A, in a real browser: an owner imports an agent built with
+// @a2a-js/sdk from its signed card, sees its protocol, card and verification, refreshes the card, and
+// reads the SendMessage call in the delivery log.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { TaskState } from '@a2a-js/sdk';
+import { buildWeb } from '../scripts/build-web.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { CHROMIUM, chromiumPresent } from './support/browser.js';
+import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
+import { projectRoot } from './support/processes.js';
+
+const present = chromiumPresent('dashboard-a2a.browser.test.ts');
+const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
+
+let server: TestServer;
+let browser: Browser;
+let agent: SdkAgent;
+let owner: { id: string; apiKey: string };
+
+beforeAll(async () => {
+  if (!present) return;
+  await buildWeb();
+  server = await startTestServer();
+  owner = await server.createUser('a2a-owner@example.com');
+  agent = await startSdkAgent({ name: 'Signed Swift', sign: 'jku' });
+  agent.behave((ctx, bus) => {
+    bus.publish({ kind: 'task', data: { id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [], metadata: undefined } });
+    bus.finished();
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await agent?.close();
+  await server?.close();
+});
+
+describe.skipIf(!present)('dashboard for A2A agents', () => {
+  it('imports an agent from its card and shows protocol, card and verification', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 820 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    onTestFailed(async () => {
+      await mkdir(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'a2a-agent.png'), fullPage: true }).catch(() => {});
+    });
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByLabel('API key').fill(owner.apiKey);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${server.url}/tasks`);
+    await page.getByRole('link', { name: 'My agents' }).click();
+
+    await page.getByLabel('Import an A2A agent from its card').fill(agent.cardUrl);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Signed Swift' }).waitFor();
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'A2A agent card' }) });
+    await card.getByText('Verified').waitFor();
+    expect(await card.textContent()).toContain(agent.cardUrl);
+    expect(await card.textContent()).toContain('Birdworks');
+    // No webhook secret for an agent that takes its tasks over A2A.
+    expect(await page.getByRole('heading', { name: 'Webhook secret' }).count()).toBe(0);
+
+    await card.getByRole('button', { name: 'Refresh card' }).click();
+    await page.getByText('The card was fetched again.').waitFor();
+
+    const agentId = page.url().split('/').pop()!;
+    const requester = await server.createUser();
+    const task = await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 'Hello', description: 'World', agentId } });
+    expect(task.status).toBe(201);
+    await page.getByRole('button', { name: 'Refresh', exact: true }).click();
+    await page.locator('.delivery').first().getByRole('cell', { name: '200', exact: true }).waitFor();
+    expect(await page.locator('.delivery').first().textContent()).toContain('task');
+
+    await page.getByRole('link', { name: 'All my agents' }).click();
+    await page.getByText('A2A, signed card verified').waitFor();
+    await context.close();
+    expect(errors).toEqual([]);
+  }, 120_000);
+});
