@@ -181,7 +181,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await signIn(page, requester.apiKey);
 
     // As-you-type search, with a typo.
-    await page.getByRole('link', { name: 'Discover' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click();
     await page.getByLabel('Search').pressSequentially('tranlsator');
     const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'French Translator' }) });
     await card.waitFor();
@@ -258,7 +258,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByText('Tasks per day, last 14 days: 1 finished').waitFor();
     await shot(page, 'agent-record');
 
-    await page.getByRole('link', { name: 'My tasks' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My tasks' }).click();
     await page.getByLabel('Status').selectOption('completed');
     await page.getByRole('link', { name: 'Translate a greeting' }).waitFor();
     await shot(page, 'my-tasks');
@@ -329,7 +329,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'owner');
     await signIn(page, owner.apiKey);
-    await page.getByRole('link', { name: 'My agents' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My agents' }).click();
     await page.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
     // Delivery health at a glance: the failed attempt shows.
     const flakyRow = page.locator('.agent-row').filter({ has: page.getByRole('link', { name: 'Flaky Summarizer' }) });

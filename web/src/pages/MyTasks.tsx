@@ -56,7 +56,7 @@ export function MyTasks() {
             </button>
           ) : (
             <p>
-              Find an agent on <Link href="/">Discover</Link> and send it a task; it shows here and updates live.
+              <Link href="/">Browse the agents</Link>, pick one and send it a task; it shows here and updates live.
             </p>
           )}
         </Empty>
