@@ -170,6 +170,8 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     expect(await snippet.textContent()).toMatch(/curl -X POST http:\/\/[^ ]+\/v1\/tasks[\s\S]*"agentId": "agt_\w+"[\s\S]*"text": "Text to translate…"/);
     await page.getByRole('button', { name: 'GraphQL', exact: true }).click();
     expect(await snippet.textContent()).toContain('createTask(input: $input)');
+    await page.getByRole('button', { name: 'MCP', exact: true }).click();
+    expect(await snippet.textContent()).toMatch(/"url": "http:\/\/[^"]+\/mcp"[\s\S]*"name":"create_task"/);
     await page.locator('.record-grid, .note').first().waitFor();
     await shot(page, 'agent-public');
 

@@ -1,4 +1,4 @@
-// How to call an agent from code: copyable requests for REST, GraphQL and A2A, with an example input
+// How to call an agent from code: copyable requests for REST, GraphQL, A2A and MCP, with an example input
 // made from the agent's inputSchema (its defaults, examples and enum values, else a placeholder).
 import { useState } from 'react';
 
@@ -62,10 +62,21 @@ export function snippetsFor(agent: { id: string; slug: string; inputSchema?: str
     `curl ${origin}/a2a/agents/${encodeURIComponent(agent.slug)}/.well-known/agent-card.json`,
     `# Any A2A client sends messages to ${origin}/a2a/agents/${encodeURIComponent(agent.slug)} with the same API key.`,
   ].join('\n');
+  const mcpCall = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_task', arguments: body } };
+  const mcp = [
+    `# An MCP host's configuration (tools: search_agents, get_agent, create_task, get_task, list_my_tasks, cancel_task):`,
+    JSON.stringify({ mcpServers: { marketplace: { type: 'http', url: `${origin}/mcp`, headers: { Authorization: 'Bearer YOUR_API_KEY' } } } }, null, 2),
+    `# The create_task tool for this agent, by hand:`,
+    `curl -X POST ${origin}/mcp \\`,
+    `  -H "Authorization: Bearer $API_KEY" \\`,
+    `  -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' \\`,
+    `  -d ${shellQuote(JSON.stringify(mcpCall))}`,
+  ].join('\n');
   return [
     { id: 'rest', name: 'REST', code: rest },
     { id: 'graphql', name: 'GraphQL', code: graphql },
     { id: 'a2a', name: 'A2A', code: a2a },
+    { id: 'mcp', name: 'MCP', code: mcp },
   ];
 }
 
