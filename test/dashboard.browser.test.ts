@@ -404,6 +404,10 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await phone.page.locator('.delivery').first().getByRole('cell', { name: '200', exact: true }).waitFor();
     expect(await overflowOf(phone.page)).toBe(0);
     await shot(phone.page, 'my-agent-phone');
+    await phone.page.goto(`${server.url}/my/agents`);
+    await phone.page.locator('.agent-task').first().waitFor();
+    expect(await overflowOf(phone.page)).toBe(0);
+    await accessible(phone.page, 'my agents at phone width');
     await phone.context.close();
 
     // The owner finishes the task on its page, reached from the list of tasks for their agents.
