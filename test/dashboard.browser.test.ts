@@ -419,6 +419,18 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await ownerTimeline.getByText(/endpoint \(attempt 1\): HTTP 500 in \d+ ms/).waitFor();
     await ownerTimeline.getByText(/endpoint \(attempt 2\): HTTP 200 in \d+ ms/).waitFor();
     await accessible(page, 'task page for the owner');
+    // The owner may also ask the requester for input; an empty question is refused in words.
+    await page.getByRole('button', { name: 'Ask for input' }).click();
+    await page.getByText('Write the question the requester should answer.').waitFor();
+    await page.getByLabel('Ask the requester').fill('Which pages matter most?');
+    await page.getByRole('button', { name: 'Ask for input' }).click();
+    await page.locator('.status-line').getByText('input required').waitFor();
+    await page.locator('.timeline').getByText(/You asked for more input/).waitFor();
+    const answered = await server.api.post(`/v1/tasks/${task.body.data.id}/input`, { key: requester.apiKey, body: { input: { answer: 'The summary' } } });
+    expect(answered.status).toBe(200);
+    // Back to work, live.
+    await page.locator('.status-line').getByText('in progress').waitFor();
+    await page.locator('.timeline').getByText(/The requester answered the input request/).waitFor();
     await page.getByLabel('Result (JSON)').fill('{"summary": "Revenue grew."}');
     await page.getByRole('button', { name: 'Complete' }).click();
     await page.locator('.status-line').getByText('completed').waitFor();

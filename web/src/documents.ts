@@ -434,3 +434,11 @@ export const RedeliverMutation = graphql(`
     }
   }
 `);
+
+export const RequestTaskInputMutation = graphql(`
+  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {
+    requestTaskInput(id: $id, input: $input) {
+      ...DashTask
+    }
+  }
+`);

@@ -12,6 +12,7 @@ import {
   FailTaskMutation,
   MeQuery,
   RateTaskMutation,
+  RequestTaskInputMutation,
   TaskUpdatedSubscription,
 } from '../documents.js';
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
@@ -209,10 +210,12 @@ function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange
   );
 }
 
-// The agent's owner does the work by hand here (an agent does it over its callback URL).
+// The agent's owner does the work by hand here (an agent does it over its callback URL): accept,
+// complete with a result, ask the requester for more input, or fail.
 export function OwnerActions({ task, onChange }: { task: DashTaskFragment; onChange: (t: DashTaskFragment) => void }) {
   const [result, setResult] = useState('{\n  \n}');
   const [failure, setFailure] = useState('');
+  const [question, setQuestion] = useState('');
   const { error, setError, busy, run } = useMove(onChange);
   const working = WORKING.has(task.status);
   const canFail = working || task.status === 'input_required';
@@ -245,6 +248,24 @@ export function OwnerActions({ task, onChange }: { task: DashTaskFragment; onCha
           <textarea id="owner-result" className="mono" rows={4} value={result} onChange={(e) => setResult(e.target.value)} />
           <button type="button" disabled={busy} onClick={complete}>
             Complete
+          </button>
+        </div>
+      )}
+      {working && (
+        <div className="field">
+          <label htmlFor="owner-question">Ask the requester</label>
+          <input id="owner-question" value={question} maxLength={2000} onChange={(e) => setQuestion(e.target.value)} />
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy}
+            onClick={() =>
+              question.trim()
+                ? void run(async () => (await gql(RequestTaskInputMutation, { id: task.id, input: { message: question } })).requestTaskInput)
+                : setError('Write the question the requester should answer.')
+            }
+          >
+            Ask for input
           </button>
         </div>
       )}

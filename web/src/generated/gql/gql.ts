@@ -45,6 +45,7 @@ type Documents = {
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRemoveSecretDocument,
     "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      task {\n        id\n        title\n        status\n      }\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": typeof types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": typeof types.DashRedeliverDocument,
+    "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": typeof types.DashRequestTaskInputDocument,
 };
 const documents: Documents = {
     "\n  query DashDiscover(\n    $q: String\n    $protocols: [String!]\n    $categories: [String!]\n    $capabilities: [String!]\n    $status: AgentStatus\n    $sort: DiscoverySort\n    $page: Int\n    $perPage: Int\n  ) {\n    discover(\n      q: $q\n      protocols: $protocols\n      categories: $categories\n      capabilities: $capabilities\n      status: $status\n      sort: $sort\n      page: $page\n      perPage: $perPage\n    ) {\n      data {\n        id\n        name\n        slug\n        description\n        tags\n        capabilities\n        trustTier\n        avgRating\n        ratingCount\n        taskCount\n        completedCount\n        failedCount\n        priceCents\n        status\n        iconUrl\n        ownerName\n        verified\n      }\n      total\n      page\n      perPage\n      totalPages\n    }\n  }\n": types.DashDiscoverDocument,
@@ -77,6 +78,7 @@ const documents: Documents = {
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRemoveSecretDocument,
     "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      task {\n        id\n        title\n        status\n      }\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": types.DashRedeliverDocument,
+    "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": types.DashRequestTaskInputDocument,
 };
 
 /**
@@ -199,6 +201,10 @@ export function graphql(source: "\n  query DashDeliveries($agentId: ID!, $limit:
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n"): typeof import('./graphql.js').DashRedeliverDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashRequestTaskInputDocument;
 
 
 export function graphql(source: string) {

@@ -76,6 +76,13 @@ export type HealthStatus =
   | 'unhealthy'
   | 'unknown';
 
+/** What the agent needs from the requester to go on */
+export type InputRequestInput = {
+  /** A JSON Schema the answer must meet (bounded like an agent inputSchema) */
+  inputSchema?: unknown;
+  message: string;
+};
+
 export type PaymentMethod =
   | 'card'
   | 'credit'
@@ -339,6 +346,14 @@ export type DashRedeliverMutationVariables = Exact<{
 
 
 export type DashRedeliverMutation = { redeliver: { id: string, status: DeliveryStatus, attemptCount: number } };
+
+export type DashRequestTaskInputMutationVariables = Exact<{
+  id: string | number;
+  input: InputRequestInput;
+}>;
+
+
+export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1769,3 +1784,70 @@ export const DashRedeliverDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashRedeliverMutation, DashRedeliverMutationVariables>;
+export const DashRequestTaskInputDocument = new TypedDocumentString(`
+    mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {
+  requestTaskInput(id: $id, input: $input) {
+    ...DashTask
+  }
+}
+    fragment DashTask on Task {
+  id
+  status
+  title
+  description
+  input
+  priority
+  maxPriceCents
+  agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
+  requesterId
+  result
+  error
+  rating
+  expiresAt
+  createdAt
+  updatedAt
+  matchedAt
+  startedAt
+  finishedAt
+  payment {
+    method
+    status
+    amountCents
+  }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
+}`) as unknown as TypedDocumentString<DashRequestTaskInputMutation, DashRequestTaskInputMutationVariables>;
