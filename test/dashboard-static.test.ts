@@ -114,6 +114,19 @@ describe('dashboard static files', () => {
     expect((await rawGet('/tasks', 'POST')).headers['x-fell-through']).toBe('yes');
   });
 
+  it('answers a browser opening an unknown page with the dashboard (its not-found page) and status 404', async () => {
+    for (const route of ['/nope', '/agents', '/agents/a/b', '/agents/%zz/x']) {
+      const res = await rawGet(route, 'GET', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+      expect(res.status, route).toBe(404);
+      expect(res.headers['content-type'], route).toBe('text/html; charset=utf-8');
+      expect(res.body, route).toContain('<p>dashboard</p>');
+      expect(res.headers['content-security-policy'], route).toContain("frame-ancestors 'none'");
+    }
+    // API clients still get the service's JSON answer.
+    expect((await rawGet('/nope', 'GET', { accept: 'application/json' })).headers['x-fell-through']).toBe('yes');
+    expect((await rawGet('/nope', 'POST', { accept: 'text/html' })).headers['x-fell-through']).toBe('yes');
+  });
+
   it('answers 404 for a missing asset', async () => {
     const res = await rawGet('/assets/app-OLD.js');
     expect(res.status).toBe(404);

@@ -9,7 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { CHROMIUM, chromiumPresent } from './support/browser.js';
+import { axeViolations, CHROMIUM, chromiumPresent, tabTo } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
@@ -17,12 +17,17 @@ import { until } from './support/wait.js';
 const present = chromiumPresent('dashboard.browser.test.ts');
 // The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1); ordinary runs write them into the
 // ignored artifacts folder so a test run leaves the tree unchanged.
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === '1'
-  ? path.join(projectRoot, 'docs/screenshots')
-  : path.join(projectRoot, 'test-artifacts/pages');
+// Only the pictures the README shows go to docs/screenshots.
+const README_SHOTS = new Set(['sign-in', 'discover', 'agent-public', 'task', 'task-review', 'my-agents', 'my-agent', 'discover-phone', 'task-phone', 'not-found']);
+const DOCS = path.join(projectRoot, 'docs/screenshots');
+const PAGES = path.join(projectRoot, 'test-artifacts/pages');
+const shotPath = (name: string) => path.join(process.env.UPDATE_SCREENSHOTS === '1' && README_SHOTS.has(name) ? DOCS : PAGES, `${name}.png`);
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 const DESKTOP = { width: 1100, height: 820 };
 const PHONE = { width: 375, height: 740 };
+
+// No sideways scrolling: the page is no wider than the viewport.
+const overflowOf = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 const TRANSLATOR_SCHEMA = {
   type: 'object',
@@ -46,12 +51,15 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   if (!present) return;
   await buildWeb();
-  await mkdir(SCREENSHOTS, { recursive: true });
+  await mkdir(PAGES, { recursive: true });
+  if (process.env.UPDATE_SCREENSHOTS === '1') await mkdir(DOCS, { recursive: true });
   server = await startTestServer();
   translatorAgent = await startTestAgent();
   flakyAgent = await startTestAgent();
   requester = await server.createUser('requester@example.com');
   owner = await server.createUser('owner@example.com');
+  // Cards and agent pages name the owner.
+  await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
   const create = (body: Record<string, unknown>) => server.api.post('/v1/agents', { key: owner.apiKey, body }).then((r) => {
     expect(r.status).toBe(201);
     return r.body.data;
@@ -60,7 +68,8 @@ beforeAll(async () => {
     name: 'French Translator',
     endpoint: translatorAgent.url,
     description: 'Translates English text into natural French',
-    longDescription: 'Short texts, emails and product copy, translated by a fine-tuned model.',
+    // Markdown.
+    longDescription: ['Short texts, emails and **product copy**, translated by a fine-tuned model.', '', '- Keeps your tone', '- See the [style guide](https://example.com/style)'].join('\n'),
     capabilities: ['translation', 'french'],
     protocols: ['http'],
     categories: ['language'],
@@ -82,7 +91,18 @@ beforeAll(async () => {
     })
   ).id;
   codeReviewerId = (await create({ name: 'Code Reviewer', endpoint: translatorAgent.url, description: 'Reviews pull requests for bugs and style', capabilities: ['code-review'], protocols: ['http'], categories: ['software'], tags: ['code', 'review'], priceCents: 900 })).id;
-  await create({ name: 'Invoice Extractor', endpoint: translatorAgent.url, description: 'Reads invoices and returns their fields as JSON', capabilities: ['extraction', 'ocr'], protocols: ['http'], categories: ['documents'], tags: ['pdf', 'finance'], priceCents: 0 });
+  await create({
+    name: 'Invoice Extractor',
+    endpoint: translatorAgent.url,
+    description: 'Reads invoices and returns their fields as JSON',
+    // Markdown with what must never run on the page.
+    longDescription: 'Returns **fields** as JSON.\n\n<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">\n\n[a link](javascript:window.pwned=3)',
+    capabilities: ['extraction', 'ocr'],
+    protocols: ['http'],
+    categories: ['documents'],
+    tags: ['pdf', 'finance'],
+    priceCents: 0,
+  });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }, 120_000);
 
@@ -113,7 +133,16 @@ function screenshotOnFailure(page: Page, name: string): void {
   });
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+// Every page a test visits is checked with axe-core: no serious or critical violation.
+async function accessible(page: Page, name: string): Promise<void> {
+  expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
+}
+
+// A picture for the README, of a page that passed the accessibility check.
+async function shot(page: Page, name: string): Promise<void> {
+  await accessible(page, name);
+  await page.screenshot({ path: shotPath(name), fullPage: true });
+}
 
 async function signIn(page: Page, apiKey: string): Promise<void> {
   await page.goto(`${server.url}/sign-in`);
@@ -127,6 +156,25 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'requester');
 
+    // Before signing in: the agent page shows who offers it, its description, the fields its form asks
+    // for, and how to call it from code.
+    await page.goto(`${server.url}/agents/french-translator`);
+    await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+    await page.getByText('by Ada Lab').waitFor();
+    const long = page.getByTestId('long-description');
+    await long.locator('strong', { hasText: 'product copy' }).waitFor();
+    expect(await long.getByRole('link', { name: 'style guide' }).getAttribute('rel')).toContain('noopener');
+    await page.getByLabel(/Text to translate/).waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
+    const snippet = page.locator('pre.snippet');
+    expect(await snippet.textContent()).toMatch(/curl -X POST http:\/\/[^ ]+\/v1\/tasks[\s\S]*"agentId": "agt_\w+"[\s\S]*"text": "Text to translate…"/);
+    await page.getByRole('button', { name: 'GraphQL', exact: true }).click();
+    expect(await snippet.textContent()).toContain('createTask(input: $input)');
+    await page.getByRole('button', { name: 'MCP', exact: true }).click();
+    expect(await snippet.textContent()).toMatch(/"url": "http:\/\/[^"]+\/mcp"[\s\S]*"name":"create_task"/);
+    await page.locator('.record-grid, .note').first().waitFor();
+    await shot(page, 'agent-public');
+
     await page.goto(`${server.url}/sign-in`);
     await page.getByText('user create').waitFor();
     // No identity provider is configured, so there is no field for its access tokens.
@@ -135,12 +183,19 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await signIn(page, requester.apiKey);
 
     // As-you-type search, with a typo.
-    await page.getByRole('link', { name: 'Discover' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Discover' }).click();
     await page.getByLabel('Search').pressSequentially('tranlsator');
     const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'French Translator' }) });
     await card.waitFor();
     await page.waitForURL(/\?q=tranlsator$/);
-    expect(await card.textContent()).toContain('$2.50');
+    // A card: icon, owner, capabilities, trust with its counts, rating, tasks done, price.
+    const cardText = await card.textContent();
+    expect(cardText).toContain('$2.50');
+    expect(cardText).toContain('by Ada Lab');
+    expect(cardText).toMatch(/Trust.*0 ok · 0 failed/);
+    expect(cardText).toContain('Tasks done0');
+    await card.getByRole('list', { name: 'Capabilities' }).getByText('translation').waitFor();
+    expect(await card.locator('.agent-icon').count()).toBe(1);
     await shot(page, 'discover');
     await page.getByRole('link', { name: 'French Translator' }).click();
     await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
@@ -152,7 +207,8 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByLabel('Description').fill('Into French, please');
     await page.getByRole('button', { name: 'Send task' }).click();
     const textField = page.locator('.form-group').filter({ has: page.getByLabel('Text to translate') });
-    await textField.getByText(/must have required property|must NOT have fewer than 1 characters/).waitFor();
+    // In plain words, naming the field by its title.
+    await textField.getByText(/^Text to translate (is required|must not be empty)\.$/).waitFor();
     expect(translatorAgent.received).toHaveLength(0);
     await shot(page, 'agent');
 
@@ -176,13 +232,35 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await status.getByText('completed').waitFor();
     expect(await page.getByTestId('task-result').textContent()).toContain('Bonjour');
     expect(navigations).toEqual([]);
+    // Names, not ids: the agent is named and linked; the payment reads in words; the timeline says
+    // who moved the task and when, and grew live.
+    await page.locator('.task-summary').getByRole('link', { name: 'French Translator' }).waitFor();
+    expect(await page.getByTestId('task-payment').textContent()).toMatch(/^Payment: \$2\.50 (paid by card|held on card)$/);
+    const timeline = page.locator('.timeline');
+    await timeline.getByText('You created the task.').waitFor();
+    await timeline.getByText(/matched the task to French Translator/).waitFor();
+    await timeline.getByText(/French Translator completed the task/).waitFor();
+    // The requester does not see how the agent's endpoint answered.
+    expect(await timeline.locator('.tl-attempt').count()).toBe(0);
+    expect(await page.locator('body').textContent()).not.toMatch(/agt_\w{6}/);
 
     await page.getByLabel('Rating').selectOption('5');
     await page.getByRole('button', { name: 'Rate' }).click();
     await page.getByText('You rated this task 5 / 5.').waitFor();
     await shot(page, 'task');
 
-    await page.getByRole('link', { name: 'My tasks' }).click();
+    // The agent page's track record now counts the task.
+    await until('the track record counts the task', async () => {
+      await page.goto(`${server.url}/agents/french-translator`);
+      await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+      return /1 completed, 0 failed/.test((await page.getByRole('region', { name: 'Track record' }).textContent()) ?? '');
+    });
+    // Per day (14 bars, today's finished task), all time, success rate, p50/p95.
+    expect(await page.locator('.record-grid svg[role="img"]').count()).toBe(4);
+    await page.getByText('Tasks per day, last 14 days: 1 finished').waitFor();
+    await shot(page, 'agent-record');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My tasks' }).click();
     await page.getByLabel('Status').selectOption('completed');
     await page.getByRole('link', { name: 'Translate a greeting' }).waitFor();
     await shot(page, 'my-tasks');
@@ -192,9 +270,20 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const phone = await newPage(PHONE);
     await phone.page.goto(`${server.url}/?q=nlp`);
     await phone.page.getByRole('link', { name: 'French Translator' }).waitFor();
-    const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBe(0);
+    expect(await overflowOf(phone.page)).toBe(0);
     await shot(phone.page, 'discover-phone');
+    // The agent page, with its code snippets (they scroll inside their box).
+    await phone.page.goto(`${server.url}/agents/french-translator`);
+    await phone.page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+    await phone.page.locator('.record-grid').waitFor();
+    expect(await overflowOf(phone.page)).toBe(0);
+    await accessible(phone.page, 'agent at phone width');
+    // The task page too, with its result and details.
+    await signIn(phone.page, requester.apiKey);
+    await phone.page.goto(`${server.url}/tasks/${taskId}`);
+    await phone.page.locator('.status-line').getByText('completed').waitFor();
+    expect(await overflowOf(phone.page)).toBe(0);
+    await shot(phone.page, 'task-phone');
     await phone.context.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);
@@ -212,9 +301,19 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.goto(`${server.url}/tasks/${created.body.data.id}`);
     const status = page.locator('.status-line');
     await status.getByText('pending').waitFor();
+    expect(await page.getByTestId('task-payment').textContent()).toBe('Payment: $9.00 to be held on card, waiting for confirmation');
+    // Cancelling cannot be undone, so the page asks first (the test's dialog handler says yes).
+    const asked: string[] = [];
+    page.on('dialog', (dialog) => asked.push(dialog.message()));
     await page.getByRole('button', { name: 'Cancel task' }).click();
     await status.getByText('cancelled').waitFor();
+    expect(asked).toEqual([expect.stringMatching(/^Cancel this task\?/)]);
+    await page.locator('.timeline').getByText(/You cancelled the task/).waitFor();
+    // Nothing is left to do on a cancelled task: no empty actions.
+    expect(await page.getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Actions' }).count()).toBe(0);
     expect((await server.api.get(`/v1/tasks/${created.body.data.id}`, { key: requester.apiKey })).body.data.status).toBe('cancelled');
+    await accessible(page, 'cancelled task');
     await context.close();
   }, 120_000);
 
@@ -232,30 +331,51 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'owner');
     await signIn(page, owner.apiKey);
-    await page.getByRole('link', { name: 'My agents' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My agents' }).click();
     await page.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
     // The failed delivery shows as a banner and as an operational event.
     await page.getByRole('alert').filter({ hasText: 'Flaky Summarizer: endpoint failing' }).waitFor();
     await page.getByText('endpoint.failing').first().waitFor();
+    // Delivery health at a glance: the failed attempt shows.
+    const flakyRow = page.locator('.agent-row').filter({ has: page.getByRole('link', { name: 'Flaky Summarizer' }) });
+    await flakyRow.getByText(/Deliveries: 0 % answered · median \d+ ms · 1 attempt$/).waitFor();
+    // Tasks for my agents: a compact list that names the agent; the moves are on the task's page.
     await page.getByRole('heading', { name: 'Tasks for my agents' }).waitFor();
-    await page.getByRole('link', { name: 'Summarize the report' }).waitFor();
+    const taskRow = page.locator('.agent-task').filter({ hasText: 'Summarize the report' });
+    await taskRow.getByText('for Flaky Summarizer').waitFor();
+    expect(await taskRow.getByRole('button').count()).toBe(0);
     await shot(page, 'my-agents');
+    await page.getByRole('link', { name: 'New agent' }).click();
+    await page.getByRole('heading', { level: 1, name: 'New agent' }).waitFor();
+    await page.getByText('No schema: requesters send any JSON object.').waitFor();
+    await accessible(page, 'new agent');
+    await page.goBack();
     await page.getByRole('link', { name: 'Flaky Summarizer' }).click();
     await page.getByRole('heading', { level: 1, name: 'Flaky Summarizer' }).waitFor();
     // Its first delivery failed: the endpoint is failing, shown as a banner.
     await page.getByRole('alert').filter({ hasText: /failing since/ }).waitFor();
+
+    // The input schema: checked as it is typed, with the requesters' form previewed beside it.
+    const schemaField = page.getByLabel('Input schema (JSON Schema)');
+    await schemaField.fill('{"type": "object", "properties": {');
+    await page.getByText(/^Input schema is not valid JSON/).waitFor();
+    await schemaField.fill('{"type": "object", "required": ["url"], "properties": {"url": {"type": "string", "title": "Report URL", "format": "uri"}}}');
+    await page.getByText('Valid JSON Schema.').waitFor();
+    await page.locator('.schema-editor').getByLabel(/Report URL/).waitFor();
 
     // The service's message, next to the field it names.
     await page.getByLabel('Endpoint URL').fill('ftp://example.com/tasks');
     await page.getByRole('button', { name: 'Save changes' }).click();
     const endpointError = page.locator('#agent-endpoint-error');
     await endpointError.waitFor();
-    expect(await endpointError.textContent()).toMatch(/endpoint/);
+    expect(await endpointError.textContent()).toMatch(/^Endpoint URL /);
     await page.getByLabel('Endpoint URL').fill(flakyAgent.url);
     await page.getByLabel('Tags').fill('nlp, summaries, reports');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved.').waitFor();
-    expect((await server.api.get(`/v1/agents/${flakyId}`, { key: owner.apiKey })).body.data.tags).toEqual(['nlp', 'summaries', 'reports']);
+    const saved = (await server.api.get(`/v1/agents/${flakyId}`, { key: owner.apiKey })).body.data;
+    expect(saved.tags).toEqual(['nlp', 'summaries', 'reports']);
+    expect(JSON.parse(saved.inputSchema).properties.url.title).toBe('Report URL');
 
     // A new secret is shown once; the redelivery is signed with it.
     await page.getByRole('button', { name: 'Generate secret' }).click();
@@ -266,6 +386,10 @@ describe.skipIf(!present)('dashboard in a browser', () => {
 
     const log = page.locator('.delivery');
     await log.first().getByRole('cell', { name: '500', exact: true }).waitFor();
+    // The log is grouped by task, named and linked rather than its id, with the task's state.
+    const taskGroup = page.locator('.delivery-group').filter({ has: page.getByRole('link', { name: 'Summarize the report' }) });
+    await taskGroup.locator('.badge', { hasText: 'matched' }).waitFor();
+    // The task is still matched, so its delivery can be sent again.
     await log.first().getByRole('button', { name: /Redeliver/ }).click();
     await page.getByText(/queued again/).waitFor();
     const received = await flakyAgent.waitFor(2);
@@ -280,16 +404,54 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByText(/Ping answered 200/).waitFor();
     await shot(page, 'my-agent');
 
-    // The owner finishes the task from the list of tasks for their agents.
+    // The delivery log at phone width: no sideways scrolling.
+    const phone = await newPage(PHONE);
+    screenshotOnFailure(phone.page, 'owner-phone');
+    await signIn(phone.page, owner.apiKey);
+    await phone.page.goto(`${server.url}/my/agents/${flakyId}`);
+    await phone.page.locator('.delivery').first().getByRole('cell', { name: '200', exact: true }).waitFor();
+    expect(await overflowOf(phone.page)).toBe(0);
+    await shot(phone.page, 'my-agent-phone');
+    await phone.page.goto(`${server.url}/my/agents`);
+    await phone.page.locator('.agent-task').first().waitFor();
+    expect(await overflowOf(phone.page)).toBe(0);
+    await accessible(phone.page, 'my agents at phone width');
+    await phone.context.close();
+
+    // The owner finishes the task on its page, reached from the list of tasks for their agents.
     await page.getByRole('link', { name: 'All my agents' }).click();
-    const row = page.locator('.agent-task').filter({ hasText: 'Summarize the report' });
-    await row.getByLabel('Result (JSON)').fill('{"summary": "Revenue grew."}');
-    await row.getByRole('button', { name: 'Complete' }).click();
-    await row.locator('.badge', { hasText: 'completed' }).waitFor();
+    await page.locator('.agent-task').getByRole('link', { name: 'Summarize the report' }).click();
+    await page.getByRole('heading', { name: 'Work on this task' }).waitFor();
+    // The owner's timeline shows each delivery attempt between the moves.
+    const ownerTimeline = page.locator('.timeline');
+    await ownerTimeline.getByText(/endpoint \(attempt 1\): HTTP 500 in \d+ ms/).waitFor();
+    await ownerTimeline.getByText(/endpoint \(attempt 2\): HTTP 200 in \d+ ms/).waitFor();
+    await accessible(page, 'task page for the owner');
+    // The owner may also ask the requester for input; an empty question is refused in words.
+    await page.getByRole('button', { name: 'Ask for input' }).click();
+    await page.getByText('Write the question the requester should answer.').waitFor();
+    await page.getByLabel('Ask the requester').fill('Which pages matter most?');
+    await page.getByRole('button', { name: 'Ask for input' }).click();
+    await page.locator('.status-line').getByText('input required').waitFor();
+    await page.locator('.timeline').getByText(/You asked for more input/).waitFor();
+    const answered = await server.api.post(`/v1/tasks/${task.body.data.id}/input`, { key: requester.apiKey, body: { input: { answer: 'The summary' } } });
+    expect(answered.status).toBe(200);
+    // Back to work, live.
+    await page.locator('.status-line').getByText('in progress').waitFor();
+    await page.locator('.timeline').getByText(/The requester answered the input request/).waitFor();
+    await page.getByLabel('Result (JSON)').fill('{"summary": "Revenue grew."}');
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await page.locator('.status-line').getByText('completed').waitFor();
+    await page.locator('.timeline').getByText(/You completed the task/).waitFor();
     expect((await server.api.get(`/v1/tasks/${task.body.data.id}`, { key: requester.apiKey })).body.data).toMatchObject({
       status: 'completed',
       result: { summary: 'Revenue grew.' },
     });
+    // The delivery log agrees with the task: no Redeliver once it is completed.
+    await page.goto(`${server.url}/my/agents/${flakyId}`);
+    const group = page.locator('.delivery-group').filter({ hasText: 'Summarize the report' });
+    await group.locator('.badge', { hasText: 'completed' }).waitFor();
+    expect(await group.getByRole('button', { name: /Redeliver/ }).count()).toBe(0);
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);
@@ -311,12 +473,13 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     // Back (typing replaced the sorted entry): the form shows the earlier search again, and so do the results.
     await page.goBack();
     await page.waitForURL(`${server.url}/`);
-    expect(await page.getByLabel('Capability').inputValue()).toBe('');
+    // The form follows the URL on the next render.
+    await until('the form shows the earlier search', async () => (await page.getByLabel('Capability').inputValue()) === '');
     expect(await page.getByLabel('Sort by').inputValue()).toBe('relevance');
     await until('all four again', async () => (await names()).length === 4);
     await page.goForward();
     await page.waitForURL(/capability=ocr/);
-    expect(await page.getByLabel('Capability').inputValue()).toBe('ocr');
+    await until('the form shows the later search', async () => (await page.getByLabel('Capability').inputValue()) === 'ocr');
     await page.getByLabel('Capability').fill('');
     await page.waitForURL(/\?sort=created$/);
 
@@ -362,9 +525,49 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Send task' }).click();
     // The pattern's error appears by the field at once, and the page still answers.
     const codeField = page.locator('.form-group').filter({ has: page.getByLabel('Code') });
-    await codeField.getByText(/must match pattern/).waitFor({ timeout: 5_000 });
+    await codeField.getByText(/Code is not in the expected format/).waitFor({ timeout: 5_000 });
+    await accessible(page, 'task form with errors');
     expect(await page.evaluate(() => 1 + 1)).toBe(2);
     expect(translatorAgent.received.filter((d) => d.body.title === 'A code')).toHaveLength(0);
+    await context.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+
+  it('works with the keyboard alone: search, the task form and the task page', async () => {
+    const { context, page } = await newPage();
+    screenshotOnFailure(page, 'keyboard');
+    await signIn(page, requester.apiKey);
+    await page.goto(`${server.url}/`);
+    await page.getByRole('heading', { level: 1, name: 'Discover agents' }).waitFor();
+    // Keyboard use starts at the page's heading, past the header.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await tabTo(page, page.getByLabel('Search'));
+    await page.keyboard.type('french');
+    const link = page.getByRole('link', { name: 'French Translator' });
+    await link.waitFor();
+    await tabTo(page, link);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'French Translator' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+
+    // The task form, field by field; Enter in a field sends it.
+    await tabTo(page, page.getByLabel('Title'));
+    await page.keyboard.type('Keyboard task');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Typed without a mouse');
+    await tabTo(page, page.getByLabel(/Text to translate/));
+    await page.keyboard.type('Thank you');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/tasks\/tsk_\w+$/);
+    const status = page.locator('.status-line');
+    await status.getByText('in progress').waitFor();
+
+    // The task page: the agent's link and the cancel button are reachable; cancelling asks first.
+    await tabTo(page, page.locator('.task-summary').getByRole('link', { name: 'French Translator' }));
+    await tabTo(page, page.getByRole('button', { name: 'Cancel task' }));
+    await page.keyboard.press('Enter');
+    await status.getByText('cancelled').waitFor();
+    await accessible(page, 'task cancelled by keyboard');
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);
@@ -392,7 +595,10 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       await page.goto(`${server.url}/tasks/${taskId}`);
       const status = page.locator('.status-line');
       await status.getByText('input required').waitFor();
-      await page.getByText('Which city is the bakery in?').waitFor();
+      await page.getByRole('region', { name: 'The agent needs more input' }).getByText('Which city is the bakery in?').waitFor();
+      // The question is in the timeline too, with who asked.
+      await page.locator('.timeline').getByText('Which city is the bakery in?').waitFor();
+      await accessible(page, 'input request');
       await page.getByLabel(/City/).fill('Lyon');
       await page.getByRole('button', { name: 'Send answer' }).click();
       await status.getByText('in progress').waitFor();
@@ -432,8 +638,36 @@ describe.skipIf(!present)('dashboard in a browser', () => {
   it('shows the not-found page for a path with bad percent-encoding', async () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'bad-encoding');
+    // A long description's raw HTML and script links never run: shown as text or dropped.
+    await page.goto(`${server.url}/agents/invoice-extractor`);
+    const long = page.getByTestId('long-description');
+    await long.locator('strong', { hasText: 'fields' }).waitFor();
+    expect(await long.locator('script, img, [onerror]').count()).toBe(0);
+    expect(await long.locator('a[href^="javascript"]').count()).toBe(0);
+    await long.getByText('<script>window.pwned = 1</script>', { exact: false }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+
     await page.goto(`${server.url}/agents/%zz`);
-    await page.getByText('Page not found').first().waitFor({ timeout: 10_000 });
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: 10_000 });
+    // An unknown address opened in the browser: the dashboard's own page, answered with 404.
+    const answer = await page.goto(`${server.url}/no/such/page`);
+    expect(answer?.status()).toBe(404);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await page.getByRole('link', { name: 'Back to Discover' }).waitFor();
+    await shot(page, 'not-found');
+    // An unknown agent and an unknown task say so, with a way back.
+    await page.goto(`${server.url}/agents/no-such-agent`);
+    await page.getByRole('heading', { level: 1, name: 'Agent not found' }).waitFor();
+    await accessible(page, 'agent not found');
+    await signIn(page, requester.apiKey);
+    await page.goto(`${server.url}/tasks/tsk_nosuchtask`);
+    await page.getByRole('heading', { level: 1, name: 'Task not found' }).waitFor();
+    await accessible(page, 'task not found');
+    // A search that finds nothing says what to try.
+    await page.goto(`${server.url}/?q=zzzzqqqq&capability=nothing`);
+    await page.getByText('No agent matches this search').waitFor();
+    await page.getByRole('button', { name: 'Clear the filters' }).waitFor();
+    await accessible(page, 'empty search');
     await context.close();
     expect(pageErrors).toEqual([]);
   }, 60_000);

@@ -1,6 +1,7 @@
 // Serves the dashboard built by `npm run build:web` (dist/web). Hashed files under /assets/ are cached
 // for good; index.html answers the dashboard's own routes so that a reload or a shared link works, and
-// is never cached so a new build shows at once. Paths outside the folder are never read.
+// is never cached so a new build shows at once. Paths outside the folder are never read. A browser
+// asking for an unknown page gets the dashboard's styled not-found page with status 404.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -31,7 +32,8 @@ const PAGE_SECURITY_HEADERS = {
     "default-src 'self'",
     "script-src 'self' 'unsafe-eval'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    // Agents' icons (from their A2A cards) live on their own hosts.
+    "img-src 'self' data: https:",
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -81,13 +83,17 @@ export function createStaticHandler(opts: StaticOptions) {
       send(req, res, gzip ?? body, type, cache, gzip ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : isAsset ? { vary: 'accept-encoding' } : {});
       return true;
     }
-    if (!PAGES.some((page) => page.test(pathname))) return false;
+    const page = PAGES.some((p) => p.test(pathname));
+    // A browser opening an unknown address gets the dashboard's own "Page not found" (with status 404)
+    // rather than the API's JSON answer; API clients (no text/html in Accept) still get JSON.
+    if (!page && !wantsHtml(req)) return false;
     const html = await indexHtml();
     if (html === null) {
+      if (!page) return false;
       sendError(res, { code: 'NOT_FOUND', message: 'the dashboard is not built; run: npm run build:web' });
       return true;
     }
-    send(req, res, Buffer.from(html), CONTENT_TYPES['.html']!, 'no-cache', PAGE_SECURITY_HEADERS);
+    send(req, res, Buffer.from(html), CONTENT_TYPES['.html']!, 'no-cache', PAGE_SECURITY_HEADERS, page ? 200 : 404);
     return true;
   };
 }
@@ -115,8 +121,14 @@ function acceptsGzip(req: IncomingMessage): boolean {
   });
 }
 
-function send(req: IncomingMessage, res: ServerResponse, body: Buffer, type: string, cache: string, extra: Record<string, string> = {}): void {
-  res.writeHead(200, {
+// A browser navigation asks for HTML first; fetch and API clients do not.
+function wantsHtml(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  return typeof accept === 'string' && /(^|,)\s*text\/html/i.test(accept);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, body: Buffer, type: string, cache: string, extra: Record<string, string> = {}, status = 200): void {
+  res.writeHead(status, {
     'content-type': type,
     'content-length': body.length,
     'cache-control': cache,

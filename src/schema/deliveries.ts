@@ -13,7 +13,7 @@ builder.prismaObject('DeliveryAttempt', {
   }),
 });
 
-builder.prismaObject('Delivery', {
+export const DeliveryRef = builder.prismaObject('Delivery', {
   description: 'One delivery of a task to its agent. Its id is the webhook-id, the same on every retry.',
   fields: (t) => ({
     id: t.exposeID('id'),

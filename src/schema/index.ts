@@ -14,6 +14,7 @@ import './deliveries.js';
 import './discovery.js';
 import './reputation.js';
 import './endpoint-ops.js';
+import './display.js';
 import './requester-record.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -17,6 +17,7 @@ import { healthProbe } from '../jobs/specs/health-probe.js';
 import { expireHealthEvidence, recordHealthOutcome, silentAgentIds, type HealthChange } from '../reputation/health-store.js';
 import { refreshTrust } from '../reputation/refresh-trust.js';
 import { refreshRatings, refreshTrackRecord } from '../reputation/track-record.js';
+import { dailyOutcomes } from '../reputation/daily.js';
 import type { Viewer } from './accounts.js';
 
 // Probes queued per sweep, at most: a large registry is covered over several sweeps, stalest first.
@@ -70,6 +71,9 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
   return {
     recordTaskOutcome,
     deliveryOutcome,
+
+    /** Finished tasks per day (UTC) over the last `days` days, today included: public, like taskCount. */
+    daily: (agentId: string, days: number) => dailyOutcomes(prisma, agentId, clock.now(), days),
 
     /** The requester rates a completed task, once, 1 to 5. */
     async rateTask(viewer: Viewer, taskId: string, rating: number): Promise<TaskRating> {

@@ -222,7 +222,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // `query`: the relations the GraphQL selection needs (the payment), read with the row.
     async get(viewer: Viewer, id: string, query: { include?: Prisma.TaskInclude } = {}): Promise<Task> {
-      const task = await prisma.task.findUnique({ where: { id }, include: { ...query.include, agent: { select: { ownerId: true } } } });
+      // The owner check needs the agent's ownerId; a query that also asks for the agent keeps its fields.
+      const task = await prisma.task.findUnique({ where: { id }, include: { ...query.include, agent: withOwnerId(query.include?.agent) } });
       if (!task) throw notFound('task');
       if (task.requesterId !== viewer.id && task.agent?.ownerId !== viewer.id) throw forbidden('not your task');
       return task;
@@ -426,3 +427,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 }
 
 export type TaskService = ReturnType<typeof taskService>;
+
+// The agent as a task query includes it, with its ownerId besides (nothing else when not asked for).
+function withOwnerId(agent: Prisma.TaskInclude['agent']): Prisma.TaskInclude['agent'] {
+  if (!agent) return { select: { ownerId: true } };
+  if (agent === true) return true;
+  return agent.select ? { ...agent, select: { ...agent.select, ownerId: true } } : agent;
+}

@@ -32,9 +32,15 @@ export const DiscoverQuery = graphql(`
         capabilities
         trustTier
         avgRating
+        ratingCount
         taskCount
+        completedCount
+        failedCount
         priceCents
         status
+        iconUrl
+        ownerName
+        verified
       }
       total
       page
@@ -71,6 +77,16 @@ export const AgentDetailQuery = graphql(`
       updatedAt
       priceCents
       trustTier
+      iconUrl
+      ownerName
+      ratingCount
+      completedCount
+      failedCount
+      daily(days: 14) {
+        day
+        completed
+        failed
+      }
       stats {
         successRate
         successLowerBound
@@ -113,6 +129,12 @@ graphql(`
     priority
     maxPriceCents
     agentId
+    agent {
+      id
+      name
+      slug
+      iconUrl
+    }
     requesterId
     result
     error
@@ -139,6 +161,25 @@ graphql(`
     disputeStatement
     disputeContestedAt
     disputeAnswerBy
+    history {
+      at
+      actor
+      action
+      fromStatus
+      toStatus
+      note
+    }
+    deliveries {
+      id
+      type
+      attempts {
+        number
+        at
+        statusCode
+        latencyMs
+        error
+      }
+    }
   }
 `);
 
@@ -404,6 +445,11 @@ export const DeliveriesQuery = graphql(`
       id
       taskId
       type
+      task {
+        id
+        title
+        status
+      }
       status
       attemptCount
       nextAttemptAt
@@ -451,6 +497,14 @@ export const UpdateAccountMutation = graphql(`
       notificationUrl
       notificationSecret
       message
+    }
+  }
+`);
+
+export const RequestTaskInputMutation = graphql(`
+  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {
+    requestTaskInput(id: $id, input: $input) {
+      ...DashTask
     }
   }
 `);

@@ -5,7 +5,7 @@ import './styles.css';
 import { gql, session } from './api.js';
 import { MeQuery } from './documents.js';
 import { Link, navigate, parseRoute, useLocation, type Route } from './router.js';
-import { PageTitle, SignInFirst } from './components/ui.js';
+import { NotFound, PageTitle, SignInFirst } from './components/ui.js';
 import { Discover } from './pages/Discover.js';
 import { AgentDetail } from './pages/AgentDetail.js';
 import { MyTasks } from './pages/MyTasks.js';
@@ -43,12 +43,7 @@ function Page({ route, onSignedIn }: { route: Route; onSignedIn: (email: string)
     case 'signIn':
       return <SignIn onSignedIn={onSignedIn} />;
     default:
-      return (
-        <section>
-          <PageTitle>Page not found</PageTitle>
-          <Link href="/">Back to Discover</Link>
-        </section>
-      );
+      return <NotFound />;
   }
 }
 

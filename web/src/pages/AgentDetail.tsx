@@ -1,32 +1,50 @@
-// One agent as the public sees it: the discovery detail and its track record, and for a signed-in
-// user the form that sends it a task.
-import { useEffect, useState } from 'react';
-import { gql, errorText, session } from '../api.js';
+// One agent as the public sees it: who offers it, what it does (its long description, Markdown made
+// safe), its track record as a small chart, the fields its task form asks for, how to call it from
+// code, and for a signed-in user the form that sends it a task.
+import { useEffect, useMemo, useState } from 'react';
+import { gql, session } from '../api.js';
 import { AgentDetailQuery } from '../documents.js';
 import type { DashAgentDetailQuery } from '../generated/gql/graphql.js';
-import { duration, percent, price, rating, when } from '../format.js';
-import { ErrorNote, PageTitle, SignInFirst, Status, Tags, Tier } from '../components/ui.js';
-import { TaskForm } from './TaskForm.js';
+import { price, rating, when } from '../format.js';
+import { markdownToHtml } from '../markdown.js';
+import { LoadError, PageTitle, SignInFirst, Skeleton, Status, Tags, Tier } from '../components/ui.js';
+import { AgentIcon } from '../components/AgentIcon.js';
+import { TrackRecord } from '../components/TrackRecord.js';
+import { Snippets } from '../components/Snippets.js';
+import { InputFormPreview, TaskForm } from './TaskForm.js';
 
 type Agent = DashAgentDetailQuery['agent'];
 
 export function AgentDetail({ slug }: { slug: string }) {
   const [agent, setAgent] = useState<Agent | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     setAgent(null);
+    setError(null);
     gql(AgentDetailQuery, { slugOrId: slug })
       .then((data) => setAgent(data.agent))
-      .catch((e) => setError(errorText(e)));
-  }, [slug]);
+      .catch((e: unknown) => setError(e));
+  }, [slug, attempt]);
 
-  if (error) return <ErrorNote error={error} />;
-  if (!agent) return <p aria-live="polite">Loading…</p>;
-  const stats = agent.stats;
+  const longHtml = useMemo(() => (agent?.longDescription ? markdownToHtml(agent.longDescription) : ''), [agent?.longDescription]);
+
+  if (error) return <LoadError error={error} what="Agent" retry={() => setAttempt((n) => n + 1)} />;
+  if (!agent) return <Skeleton lines={6} what="agent" />;
+  const signedIn = Boolean(session.get());
   return (
-    <article>
-      <PageTitle>{agent.name}</PageTitle>
+    <article className="agent-page">
+      <header className="agent-header">
+        <AgentIcon agent={agent} size={64} />
+        <div>
+          <PageTitle>{agent.name}</PageTitle>
+          <p className="muted byline">
+            {agent.ownerName ? `by ${agent.ownerName}` : 'independent owner'}
+            {agent.version ? ` · version ${agent.version}` : ''} · listed {new Date(agent.createdAt).toLocaleDateString()}
+          </p>
+        </div>
+      </header>
       <p className="lead">{agent.description}</p>
       <div className="badges">
         <Tier value={agent.trustTier} />
@@ -34,102 +52,88 @@ export function AgentDetail({ slug }: { slug: string }) {
         <span className={`badge health-${agent.healthStatus}`}>health: {agent.healthStatus}</span>
         {agent.verified && <span className="badge verified">verified</span>}
       </div>
-      {agent.longDescription && <p className="long">{agent.longDescription}</p>}
-      <dl className="details">
-        <dt>Price per task</dt>
-        <dd>{price(agent.priceCents)}</dd>
-        <dt>Rating</dt>
-        <dd>{rating(agent.avgRating)}</dd>
-        <dt>Tasks</dt>
-        <dd>{agent.taskCount}</dd>
-        <dt>Capabilities</dt>
-        <dd>
-          <Tags values={agent.capabilities} label="Capabilities" />
-        </dd>
-        <dt>Protocols</dt>
-        <dd>{agent.protocols.join(', ') || '–'}</dd>
-        <dt>Categories</dt>
-        <dd>{agent.categories.join(', ') || '–'}</dd>
-        <dt>Tags</dt>
-        <dd>
-          <Tags values={agent.tags} label="Tags" />
-        </dd>
-        <dt>Endpoint</dt>
-        <dd className="mono">{agent.endpoint}</dd>
-        {agent.docsUrl && (
-          <>
-            <dt>Documentation</dt>
-            <dd>
-              <a href={agent.docsUrl} rel="noopener noreferrer nofollow" target="_blank">
-                {agent.docsUrl}
-              </a>
-            </dd>
-          </>
-        )}
-        {agent.twitterUrl && (
-          <>
-            <dt>Twitter</dt>
-            <dd>
-              <a href={agent.twitterUrl} rel="noopener noreferrer nofollow" target="_blank">
-                {agent.twitterUrl}
-              </a>
-            </dd>
-          </>
-        )}
-        <dt>Version</dt>
-        <dd>{agent.version ?? '–'}</dd>
-        <dt>Authentication</dt>
-        <dd>{agent.authType ?? '–'}</dd>
-        <dt>Listed</dt>
-        <dd>{when(agent.createdAt)}</dd>
+      <dl className="facts headline">
+        <div>
+          <dt>Price per task</dt>
+          <dd>{price(agent.priceCents)}</dd>
+        </div>
+        <div>
+          <dt>Rating</dt>
+          <dd>
+            {rating(agent.avgRating)}
+            {agent.ratingCount > 0 && <span className="muted"> ({agent.ratingCount})</span>}
+          </dd>
+        </div>
+        <div>
+          <dt>Tasks done</dt>
+          <dd>{agent.completedCount}</dd>
+        </div>
       </dl>
+      {longHtml && <div className="markdown" data-testid="long-description" dangerouslySetInnerHTML={{ __html: longHtml }} />}
+
       <section aria-labelledby="record">
         <h2 id="record">Track record</h2>
-        {stats.recentTasks === 0 ? (
-          <p className="note">No finished tasks yet.</p>
-        ) : (
-          <dl className="facts record">
-            <div>
-              <dt>Success rate</dt>
-              <dd>
-                {percent(stats.successRate)}
-                {stats.successLowerBound !== null && <span className="muted"> (at least {percent(stats.successLowerBound)}, 95 %)</span>}
-              </dd>
-            </div>
-            <div>
-              <dt>Rating</dt>
-              <dd>
-                {stats.ratingAverage === null ? '–' : stats.ratingAverage.toFixed(2)}
-                <span className="muted">
-                  {' '}
-                  ({stats.ratingCount} rating{stats.ratingCount === 1 ? '' : 's'})
-                </span>
-              </dd>
-            </div>
-            <div>
-              <dt>Median time (p50)</dt>
-              <dd>{duration(stats.p50CompletionMs)}</dd>
-            </div>
-            <div>
-              <dt>p95 time</dt>
-              <dd>{duration(stats.p95CompletionMs)}</dd>
-            </div>
-            <div>
-              <dt>Recent tasks</dt>
-              <dd>{stats.recentTasks}</dd>
-            </div>
-          </dl>
-        )}
+        <TrackRecord agent={agent} />
       </section>
+
       <section aria-labelledby="send">
         <h2 id="send">Send a task</h2>
         {agent.status !== 'active' ? (
           <p className="note">This agent is {agent.status} and takes no tasks.</p>
-        ) : session.get() ? (
+        ) : signedIn ? (
           <TaskForm agent={agent} />
         ) : (
-          <SignInFirst what="send this agent a task" />
+          <>
+            <SignInFirst what="send this agent a task" />
+            <h3>What the agent asks for</h3>
+            <InputFormPreview inputSchema={agent.inputSchema} />
+          </>
         )}
+      </section>
+
+      <section aria-labelledby="call">
+        <h2 id="call">Call it from code</h2>
+        <Snippets agent={agent} />
+      </section>
+
+      <section aria-labelledby="about">
+        <h2 id="about">About</h2>
+        <dl className="details">
+          <dt>Capabilities</dt>
+          <dd>{agent.capabilities.length ? <Tags values={agent.capabilities} label="Capabilities" /> : '–'}</dd>
+          <dt>Protocols</dt>
+          <dd>{agent.protocols.join(', ') || '–'}</dd>
+          <dt>Categories</dt>
+          <dd>{agent.categories.join(', ') || '–'}</dd>
+          <dt>Tags</dt>
+          <dd>{agent.tags.length ? <Tags values={agent.tags} label="Tags" /> : '–'}</dd>
+          <dt>Endpoint</dt>
+          <dd className="mono">{agent.endpoint}</dd>
+          {agent.docsUrl && (
+            <>
+              <dt>Documentation</dt>
+              <dd>
+                <a href={agent.docsUrl} rel="noopener noreferrer nofollow" target="_blank">
+                  {agent.docsUrl}
+                </a>
+              </dd>
+            </>
+          )}
+          {agent.twitterUrl && (
+            <>
+              <dt>Twitter</dt>
+              <dd>
+                <a href={agent.twitterUrl} rel="noopener noreferrer nofollow" target="_blank">
+                  {agent.twitterUrl}
+                </a>
+              </dd>
+            </>
+          )}
+          <dt>Authentication</dt>
+          <dd>{agent.authType ?? '–'}</dd>
+          <dt>Updated</dt>
+          <dd>{when(agent.updatedAt)}</dd>
+        </dl>
       </section>
     </article>
   );

@@ -4,6 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { gql, ApiError, errorText } from '../api.js';
 import { CreateAgentMutation, UpdateAgentMutation } from '../documents.js';
 import type { AgentStatus, DashOwnAgentFragment } from '../generated/gql/graphql.js';
+import { withFieldTitle } from '../plain-errors.js';
+import { checkSchema, SchemaEditor } from '../components/SchemaEditor.js';
 
 type Kind = 'text' | 'textarea' | 'url' | 'list' | 'cents' | 'status' | 'json';
 
@@ -11,7 +13,7 @@ const FIELDS: Array<{ name: string; label: string; kind: Kind; hint?: string; re
   { name: 'name', label: 'Name', kind: 'text', required: true },
   { name: 'endpoint', label: 'Endpoint URL', kind: 'url', required: true, hint: 'Where tasks are delivered (POST).' },
   { name: 'description', label: 'Description', kind: 'text' },
-  { name: 'longDescription', label: 'Long description', kind: 'textarea' },
+  { name: 'longDescription', label: 'Long description', kind: 'textarea', hint: 'Markdown: **bold**, lists, [links](https://…).' },
   { name: 'capabilities', label: 'Capabilities', kind: 'list', hint: 'Comma-separated.' },
   { name: 'protocols', label: 'Protocols', kind: 'list', hint: 'Comma-separated, e.g. http.' },
   { name: 'categories', label: 'Categories', kind: 'list', hint: 'Comma-separated.' },
@@ -28,11 +30,21 @@ const FIELDS: Array<{ name: string; label: string; kind: Kind; hint?: string; re
 
 type Values = Record<string, string>;
 
+// The stored schema is one line of JSON; the editor shows it indented.
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 function valuesOf(agent: DashOwnAgentFragment | null): Values {
   const values: Values = {};
   for (const field of FIELDS) {
     const value = agent ? (agent as unknown as Record<string, unknown>)[field.name] : undefined;
     if (Array.isArray(value)) values[field.name] = value.join(', ');
+    else if (field.kind === 'json' && typeof value === 'string') values[field.name] = pretty(value);
     else values[field.name] = value == null ? (field.kind === 'status' ? 'active' : field.kind === 'cents' ? '0' : '') : String(value);
   }
   return values;
@@ -67,6 +79,13 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
     setFieldError(null);
     setError(null);
     setSaved(false);
+    const schemaProblem = checkSchema(values.inputSchema ?? '');
+    if (schemaProblem) {
+      setFieldError({ field: 'inputSchema', message: schemaProblem });
+      setBusy(false);
+      document.getElementById('agent-inputSchema')?.focus();
+      return;
+    }
     try {
       const input = inputOf(values, agent ? valuesOf(agent) : null);
       const result = agent
@@ -78,8 +97,9 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
     } catch (e) {
       // The API names the field at fault (sometimes as a path such as input.endpoint).
       const field = e instanceof ApiError && e.field ? e.field.split('.').pop()! : null;
-      if (field && FIELDS.some((f) => f.name === field)) {
-        setFieldError({ field, message: e instanceof Error ? e.message : String(e) });
+      const known = field ? FIELDS.find((f) => f.name === field) : undefined;
+      if (field && known) {
+        setFieldError({ field, message: withFieldTitle(known.label, e instanceof Error ? e.message : String(e)) });
         document.getElementById(`agent-${field}`)?.focus();
       } else setError(errorText(e));
     } finally {
@@ -108,8 +128,10 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
               {field.label}
               {field.required && <span aria-hidden="true"> *</span>}
             </label>
-            {field.kind === 'textarea' || field.kind === 'json' ? (
-              <textarea {...common} rows={field.kind === 'json' ? 6 : 3} className={field.kind === 'json' ? 'mono' : undefined} spellCheck={field.kind !== 'json'} />
+            {field.kind === 'json' ? (
+              <SchemaEditor id={id} value={values[field.name] ?? ''} describedBy={describedBy} invalid={invalid} onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))} />
+            ) : field.kind === 'textarea' ? (
+              <textarea {...common} rows={4} />
             ) : field.kind === 'status' ? (
               <select {...common}>
                 <option value="active">active</option>

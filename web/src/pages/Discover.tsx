@@ -6,7 +6,8 @@ import { DiscoverQuery } from '../documents.js';
 import type { DashDiscoverQuery } from '../generated/gql/graphql.js';
 import { price, rating } from '../format.js';
 import { Link, navigate, useLocation } from '../router.js';
-import { ErrorNote, PageTitle, Tags, Tier } from '../components/ui.js';
+import { AgentIcon } from '../components/AgentIcon.js';
+import { Empty, ErrorNote, PageTitle, SkeletonCards, Tags, Tier } from '../components/ui.js';
 
 const SORTS = [
   ['relevance', 'Relevance'],
@@ -178,26 +179,57 @@ export function Discover() {
       <p className="summary" aria-live="polite">
         {loading && !result ? 'Searching…' : result ? `${result.total} agent${result.total === 1 ? '' : 's'} found` : ''}
       </p>
+      {!result && loading && <SkeletonCards />}
+      {result && result.total === 0 && (
+        <Empty title="No agent matches this search">
+          <p>Try fewer or shorter words, or another spelling.</p>
+          {(draft.capability || draft.protocol || draft.category || draft.status !== 'active') && (
+            <button type="button" className="secondary" onClick={() => choose({ capability: '', protocol: '', category: '', status: 'active' })}>
+              Clear the filters
+            </button>
+          )}
+        </Empty>
+      )}
       {result && (
         <>
           <ul className="cards" aria-busy={loading}>
             {result.data.map((agent) => (
               <li key={agent.id} className="card">
-                <h2>
-                  <Link href={`/agents/${encodeURIComponent(agent.slug)}`}>{agent.name}</Link>
-                </h2>
+                <div className="card-head">
+                  <AgentIcon agent={agent} />
+                  <div>
+                    <h2>
+                      <Link href={`/agents/${encodeURIComponent(agent.slug)}`}>{agent.name}</Link>
+                    </h2>
+                    <p className="muted byline">
+                      {agent.ownerName ? `by ${agent.ownerName}` : 'independent owner'}
+                      {agent.verified ? ' · verified' : ''}
+                    </p>
+                  </div>
+                </div>
                 <p>{agent.description || 'No description.'}</p>
-                <Tags values={agent.tags} label="Tags" />
+                <Tags values={agent.capabilities} label="Capabilities" />
                 <dl className="facts">
                   <div>
                     <dt>Trust</dt>
                     <dd>
                       <Tier value={agent.trustTier} />
+                      <span className="muted counts">
+                        {' '}
+                        {agent.completedCount} ok · {agent.failedCount} failed
+                      </span>
                     </dd>
                   </div>
                   <div>
                     <dt>Rating</dt>
-                    <dd>{rating(agent.avgRating)}</dd>
+                    <dd>
+                      {rating(agent.avgRating)}
+                      {agent.ratingCount > 0 && <span className="muted"> ({agent.ratingCount})</span>}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Tasks done</dt>
+                    <dd>{agent.completedCount}</dd>
                   </div>
                   <div>
                     <dt>Price</dt>

@@ -13,21 +13,24 @@ import {
   TestWebhookMutation,
 } from '../documents.js';
 import type { DashDeliveriesQuery, DashOwnAgentFragment } from '../generated/gql/graphql.js';
-import { when } from '../format.js';
+import { label, when } from '../format.js';
+import { DeliveryHealth } from '../components/DeliveryHealth.js';
 import { Link } from '../router.js';
-import { ErrorNote, PageTitle, Status } from '../components/ui.js';
+import { Empty, ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
 import { AgentEditor } from './AgentEditor.js';
 
 export function MyAgent({ id }: { id: string }) {
   const [agent, setAgent] = useState<DashOwnAgentFragment | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
-    gql(MyAgentQuery, { id }).then((d) => setAgent(d.myAgent), (e) => setError(errorText(e)));
-  }, [id]);
+    setError(null);
+    gql(MyAgentQuery, { id }).then((d) => setAgent(d.myAgent), (e: unknown) => setError(e));
+  }, [id, attempt]);
 
-  if (error) return <ErrorNote error={error} />;
-  if (!agent) return <p aria-live="polite">Loading…</p>;
+  if (error) return <LoadError error={error} what="Agent" retry={() => setAttempt((n) => n + 1)} />;
+  if (!agent) return <Skeleton lines={8} what="agent" />;
   return (
     <article>
       <PageTitle>{agent.name}</PageTitle>
@@ -105,7 +108,6 @@ function A2ACard({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (
   );
 }
 
-const CALL: Record<string, string> = { 'task.assigned': 'task', 'task.input': 'input', 'a2a.get': 'GetTask', 'a2a.cancel': 'CancelTask' };
 
 function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (a: DashOwnAgentFragment) => void }) {
   const [secret, setSecret] = useState<string | null>(null);
@@ -184,6 +186,24 @@ function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onCha
 
 type Delivery = DashDeliveriesQuery['agentDeliveries'][number];
 
+const DELIVERY_KIND: Record<string, string> = {
+  'task.assigned': 'The task',
+  'task.input': "The requester's answer",
+  'a2a.get': 'GetTask (A2A)',
+  'a2a.cancel': 'CancelTask (A2A)',
+};
+
+// Deliveries grouped by their task, newest task first, each group saying where its task stands.
+function byTask(deliveries: readonly Delivery[]): { task: Delivery['task']; deliveries: Delivery[] }[] {
+  const groups = new Map<string, { task: Delivery['task']; deliveries: Delivery[] }>();
+  for (const d of deliveries) {
+    const group = groups.get(d.taskId) ?? { task: d.task, deliveries: [] };
+    group.deliveries.push(d);
+    groups.set(d.taskId, group);
+  }
+  return [...groups.values()];
+}
+
 function DeliveryLog({ agentId }: { agentId: string }) {
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -204,7 +224,7 @@ function DeliveryLog({ agentId }: { agentId: string }) {
     setNotice(null);
     try {
       await gql(RedeliverMutation, { agentId, deliveryId: delivery.id });
-      setNotice(`Delivery ${delivery.id} queued again.`);
+      setNotice(`"${delivery.task.title}" queued again for delivery.`);
     } catch (e) {
       setError(errorText(e));
     }
@@ -212,61 +232,83 @@ function DeliveryLog({ agentId }: { agentId: string }) {
 
   return (
     <section aria-labelledby="deliveries">
-      <h2 id="deliveries">Delivery log</h2>
-      <button type="button" onClick={() => void load()}>
-        Refresh
-      </button>
+      <div className="section-head">
+        <h2 id="deliveries">Delivery log</h2>
+        <button type="button" className="secondary" onClick={() => void load()}>
+          Refresh
+        </button>
+      </div>
+      {deliveries && <DeliveryHealth deliveries={deliveries} />}
       <p role="status" className="ok">
         {notice}
       </p>
       <ErrorNote error={error} />
-      {deliveries && deliveries.length === 0 && <p className="note">No deliveries yet.</p>}
-      <ul className="deliveries">
-        {deliveries?.map((d) => (
-          <li key={d.id} className="delivery">
+      {deliveries === null && !error && <Skeleton lines={3} what="delivery log" />}
+      {deliveries && deliveries.length === 0 && (
+        <Empty title="No deliveries yet">Each task routed to this agent is delivered to its endpoint and shows here with every attempt.</Empty>
+      )}
+      {deliveries &&
+        byTask(deliveries).map(({ task, deliveries: group }) => (
+          <div key={task.id} className="delivery-group">
             <div className="delivery-head">
-              <span className="mono">{d.id}</span>
-              <span className="muted">{CALL[d.type] ?? d.type}</span>
-              <Status value={d.status} />
-              <span>
-                task <Link href={`/tasks/${d.taskId}`}>{d.taskId}</Link>
-              </span>
-              <span className="muted">
-                {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
-                {d.nextAttemptAt ? `, next ${when(d.nextAttemptAt)}` : ''}
-              </span>
-              <button type="button" onClick={() => void redeliver(d)} aria-label={`Redeliver ${d.id}`}>
-                Redeliver
-              </button>
+              <Link href={`/tasks/${task.id}`}>{task.title}</Link>
+              <span className="muted">task</span>
+              <Status value={task.status} />
             </div>
-            {d.attempts.length > 0 && (
-              <table>
-                <caption className="visually-hidden">Attempts of delivery {d.id}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">#</th>
-                    <th scope="col">At</th>
-                    <th scope="col">HTTP status</th>
-                    <th scope="col">Latency</th>
-                    <th scope="col">Error</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {d.attempts.map((a) => (
-                    <tr key={a.number}>
-                      <td>{a.number}</td>
-                      <td>{when(a.at)}</td>
-                      <td>{a.statusCode ?? '–'}</td>
-                      <td>{a.latencyMs} ms</td>
-                      <td>{a.error ?? ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </li>
+            <ul className="deliveries">
+              {group.map((d) => {
+                // Only a still-matched task is delivered again; once the task moved on, a failed
+                // delivery no longer matters and says so.
+                const canRedeliver = task.status === 'matched' && d.type === 'task.assigned';
+                const moot = d.status !== 'succeeded' && task.status !== 'matched';
+                return (
+                  <li key={d.id} className="delivery">
+                    <div className="delivery-head">
+                      <span>{DELIVERY_KIND[d.type] ?? d.type}</span>
+                      {moot ? <span className="badge">{d.status === 'pending' ? 'not sent' : 'not delivered'}: task {label(task.status)}</span> : <Status value={d.status} />}
+                      <span className="muted">
+                        {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
+                        {d.nextAttemptAt && !moot ? `, next ${when(d.nextAttemptAt)}` : ''}
+                      </span>
+                      {canRedeliver && (
+                        <button type="button" onClick={() => void redeliver(d)} aria-label={`Redeliver ${task.title}`}>
+                          Redeliver
+                        </button>
+                      )}
+                    </div>
+                    {d.attempts.length > 0 && (
+                      <div className="table-wrap">
+                        <table>
+                          <caption className="visually-hidden">Attempts to deliver {task.title}</caption>
+                          <thead>
+                            <tr>
+                              <th scope="col">#</th>
+                              <th scope="col">At</th>
+                              <th scope="col">HTTP</th>
+                              <th scope="col">Latency</th>
+                              <th scope="col">Error</th>
+                            </tr>
+                          </thead>
+                          <tbody>
+                            {d.attempts.map((a) => (
+                              <tr key={a.number}>
+                                <td>{a.number}</td>
+                                <td>{new Date(a.at as string).toLocaleTimeString()}</td>
+                                <td>{a.statusCode ?? '–'}</td>
+                                <td>{a.latencyMs} ms</td>
+                                <td className="wrap">{a.error ?? ''}</td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        </table>
+                      </div>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
         ))}
-      </ul>
     </section>
   );
 }

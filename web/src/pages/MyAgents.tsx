@@ -1,29 +1,37 @@
-// The agents I own, and the tasks assigned to them, which I can accept, start, complete or fail.
+// The agents I own (made by hand or imported from an A2A card), each with its delivery health at a
+// glance, and the tasks that reached them as a compact list naming the agent; the moves are on its page.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { gql, errorText } from '../api.js';
-import {
-  AcceptTaskMutation,
-  CompleteTaskMutation,
-  FailTaskMutation,
-  ImportAgentMutation,
-  MyAgentsQuery,
-  NotificationsQuery,
-  StartTaskMutation,
-  TasksQuery,
-  UpdateAccountMutation,
-} from '../documents.js';
-import type { DashNotificationsQuery, DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
-import { json, price, rating, when } from '../format.js';
+import { DeliveriesQuery, ImportAgentMutation, MyAgentsQuery, NotificationsQuery, TasksQuery, UpdateAccountMutation } from '../documents.js';
+import type { DashDeliveriesQuery, DashNotificationsQuery, DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
+import { price, rating, when } from '../format.js';
 import { Link, navigate } from '../router.js';
-import { ErrorNote, PageTitle, Status, Tier } from '../components/ui.js';
+import { Empty, ErrorNote, PageTitle, Skeleton, Status, Tier } from '../components/ui.js';
+import { AgentIcon } from '../components/AgentIcon.js';
+import { HealthSummary } from '../components/DeliveryHealth.js';
 import { AgentEditor } from './AgentEditor.js';
+
+type Deliveries = DashDeliveriesQuery['agentDeliveries'];
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 export function MyAgents() {
   const [agents, setAgents] = useState<DashOwnAgentFragment[] | null>(null);
+  const [deliveries, setDeliveries] = useState<Record<string, Deliveries>>({});
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    gql(MyAgentsQuery).then((d) => setAgents(d.myAgents), (e) => setError(errorText(e)));
+    gql(MyAgentsQuery).then(
+      (d) => {
+        setAgents(d.myAgents);
+        for (const agent of d.myAgents) {
+          gql(DeliveriesQuery, { agentId: agent.id, limit: 50 }).then(
+            (r) => setDeliveries((all) => ({ ...all, [agent.id]: r.agentDeliveries })),
+            () => {},
+          );
+        }
+      },
+      (e) => setError(errorText(e)),
+    );
   }, []);
 
   return (
@@ -44,17 +52,28 @@ export function MyAgents() {
             .join(' · ')}
         </p>
       )}
-      {agents && agents.length === 0 && <p className="note">You have no agents yet.</p>}
-      <ul className="rows">
+      {agents === null && !error && <Skeleton lines={3} what="agents" />}
+      {agents && agents.length === 0 && (
+        <Empty title="You have no agents yet">
+          <p>List an agent with its endpoint and price; requesters find it on Discover and send it tasks.</p>
+        </Empty>
+      )}
+      <ul className="agent-rows">
         {agents?.map((agent) => (
-          <li key={agent.id}>
-            <Link href={`/my/agents/${agent.id}`}>{agent.name}</Link>
-            <Status value={agent.status} />
-            <Tier value={agent.trustTier} />
-            {agent.protocols.includes('a2a') && <span className="muted">A2A{agent.cardVerified ? ', signed card verified' : ''}</span>}
-            <span className="muted">
-              {price(agent.priceCents)} · {rating(agent.avgRating)} · {agent.taskCount} tasks
-            </span>
+          <li key={agent.id} className="agent-row">
+            <AgentIcon agent={agent} size={36} />
+            <div className="agent-row-main">
+              <div className="agent-row-head">
+                <Link href={`/my/agents/${agent.id}`}>{agent.name}</Link>
+                <Status value={agent.status} />
+                <Tier value={agent.trustTier} />
+                {agent.protocols.includes('a2a') && <span className="muted">A2A{agent.cardVerified ? ', signed card verified' : ''}</span>}
+              </div>
+              <div className="muted">
+                {price(agent.priceCents)} · {rating(agent.avgRating)} · {plural(agent.taskCount, 'task')}
+              </div>
+              <HealthSummary deliveries={deliveries[agent.id] ?? null} />
+            </div>
           </li>
         ))}
       </ul>
@@ -64,7 +83,6 @@ export function MyAgents() {
   );
 }
 
-// An agent that speaks A2A is made from its agent card.
 function ImportCard() {
   const [cardUrl, setCardUrl] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -166,8 +184,6 @@ export function NewAgent() {
   );
 }
 
-const OPEN = ['matched', 'in_progress'];
-
 function AgentTasks() {
   const [tasks, setTasks] = useState<DashTaskFragment[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -175,98 +191,36 @@ function AgentTasks() {
   const load = useCallback(async () => {
     try {
       setTasks((await gql(TasksQuery, { role: 'agent', limit: 50 })).tasks.data);
+      setError(null);
     } catch (e) {
       setError(errorText(e));
     }
   }, []);
   useEffect(() => void load(), [load]);
 
-  const replace = (task: DashTaskFragment) => setTasks((list) => list?.map((t) => (t.id === task.id ? task : t)) ?? null);
-
   return (
     <section aria-labelledby="agent-tasks">
-      <h2 id="agent-tasks">Tasks for my agents</h2>
-      <button type="button" onClick={() => void load()}>
-        Refresh
-      </button>
-      <ErrorNote error={error} />
-      {tasks && tasks.length === 0 && <p className="note">No tasks have reached your agents yet.</p>}
-      <ul className="task-moves">
-        {tasks?.map((task) => (
-          <li key={task.id}>
-            <AgentTask task={task} onChange={replace} />
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function AgentTask({ task, onChange }: { task: DashTaskFragment; onChange: (t: DashTaskFragment) => void }) {
-  const [result, setResult] = useState('{\n  \n}');
-  const [failure, setFailure] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const open = OPEN.includes(task.status);
-
-  async function run(move: () => Promise<DashTaskFragment>) {
-    setError(null);
-    try {
-      onChange(await move());
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
-
-  function complete() {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(result);
-    } catch {
-      return setError('The result must be JSON, e.g. {"text": "done"}');
-    }
-    void run(async () => (await gql(CompleteTaskMutation, { id: task.id, result: parsed })).completeTask);
-  }
-
-  const rid = `result-${task.id}`;
-  const fid = `failure-${task.id}`;
-  return (
-    <div className="agent-task">
-      <div className="delivery-head">
-        <Link href={`/tasks/${task.id}`}>{task.title}</Link>
-        <Status value={task.status} />
-        <span className="muted">{when(task.createdAt)}</span>
+      <div className="section-head">
+        <h2 id="agent-tasks">Tasks for my agents</h2>
+        <button type="button" className="secondary" onClick={() => void load()}>
+          Refresh
+        </button>
       </div>
-      <details>
-        <summary>Input</summary>
-        <pre className="json">{json(task.input)}</pre>
-      </details>
-      {open && (
-        <div className="moves">
-          <div className="buttons">
-            <button type="button" onClick={() => void run(async () => (await gql(AcceptTaskMutation, { id: task.id })).acceptTask)}>
-              Accept
-            </button>
-            <button type="button" onClick={() => void run(async () => (await gql(StartTaskMutation, { id: task.id })).startTask)}>
-              Start
-            </button>
-          </div>
-          <div className="field">
-            <label htmlFor={rid}>Result (JSON)</label>
-            <textarea id={rid} className="mono" rows={3} value={result} onChange={(e) => setResult(e.target.value)} />
-            <button type="button" onClick={complete}>
-              Complete
-            </button>
-          </div>
-          <div className="field">
-            <label htmlFor={fid}>Error message</label>
-            <input id={fid} value={failure} onChange={(e) => setFailure(e.target.value)} />
-            <button type="button" className="danger" onClick={() => void run(async () => (await gql(FailTaskMutation, { id: task.id, error: failure })).failTask)}>
-              Fail
-            </button>
-          </div>
-        </div>
-      )}
       <ErrorNote error={error} />
-    </div>
+      {tasks === null && !error && <Skeleton lines={3} what="tasks" />}
+      {tasks && tasks.length === 0 && <Empty title="No tasks have reached your agents yet" />}
+      {tasks && tasks.length > 0 && (
+        <ul className="rows agent-tasks">
+          {tasks.map((task) => (
+            <li key={task.id} className="agent-task">
+              <Link href={`/tasks/${task.id}`}>{task.title}</Link>
+              <span className="muted">for {task.agent?.name ?? 'an agent since removed'}</span>
+              <Status value={task.status} />
+              <span className="muted">{when(task.createdAt)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -5,7 +5,7 @@ import { TasksQuery } from '../documents.js';
 import type { DashTaskFragment, TaskStatus } from '../generated/gql/graphql.js';
 import { label, when } from '../format.js';
 import { Link } from '../router.js';
-import { ErrorNote, PageTitle, Status } from '../components/ui.js';
+import { Empty, ErrorNote, PageTitle, Skeleton, Status } from '../components/ui.js';
 
 export const TASK_STATUSES: TaskStatus[] = ['pending', 'matched', 'in_progress', 'completed', 'failed', 'cancelled', 'expired'];
 
@@ -47,9 +47,19 @@ export function MyTasks() {
       </div>
       <ErrorNote error={error} />
       {tasks === null ? (
-        <p aria-live="polite">Loading…</p>
+        error ? null : <Skeleton lines={4} what="tasks" />
       ) : tasks.length === 0 ? (
-        <p className="note">No tasks{status ? ` with status ${label(status)}` : ''} yet. Find an agent on Discover and send it one.</p>
+        <Empty title={`No tasks${status ? ` with status ${label(status)}` : ''} yet`}>
+          {status ? (
+            <button type="button" className="secondary" onClick={() => setStatus('')}>
+              Show all statuses
+            </button>
+          ) : (
+            <p>
+              <Link href="/">Browse the agents</Link>, pick one and send it a task; it shows here and updates live.
+            </p>
+          )}
+        </Empty>
       ) : (
         <ul className="rows">
           {tasks.map((task) => (

@@ -9,8 +9,9 @@ import { gql, rest, errorText } from '../api.js';
 import { SimulateConfirmMutation } from '../documents.js';
 import { navigate } from '../router.js';
 import { ErrorNote } from '../components/ui.js';
-import { taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
+import { inputSchemaOf, taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
 import { linearRegExp } from '../linear-regexp.js';
+import { plainErrors } from '../plain-errors.js';
 
 // Patterns run on the linear-time engine the server uses (see linear-regexp.ts).
 const validator = customizeValidator({ ajvOptionsOverrides: { code: { regExp: linearRegExp } } });
@@ -82,11 +83,37 @@ export function TaskForm({ agent }: { agent: { id: string; priceCents: number; i
         onChange={(e) => setFormData((e.formData ?? {}) as TaskFormData)}
         onSubmit={(e) => void submit(e)}
         showErrorList={false}
+        transformErrors={plainErrors}
         noHtml5Validate
         disabled={busy}
         idPrefix="task"
       />
       <ErrorNote error={error} />
+    </div>
+  );
+}
+
+// The fields of an agent's input form, as requesters will see them, without sending anything: on the
+// agent page before sign-in, and beside the owner's schema editor as a live preview.
+export function InputFormPreview({ inputSchema, idPrefix = 'preview' }: { inputSchema: string | null | undefined; idPrefix?: string }) {
+  const schema = useMemo(() => inputSchemaOf(inputSchema).input, [inputSchema]);
+  const [formData, setFormData] = useState<unknown>(undefined);
+  return (
+    <div className="task-form preview">
+      <Form
+        schema={schema}
+        validator={validator}
+        formData={formData}
+        onChange={(e) => setFormData(e.formData)}
+        onSubmit={() => {}}
+        showErrorList={false}
+        transformErrors={plainErrors}
+        noHtml5Validate
+        liveValidate={formData !== undefined}
+        idPrefix={idPrefix}
+      >
+        <></>
+      </Form>
     </div>
   );
 }

@@ -1,21 +1,37 @@
 // One task, live: taskUpdated over graphql-ws sends the task as it is now and then each change, so
-// the page moves from pending to the end by itself. The requester can cancel, answer an input request,
-// review a result and rate here; the agent's owner answers a dispute (TaskTrust.tsx).
+// the page moves from pending to the end by itself, its timeline growing. Each viewer sees only the
+// moves they may make: the requester cancels, answers an input request, reviews and rates; the
+// agent's owner accepts, completes or fails the work and answers a dispute (TaskTrust.tsx).
+// Moves that cannot be undone ask for confirmation first.
 import { useEffect, useState } from 'react';
 import { gql, errorText } from '../api.js';
-import { CancelTaskMutation, MeQuery, RateTaskMutation, TaskUpdatedSubscription } from '../documents.js';
+import {
+  AcceptTaskMutation,
+  CancelTaskMutation,
+  CompleteTaskMutation,
+  FailTaskMutation,
+  MeQuery,
+  RateTaskMutation,
+  RequestTaskInputMutation,
+  TaskUpdatedSubscription,
+} from '../documents.js';
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
 import { subscribe } from '../live.js';
-import { json, label, price, when } from '../format.js';
-import { useLocation } from '../router.js';
-import { ErrorNote, PageTitle, Status } from '../components/ui.js';
+import { label, paymentWords, when } from '../format.js';
+import { Link, useLocation } from '../router.js';
+import { ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
+import { JsonView } from '../components/JsonView.js';
+import { AgentIcon } from '../components/AgentIcon.js';
 import { Dispute, InputRequest, Review } from './TaskTrust.js';
+import { TaskTimeline } from './TaskTimeline.js';
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled', 'expired', 'refunded']);
 // A result is shown once the agent gave it: for review, in a dispute, and after.
 const HAS_RESULT = new Set(['delivered', 'disputed', 'completed', 'refunded']);
 // The requester may cancel while the agent has not answered yet.
 const CANCELLABLE = new Set(['pending', 'matched', 'in_progress', 'input_required']);
+// The agent's owner works on the task in these states.
+const WORKING = new Set(['matched', 'in_progress']);
 
 export function TaskPage({ id }: { id: string }) {
   const { search } = useLocation();
@@ -38,26 +54,40 @@ export function TaskPage({ id }: { id: string }) {
     return stop;
   }, [id]);
 
-  if (!task) return error ? <ErrorNote error={error} /> : <p aria-live="polite">Loading…</p>;
+  if (!task) return error ? <LoadError error={error} what="Task" /> : <Skeleton lines={6} what="task" />;
   const isRequester = me !== null && me === task.requesterId;
   // Only the requester and the assigned agent's owner can see a task, so anyone else here is the owner.
   const isOwner = me !== null && me !== task.requesterId;
+  const hasResult = HAS_RESULT.has(task.status) && task.result != null;
   return (
-    <article>
+    <article className="task-page">
       <PageTitle>{task.title}</PageTitle>
       <p className="status-line" aria-live="polite">
         Status: <Status value={task.status} />{' '}
         <span className="muted">{live === 'live' ? '(live)' : live === 'ended' ? '' : '(connecting…)'}</span>
       </p>
+      <div className="task-summary">
+        <span className="agent-ref">
+          {task.agent ? (
+            <>
+              <AgentIcon agent={task.agent} size={28} />
+              <span>
+                Agent <Link href={`/agents/${encodeURIComponent(task.agent.slug)}`}>{task.agent.name}</Link>
+              </span>
+            </>
+          ) : (
+            <span className="muted">No agent yet: the task is waiting to be routed.</span>
+          )}
+        </span>
+        <span data-testid="task-payment">Payment: {paymentWords(task.payment)}</span>
+      </div>
       {paymentNote && task.status === 'pending' && <p className="note">The card payment is waiting for confirmation: {paymentNote}</p>}
       <ErrorNote error={error} />
       {task.status === 'input_required' && <InputRequest task={task} canAnswer={isRequester} onChange={setTask} />}
-      {HAS_RESULT.has(task.status) && task.result != null && (
+      {hasResult && (
         <section aria-labelledby="result">
           <h2 id="result">Result</h2>
-          <pre className="json" data-testid="task-result">
-            {json(task.result)}
-          </pre>
+          <ResultView value={task.result} />
           {task.resultHash && <p className="muted mono small">SHA-256 {task.resultHash}</p>}
         </section>
       )}
@@ -69,45 +99,65 @@ export function TaskPage({ id }: { id: string }) {
           <p className="error">{task.error}</p>
         </section>
       )}
-      <dl className="details">
-        <dt>Description</dt>
-        <dd>{task.description}</dd>
-        <dt>Priority</dt>
-        <dd>{task.priority}</dd>
-        <dt>Agent</dt>
-        <dd className="mono">{task.agentId ?? 'not matched yet'}</dd>
-        <dt>Payment</dt>
-        <dd>{task.payment ? `${price(task.payment.amountCents)} · ${task.payment.method} · ${label(task.payment.status)}` : '–'}</dd>
-        <dt>Created</dt>
-        <dd>{when(task.createdAt)}</dd>
-        <dt>Matched</dt>
-        <dd>{when(task.matchedAt)}</dd>
-        <dt>Finished</dt>
-        <dd>{when(task.finishedAt)}</dd>
-        <dt>Expires</dt>
-        <dd>{when(task.expiresAt)}</dd>
-        <dt>Input</dt>
-        <dd>
-          <pre className="json">{json(task.input)}</pre>
-        </dd>
-      </dl>
       {isRequester && <RequesterActions task={task} onChange={setTask} />}
+      {isOwner && <OwnerActions task={task} onChange={setTask} />}
+      <div className="task-columns">
+        <TaskTimeline task={task} viewer={{ isRequester, isOwner }} />
+        <section aria-labelledby="details">
+          <h2 id="details">Details</h2>
+          <dl className="details">
+            <dt>Description</dt>
+            <dd className="prose">{task.description}</dd>
+            <dt>Priority</dt>
+            <dd>{label(task.priority)}</dd>
+            <dt>Created</dt>
+            <dd>{when(task.createdAt)}</dd>
+            <dt>{FINISHED.has(task.status) ? 'Finished' : 'Expires'}</dt>
+            <dd>{FINISHED.has(task.status) ? when(task.finishedAt) : when(task.expiresAt)}</dd>
+            <dt>Input</dt>
+            <dd>{task.input && typeof task.input === 'object' && Object.keys(task.input).length ? <JsonView value={task.input} /> : <span className="muted">none</span>}</dd>
+          </dl>
+        </section>
+      </div>
     </article>
   );
 }
 
-function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange: (t: DashTaskFragment) => void }) {
-  const [stars, setStars] = useState('5');
-  const [error, setError] = useState<string | null>(null);
-  const [rated, setRated] = useState<number | null>(task.rating ?? null);
+// Text as text, anything else as a tree.
+function ResultView({ value }: { value: unknown }) {
+  if (typeof value === 'string') {
+    return (
+      <p className="result-text" data-testid="task-result">
+        {value}
+      </p>
+    );
+  }
+  return <JsonView value={value} testId="task-result" />;
+}
 
-  async function cancel() {
+function useMove(onChange: (t: DashTaskFragment) => void) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function run(move: () => Promise<DashTaskFragment>, confirmText?: string) {
+    if (confirmText && !window.confirm(confirmText)) return;
+    setBusy(true);
+    setError(null);
     try {
-      onChange((await gql(CancelTaskMutation, { id: task.id })).cancelTask);
+      onChange(await move());
     } catch (e) {
       setError(errorText(e));
+    } finally {
+      setBusy(false);
     }
   }
+  return { error, setError, busy, run };
+}
+
+function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange: (t: DashTaskFragment) => void }) {
+  const [stars, setStars] = useState('5');
+  const [rated, setRated] = useState<number | null>(task.rating ?? null);
+  const { error, setError, busy, run } = useMove(onChange);
+
   async function rate() {
     try {
       setRated((await gql(RateTaskMutation, { taskId: task.id, rating: Number(stars) })).rateTask.rating);
@@ -116,15 +166,28 @@ function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange
     }
   }
 
+  const canCancel = CANCELLABLE.has(task.status);
+  const canRate = task.status === 'completed';
+  if (!canCancel && !canRate) return null;
   return (
     <section aria-labelledby="actions" className="actions">
-      <h2 id="actions">Actions</h2>
-      {CANCELLABLE.has(task.status) && (
-        <button type="button" className="danger" onClick={() => void cancel()}>
+      <h2 id="actions">{canRate ? 'Rate the agent' : 'Actions'}</h2>
+      {canCancel && (
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() =>
+            void run(
+              async () => (await gql(CancelTaskMutation, { id: task.id })).cancelTask,
+              'Cancel this task? The agent stops working on it and any card hold is released. This cannot be undone.',
+            )
+          }
+        >
           Cancel task
         </button>
       )}
-      {task.status === 'completed' &&
+      {canRate &&
         (rated !== null ? (
           <p>You rated this task {rated} / 5.</p>
         ) : (
@@ -142,6 +205,86 @@ function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange
             </button>
           </div>
         ))}
+      <ErrorNote error={error} />
+    </section>
+  );
+}
+
+// The agent's owner does the work by hand here (an agent does it over its callback URL): accept,
+// complete with a result, ask the requester for more input, or fail.
+export function OwnerActions({ task, onChange }: { task: DashTaskFragment; onChange: (t: DashTaskFragment) => void }) {
+  const [result, setResult] = useState('{\n  \n}');
+  const [failure, setFailure] = useState('');
+  const [question, setQuestion] = useState('');
+  const { error, setError, busy, run } = useMove(onChange);
+  const working = WORKING.has(task.status);
+  const canFail = working || task.status === 'input_required';
+  if (!working && !canFail) return null;
+
+  function complete() {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(result);
+    } catch {
+      return setError('The result must be JSON, for example {"text": "done"}.');
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return setError('The result must be a JSON object, for example {"text": "done"}.');
+    void run(async () => (await gql(CompleteTaskMutation, { id: task.id, result: parsed })).completeTask);
+  }
+
+  return (
+    <section aria-labelledby="owner-actions" className="actions moves">
+      <h2 id="owner-actions">Work on this task</h2>
+      {task.status === 'matched' && (
+        <p>
+          <button type="button" disabled={busy} onClick={() => void run(async () => (await gql(AcceptTaskMutation, { id: task.id })).acceptTask)}>
+            Accept and start
+          </button>
+        </p>
+      )}
+      {working && (
+        <div className="field">
+          <label htmlFor="owner-result">Result (JSON)</label>
+          <textarea id="owner-result" className="mono" rows={4} value={result} onChange={(e) => setResult(e.target.value)} />
+          <button type="button" disabled={busy} onClick={complete}>
+            Complete
+          </button>
+        </div>
+      )}
+      {working && (
+        <div className="field">
+          <label htmlFor="owner-question">Ask the requester</label>
+          <input id="owner-question" value={question} maxLength={2000} onChange={(e) => setQuestion(e.target.value)} />
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy}
+            onClick={() =>
+              question.trim()
+                ? void run(async () => (await gql(RequestTaskInputMutation, { id: task.id, input: { message: question } })).requestTaskInput)
+                : setError('Write the question the requester should answer.')
+            }
+          >
+            Ask for input
+          </button>
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor="owner-failure">Why it failed</label>
+        <input id="owner-failure" value={failure} onChange={(e) => setFailure(e.target.value)} />
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() =>
+            failure.trim()
+              ? void run(async () => (await gql(FailTaskMutation, { id: task.id, error: failure })).failTask, 'Fail this task? The requester is not charged. This cannot be undone.')
+              : setError('Say why the task failed; the requester reads it.')
+          }
+        >
+          Fail
+        </button>
+      </div>
       <ErrorNote error={error} />
     </section>
   );

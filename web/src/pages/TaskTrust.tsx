@@ -10,6 +10,7 @@ import { gql, errorText } from '../api.js';
 import { ApproveTaskMutation, ContestTaskMutation, ProvideTaskInputMutation, RefundTaskMutation, RejectTaskMutation } from '../documents.js';
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
 import { linearRegExp } from '../linear-regexp.js';
+import { plainErrors } from '../plain-errors.js';
 import { when } from '../format.js';
 import { ErrorNote } from '../components/ui.js';
 
@@ -48,7 +49,7 @@ export function InputRequest({ task, canAnswer, onChange }: { task: DashTaskFrag
       <h2 id="input-request">The agent needs more input</h2>
       <p className="agent-message">{request.message}</p>
       {canAnswer ? (
-        <Form schema={schema} validator={validator} onSubmit={submit} disabled={busy} showErrorList={false}>
+        <Form schema={schema} validator={validator} onSubmit={submit} disabled={busy} showErrorList={false} transformErrors={plainErrors}>
           <button type="submit" disabled={busy}>
             Send answer
           </button>

@@ -87,6 +87,13 @@ export type HealthStatus =
   | 'unhealthy'
   | 'unknown';
 
+/** What the agent needs from the requester to go on */
+export type InputRequestInput = {
+  /** A JSON Schema the answer must meet (bounded like an agent inputSchema) */
+  inputSchema?: unknown;
+  message: string;
+};
+
 export type PaymentMethod =
   | 'card'
   | 'credit'
@@ -148,14 +155,14 @@ export type DashDiscoverQueryVariables = Exact<{
 }>;
 
 
-export type DashDiscoverQuery = { discover: { total: number, page: number, perPage: number, totalPages: number, data: Array<{ id: string, name: string, slug: string, description: string, tags: Array<string>, capabilities: Array<string>, trustTier: TrustTier, avgRating: number | null, taskCount: number, priceCents: number, status: AgentStatus }> } };
+export type DashDiscoverQuery = { discover: { total: number, page: number, perPage: number, totalPages: number, data: Array<{ id: string, name: string, slug: string, description: string, tags: Array<string>, capabilities: Array<string>, trustTier: TrustTier, avgRating: number | null, ratingCount: number, taskCount: number, completedCount: number, failedCount: number, priceCents: number, status: AgentStatus, iconUrl: string | null, ownerName: string | null, verified: boolean }> } };
 
 export type DashAgentDetailQueryVariables = Exact<{
   slugOrId: string;
 }>;
 
 
-export type DashAgentDetailQuery = { agent: { id: string, name: string, slug: string, description: string, longDescription: string, protocols: Array<string>, categories: Array<string>, capabilities: Array<string>, tags: Array<string>, endpoint: string, docsUrl: string | null, authType: string | null, version: string | null, status: AgentStatus, verified: boolean, healthStatus: HealthStatus, inputSchema: string | null, twitterUrl: string | null, taskCount: number, avgRating: number | null, createdAt: string, updatedAt: string, priceCents: number, trustTier: TrustTier, stats: { successRate: number | null, successLowerBound: number | null, p50CompletionMs: number | null, p95CompletionMs: number | null, recentTasks: number, ratingCount: number, ratingAverage: number | null, ratingLowerBound: number | null } } };
+export type DashAgentDetailQuery = { agent: { id: string, name: string, slug: string, description: string, longDescription: string, protocols: Array<string>, categories: Array<string>, capabilities: Array<string>, tags: Array<string>, endpoint: string, docsUrl: string | null, authType: string | null, version: string | null, status: AgentStatus, verified: boolean, healthStatus: HealthStatus, inputSchema: string | null, twitterUrl: string | null, taskCount: number, avgRating: number | null, createdAt: string, updatedAt: string, priceCents: number, trustTier: TrustTier, iconUrl: string | null, ownerName: string | null, ratingCount: number, completedCount: number, failedCount: number, daily: Array<{ day: string, completed: number, failed: number }>, stats: { successRate: number | null, successLowerBound: number | null, p50CompletionMs: number | null, p95CompletionMs: number | null, recentTasks: number, ratingCount: number, ratingAverage: number | null, ratingLowerBound: number | null } } };
 
 export type DashMeQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -169,7 +176,7 @@ export type DashSimulateConfirmMutationVariables = Exact<{
 
 export type DashSimulateConfirmMutation = { simulateCardConfirmation: { status: PaymentStatus } };
 
-export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null };
+export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null };
 
 export type DashTasksQueryVariables = Exact<{
   role?: TaskRole | null | undefined;
@@ -179,28 +186,28 @@ export type DashTasksQueryVariables = Exact<{
 }>;
 
 
-export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null }> } };
+export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null }> } };
 
 export type DashTaskByIdQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashTaskUpdatedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCancelTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashProvideTaskInputMutationVariables = Exact<{
   id: string | number;
@@ -208,14 +215,14 @@ export type DashProvideTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashApproveTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRejectTaskMutationVariables = Exact<{
   id: string | number;
@@ -223,14 +230,14 @@ export type DashRejectTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRefundTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashContestTaskMutationVariables = Exact<{
   id: string | number;
@@ -238,7 +245,7 @@ export type DashContestTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRateTaskMutationVariables = Exact<{
   taskId: string | number;
@@ -253,14 +260,14 @@ export type DashAcceptTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashStartTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCompleteTaskMutationVariables = Exact<{
   id: string | number;
@@ -268,7 +275,7 @@ export type DashCompleteTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashFailTaskMutationVariables = Exact<{
   id: string | number;
@@ -276,7 +283,7 @@ export type DashFailTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null } };
+export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
 
@@ -363,7 +370,7 @@ export type DashDeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type DashDeliveriesQuery = { agentDeliveries: Array<{ id: string, taskId: string, type: string, status: DeliveryStatus, attemptCount: number, nextAttemptAt: string | null, createdAt: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> };
+export type DashDeliveriesQuery = { agentDeliveries: Array<{ id: string, taskId: string, type: string, status: DeliveryStatus, attemptCount: number, nextAttemptAt: string | null, createdAt: string, task: { id: string, title: string, status: TaskStatus }, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> };
 
 export type DashRedeliverMutationVariables = Exact<{
   agentId: string | number;
@@ -386,6 +393,14 @@ export type DashUpdateAccountMutationVariables = Exact<{
 
 
 export type DashUpdateAccountMutation = { updateAccount: { notificationUrl: string | null, notificationSecret: string | null, message: string } };
+
+export type DashRequestTaskInputMutationVariables = Exact<{
+  id: string | number;
+  input: InputRequestInput;
+}>;
+
+
+export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -415,6 +430,12 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -441,6 +462,25 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }
     `, {"fragmentName":"DashTask"}) as unknown as TypedDocumentString<DashTaskFragment, unknown>;
 export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
@@ -505,9 +545,15 @@ export const DashDiscoverDocument = new TypedDocumentString(`
       capabilities
       trustTier
       avgRating
+      ratingCount
       taskCount
+      completedCount
+      failedCount
       priceCents
       status
+      iconUrl
+      ownerName
+      verified
     }
     total
     page
@@ -543,6 +589,16 @@ export const DashAgentDetailDocument = new TypedDocumentString(`
     updatedAt
     priceCents
     trustTier
+    iconUrl
+    ownerName
+    ratingCount
+    completedCount
+    failedCount
+    daily(days: 14) {
+      day
+      completed
+      failed
+    }
     stats {
       successRate
       successLowerBound
@@ -590,6 +646,12 @@ export const DashTasksDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -616,6 +678,25 @@ export const DashTasksDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashTasksQuery, DashTasksQueryVariables>;
 export const DashTaskByIdDocument = new TypedDocumentString(`
     query DashTaskById($id: ID!) {
@@ -632,6 +713,12 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -658,6 +745,25 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashTaskByIdQuery, DashTaskByIdQueryVariables>;
 export const DashTaskUpdatedDocument = new TypedDocumentString(`
     subscription DashTaskUpdated($id: ID!) {
@@ -674,6 +780,12 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -700,6 +812,25 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashTaskUpdatedSubscription, DashTaskUpdatedSubscriptionVariables>;
 export const DashCancelTaskDocument = new TypedDocumentString(`
     mutation DashCancelTask($id: ID!) {
@@ -716,6 +847,12 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -742,6 +879,25 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashCancelTaskMutation, DashCancelTaskMutationVariables>;
 export const DashProvideTaskInputDocument = new TypedDocumentString(`
     mutation DashProvideTaskInput($id: ID!, $input: JSON!) {
@@ -758,6 +914,12 @@ export const DashProvideTaskInputDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -784,6 +946,25 @@ export const DashProvideTaskInputDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashProvideTaskInputMutation, DashProvideTaskInputMutationVariables>;
 export const DashApproveTaskDocument = new TypedDocumentString(`
     mutation DashApproveTask($id: ID!) {
@@ -800,6 +981,12 @@ export const DashApproveTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -826,6 +1013,25 @@ export const DashApproveTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashApproveTaskMutation, DashApproveTaskMutationVariables>;
 export const DashRejectTaskDocument = new TypedDocumentString(`
     mutation DashRejectTask($id: ID!, $reason: String!) {
@@ -842,6 +1048,12 @@ export const DashRejectTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -868,6 +1080,25 @@ export const DashRejectTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashRejectTaskMutation, DashRejectTaskMutationVariables>;
 export const DashRefundTaskDocument = new TypedDocumentString(`
     mutation DashRefundTask($id: ID!) {
@@ -884,6 +1115,12 @@ export const DashRefundTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -910,6 +1147,25 @@ export const DashRefundTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashRefundTaskMutation, DashRefundTaskMutationVariables>;
 export const DashContestTaskDocument = new TypedDocumentString(`
     mutation DashContestTask($id: ID!, $statement: String!) {
@@ -926,6 +1182,12 @@ export const DashContestTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -952,6 +1214,25 @@ export const DashContestTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashContestTaskMutation, DashContestTaskMutationVariables>;
 export const DashRateTaskDocument = new TypedDocumentString(`
     mutation DashRateTask($taskId: ID!, $rating: Int!) {
@@ -976,6 +1257,12 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -1002,6 +1289,25 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashAcceptTaskMutation, DashAcceptTaskMutationVariables>;
 export const DashStartTaskDocument = new TypedDocumentString(`
     mutation DashStartTask($id: ID!) {
@@ -1018,6 +1324,12 @@ export const DashStartTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -1044,6 +1356,25 @@ export const DashStartTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashStartTaskMutation, DashStartTaskMutationVariables>;
 export const DashCompleteTaskDocument = new TypedDocumentString(`
     mutation DashCompleteTask($id: ID!, $result: JSON!) {
@@ -1060,6 +1391,12 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -1086,6 +1423,25 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashCompleteTaskMutation, DashCompleteTaskMutationVariables>;
 export const DashFailTaskDocument = new TypedDocumentString(`
     mutation DashFailTask($id: ID!, $error: String!) {
@@ -1102,6 +1458,12 @@ export const DashFailTaskDocument = new TypedDocumentString(`
   priority
   maxPriceCents
   agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
   requesterId
   result
   error
@@ -1128,6 +1490,25 @@ export const DashFailTaskDocument = new TypedDocumentString(`
   disputeStatement
   disputeContestedAt
   disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
 }`) as unknown as TypedDocumentString<DashFailTaskMutation, DashFailTaskMutationVariables>;
 export const DashImportAgentDocument = new TypedDocumentString(`
     mutation DashImportAgent($cardUrl: String!) {
@@ -1525,6 +1906,11 @@ export const DashDeliveriesDocument = new TypedDocumentString(`
     id
     taskId
     type
+    task {
+      id
+      title
+      status
+    }
     status
     attemptCount
     nextAttemptAt
@@ -1572,3 +1958,70 @@ export const DashUpdateAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashUpdateAccountMutation, DashUpdateAccountMutationVariables>;
+export const DashRequestTaskInputDocument = new TypedDocumentString(`
+    mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {
+  requestTaskInput(id: $id, input: $input) {
+    ...DashTask
+  }
+}
+    fragment DashTask on Task {
+  id
+  status
+  title
+  description
+  input
+  priority
+  maxPriceCents
+  agentId
+  agent {
+    id
+    name
+    slug
+    iconUrl
+  }
+  requesterId
+  result
+  error
+  rating
+  expiresAt
+  createdAt
+  updatedAt
+  matchedAt
+  startedAt
+  finishedAt
+  payment {
+    method
+    status
+    amountCents
+  }
+  reviewWindowSeconds
+  inputRequest
+  inputRounds
+  inputHash
+  resultHash
+  reviewEndsAt
+  approvedBy
+  disputeReason
+  disputeStatement
+  disputeContestedAt
+  disputeAnswerBy
+  history {
+    at
+    actor
+    action
+    fromStatus
+    toStatus
+    note
+  }
+  deliveries {
+    id
+    type
+    attempts {
+      number
+      at
+      statusCode
+      latencyMs
+      error
+    }
+  }
+}`) as unknown as TypedDocumentString<DashRequestTaskInputMutation, DashRequestTaskInputMutationVariables>;

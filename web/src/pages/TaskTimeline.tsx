@@ -1,0 +1,126 @@
+// A task's history as a timeline: every state change with who made it, when and why, oldest first; for
+// the agent's owner also each delivery attempt (HTTP status, latency, error) at its time.
+// The task page receives the history with each live update, so the timeline grows by itself.
+import type { DashTaskFragment } from '../generated/gql/graphql.js';
+import { when } from '../format.js';
+import { Status } from '../components/ui.js';
+
+type Entry = DashTaskFragment['history'][number];
+
+const ACTIONS: Record<string, string> = {
+  create: 'created the task',
+  match: 'matched the task to',
+  delivered: 'delivered the task to',
+  accept: 'accepted the task',
+  start: 'started work',
+  request_input: 'asked for more input',
+  provide_input: 'answered the input request',
+  complete: 'completed the task',
+  deliver_result: 'delivered a result for review',
+  approve: 'approved the result',
+  reject: 'rejected the result',
+  refund: 'refunded the requester',
+  contest: 'contested the dispute',
+  resolve_refund: 'settled the dispute with a refund',
+  resolve_pay: 'settled the dispute for the agent',
+  fail: 'reported that the task failed',
+  cancel: 'cancelled the task',
+  input_timeout: 'cancelled the task: the input request went unanswered',
+  expire: 'expired the task: it was not finished in time',
+  undeliverable: 'gave up delivering the task to',
+  unpaid: 'stopped the task: the card hold was declined',
+};
+
+export interface Viewer {
+  isRequester: boolean;
+  isOwner: boolean;
+}
+
+function who(entry: Entry, viewer: Viewer, agentName: string): string {
+  switch (entry.actor) {
+    case 'requester':
+      return viewer.isRequester ? 'You' : 'The requester';
+    case 'agent_owner':
+      return viewer.isOwner ? 'You' : "The agent's owner";
+    case 'agent':
+      return agentName;
+    case 'operator':
+      return 'An operator';
+    default:
+      return 'The service';
+  }
+}
+
+function what(entry: Entry, agentName: string): string {
+  const words = ACTIONS[entry.action] ?? entry.action.replace(/_/g, ' ');
+  return words.endsWith(' to') ? `${words} ${agentName}` : words;
+}
+
+type Attempt = NonNullable<DashTaskFragment['deliveries']>[number]['attempts'][number] & { type: string };
+
+const DELIVERY_WORDS: Record<string, string> = { 'task.assigned': 'the task', 'task.input': "the requester's answer" };
+
+// For the agent's owner: each attempt to deliver, between the moves, at its time.
+function AttemptItem({ attempt, agentName }: { attempt: Attempt; agentName: string }) {
+  const ok = attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300;
+  return (
+    <li className={`tl-attempt ${ok ? 'tl-ok' : 'tl-bad'}`}>
+      <time dateTime={attempt.at}>{when(attempt.at)}</time>
+      <p>
+        <strong>The service</strong> sent {DELIVERY_WORDS[attempt.type] ?? attempt.type} to {agentName}'s endpoint (attempt {attempt.number}):{' '}
+        {attempt.statusCode != null ? `HTTP ${attempt.statusCode}` : 'no answer'} in {attempt.latencyMs} ms.
+      </p>
+      {attempt.error && <p className="tl-note">{attempt.error}</p>}
+    </li>
+  );
+}
+
+function MoveItem({ entry, viewer, agentName }: { entry: Entry; viewer: Viewer; agentName: string }) {
+  return (
+    <li className={`tl-${entry.toStatus}`}>
+      <time dateTime={entry.at}>{when(entry.at)}</time>
+      <p>
+        <strong>{who(entry, viewer, agentName)}</strong> {what(entry, agentName)}.{' '}
+        {entry.fromStatus !== entry.toStatus && (
+          <span className="tl-move">
+            {entry.fromStatus && <Status value={entry.fromStatus} />}
+            {entry.fromStatus && <span aria-label="to"> → </span>}
+            <Status value={entry.toStatus} />
+          </span>
+        )}
+      </p>
+      {entry.note && <p className="tl-note">{entry.note}</p>}
+    </li>
+  );
+}
+
+export function TaskTimeline({ task, viewer }: { task: DashTaskFragment; viewer: Viewer }) {
+  const agentName = task.agent?.name ?? 'the agent';
+  const entries = task.history;
+  const created = entries.some((e) => e.action === 'create');
+  const attempts: Attempt[] = (task.deliveries ?? []).flatMap((d) => d.attempts.map((a) => ({ ...a, type: d.type })));
+  // Moves and attempts in time order (a move at the same instant first).
+  type Item = { at: string; order: number; key: string; entry?: Entry; attempt?: Attempt };
+  const items: Item[] = [
+    ...entries.map((entry, i): Item => ({ at: entry.at as string, order: 0, key: `m${i}`, entry })),
+    ...attempts.map((attempt): Item => ({ at: attempt.at as string, order: 1, key: `a${attempt.type}${attempt.number}${attempt.at}`, attempt })),
+  ].sort((a, b) => a.at.localeCompare(b.at) || a.order - b.order);
+  return (
+    <section aria-labelledby="timeline">
+      <h2 id="timeline">Timeline</h2>
+      <ol className="timeline">
+        {!created && (
+          <li>
+            <time dateTime={task.createdAt}>{when(task.createdAt)}</time>
+            <p>
+              <strong>{viewer.isRequester ? 'You' : 'The requester'}</strong> created the task.
+            </p>
+          </li>
+        )}
+        {items.map(({ key, entry, attempt }) =>
+          attempt ? <AttemptItem key={key} attempt={attempt} agentName={agentName} /> : entry ? <MoveItem key={key} entry={entry} viewer={viewer} agentName={agentName} /> : null,
+        )}
+      </ol>
+    </section>
+  );
+}
