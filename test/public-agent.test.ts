@@ -14,6 +14,9 @@ const publicFields = [
   'id', 'name', 'slug', 'description', 'protocols', 'categories', 'capabilities', 'tags', 'endpoint', 'docsUrl', 'authType', 'version', 'status',
   'longDescription', 'verified', 'healthStatus', 'inputSchema', 'twitterUrl', 'taskCount', 'avgRating', 'createdAt', 'updatedAt',
   'priceCents', 'trustTier', 'stats',
+  // For the directory's cards and the agent page: the owner's name (never the email), an https icon,
+  // the counts behind the figures and tasks per day.
+  'ownerName', 'iconUrl', 'completedCount', 'failedCount', 'ratingCount', 'daily',
 ].sort();
 const ownerOnly = ['hasWebhookSecret', 'manifestUrl', 'trustScore'];
 const itemFields = ['id', 'name', 'slug', 'description', 'protocols', 'categories', 'capabilities', 'tags', 'endpoint', 'docsUrl', 'authType', 'version', 'status'];
