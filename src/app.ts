@@ -19,6 +19,7 @@ import { createMcpRoute } from './mcp/handler.js';
 import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
 import { notifying } from './a2a/pushes.js';
+import { streamOwner } from './graphql/stream-owner.js';
 import type { TaskEvent } from './events/bus.js';
 import { a2aPushRoute } from './delivery/a2a/push-route.js';
 import { operationRunner } from './graphql/operation.js';
@@ -115,6 +116,7 @@ export async function createApp(opts: {
         jwt: verifyJwt !== null,
         blockingWaitMs: config.a2aBlockingWaitMs,
         pushes: services.a2aPushes,
+        openStream: (req, authentication, end) => streams.open(streamOwner(authentication, req, admission), end),
         logger,
       }),
     ],
