@@ -34,6 +34,8 @@ const { values: args } = parseArgs({
     on: { type: 'string', default: 'postgres' },
     seconds: { type: 'string', default: '10' },
     probe: { type: 'string', default: '20' },
+    // Prints the statements of each step of the last probed task.
+    trace: { type: 'boolean', default: false },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -239,28 +241,42 @@ async function main() {
       const idle = diff(idleStart, counter.counts());
       idlePerSecond = { statements: idle.statements / 3, transactions: idle.transactions / 3 };
       log(`per-step counts: ${probeTasks} tasks, one at a time`);
+      const traced: Record<string, string[]> = {};
       for (let i = 0; i < probeTasks; i++) {
+        const tracing = args.trace && i === probeTasks - 1;
+        let recorder = tracing ? counter!.record() : null;
+        const cut = (step: string) => {
+          if (!recorder) return;
+          traced[step] = recorder.stop();
+          recorder = counter!.record();
+        };
         const release = agent.holdCallbacks();
         const c0 = counter.counts();
         const id = await createTask();
         const c1 = counter.counts();
+        cut('create');
         await until(id, (row) => row.status === 'in_progress');
         // The delivery job records its attempt after the task moved; give it a moment to finish.
         await sleep(30);
         const c2 = counter.counts();
+        cut('delivery');
         const completion = agent.completion(id);
         release();
         await completion;
         const c3 = counter.counts();
+        cut('callback');
         await until(id, (row) => row.payment === 'captured');
         await sleep(30);
         const c4 = counter.counts();
+        cut('capture');
+        recorder?.stop();
         steps['create (POST /v1/tasks)']!.push(diff(c0, c1));
         steps['delivery job']!.push(diff(c1, c2));
         steps['callback (POST)']!.push(diff(c2, c3));
         steps['payment capture job']!.push(diff(c3, c4));
       }
       await direct.end();
+      for (const [step, texts] of Object.entries(traced)) console.log(`\n--- statements of ${step} ---\n${texts.join('\n')}`);
     }
 
     const closedLoop = async (requesters: number) => {

@@ -13,6 +13,8 @@ export interface Counts {
 export interface StatementCounter {
   port: number;
   counts(): Counts;
+  // Starts recording the text of every statement (first 160 characters); stop() returns them.
+  record(): { stop(): string[] };
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ function messageReader(onMessage: (type: string, body: Buffer) => void) {
 
 export async function startStatementCounter(target: { host: string; port: number }): Promise<StatementCounter> {
   const totals: Counts = { statements: 0, transactions: 0 };
+  let recording: string[] | null = null;
   const open = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target);
@@ -67,7 +70,7 @@ export async function startStatementCounter(target: { host: string; port: number
     const read = messageReader((type, body) => {
       if (type === 'P') {
         const name = cString(body, 0);
-        parsed.set(name.text, cString(body, name.next).text.slice(0, 32));
+        parsed.set(name.text, cString(body, name.next).text.slice(0, 160));
         return;
       }
       if (type === 'B') {
@@ -77,7 +80,9 @@ export async function startStatementCounter(target: { host: string; port: number
       }
       if (type !== 'Q' && type !== 'E') return;
       totals.statements++;
-      const text = (type === 'Q' ? body.toString('utf8', 0, Math.min(body.length, 32)) : bound).trim().toUpperCase();
+      const raw = (type === 'Q' ? body.toString('utf8', 0, Math.min(body.length, 160)) : bound).replace(/\s+/g, ' ').trim();
+      recording?.push(raw);
+      const text = raw.toUpperCase();
       if (/^(BEGIN|START TRANSACTION)/.test(text)) {
         inTransaction = true;
         totals.transactions++;
@@ -94,6 +99,16 @@ export async function startStatementCounter(target: { host: string; port: number
   return {
     port: (server.address() as net.AddressInfo).port,
     counts: () => ({ ...totals }),
+    record() {
+      const texts: string[] = [];
+      recording = texts;
+      return {
+        stop: () => {
+          recording = null;
+          return texts;
+        },
+      };
+    },
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of open) socket.destroy();

@@ -56,6 +56,8 @@ const schema = z.object({
   DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ENDPOINT_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(100_000).default(20),
   ENDPOINT_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  // Reputation: the weight (in ratings) of the marketplace mean in an agent's Bayesian rating average.
+  RATING_MIN_COUNT: z.coerce.number().int().min(1).max(10_000).default(10),
   // How long an A2A SendMessage without returnImmediately waits for its task to finish or ask for input
   // before answering the task as it is.
   A2A_BLOCKING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
@@ -120,6 +122,7 @@ function toConfig(env: z.infer<typeof schema>) {
       disableAfterFailures: env.ENDPOINT_DISABLE_AFTER_FAILURES,
       disableAfterSeconds: env.ENDPOINT_DISABLE_AFTER_SECONDS,
     },
+    reputation: { ratingMinCount: env.RATING_MIN_COUNT },
     a2aBlockingWaitMs: env.A2A_BLOCKING_WAIT_MS,
     platformFeeBps: env.PLATFORM_FEE_BPS,
     stripe: {

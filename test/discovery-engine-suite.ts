@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import type { SearchEngine } from '../src/search/engine.js';
 import { discoveryQuerySchema, type DiscoveryQueryInput } from '../src/search/query.js';
-import { avgRating, seedFixture, type FixtureAgent } from './discovery-fixture.js';
+import { ratingLowerBound, seedFixture, type FixtureAgent } from './discovery-fixture.js';
 
 export interface EngineHarness {
   engine: SearchEngine;
@@ -140,9 +140,9 @@ export function describeSearchEngine(name: string, start: () => Promise<EngineHa
     describe('sorting', () => {
       const ids = async (input: DiscoveryQueryInput) => (await search({ perPage: 100, ...input })).ids;
 
-      it('rating: best average first, unrated last', async () => {
+      it('rating: best bounded rating first (the lower bound of the Bayesian average), unrated last', async () => {
         const order = await ids({ sort: 'rating' });
-        const ratings = order.map((id) => avgRating(agents.find((a) => a.id === id)!));
+        const ratings = order.map((id) => ratingLowerBound(agents.find((a) => a.id === id)!));
         const rated = ratings.filter((r): r is number => r !== null);
         expect(rated).toEqual([...rated].sort((a, b) => b - a));
         expect(ratings.slice(rated.length).every((r) => r === null)).toBe(true);

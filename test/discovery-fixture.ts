@@ -1,5 +1,6 @@
 // A small registry with known answers, shared by the engine suite: distinctive names for typo queries,
 // overlapping capabilities and protocols for filters, and distinct ratings, task counts and dates for sorts.
+import { bayesianRating } from '../src/reputation/bounded.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 
 export interface FixtureAgent {
@@ -161,9 +162,18 @@ export async function seedFixture(prisma: PrismaClient, idPrefix: string): Promi
   await prisma.user.create({ data: { id: ownerId, email: `${idPrefix}@example.com` } });
   const agents = fixtureAgents(ownerId, idPrefix);
   await prisma.agent.createMany({
-    data: agents.map((a) => ({ ...a, ownerId, endpoint: `https://agents.example.com/${a.slug}` })),
+    data: agents.map((a) => {
+      // The bounded figure the rating sort uses (reputation/bounded.ts), as the service would store it.
+      const bounded = bayesianRating(a.ratingSum, a.ratingCount, RATING_MIN_COUNT, FIXTURE_MARKET);
+      return { ...a, ownerId, endpoint: `https://agents.example.com/${a.slug}`, ratingBayes: bounded?.bayes ?? null, ratingLowerBound: bounded?.lowerBound ?? null };
+    }),
   });
   return agents;
 }
 
+const RATING_MIN_COUNT = 10;
+const FIXTURE_MARKET = { mean: 3.5, spread: 1 };
+
 export const avgRating = (a: FixtureAgent) => (a.ratingCount > 0 ? a.ratingSum / a.ratingCount : null);
+// What the rating sort orders by.
+export const ratingLowerBound = (a: FixtureAgent) => bayesianRating(a.ratingSum, a.ratingCount, RATING_MIN_COUNT, FIXTURE_MARKET)?.lowerBound ?? null;

@@ -91,6 +91,14 @@ describe('real answers conform to the document', () => {
     // Endpoint operations (issue 22)
     await call('POST', `/v1/agents/${agent.id}/webhook/test`, o);
     await call('POST', `/v1/agents/${agent.id}/webhook/check`, o);
+    await call('POST', `/v1/agents/${agent.id}/endpoint/enable`, o); // 409: the endpoint is active
+    await server.prisma.agent.update({ where: { id: agent.id }, data: { deliveryState: 'disabled', endpointDisabledAt: new Date(Date.now() - 60_000) } });
+    await call('POST', `/v1/agents/${agent.id}/webhook/test`, o);
+    await call('POST', `/v1/agents/${agent.id}/endpoint/enable`, o);
+    await call('PUT', '/v1/account', { ...o, body: { notificationUrl: agentHttp.url } });
+    await call('PUT', '/v1/account', { ...o, body: { notificationUrl: null } });
+    await call('GET', '/v1/notifications?limit=5', o);
+    await call('GET', `/v1/requesters/${requester.id}/record`, o);
     await call('DELETE', `/v1/agents/${agent.id}/webhook-secret`, o);
     const spare = (await call('POST', '/v1/agents', { ...o, body: { name: 'Spare', endpoint: agentHttp.url } })).body.data;
     await call('DELETE', `/v1/agents/${spare.id}`, o);

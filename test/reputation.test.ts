@@ -48,6 +48,8 @@ async function finishedTask(
       expiresAt: new Date(Date.now() + 3_600_000),
       matchedAt: matched ? new Date(finishedAt.getTime() - 3_600_000) : null,
       finishedAt: ['completed', 'failed', 'cancelled', 'expired'].includes(status) ? finishedAt : null,
+      // A completed task is a paid one (a free agent's payment is taken at no charge): it may be rated.
+      ...(status === 'completed' ? { payment: { create: { id: `pay_${randomBytes(8).toString('hex')}`, method: 'free', status: 'captured', amountCents: 0 } } } : {}),
     },
   });
   if (opts.deliveredMsBeforeFinish !== undefined) {

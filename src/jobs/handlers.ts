@@ -20,6 +20,7 @@ import { searchSync } from './specs/search-sync.js';
 import { healthSweep } from './specs/health-sweep.js';
 import { healthProbe } from './specs/health-probe.js';
 import { pruneDeliveries } from './specs/delivery-prune.js';
+import { deliverNotification } from './specs/notification-deliver.js';
 import { a2aPush } from './specs/a2a-push.js';
 
 export interface JobHandler<S extends z.ZodType = z.ZodType> {
@@ -48,5 +49,6 @@ export const handlers: JobHandler[] = [
   handle(healthSweep, (s) => s.reputation.healthSweep()),
   handle(healthProbe, (s, { agentId }) => s.reputation.probeAgent(agentId)),
   handle(pruneDeliveries, (s) => s.retention.prune()),
+  handle(deliverNotification, (s, { notificationId }) => s.notifications.attempt(notificationId)),
   handle(a2aPush, (s, { pushId }) => s.a2aPushes.send(pushId)),
 ];

@@ -7,7 +7,16 @@ import { trustScore, trustTier } from './trust.js';
 export async function refreshTrust(tx: Db, agentId: string): Promise<{ trustScore: number; trustTier: TrustTier } | null> {
   const agent = await tx.agent.findUnique({
     where: { id: agentId },
-    select: { verified: true, completedCount: true, failedCount: true, ratingSum: true, ratingCount: true, healthStatus: true },
+    select: {
+      verified: true,
+      completedCount: true,
+      failedCount: true,
+      ratingSum: true,
+      ratingCount: true,
+      healthStatus: true,
+      successLowerBound: true,
+      ratingLowerBound: true,
+    },
   });
   if (!agent) return null;
   const score = trustScore(agent);

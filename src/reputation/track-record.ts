@@ -3,8 +3,10 @@
 //
 // A failure counts against the agent only when the agent had the task (it was matched to it): a task
 // that failed or expired before it was handed over, e.g. on a declined card, says nothing about the agent.
-// A refunded dispute counts as a failure. Cancellations count for neither side.
+// A refunded dispute counts as a failure. Cancellations count for neither side. Tasks the agent's owner
+// requested himself count for nothing (self-dealing cannot build a record).
 import type { Db } from '../db/client.js';
+import { bayesianRating, wilsonLowerBound } from './bounded.js';
 
 // The track record covers this many of the agent's latest finished tasks.
 export const RECENT_TASKS = 100;
@@ -21,6 +23,7 @@ export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void>
         ) AS delivered_at
       FROM tasks t
       WHERE t.agent_id = ${agentId}
+        AND t.requester_id <> (SELECT owner_id FROM agents WHERE id = ${agentId})
         AND (t.status = 'completed' OR (t.status IN ('failed', 'expired', 'refunded') AND t.matched_at IS NOT NULL))
       ORDER BY COALESCE(t.finished_at, t.updated_at) DESC
       LIMIT ${RECENT_TASKS}
@@ -41,7 +44,7 @@ export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void>
       SELECT count(*)::int AS tasks,
         count(*) FILTER (WHERE status = 'completed')::int AS completed,
         count(*) FILTER (WHERE status IN ('failed', 'expired', 'refunded') AND matched_at IS NOT NULL)::int AS failed
-      FROM tasks WHERE agent_id = ${agentId}
+      FROM tasks WHERE agent_id = ${agentId} AND requester_id <> (SELECT owner_id FROM agents WHERE id = ${agentId})
     )
     UPDATE agents SET
       task_count = lifetime.tasks,
@@ -53,12 +56,29 @@ export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void>
       p95_completion_ms = recent.p95
     FROM lifetime, recent
     WHERE agents.id = ${agentId}`;
+  const [recent] = await tx.$queryRaw<Array<{ n: number; rate: number | null }>>`
+    SELECT recent_finished AS n, recent_success_rate AS rate FROM agents WHERE id = ${agentId}`;
+  if (!recent) return;
+  const bound = wilsonLowerBound(Math.round((recent.rate ?? 0) * recent.n), recent.n);
+  await tx.$executeRaw`UPDATE agents SET success_lower_bound = ${bound} WHERE id = ${agentId}`;
 }
 
-// Rating count and sum, recounted from the agent's rated tasks.
-export async function refreshRatings(tx: Db, agentId: string): Promise<void> {
+// Rating count and sum, recounted from the agent's rated tasks that count (not rated by its owner), and
+// the bounded figures from them and the marketplace's counted ratings (bounded.ts).
+export async function refreshRatings(tx: Db, agentId: string, minCount: number): Promise<void> {
+  const [own] = await tx.$queryRaw<Array<{ n: number; total: number }>>`
+    SELECT count(t.rating)::int AS n, COALESCE(sum(t.rating), 0)::int AS total
+    FROM tasks t JOIN agents a ON a.id = t.agent_id
+    WHERE t.agent_id = ${agentId} AND t.requester_id <> a.owner_id`;
+  const [market] = await tx.$queryRaw<Array<{ mean: number | null; spread: number | null }>>`
+    SELECT avg(t.rating)::float8 AS mean, stddev_pop(t.rating)::float8 AS spread
+    FROM tasks t JOIN agents a ON a.id = t.agent_id
+    WHERE t.rating IS NOT NULL AND t.requester_id <> a.owner_id`;
+  const n = own?.n ?? 0;
+  const sum = own?.total ?? 0;
+  const bounded = bayesianRating(sum, n, minCount, market ?? { mean: null, spread: null });
   await tx.$executeRaw`
-    UPDATE agents SET rating_count = r.n, rating_sum = r.total
-    FROM (SELECT count(rating)::int AS n, COALESCE(sum(rating), 0)::int AS total FROM tasks WHERE agent_id = ${agentId}) r
-    WHERE agents.id = ${agentId}`;
+    UPDATE agents SET rating_count = ${n}, rating_sum = ${sum},
+      rating_bayes = ${bounded?.bayes ?? null}, rating_lower_bound = ${bounded?.lowerBound ?? null}
+    WHERE id = ${agentId}`;
 }

@@ -12,7 +12,10 @@
 //   verified   = 1 when an administrator verified the agent, else 0
 //   history    = min(1, ln(1 + finished) / ln(1 + 100))    saturates at 100 finished tasks
 //
-// finished = completed + failed (failed includes expired after the agent had the task). Tiers:
+// finished = completed + failed (failed includes expired after the agent had the task). The service
+// passes the bounded figures (bounded.ts), which replace two terms: completion = the Wilson lower bound of
+// the recent success rate, rating = (lower bound of the Bayesian average − 1) / 4; 0.5 while nothing
+// counts. Tasks and ratings where the requester owns the agent never enter them. Tiers:
 //
 //   unrated   fewer than 5 finished tasks, whatever the score
 //   diamond   score ≥ 0.90   (unreachable without verification: the other terms add up to 0.85)
@@ -33,6 +36,10 @@ export const TIER_THRESHOLDS: ReadonlyArray<readonly [Exclude<TrustTier, 'unrate
 ];
 
 export interface TrustInputs {
+  // The bounded figures (bounded.ts) when known: they replace the smoothed completion and rating terms,
+  // so that the tier moves only with evidence that cannot be pumped (null: nothing counted yet, 0.5).
+  successLowerBound?: number | null;
+  ratingLowerBound?: number | null;
   verified: boolean;
   completedCount: number;
   failedCount: number;
@@ -47,8 +54,8 @@ export function trustComponents(i: TrustInputs) {
   const finished = i.completedCount + i.failedCount;
   const bayesRating = (i.ratingSum + RATING_PRIOR.mean * RATING_PRIOR.weight) / (i.ratingCount + RATING_PRIOR.weight);
   return {
-    completion: (i.completedCount + 1) / (finished + 2),
-    rating: (bayesRating - 1) / 4,
+    completion: i.successLowerBound !== undefined ? (i.successLowerBound ?? 0.5) : (i.completedCount + 1) / (finished + 2),
+    rating: i.ratingLowerBound !== undefined ? (i.ratingLowerBound === null ? 0.5 : (i.ratingLowerBound - 1) / 4) : (bayesRating - 1) / 4,
     health: HEALTH_VALUE[i.healthStatus],
     verified: i.verified ? 1 : 0,
     history: Math.min(1, Math.log1p(finished) / Math.log1p(HISTORY_SATURATION)),

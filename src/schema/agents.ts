@@ -80,6 +80,8 @@ const agentInputFields = (required: boolean) => (t: PothosSchemaTypes.InputField
   twitterUrl: t.string(),
   priceCents: t.int(),
   status: t.field({ type: AgentStatusEnum }),
+  maxConcurrentTasks: t.int({ description: 'Tasks in flight at once before routing prefers other agents; null: no limit' }),
+  maxDeliveriesPerSecond: t.int({ description: 'Delivery attempts per second; more wait in the queue; null: no limit' }),
 });
 
 // The limits of every field are agentInput's (services/agent-input.ts); GraphQL states only the types.

@@ -3,6 +3,8 @@ import type { RecoverResult } from '../services/delivery-recovery.js';
 import { recoverSince, recoverUntil } from '../services/delivery-input.js';
 import type { CheckResult, PingResult } from '../services/webhook-tools.js';
 import { builder } from './builder.js';
+import { AgentRef } from './agents.js';
+import { accountInput, notificationListLimit } from '../services/notification-input.js';
 
 const WebhookPingResultRef = builder.objectRef<PingResult>('WebhookPingResult').implement({
   description: 'What the agent answered to a signed ping',
@@ -76,5 +78,90 @@ builder.mutationFields((t) => ({
       until: t.arg({ type: 'DateTime', required: false }).validate(recoverUntil),
     },
     resolve: (_root, args, ctx) => ctx.services.recovery.recover(ctx.viewer!, String(args.agentId), args.since, args.until),
+  }),
+}));
+
+export const EndpointStateEnum = builder.enumType('EndpointState', {
+  values: ['active', 'failing', 'disabled'] as const,
+  description: 'active; failing: a delivery failed since the last success; disabled: no deliveries until the owner enables it',
+});
+
+builder.prismaObjectFields(AgentRef, (t) => ({
+  deliveryState: t.expose('deliveryState', { type: EndpointStateEnum }),
+  endpointFailingSince: t.expose('endpointFailingSince', { type: 'DateTime', nullable: true, description: 'The first failed attempt since the last success' }),
+  endpointDisabledAt: t.expose('endpointDisabledAt', { type: 'DateTime', nullable: true }),
+  maxConcurrentTasks: t.exposeInt('maxConcurrentTasks', { nullable: true }),
+  maxDeliveriesPerSecond: t.exposeInt('maxDeliveriesPerSecond', { nullable: true }),
+}));
+
+builder.prismaObject('Notification', {
+  description: "An operational event about one of the caller's agents (endpoint.failing, endpoint.disabled, delivery.exhausted, delivery.recovered)",
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Also the webhook-id of its POSTs' }),
+    type: t.exposeString('type'),
+    agentId: t.exposeID('agentId', { nullable: true }),
+    data: t.field({ type: 'JSON', resolve: (n) => n.data }),
+    status: t.exposeString('status', { description: 'pending, succeeded or failed: its POST to the notificationUrl' }),
+    attemptCount: t.exposeInt('attemptCount'),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectFields('User', (t) => ({
+  notificationUrl: t.exposeString('notificationUrl', { nullable: true, description: 'Where operational events are POSTed, signed' }),
+}));
+
+const AccountUpdateInput = builder
+  .inputType('AccountUpdateInput', { fields: (t) => ({ notificationUrl: t.string({ description: 'An absolute http(s) URL; null or "" removes it' }) }) })
+  .validate(accountInput);
+
+const AccountUpdateResultRef = builder
+  .objectRef<{ notificationUrl: string | null; notificationSecret: string | null; message: string }>('AccountUpdateResult')
+  .implement({
+    fields: (t) => ({
+      notificationUrl: t.exposeString('notificationUrl', { nullable: true }),
+      notificationSecret: t.exposeString('notificationSecret', {
+        nullable: true,
+        description: 'The secret notifications are signed with: shown only in the answer that created it',
+      }),
+      message: t.exposeString('message'),
+    }),
+  });
+
+builder.queryFields((t) => ({
+  myNotifications: t.prismaField({
+    type: ['Notification'],
+    description: "Operational events about the caller's agents, newest first",
+    authScopes: { user: true },
+    args: { limit: t.arg.int({ defaultValue: 50 }).validate(notificationListLimit) },
+    resolve: (_query, _root, args, ctx) => ctx.services.notifications.listForUser(ctx.viewer!, args.limit ?? 50),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  enableAgentEndpoint: t.prismaField({
+    type: 'Agent',
+    description: 'Enables a disabled endpoint again, after a test ping it answered 2xx',
+    authScopes: { user: true },
+    args: { agentId: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => ctx.services.endpointHealth.enable(ctx.viewer!, String(args.agentId), query),
+  }),
+  updateAccount: t.field({
+    type: AccountUpdateResultRef,
+    description: 'Sets where operational events are sent (notificationUrl); the first time, the answer shows their signing secret',
+    authScopes: { user: true },
+    args: { input: t.arg({ type: AccountUpdateInput, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const r = await ctx.services.notifications.updateAccount(ctx.viewer!, args.input);
+      return {
+        ...r,
+        message: r.notificationSecret
+          ? 'Store notificationSecret now: it will not be shown again. Notifications are signed with it.'
+          : r.notificationUrl
+            ? 'Notifications go to notificationUrl, signed with the secret you were given.'
+            : 'No notificationUrl: events are listed only.',
+      };
+    },
   }),
 }));

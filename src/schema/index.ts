@@ -14,5 +14,6 @@ import './deliveries.js';
 import './discovery.js';
 import './reputation.js';
 import './endpoint-ops.js';
+import './requester-record.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -5,7 +5,10 @@ import { RECENT_TASKS } from '../reputation/track-record.js';
 import { builder } from './builder.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
 
-type AgentStatsSource = Pick<Agent, 'recentFinished' | 'recentSuccessRate' | 'p50CompletionMs' | 'p95CompletionMs'>;
+type AgentStatsSource = Pick<
+  Agent,
+  'recentFinished' | 'recentSuccessRate' | 'p50CompletionMs' | 'p95CompletionMs' | 'successLowerBound' | 'ratingBayes' | 'ratingLowerBound' | 'ratingCount'
+>;
 
 const AgentStatsRef = builder.objectRef<AgentStatsSource>('AgentStats').implement({
   description: `Track record over the agent's latest ${RECENT_TASKS} finished tasks (completed, or failed or expired after it had them)`,
@@ -14,6 +17,16 @@ const AgentStatsRef = builder.objectRef<AgentStatsSource>('AgentStats').implemen
     successRate: t.exposeFloat('recentSuccessRate', { nullable: true, description: 'Completed share, 0 to 1; null without finished tasks' }),
     p50CompletionMs: t.exposeInt('p50CompletionMs', { nullable: true, description: 'Median time from delivery to completion, in ms' }),
     p95CompletionMs: t.exposeInt('p95CompletionMs', { nullable: true, description: '95th percentile time from delivery to completion, in ms' }),
+    successLowerBound: t.exposeFloat('successLowerBound', {
+      nullable: true,
+      description: 'Lower bound of the 95 % Wilson interval of the success rate over recentTasks; what the trust tier uses',
+    }),
+    ratingCount: t.exposeInt('ratingCount', { description: "Ratings that count (not the owner's own)" }),
+    ratingAverage: t.exposeFloat('ratingBayes', {
+      nullable: true,
+      description: 'Bayesian average of the ratings that count, pulled toward the marketplace mean (RATING_MIN_COUNT phantom ratings)',
+    }),
+    ratingLowerBound: t.exposeFloat('ratingLowerBound', { nullable: true, description: 'Lower bound of ratingAverage; the rating sort and trust tier use it' }),
   }),
 });
 
@@ -21,7 +34,16 @@ for (const ref of [AgentRef, PublicAgentRef]) {
   builder.prismaObjectFields(ref, (t) => ({
     stats: t.field({
       type: AgentStatsRef,
-      select: { recentFinished: true, recentSuccessRate: true, p50CompletionMs: true, p95CompletionMs: true },
+      select: {
+        recentFinished: true,
+        recentSuccessRate: true,
+        p50CompletionMs: true,
+        p95CompletionMs: true,
+        successLowerBound: true,
+        ratingBayes: true,
+        ratingLowerBound: true,
+        ratingCount: true,
+      },
       resolve: (agent) => agent,
     }),
   }));

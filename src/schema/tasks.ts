@@ -7,7 +7,9 @@ import {
   providedInput,
   rejectReason,
   routeQuery,
+  taskError,
   taskListLimit,
+  taskResult,
 } from '../services/task-input.js';
 import { PublicAgentRef } from './agents.js';
 import { TrustTierEnum } from './enums.js';
@@ -144,7 +146,7 @@ const PassedOverRef = builder.objectRef<{ agent: { id: string }; reasons: string
   fields: (t) => ({
     agent: t.field({ type: PublicAgentRef, resolve: (p) => p.agent as never }),
     reasons: t.exposeStringList('reasons', {
-      description: 'inactive, unhealthy, over_price, below_min_trust_tier, below_min_success_rate, not_verified, would_miss_deadline, input_refused',
+      description: 'inactive, unhealthy, endpoint_disabled, over_price, below_min_trust_tier, below_min_success_rate, not_verified, would_miss_deadline, input_refused',
     }),
   }),
 });
@@ -228,13 +230,13 @@ builder.mutationFields((t) => {
     completeTask: t.prismaField({
       type: 'Task',
       authScopes: { user: true },
-      args: { id: t.arg.id({ required: true }), result: t.arg({ type: 'JSON', required: true }) },
+      args: { id: t.arg.id({ required: true }), result: t.arg({ type: 'JSON', required: true }).validate(taskResult) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.complete(ctx.viewer!, String(args.id), args.result),
     }),
     failTask: t.prismaField({
       type: 'Task',
       authScopes: { user: true },
-      args: { id: t.arg.id({ required: true }), error: t.arg.string({ required: true }) },
+      args: { id: t.arg.id({ required: true }), error: t.arg.string({ required: true }).validate(taskError) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.fail(ctx.viewer!, String(args.id), args.error),
     }),
     cancelTask: moveById('cancel'),
@@ -274,8 +276,8 @@ builder.mutationFields((t) => {
       args: {
         id: t.arg.id({ required: true }),
         taskToken: t.arg.string({ required: true }),
-        result: t.arg({ type: 'JSON' }),
-        error: t.arg.string(),
+        result: t.arg({ type: 'JSON' }).validate(taskResult.nullish()),
+        error: t.arg.string().validate(taskError.nullish()),
         inputRequired: t.arg({ type: InputRequestInput, description: 'Ask the requester for more input instead of answering' }),
       },
       resolve: async (_root, args, ctx) => {

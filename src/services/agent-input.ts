@@ -56,6 +56,9 @@ export const agentInput = z
     twitterUrl: optionalUrl,
     priceCents: z.number(notNull).int('must be a whole number of cents').min(0, 'must not be negative').max(100_000_000, 'is too large'),
     status: z.enum(['active', 'inactive', 'deprecated'], notNull),
+    // The owner's throttle (null: no limit): tasks in flight at once, and delivery attempts per second.
+    maxConcurrentTasks: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10_000, 'must be at most 10000').nullable(),
+    maxDeliveriesPerSecond: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000, 'must be at most 1000').nullable(),
   })
   .partial();
 

@@ -4,6 +4,7 @@
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
+import { takeDeliverySlot } from '../delivery/throttle.js';
 import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
 import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
@@ -19,6 +20,16 @@ import { a2aDeliveries, speaksA2A } from '../delivery/a2a/deliveries.js';
 export interface DeliveryHooks {
   // Delivery evidence for the agent's health, in the transaction that records the attempt.
   deliveryOutcome(tx: Tx, agentId: string, ok: boolean): Promise<void>;
+  // The attempt's outcome for the delivery, in the same transaction (endpoint state, operational events).
+  deliveryRecorded(tx: Tx, recorded: RecordedAttempt): Promise<void>;
+}
+
+export interface RecordedAttempt {
+  agentId: string;
+  deliveryId: string;
+  taskId: string;
+  number: number;
+  outcome: 'delivered' | 'given_up' | 'retrying';
 }
 
 // How long a claimed attempt keeps others from sending: the request's timeout plus room to record it.
@@ -58,6 +69,19 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       }
       const token = tasks.tokenFor(task);
       if (!token) return;
+      if (agent.deliveryState === 'disabled') {
+        // The endpoint is disabled: the delivery waits, without a job, until its owner enables it again.
+        await parkDelivery(deliveryId);
+        return;
+      }
+      if (agent.maxDeliveriesPerSecond !== null) {
+        const nextWindow = await prisma.$transaction((t) => takeDeliverySlot(t, agent.id, clock.now()));
+        if (nextWindow) {
+          // Over the agent's rate: waits in the queue for the next window instead of failing.
+          await enqueue(prisma, deliverTask, { deliveryId }, { runAt: nextWindow });
+          return;
+        }
+      }
       const number = await claimAttempt(deliveryId, jobId);
       if (number === null) return retryLater(deliveryId);
       const callbackUrl = tasks.callbackUrl(task.id);
@@ -101,6 +125,10 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     },
   };
 
+  async function parkDelivery(deliveryId: string): Promise<void> {
+    await prisma.delivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { nextAttemptAt: null } });
+  }
+
   // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
   // replaces this job under the delivery's job key); this one comes back when that claim would lapse.
   async function retryLater(deliveryId: string): Promise<void> {
@@ -140,6 +168,11 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
     const released = { attemptJobId: null, attemptStartedAt: null };
     const outcome = await prisma.$transaction(async (t) => {
+      const recorded = await recordIn(t);
+      await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded });
+      return recorded;
+    });
+    async function recordIn(t: Tx) {
       await t.deliveryAttempt.create({
         data: {
           id: newId('att'),
@@ -169,7 +202,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       await t.delivery.update({ where: { id: deliveryId }, data: { ...released, nextAttemptAt: nextAt } });
       await enqueue(t, deliverTask, { deliveryId }, { runAt: nextAt });
       return 'retrying' as const;
-    });
+    }
     metrics.deliveries.inc({ outcome });
     metrics.deliveryDuration.observe(result.latencyMs / 1000);
     if (outcome !== 'delivered') {

@@ -13,6 +13,8 @@ import { createSearchEngine } from '../search/create-engine.js';
 import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';
 import { webhookTools } from './webhook-tools.js';
+import { notificationService } from './notifications.js';
+import { endpointHealthService } from './endpoint-health.js';
 import { deliveryRecovery } from './delivery-recovery.js';
 import { deliveryRetention } from '../delivery/retention.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
@@ -26,7 +28,7 @@ export function createServices(deps: Deps) {
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
     taskFinished: async (tx, task) => {
-      await reputation.recordTaskOutcome(tx, task.id);
+      await reputation.recordTaskOutcome(tx, task.id, task.agentId);
       // A cancelled task of an A2A agent is cancelled at the agent too (CancelTask, a delivery).
       await deliveries.a2a.taskFinished(tx, task);
     },
@@ -38,8 +40,11 @@ export function createServices(deps: Deps) {
   }, measurePaymentProvider(paymentProviderOf(deps.config, deps.serverKey), deps.metrics));
   const credits = creditService(deps, payments.provider);
   const billing = billingService(deps, payments);
+  const notifications = notificationService(deps);
+  const endpointHealth = endpointHealthService(deps, notifications);
   const deliveries = deliveryService(deps, agents, tasks, {
     deliveryOutcome: (tx, agentId, ok) => reputation.deliveryOutcome(tx, agentId, ok),
+    deliveryRecorded: (tx, recorded) => endpointHealth.deliveryRecorded(tx, recorded),
   });
   return {
     deps,
@@ -54,7 +59,9 @@ export function createServices(deps: Deps) {
     deliveries,
     discovery,
     reputation,
-    webhooks: webhookTools(deps, agents),
+    webhooks: webhookTools(deps, agents, { pingSucceeded: (agentId) => endpointHealth.pingSucceeded(agentId) }),
+    notifications,
+    endpointHealth,
     recovery: deliveryRecovery(deps),
     retention: deliveryRetention(deps),
     hooks: {

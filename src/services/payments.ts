@@ -221,9 +221,9 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   const service = {
     provider,
 
-    // Inside the matching transaction.
-    async prepare(tx: Tx, task: Task, agent: Agent): Promise<PaymentPlan> {
-      const existing = await tx.payment.findUnique({ where: { taskId: task.id } });
+    // Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
+    async prepare(tx: Tx, task: Task, agent: Agent, { fresh = false }: { fresh?: boolean } = {}): Promise<PaymentPlan> {
+      const existing = fresh ? null : await tx.payment.findUnique({ where: { taskId: task.id } });
       if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
       // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
       const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId, createdAt: clock.now() };

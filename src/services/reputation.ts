@@ -45,11 +45,12 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
    * rate, p50/p95 time from delivery to completion) and its trust. Idempotent; does nothing for a task
    * without an agent. Call in the transaction that finished the task.
    */
-  async function recordTaskOutcome(tx: Db, taskId: string): Promise<void> {
-    const task = await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
-    if (!task?.agentId) return;
-    await refreshTrackRecord(tx, task.agentId);
-    await reputationChanged(tx, task.agentId);
+  // `agentId`: the task's agent when the caller has the task at hand (it is then not read again).
+  async function recordTaskOutcome(tx: Db, taskId: string, agentId?: string | null): Promise<void> {
+    const agent = agentId !== undefined ? agentId : (await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } }))?.agentId;
+    if (!agent) return;
+    await refreshTrackRecord(tx, agent);
+    await reputationChanged(tx, agent);
   }
 
   async function recordHealthEvidence(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
@@ -74,17 +75,24 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     async rateTask(viewer: Viewer, taskId: string, rating: number): Promise<TaskRating> {
       if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw invalid('rating', 'rating must be a whole number from 1 to 5');
       return prisma.$transaction(async (tx) => {
-        const task = await tx.task.findUnique({ where: { id: taskId }, select: { requesterId: true, agentId: true, status: true, rating: true } });
+        const task = await tx.task.findUnique({
+          where: { id: taskId },
+          select: { requesterId: true, agentId: true, status: true, rating: true, payment: { select: { status: true } } },
+        });
         if (!task) throw notFound('task');
         if (task.requesterId !== viewer.id) throw forbidden('only the requester of a task can rate it');
         if (task.status !== 'completed') throw conflict(`only a completed task can be rated; this one is ${task.status}`, { status: task.status });
+        // Paid: its payment was taken (a free agent's too, at no charge), not released or refunded.
+        if (task.payment?.status !== 'captured') {
+          throw conflict('only a paid task can be rated', { status: task.status, paymentStatus: task.payment?.status ?? null });
+        }
         const ratedAt = new Date();
         // Conditional on "not rated yet", so two concurrent ratings cannot both count.
         const { count } = await tx.task.updateMany({ where: { id: taskId, rating: null }, data: { rating, ratedAt } });
         if (count === 0) throw conflict('this task has already been rated');
         let avgRating: number | null = null;
         if (task.agentId) {
-          await refreshRatings(tx, task.agentId);
+          await refreshRatings(tx, task.agentId, config.reputation.ratingMinCount);
           await reputationChanged(tx, task.agentId);
           const agent = await tx.agent.findUnique({ where: { id: task.agentId }, select: { ratingSum: true, ratingCount: true } });
           avgRating = agent ? average(agent) : null;

@@ -43,6 +43,7 @@ export interface ScoredAgent {
 export type PassOverReason =
   | 'inactive'
   | 'unhealthy'
+  | 'endpoint_disabled'
   | 'over_price'
   | 'below_min_trust_tier'
   | 'below_min_success_rate'
@@ -94,6 +95,8 @@ export function eligibleWhere(c: RouteCriteria, now: Date): Prisma.AgentWhereInp
     ...offersWhere(c),
     status: 'active',
     healthStatus: { not: 'unhealthy' },
+    // An endpoint disabled after failing for long (endpoint-health.ts) gets no new tasks.
+    deliveryState: { not: 'disabled' },
     ...(cap !== null ? { priceCents: { lte: cap } } : {}),
     ...(r?.minTrustTier ? { trustTier: { in: tiersAtLeast(r.minTrustTier) } } : {}),
     ...(r?.minSuccessRate != null ? { recentSuccessRate: { gte: r.minSuccessRate } } : {}),
@@ -109,6 +112,7 @@ export function passOverReasons(agent: Agent, c: RouteCriteria, now: Date): Pass
   const cap = priceCap(c);
   if (agent.status !== 'active') reasons.push('inactive');
   if (agent.healthStatus === 'unhealthy') reasons.push('unhealthy');
+  if (agent.deliveryState === 'disabled') reasons.push('endpoint_disabled');
   if (cap !== null && agent.priceCents > cap) reasons.push('over_price');
   if (r?.minTrustTier && !tiersAtLeast(r.minTrustTier).includes(agent.trustTier)) reasons.push('below_min_trust_tier');
   if (r?.minSuccessRate != null && (agent.recentSuccessRate === null || agent.recentSuccessRate < r.minSuccessRate)) reasons.push('below_min_success_rate');
@@ -150,6 +154,8 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, lim
   });
   const inFlight = new Map(busy.map((b) => [b.agentId, b._count._all]));
   const cap = priceCap(criteria);
+  // An agent at its maxConcurrentTasks comes after every agent with room, whatever its score.
+  const full = (agent: Agent) => agent.maxConcurrentTasks !== null && (inFlight.get(agent.id) ?? 0) >= agent.maxConcurrentTasks;
   return candidates
     .map((agent) => {
       const terms = scoreTerms(agent, inFlight.get(agent.id) ?? 0, cap, criteria.capabilities);
@@ -157,6 +163,7 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, lim
     })
     .sort(
       (a, b) =>
+        Number(full(a.agent)) - Number(full(b.agent)) ||
         b.score - a.score ||
         a.agent.createdAt.getTime() - b.agent.createdAt.getTime() ||
         (a.agent.id < b.agent.id ? -1 : a.agent.id > b.agent.id ? 1 : 0),

@@ -101,3 +101,8 @@ export const disputeResolution = z.object({
   outcome: z.enum(['refund', 'pay'], { error: 'must be refund or pay' }),
   note: z.string().trim().min(1, 'must be 1 to 4000 characters').max(MAX_MESSAGE, 'must be 1 to 4000 characters'),
 });
+
+// What an agent answers: a result object, or an error message.
+export const MAX_ERROR_LENGTH = 10_000;
+export const taskResult = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
+export const taskError = z.string().trim().min(1, 'must not be empty').max(MAX_ERROR_LENGTH, `must be at most ${MAX_ERROR_LENGTH} characters`);

@@ -76,6 +76,9 @@ export interface TransitionOptions {
   where?: Prisma.TaskWhereInput;
   by?: Actor;
   now?: Date;
+  // The task as the caller just read it: the move then applies only if the status is still that one, and
+  // the task is not read again to learn where it came from.
+  current?: Pick<Task, 'status' | 'startedAt'>;
 }
 
 /**
@@ -83,26 +86,45 @@ export interface TransitionOptions {
  * or, for an idempotent repeat, the task unchanged. Otherwise 409 naming the current status.
  */
 export async function transition(tx: Tx, taskId: string, move: MoveName, options: TransitionOptions = {}): Promise<{ task: Task; changed: boolean }> {
+  const before = options.current ?? (await tx.task.findFirst({ where: { id: taskId }, select: { status: true, startedAt: true } }));
+  if (!before) throw notFound('task');
+  const moved = await applyMove(tx, taskId, move, options, before);
+  if (moved) return { task: moved, changed: true };
+  const unchanged = await tx.task.findUnique({ where: { id: taskId } });
+  if (!unchanged) throw notFound('task');
+  // The status read (or the caller's copy) was out of date but the task may still make the move from where
+  // it is now (an agent's answer racing its delivery's 2xx, say).
+  if (unchanged.status !== before.status && MOVES[move].from.some((s) => s === unchanged.status)) {
+    const retried = await applyMove(tx, taskId, move, options, unchanged);
+    if (retried) return { task: retried, changed: true };
+  }
+  const spec: Move = MOVES[move];
+  if (spec.idempotentFrom?.includes(unchanged.status)) return { task: unchanged, changed: false };
+  throw conflict(`cannot ${move.replaceAll('_', ' ')} a task that is ${unchanged.status}`, { status: unchanged.status });
+}
+
+// One conditional update from `before.status`, when the move allows that state, and its history entry
+// (which so knows where the task came from); null when the task is no longer in that state.
+async function applyMove(tx: Tx, taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): Promise<Task | null> {
   const spec: Move = MOVES[move];
   const now = options.now ?? new Date();
   const stamps: Prisma.TaskUncheckedUpdateManyInput = {};
   if (spec.to === 'matched') stamps.matchedAt = now;
+  // startedAt is the first time the work began, kept through input rounds.
+  if (spec.to === 'in_progress' && !before.startedAt) stamps.startedAt = now;
   if (isTerminal(spec.to)) {
     stamps.finishedAt = now;
     // A finished task's token stops working.
     stamps.tokenHash = null;
   }
-  const before = await tx.task.findFirst({ where: { id: taskId }, select: { status: true, startedAt: true } });
-  if (!before) throw notFound('task');
-  // startedAt is the first time the work began, kept through input rounds.
-  if (spec.to === 'in_progress' && !before.startedAt) stamps.startedAt = now;
-  const { count } = await tx.task.updateMany({
-    where: { ...options.where, id: taskId, status: { in: [...spec.from] } },
-    data: { ...stamps, ...options.data, status: spec.to, updatedAt: now },
-  });
-  const task = await tx.task.findUnique({ where: { id: taskId } });
-  if (!task) throw notFound('task');
-  if (count === 1) {
+  const allowed = spec.from.filter((s) => s === before.status);
+  const [task] = allowed.length
+    ? await tx.task.updateManyAndReturn({
+        where: { ...options.where, id: taskId, status: { in: allowed } },
+        data: { ...stamps, ...options.data, status: spec.to, updatedAt: now },
+      })
+    : [];
+  if (task) {
     const by = options.by ?? SYSTEM;
     await tx.taskHistoryEntry.create({
       data: {
@@ -117,9 +139,9 @@ export async function transition(tx: Tx, taskId: string, move: MoveName, options
         note: by.note ?? null,
         ...(by.data !== undefined ? { data: by.data } : {}),
       },
+      select: { id: true },
     });
-    return { task, changed: true };
+    return task;
   }
-  if (spec.idempotentFrom?.includes(task.status)) return { task, changed: false };
-  throw conflict(`cannot ${move.replaceAll('_', ' ')} a task that is ${task.status}`, { status: task.status });
+  return null;
 }

@@ -73,6 +73,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
       const stored = { message: request.message, ...(schemaText ? { inputSchema: JSON.parse(schemaText) as unknown } : {}) };
       const { task: moved } = await transition(t, task.id, 'request_input', {
         now,
+        current: task,
         where: { inputRounds: task.inputRounds },
         data: { inputRequest: stored as Prisma.InputJsonValue, inputRequestedAt: now, inputRounds: round },
         by: { ...by, note: request.message, data: { round } },
@@ -88,10 +89,10 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
   async function resultGiven(t: Tx, afterCommit: AfterCommit, task: Task, result: Record<string, unknown>, by: Actor): Promise<Task> {
     const resultHash = evidenceHash(result);
     const data = { result: result as Prisma.InputJsonValue, resultHash };
-    if (task.reviewWindowSeconds === 0) return core.finish(t, afterCommit, task.id, 'complete', 'completed', { data, by });
+    if (task.reviewWindowSeconds === 0) return core.finish(t, afterCommit, task.id, 'complete', 'completed', { data, by, current: task });
     const now = clock.now();
     const reviewEndsAt = earliest(secondsFrom(now, task.reviewWindowSeconds), await deadlineOf(t, task.id));
-    const { task: moved } = await transition(t, task.id, 'deliver_result', { now, data: { ...data, reviewEndsAt }, by: { ...by, data: { resultHash } } });
+    const { task: moved } = await transition(t, task.id, 'deliver_result', { now, current: task, data: { ...data, reviewEndsAt }, by: { ...by, data: { resultHash } } });
     await enqueue(t, autoApprove, { taskId: task.id }, { runAt: reviewEndsAt });
     await core.announce(t, afterCommit, moved);
     return moved;
@@ -129,6 +130,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
         const expiresAt = earliest(new Date(task.expiresAt.getTime() + waited), latest);
         const { task: moved } = await transition(t, id, 'provide_input', {
           now,
+          current: task,
           where: { inputRounds: task.inputRounds },
           data: { expiresAt, inputRequest: Prisma.DbNull, inputRequestedAt: null },
           by: { kind: 'requester', id: viewer.id, data: { round: task.inputRounds, input: input as Prisma.InputJsonValue, inputHash } },
@@ -171,9 +173,9 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
     },
 
     async approve(viewer: Viewer, id: string): Promise<Task> {
-      await core.loadForRequester(viewer, id);
+      const current = await core.loadForRequester(viewer, id);
       return core.tx((t, afterCommit) =>
-        core.finish(t, afterCommit, id, 'approve', 'completed', { now: clock.now(), data: { approvedBy: 'requester' }, by: { kind: 'requester', id: viewer.id } }),
+        core.finish(t, afterCommit, id, 'approve', 'completed', { now: clock.now(), current, data: { approvedBy: 'requester' }, by: { kind: 'requester', id: viewer.id } }),
       );
     },
 
@@ -197,12 +199,13 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
     },
 
     async reject(viewer: Viewer, id: string, reason: string): Promise<Task> {
-      await core.loadForRequester(viewer, id);
+      const current = await core.loadForRequester(viewer, id);
       return core.tx(async (t, afterCommit) => {
         const now = clock.now();
         const answerBy = earliest(secondsFrom(now, config.trust.disputeAnswerSeconds), await deadlineOf(t, id));
         const { task } = await transition(t, id, 'reject', {
           now,
+          current,
           data: { disputeReason: reason, disputeAnswerBy: answerBy },
           by: { kind: 'requester', id: viewer.id, note: reason },
         });
@@ -217,7 +220,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
       const task = await core.loadForAgentOwner(viewer, id);
       if (task.status === 'disputed' && task.disputeContestedAt) throw contested();
       return core.tx((t, afterCommit) =>
-        core.finish(t, afterCommit, id, 'refund', 'refunded', { now: clock.now(), where: { disputeContestedAt: null }, by: { kind: 'agent_owner', id: viewer.id } }),
+        core.finish(t, afterCommit, id, 'refund', 'refunded', { now: clock.now(), current: task, where: { disputeContestedAt: null }, by: { kind: 'agent_owner', id: viewer.id } }),
       ).catch(async (error) => {
         throw (await contestedMeanwhile(error, id)) ?? error;
       });
@@ -231,6 +234,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
         const now = clock.now();
         const { task: moved } = await transition(t, id, 'contest', {
           now,
+          current: task,
           where: { disputeContestedAt: null },
           data: { disputeStatement: statement, disputeContestedAt: now },
           by: { kind: 'agent_owner', id: viewer.id, note: statement },

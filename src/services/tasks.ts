@@ -43,17 +43,30 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return withTransaction(prisma, work, (error) => logger.warn({ err: error }, 'after-commit work failed'));
   }
 
+  // An agent's owner never changes, so it is read once per agent and process (a bounded cache).
+  const owners = new Map<string, string>();
+  async function ownerOf(t: Tx, agentId: string): Promise<string | null> {
+    const known = owners.get(agentId);
+    if (known) return known;
+    const agent = await t.agent.findUnique({ where: { id: agentId }, select: { ownerId: true } });
+    if (!agent) return null;
+    if (owners.size >= 10_000) owners.clear();
+    owners.set(agentId, agent.ownerId);
+    return agent.ownerId;
+  }
+
   async function announce(t: Tx, afterCommit: AfterCommit, task: Task): Promise<void> {
-    const agent = task.agentId ? await t.agent.findUnique({ where: { id: task.agentId }, select: { ownerId: true } }) : null;
-    const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: agent?.ownerId ?? null };
+    const agentOwnerId = task.agentId ? await ownerOf(t, task.agentId) : null;
+    const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId };
     afterCommit(() => deps.events.publish(event));
   }
 
   // The task moves to matched: a callback token is made and the delivery is queued, all in `t`.
-  async function matchNow(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<Task> {
+  async function matchNow(t: Tx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<Task> {
     const nonce = newTokenNonce();
     const { task } = await transition(t, taskId, 'match', {
       now: clock.now(),
+      current,
       data: { tokenNonce: nonce, tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)) },
     });
     const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId, agentId: task.agentId! } });
@@ -63,15 +76,19 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   }
 
   // Assigns the agent, settles how the task is paid, and matches it when it can be delivered now.
-  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed) {
-    const { count } = await t.task.updateMany({
-      where: { id: task.id, status: 'pending', agentId: null },
-      data: { agentId: agent.id, routing: explanation as unknown as Prisma.InputJsonValue },
-    });
-    if (count === 0) return null;
-    await t.agent.update({ where: { id: agent.id }, data: { taskCount: { increment: 1 } } });
-    const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent);
-    if (plan.ready) await matchNow(t, afterCommit, task.id);
+  // `fresh`: the task was inserted with its agent in this transaction, so there is nothing to claim and no
+  // payment yet.
+  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false) {
+    if (!fresh) {
+      const { count } = await t.task.updateMany({
+        where: { id: task.id, status: 'pending', agentId: null },
+        data: { agentId: agent.id, routing: explanation as unknown as Prisma.InputJsonValue },
+      });
+      if (count === 0) return null;
+    }
+    await t.agent.update({ where: { id: agent.id }, data: { taskCount: { increment: 1 } }, select: { id: true } });
+    const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh });
+    if (plan.ready) await matchNow(t, afterCommit, task.id, { status: 'pending', startedAt: null });
     return { plan };
   }
 
@@ -181,10 +198,11 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               createdAt,
               expiresAt,
               idempotencyKey,
+              ...(routed ? { agentId: routed.agent.id, routing: routed.explanation as unknown as Prisma.InputJsonValue } : {}),
             },
           });
           await enqueue(t, expireTask, { taskId: id }, { runAt: expiresAt });
-          const assigned = routed ? await assign(t, afterCommit, row, routed) : null;
+          const assigned = routed ? await assign(t, afterCommit, row, routed, true) : null;
           if (!assigned) {
             await enqueue(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
@@ -232,59 +250,55 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     },
 
     async accept(viewer: Viewer, id: string) {
-      await loadForAgentOwner(viewer, id);
+      const current = await loadForAgentOwner(viewer, id);
       return tx(async (t, afterCommit) => {
-        const { task, changed } = await transition(t, id, 'accept', { now: clock.now(), by: { kind: 'agent_owner', id: viewer.id } });
+        const { task, changed } = await transition(t, id, 'accept', { now: clock.now(), current, by: { kind: 'agent_owner', id: viewer.id } });
         if (changed) await announce(t, afterCommit, task);
         return task;
       });
     },
 
     async start(viewer: Viewer, id: string) {
-      await loadForAgentOwner(viewer, id);
+      const current = await loadForAgentOwner(viewer, id);
       return tx(async (t, afterCommit) => {
-        const { task } = await transition(t, id, 'start', { now: clock.now(), by: { kind: 'agent_owner', id: viewer.id } });
+        const { task } = await transition(t, id, 'start', { now: clock.now(), current, by: { kind: 'agent_owner', id: viewer.id } });
         await announce(t, afterCommit, task);
         return task;
       });
     },
 
-    async complete(viewer: Viewer, id: string, result: unknown) {
-      if (typeof result !== 'object' || result === null || Array.isArray(result)) throw invalid('result', 'result must be a JSON object');
+    // `result` and `error` were checked against task-input.ts's schemas on the way in (schema/tasks.ts).
+    async complete(viewer: Viewer, id: string, result: Record<string, unknown>) {
       const task = await loadForAgentOwner(viewer, id);
-      return tx((t, afterCommit) => trust.resultGiven(t, afterCommit, task, result as Record<string, unknown>, { kind: 'agent_owner', id: viewer.id }));
+      return tx((t, afterCommit) => trust.resultGiven(t, afterCommit, task, result, { kind: 'agent_owner', id: viewer.id }));
     },
 
     async fail(viewer: Viewer, id: string, error: string) {
-      if (!error.trim()) throw invalid('error', 'error must not be empty');
-      if (error.length > 10_000) throw invalid('error', 'error must be at most 10000 characters');
-      await loadForAgentOwner(viewer, id);
-      return tx((t, afterCommit) => finish(t, afterCommit, id, 'fail', 'failed', { data: { error }, by: { kind: 'agent_owner', id: viewer.id, note: error.slice(0, 500) } }));
+      const current = await loadForAgentOwner(viewer, id);
+      return tx((t, afterCommit) => finish(t, afterCommit, id, 'fail', 'failed', { current, data: { error }, by: { kind: 'agent_owner', id: viewer.id, note: error.slice(0, 500) } }));
     },
 
     async cancel(viewer: Viewer, id: string) {
-      await loadForRequester(viewer, id);
-      return tx((t, afterCommit) => finish(t, afterCommit, id, 'cancel', 'cancelled', { by: { kind: 'requester', id: viewer.id } }));
+      const current = await loadForRequester(viewer, id);
+      return tx((t, afterCommit) => finish(t, afterCommit, id, 'cancel', 'cancelled', { current, by: { kind: 'requester', id: viewer.id } }));
     },
 
     // The agent's answer on the callback URL, authenticated by the task token alone: a result, an error,
     // or a request for more input.
-    async callback(id: string, body: { taskToken?: unknown; result?: unknown; error?: unknown; inputRequired?: InputRequest | null }) {
-      if (typeof body.taskToken !== 'string' || !body.taskToken) throw invalid('taskToken', 'taskToken is required');
+    async callback(id: string, body: { taskToken: string; result?: Record<string, unknown> | null; error?: string | null; inputRequired?: InputRequest | null }) {
+      if (!body.taskToken) throw invalid('taskToken', 'taskToken is required');
       const given = (value: unknown) => value !== undefined && value !== null;
       const answers = [given(body.result), given(body.error), given(body.inputRequired)].filter(Boolean).length;
       if (answers !== 1) throw invalid(given(body.result) ? 'error' : 'result', 'send exactly one of result (object), error (string) or inputRequired');
-      if (given(body.result) && (typeof body.result !== 'object' || Array.isArray(body.result))) throw invalid('result', 'result must be a JSON object');
-      if (given(body.error) && (typeof body.error !== 'string' || !body.error.trim())) throw invalid('error', 'error must be a non-empty string');
       const task = await prisma.task.findUnique({ where: { id } });
       // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
       if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
       const agent: Actor = { kind: 'agent', id: task.agentId };
       if (body.inputRequired) return trust.askForInputAsAgent(task, body.inputRequired);
       return tx((t, afterCommit) =>
-        given(body.result)
-          ? trust.resultGiven(t, afterCommit, task, body.result as Record<string, unknown>, agent)
-          : finish(t, afterCommit, id, 'fail', 'failed', { data: { error: String(body.error).slice(0, 10_000) }, by: { ...agent, note: String(body.error).slice(0, 500) } }),
+        body.result
+          ? trust.resultGiven(t, afterCommit, task, body.result, agent)
+          : finish(t, afterCommit, id, 'fail', 'failed', { current: task, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
       );
     },
 
@@ -296,9 +310,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // Payment hook: the card hold was confirmed, so the waiting task can be delivered.
     async matchAfterAuthorization(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<void> {
-      const task = await t.task.findUnique({ where: { id: taskId } });
+      const task = await t.task.findUnique({ where: { id: taskId }, select: { status: true, agentId: true, startedAt: true } });
       if (!task || task.status !== 'pending' || !task.agentId) return;
-      await matchNow(t, afterCommit, taskId);
+      await matchNow(t, afterCommit, taskId, task);
     },
 
     // A declined card: the task cannot go ahead.

@@ -37,7 +37,7 @@ export interface CheckResult {
 const accepted = (r: SignedEventResult) => r.kind === 'response' && r.status >= 200 && r.status < 300;
 const refused = (r: SignedEventResult) => r.kind === 'response' && r.status >= 400 && r.status < 500;
 
-export function webhookTools(deps: Deps, agents: AgentService) {
+export function webhookTools(deps: Deps, agents: AgentService, hooks: { pingSucceeded(agentId: string): Promise<void> }) {
   const { prisma, config, clock } = deps;
 
   async function ownedAgent(viewer: Viewer, agentId: string) {
@@ -68,6 +68,7 @@ export function webhookTools(deps: Deps, agents: AgentService) {
       const secrets = current ? [current, ...agents.previousWebhookSecretsOf(agent)] : [];
       const at = clock.now();
       const r = await send(agent.endpoint, secrets, at, agent.id, PING_BODY_START_BYTES);
+      if (accepted(r)) await hooks.pingSucceeded(agent.id);
       return {
         ok: accepted(r),
         statusCode: r.kind === 'response' ? r.status : null,

@@ -27,6 +27,11 @@ graphql(`
     trustTier
     hasWebhookSecret
     previousWebhookSecretExpiresAt
+    deliveryState
+    endpointFailingSince
+    endpointDisabledAt
+    maxConcurrentTasks
+    maxDeliveriesPerSecond
     priceCents
     taskCount
     avgRating

@@ -39,6 +39,10 @@ graphql(`
       successRate
       p50CompletionMs
       p95CompletionMs
+      successLowerBound
+      ratingCount
+      ratingAverage
+      ratingLowerBound
     }
   }
 `);

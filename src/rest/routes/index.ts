@@ -8,5 +8,6 @@ import { billingRoutes } from './billing.js';
 import { discoveryRoutes } from './discovery.js';
 import { reputationRoutes } from './reputation.js';
 import { endpointOpsRoutes } from './endpoint-ops.js';
+import { requesterRecordRoutes } from './requester-record.js';
 
-export const routes: Route[] = [...agentCardRoutes, ...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes, ...endpointOpsRoutes];
+export const routes: Route[] = [...agentCardRoutes, ...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes, ...endpointOpsRoutes, ...requesterRecordRoutes];

@@ -3,8 +3,9 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { DiscoverySort } from '../query.js';
 
-// The average rating, null without ratings (sorted last).
-export const AVG_RATING = Prisma.sql`(a.rating_sum::float8 / NULLIF(a.rating_count, 0))`;
+// The rating figure sorts go by: the lower bound of the Bayesian average (reputation/bounded.ts), so a few
+// ratings cannot outrank many; null without counted ratings (sorted last).
+export const AVG_RATING = Prisma.sql`a.rating_lower_bound`;
 
 // One query group's alternatives as tsquery text: as typed, with the one-typo forms, and all of them.
 export interface GroupQueries {

@@ -60,7 +60,8 @@ export function agentDocument(agent: Agent): AgentDocument {
     categories: agent.categories,
     status: agent.status,
     trust_score: agent.trustScore,
-    avg_rating: agent.ratingCount > 0 ? agent.ratingSum / agent.ratingCount : 0,
+    // The bounded figure (reputation/bounded.ts): sorts by rating must not be won by a few ratings.
+    avg_rating: agent.ratingLowerBound ?? 0,
     rating_count: agent.ratingCount,
     task_count: agent.taskCount,
     created_at: agent.createdAt.getTime(),

@@ -124,14 +124,15 @@ describe('collection', () => {
   it('turns an agent into a document with the sort keys filled', () => {
     const agent = {
       id: 'agt_1', name: 'A', capabilities: ['x'], tags: [], description: 'd', longDescription: 'l', protocols: ['rest'], categories: [],
-      status: 'active', trustScore: 0.5, ratingSum: 9, ratingCount: 2, taskCount: 4,
+      status: 'active', trustScore: 0.5, ratingSum: 9, ratingCount: 2, ratingLowerBound: 3.9, taskCount: 4,
       createdAt: new Date(1000), updatedAt: new Date(2000),
     } as unknown as Agent;
     expect(agentDocument(agent)).toEqual({
       id: 'agt_1', name: 'A', capabilities: ['x'], tags: [], description: 'd', long_description: 'l', protocols: ['rest'], categories: [],
-      status: 'active', trust_score: 0.5, avg_rating: 4.5, rating_count: 2, task_count: 4, created_at: 1000, updated_at: 2000,
+      // avg_rating is the bounded figure the rating sort uses (reputation/bounded.ts).
+      status: 'active', trust_score: 0.5, avg_rating: 3.9, rating_count: 2, task_count: 4, created_at: 1000, updated_at: 2000,
     });
-    expect(agentDocument({ ...agent, ratingCount: 0, ratingSum: 0 }).avg_rating).toBe(0);
+    expect(agentDocument({ ...agent, ratingCount: 0, ratingSum: 0, ratingLowerBound: null }).avg_rating).toBe(0);
   });
 });
 

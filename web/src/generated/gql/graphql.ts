@@ -16,6 +16,10 @@ export type AgentCreateInput = {
   inputSchema?: string | null | undefined;
   longDescription?: string | null | undefined;
   manifestUrl?: string | null | undefined;
+  /** Tasks in flight at once before routing prefers other agents; null: no limit */
+  maxConcurrentTasks?: number | null | undefined;
+  /** Delivery attempts per second; more wait in the queue; null: no limit */
+  maxDeliveriesPerSecond?: number | null | undefined;
   name: string;
   priceCents?: number | null | undefined;
   protocols?: Array<string> | null | undefined;
@@ -41,6 +45,10 @@ export type AgentUpdateInput = {
   inputSchema?: string | null | undefined;
   longDescription?: string | null | undefined;
   manifestUrl?: string | null | undefined;
+  /** Tasks in flight at once before routing prefers other agents; null: no limit */
+  maxConcurrentTasks?: number | null | undefined;
+  /** Delivery attempts per second; more wait in the queue; null: no limit */
+  maxDeliveriesPerSecond?: number | null | undefined;
   name?: string | null | undefined;
   priceCents?: number | null | undefined;
   protocols?: Array<string> | null | undefined;

@@ -1,0 +1,98 @@
+// The delivery state of an agent's endpoint: active; failing from the first failed attempt after a
+// success; disabled after ENDPOINT_DISABLE_AFTER_FAILURES failed attempts in a row that span at least
+// ENDPOINT_DISABLE_AFTER_SECONDS. A disabled endpoint gets no deliveries (they wait) and routing passes
+// it over; its owner enables it again after a successful test ping. Every change is an operational
+// event for the owner (notifications.ts), in the transaction of the attempt that caused it.
+import type { Deps } from '../deps.js';
+import type { Tx } from '../db/client.js';
+import { conflict, forbidden, notFound } from '../errors.js';
+import { enqueue } from '../jobs/enqueue.js';
+import { agentChanged } from '../jobs/specs/agent-changed.js';
+import { deliverTask } from '../jobs/specs/task-deliver.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { Viewer } from './accounts.js';
+import type { RecordedAttempt } from './deliveries.js';
+import type { NotificationService } from './notifications.js';
+
+export function endpointHealthService(deps: Deps, notifications: NotificationService) {
+  const { prisma, config, clock } = deps;
+  const { disableAfterFailures, disableAfterSeconds } = config.deliveryOps;
+
+  async function recordAttempt(tx: Tx, agentId: string, ok: boolean): Promise<void> {
+    const now = clock.now();
+    if (ok) {
+      await tx.agent.updateMany({
+        where: { id: agentId, deliveryState: { not: 'disabled' }, OR: [{ deliveryState: 'failing' }, { endpointFailStreak: { gt: 0 } }] },
+        data: { deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null },
+      });
+      return;
+    }
+    // The update locks the agent's row until the transaction ends: concurrent attempts count one by one.
+    const agent = await tx.agent.update({
+      where: { id: agentId },
+      data: { endpointFailStreak: { increment: 1 } },
+      select: { deliveryState: true, endpointFailStreak: true, endpointFailingSince: true },
+    });
+    if (agent.deliveryState === 'active') {
+      await tx.agent.update({ where: { id: agentId }, data: { deliveryState: 'failing', endpointFailingSince: now } });
+      await notifications.notify(tx, agentId, 'endpoint.failing', { failingSince: now.toISOString(), failures: agent.endpointFailStreak });
+      return;
+    }
+    if (agent.deliveryState !== 'failing') return;
+    const since = agent.endpointFailingSince ?? now;
+    if (agent.endpointFailStreak >= disableAfterFailures && now.getTime() - since.getTime() >= disableAfterSeconds * 1000) {
+      await tx.agent.update({ where: { id: agentId }, data: { deliveryState: 'disabled', endpointDisabledAt: now } });
+      await notifications.notify(tx, agentId, 'endpoint.disabled', {
+        failSince: since.toISOString(),
+        failures: agent.endpointFailStreak,
+        trigger: 'automatic',
+      });
+      await enqueue(tx, agentChanged, { agentId });
+    }
+  }
+
+  return {
+    // DeliveryHooks.deliveryRecorded: the endpoint's state, and the delivery's own events.
+    async deliveryRecorded(tx: Tx, r: RecordedAttempt): Promise<void> {
+      await recordAttempt(tx, r.agentId, r.outcome === 'delivered');
+      if (r.outcome === 'given_up') {
+        await notifications.notify(tx, r.agentId, 'delivery.exhausted', { deliveryId: r.deliveryId, taskId: r.taskId, attempts: r.number });
+      }
+      if (r.outcome === 'delivered' && r.number > 1) {
+        await notifications.notify(tx, r.agentId, 'delivery.recovered', { deliveryId: r.deliveryId, taskId: r.taskId, attempts: r.number });
+      }
+    },
+
+    // A test ping answered 2xx: the evidence enabling needs.
+    async pingSucceeded(agentId: string): Promise<void> {
+      await prisma.agent.update({ where: { id: agentId }, data: { endpointPingOkAt: clock.now() } });
+    },
+
+    // Re-enables a disabled endpoint after a successful test ping since it was disabled; the deliveries
+    // that waited go out again and waiting tasks may route to it.
+    async enable(viewer: Viewer, agentId: string, query: { include?: Prisma.AgentInclude; select?: Prisma.AgentSelect } = {}) {
+      return prisma.$transaction(async (tx) => {
+        const agent = await tx.agent.findUnique({ where: { id: agentId } });
+        if (!agent) throw notFound('agent');
+        if (agent.ownerId !== viewer.id) throw forbidden('you do not own this agent');
+        if (agent.deliveryState !== 'disabled') {
+          throw conflict(`the endpoint is ${agent.deliveryState}; only a disabled endpoint is enabled`, { deliveryState: agent.deliveryState });
+        }
+        if (!agent.endpointPingOkAt || (agent.endpointDisabledAt && agent.endpointPingOkAt < agent.endpointDisabledAt)) {
+          throw conflict('send a test ping that succeeds first (POST /v1/agents/:id/webhook/test)', { deliveryState: agent.deliveryState, testPingRequired: true });
+        }
+        const { count } = await tx.agent.updateMany({
+          where: { id: agentId, deliveryState: 'disabled' },
+          data: { deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null, endpointDisabledAt: null },
+        });
+        if (count === 0) throw conflict('the endpoint changed meanwhile; read it again', { deliveryState: 'active' });
+        const waiting = await tx.delivery.findMany({ where: { agentId, status: 'pending' }, select: { id: true } });
+        for (const { id } of waiting) await enqueue(tx, deliverTask, { deliveryId: id });
+        await enqueue(tx, agentChanged, { agentId });
+        return tx.agent.findUniqueOrThrow({ ...query, where: { id: agentId } });
+      });
+    },
+  };
+}
+
+export type EndpointHealthService = ReturnType<typeof endpointHealthService>;

@@ -1,0 +1,79 @@
+// The SQL work of one task, counted on the wire between the service and PostgreSQL (every statement,
+// graphile-worker's included): each step has a budget, and the test fails when a change makes a step
+// cost more. Counted, not timed, so a busy machine does not change the result. The embedded database
+// has no wire to count on, so this runs with DATABASE_URL (CI's second run).
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStatementCounter, type Counts, type StatementCounter } from '../bench/pg-statement-counter.js';
+import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
+import { startTestServer, type TestServer } from './support/server.js';
+import { until } from './support/wait.js';
+
+// Statements per step for a free task routed by capability, fewest of three, measured 2026-11-25 at
+// create 19–27 (the delivery job often starts before the answer leaves), delivery 18, callback 11–12; the
+// budgets leave a little room for the worker's own polling during a step.
+const BUDGET = { create: 30, delivery: 20, callback: 14 };
+
+describe.skipIf(!usingPostgres())('statements per task step', () => {
+  let db: TestDatabase;
+  let counter: StatementCounter;
+  let server: TestServer;
+  let agent: TestAgent;
+  let requesterKey: string;
+  // The test's own reads go to the database directly, not through the counter.
+  let direct: pg.Client;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    direct = new pg.Client({ connectionString: db.url });
+    await direct.connect();
+    const url = new URL(db.url);
+    counter = await startStatementCounter({ host: url.hostname, port: Number(url.port || 5432) });
+    url.hostname = '127.0.0.1';
+    url.port = String(counter.port);
+    server = await startTestServer({}, { db: { ...db, url: url.toString() } });
+    agent = await startTestAgent();
+    const owner = await server.createUser();
+    requesterKey = (await server.createUser()).apiKey;
+    await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Counted', endpoint: agent.url, capabilities: ['counted'] } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await agent?.close();
+    await counter?.close();
+    await direct?.end();
+    await db?.close();
+  });
+
+  const minus = (a: Counts, b: Counts) => b.statements - a.statements;
+
+  it('keeps create, delivery and callback within their budgets', async () => {
+    const steps = { create: [] as number[], delivery: [] as number[], callback: [] as number[] };
+    const status = async (id: string) => ({ status: (await direct.query('SELECT status FROM tasks WHERE id = $1', [id])).rows[0]?.status });
+    // The first task warms the caches (prepared statements, the agent's owner); then three are counted.
+    for (let i = 0; i < 4; i++) {
+      const c0 = counter.counts();
+      const created = await server.api.post('/v1/tasks', { key: requesterKey, body: { title: `Counted ${i}`, description: 'd', capabilities: ['counted'] } });
+      expect(created.status).toBe(201);
+      const id = created.body.data.id as string;
+      const c1 = counter.counts();
+      const delivery = await until('the delivery', () => agent.received.find((d) => d.body.taskId === id));
+      await until('the delivery recorded', async () => (await direct.query('SELECT status FROM tasks WHERE id = $1', [id])).rows[0]?.status === 'in_progress');
+      const c2 = counter.counts();
+      expect((await callBack(delivery, { result: { ok: true } })).status).toBe(200);
+      const c3 = counter.counts();
+      await waitForStatus(() => status(id), ['completed']);
+      if (i === 0) continue;
+      steps.create.push(minus(c0, c1));
+      steps.delivery.push(minus(c1, c2));
+      steps.callback.push(minus(c2, c3));
+    }
+    // The fewest of three: the worker's polling may add a statement or two to any one of them.
+    const fewest = Object.fromEntries(Object.entries(steps).map(([step, counts]) => [step, Math.min(...counts)]));
+    const counted = `statements per step (fewest of 3): ${JSON.stringify(fewest)}`;
+    expect(fewest.create, counted).toBeLessThanOrEqual(BUDGET.create);
+    expect(fewest.delivery, counted).toBeLessThanOrEqual(BUDGET.delivery);
+    expect(fewest.callback, counted).toBeLessThanOrEqual(BUDGET.callback);
+  }, 60_000);
+});
