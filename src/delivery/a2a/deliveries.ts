@@ -103,7 +103,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
 
   // The next GetTask: now (to read a result a status update announced), after the backoff, or, for an
   // agent that pushes, after the longest wait in case its pushes stop arriving. One at a time: while one
-  // is waiting, only a poll for now adds another.
+  // is waiting, only a poll for now adds another. A poll that finds the task finished removes itself.
   async function schedulePoll(task: Pick<Task, 'id' | 'agentId'>, when: 'now' | 'backoff' | 'safety') {
     if (when !== 'now' && (await prisma.delivery.count({ where: { taskId: task.id, type: A2A_GET, status: 'pending' } })) > 0) return;
     const link = await prisma.a2ATaskLink.update({ where: { taskId: task.id }, data: { polls: { increment: 1 } } }).catch(() => null);
@@ -162,7 +162,9 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
         [A2A_CANCEL]: ['cancelled'],
       };
       if (!(wanted[delivery.type] ?? ['matched']).includes(task.status)) {
-        await prisma.delivery.updateMany({ where: { id: delivery.id, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+        // A poll the task outgrew asked nothing: it leaves no entry in the log. Other calls are marked failed.
+        if (delivery.type === A2A_GET) await prisma.delivery.deleteMany({ where: { id: delivery.id, status: 'pending', attemptCount: 0 } });
+        else await prisma.delivery.updateMany({ where: { id: delivery.id, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
         return;
       }
       const link = await prisma.a2ATaskLink.findUnique({ where: { taskId: task.id } });
@@ -219,15 +221,12 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       return true;
     },
 
-    // In the transaction that finished a task: polls still waiting are dropped, and a cancelled task of an
-    // A2A agent is cancelled there too.
+    // In the transaction that finished a task: a cancelled task of an A2A agent is cancelled there too
+    // (other endings cost no statement here).
     async taskFinished(t: Tx, task: Task): Promise<void> {
-      // Only tasks an A2A agent took have a link (one look-up by key for every other task).
+      if (task.status !== 'cancelled' || !task.agentId) return;
       const link = await t.a2ATaskLink.findUnique({ where: { taskId: task.id }, select: { taskId: true } });
       if (!link) return;
-      // A GetTask still waiting has nothing left to learn (its job finds no delivery and does nothing).
-      await t.delivery.deleteMany({ where: { taskId: task.id, type: A2A_GET, status: 'pending', attemptCount: 0 } });
-      if (task.status !== 'cancelled') return;
       // Not when the agent itself cancelled it.
       const last = await t.taskHistoryEntry.findFirst({ where: { taskId: task.id }, orderBy: { at: 'desc' }, select: { actor: true } });
       if (last?.actor !== 'agent') await schedule(t, task, A2A_CANCEL);
