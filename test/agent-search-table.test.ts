@@ -42,8 +42,9 @@ describe('agent_search follows agents', () => {
 
   it('copies the columns the sorts use', async () => {
     await prisma.agent.update({ where: { id: 'agt_a' }, data: { capabilities: ['bookkeeping'] } });
-    await prisma.agent.update({ where: { id: 'agt_a' }, data: { ratingCount: 1, ratingSum: 5, taskCount: 1 } });
-    await prisma.agent.update({ where: { id: 'agt_b' }, data: { ratingCount: 1, ratingSum: 2, taskCount: 9 } });
+    // sort=rating orders by the bounded rating (the reputation service stores it beside the counts).
+    await prisma.agent.update({ where: { id: 'agt_a' }, data: { ratingCount: 1, ratingSum: 5, ratingLowerBound: 3.9, taskCount: 1 } });
+    await prisma.agent.update({ where: { id: 'agt_b' }, data: { ratingCount: 1, ratingSum: 2, ratingLowerBound: 2.1, taskCount: 9 } });
     expect(await ids({ q: 'bookkeeping', sort: 'rating' })).toEqual(['agt_a', 'agt_b']);
     expect(await ids({ q: 'bookkeeping', sort: 'tasks' })).toEqual(['agt_b', 'agt_a']);
   });

@@ -234,11 +234,16 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await signIn(page, owner.apiKey);
     await page.getByRole('link', { name: 'My agents' }).click();
     await page.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
+    // The failed delivery shows as a banner and as an operational event.
+    await page.getByRole('alert').filter({ hasText: 'Flaky Summarizer: endpoint failing' }).waitFor();
+    await page.getByText('endpoint.failing').first().waitFor();
     await page.getByRole('heading', { name: 'Tasks for my agents' }).waitFor();
     await page.getByRole('link', { name: 'Summarize the report' }).waitFor();
     await shot(page, 'my-agents');
     await page.getByRole('link', { name: 'Flaky Summarizer' }).click();
     await page.getByRole('heading', { level: 1, name: 'Flaky Summarizer' }).waitFor();
+    // Its first delivery failed: the endpoint is failing, shown as a banner.
+    await page.getByRole('alert').filter({ hasText: /failing since/ }).waitFor();
 
     // The service's message, next to the field it names.
     await page.getByLabel('Endpoint URL').fill('ftp://example.com/tasks');
@@ -270,6 +275,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await until('the second attempt is recorded', async () => (await server.prisma.deliveryAttempt.count({ where: { statusCode: 200 } })) >= 1);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await log.first().getByRole('cell', { name: '200', exact: true }).waitFor();
+    // A test ping on demand, answered by the agent.
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await page.getByText(/Ping answered 200/).waitFor();
     await shot(page, 'my-agent');
 
     // The owner finishes the task from the list of tasks for their agents.

@@ -4,8 +4,11 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
-import { runNextNow, untilNoJobDue } from './support/jobs.js';
+import { makeJobsDue, runNextNow, untilNoJobDue } from './support/jobs.js';
 import { defaultRetrySchedule } from '../src/delivery/backoff.js';
+
+// The service's clock: real time plus what a test moved it on by (expiry is advanced, not waited for).
+const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 
 let server: TestServer;
 let requester: { apiKey: string };
@@ -14,7 +17,7 @@ let owner: { apiKey: string };
 beforeAll(async () => {
   // Retries wait a minute, longer than any test runs: a retry happens when a test makes it due
   // (runNextNow), never on its own while the test looks at what came before it.
-  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '2' }, { time: { retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } } });
+  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '2' }, { time: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } } });
   requester = await server.createUser();
   owner = await server.createUser();
 });
@@ -156,9 +159,15 @@ describe('redelivery', () => {
 describe('expiry', () => {
   it('expires an unfinished task at its time', async () => {
     const task = await server.api
-      .post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', capabilities: ['none-here'], expiresInMinutes: 0.02 } })
+      .post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', capabilities: ['none-here'], expiresInMinutes: 1 } })
       .then((r) => r.body.data);
     expect(task.status).toBe('pending');
+    // Not yet: the job finds the time has not come and stays scheduled.
+    await makeJobsDue(server.prisma, { name: 'task.expire', payload: { taskId: task.id } });
+    await untilNoJobDue(server.prisma, { name: 'task.expire', payload: { taskId: task.id } });
+    expect((await get(task.id)).status).toBe('pending');
+    clock.offsetMs += 61_000;
+    await makeJobsDue(server.prisma, { name: 'task.expire', payload: { taskId: task.id } });
     const done = await waitForStatus(() => get(task.id), ['expired'], 10_000);
     expect(done.finishedAt).not.toBeNull();
     expect(Date.parse(done.finishedAt)).toBeGreaterThanOrEqual(Date.parse(task.expiresAt));

@@ -1,7 +1,7 @@
 // maxDeliveriesPerSecond: delivery attempts to one agent go out at most that many per one-second window
 // (the service's clock). The window lives on the agent's row and is taken under its row lock, so
 // workers in several processes count together. An attempt over the rate is not a failure: its job comes
-// back when the window ends.
+// back when the window ends. Raw SQL leaves updatedAt (the owner's last edit) alone.
 import type { Tx } from '../db/client.js';
 
 export const RATE_WINDOW_MS = 1000;
@@ -14,11 +14,11 @@ export async function takeDeliverySlot(tx: Tx, agentId: string, now: Date): Prom
   if (!agent || agent.rate === null) return null;
   const windowOpen = agent.start !== null && now.getTime() - agent.start.getTime() < RATE_WINDOW_MS && now >= agent.start;
   if (!windowOpen) {
-    await tx.agent.update({ where: { id: agentId }, data: { deliveryWindowStart: now, deliveryWindowCount: 1 } });
+    await tx.$executeRaw`UPDATE agents SET delivery_window_start = ${now}, delivery_window_count = 1 WHERE id = ${agentId}`;
     return null;
   }
   if (agent.count < agent.rate) {
-    await tx.agent.update({ where: { id: agentId }, data: { deliveryWindowCount: { increment: 1 } } });
+    await tx.$executeRaw`UPDATE agents SET delivery_window_count = delivery_window_count + 1 WHERE id = ${agentId}`;
     return null;
   }
   return new Date(agent.start!.getTime() + RATE_WINDOW_MS);

@@ -2,7 +2,8 @@
 // success; disabled after ENDPOINT_DISABLE_AFTER_FAILURES failed attempts in a row that span at least
 // ENDPOINT_DISABLE_AFTER_SECONDS. A disabled endpoint gets no deliveries (they wait) and routing passes
 // it over; its owner enables it again after a successful test ping. Every change is an operational
-// event for the owner (notifications.ts), in the transaction of the attempt that caused it.
+// event for the owner (notifications.ts), in the transaction of the attempt that caused it. The writes
+// are raw SQL so that they leave updatedAt alone: that is the owner's last edit, which discovery sorts by.
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { conflict, forbidden, notFound } from '../errors.js';
@@ -21,27 +22,25 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
   async function recordAttempt(tx: Tx, agentId: string, ok: boolean): Promise<void> {
     const now = clock.now();
     if (ok) {
-      await tx.agent.updateMany({
-        where: { id: agentId, deliveryState: { not: 'disabled' }, OR: [{ deliveryState: 'failing' }, { endpointFailStreak: { gt: 0 } }] },
-        data: { deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null },
-      });
+      await tx.$executeRaw`
+        UPDATE agents SET delivery_state = 'active', endpoint_fail_streak = 0, endpoint_failing_since = NULL
+        WHERE id = ${agentId} AND delivery_state <> 'disabled' AND (delivery_state = 'failing' OR endpoint_fail_streak > 0)`;
       return;
     }
     // The update locks the agent's row until the transaction ends: concurrent attempts count one by one.
-    const agent = await tx.agent.update({
-      where: { id: agentId },
-      data: { endpointFailStreak: { increment: 1 } },
-      select: { deliveryState: true, endpointFailStreak: true, endpointFailingSince: true },
-    });
+    const [agent] = await tx.$queryRaw<Array<{ deliveryState: string; endpointFailStreak: number; endpointFailingSince: Date | null }>>`
+      UPDATE agents SET endpoint_fail_streak = endpoint_fail_streak + 1 WHERE id = ${agentId}
+      RETURNING delivery_state::text AS "deliveryState", endpoint_fail_streak AS "endpointFailStreak", endpoint_failing_since AS "endpointFailingSince"`;
+    if (!agent) return;
     if (agent.deliveryState === 'active') {
-      await tx.agent.update({ where: { id: agentId }, data: { deliveryState: 'failing', endpointFailingSince: now } });
+      await tx.$executeRaw`UPDATE agents SET delivery_state = 'failing', endpoint_failing_since = ${now} WHERE id = ${agentId}`;
       await notifications.notify(tx, agentId, 'endpoint.failing', { failingSince: now.toISOString(), failures: agent.endpointFailStreak });
       return;
     }
     if (agent.deliveryState !== 'failing') return;
     const since = agent.endpointFailingSince ?? now;
     if (agent.endpointFailStreak >= disableAfterFailures && now.getTime() - since.getTime() >= disableAfterSeconds * 1000) {
-      await tx.agent.update({ where: { id: agentId }, data: { deliveryState: 'disabled', endpointDisabledAt: now } });
+      await tx.$executeRaw`UPDATE agents SET delivery_state = 'disabled', endpoint_disabled_at = ${now} WHERE id = ${agentId}`;
       await notifications.notify(tx, agentId, 'endpoint.disabled', {
         failSince: since.toISOString(),
         failures: agent.endpointFailStreak,
@@ -65,7 +64,7 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
 
     // A test ping answered 2xx: the evidence enabling needs.
     async pingSucceeded(agentId: string): Promise<void> {
-      await prisma.agent.update({ where: { id: agentId }, data: { endpointPingOkAt: clock.now() } });
+      await prisma.$executeRaw`UPDATE agents SET endpoint_ping_ok_at = ${clock.now()} WHERE id = ${agentId}`;
     },
 
     // Re-enables a disabled endpoint after a successful test ping since it was disabled; the deliveries
@@ -81,10 +80,9 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
         if (!agent.endpointPingOkAt || (agent.endpointDisabledAt && agent.endpointPingOkAt < agent.endpointDisabledAt)) {
           throw conflict('send a test ping that succeeds first (POST /v1/agents/:id/webhook/test)', { deliveryState: agent.deliveryState, testPingRequired: true });
         }
-        const { count } = await tx.agent.updateMany({
-          where: { id: agentId, deliveryState: 'disabled' },
-          data: { deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null, endpointDisabledAt: null },
-        });
+        const count = await tx.$executeRaw`
+          UPDATE agents SET delivery_state = 'active', endpoint_fail_streak = 0, endpoint_failing_since = NULL, endpoint_disabled_at = NULL
+          WHERE id = ${agentId} AND delivery_state = 'disabled'`;
         if (count === 0) throw conflict('the endpoint changed meanwhile; read it again', { deliveryState: 'active' });
         const waiting = await tx.delivery.findMany({ where: { agentId, status: 'pending' }, select: { id: true } });
         for (const { id } of waiting) await enqueue(tx, deliverTask, { deliveryId: id });

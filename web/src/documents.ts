@@ -73,9 +73,13 @@ export const AgentDetailQuery = graphql(`
       trustTier
       stats {
         successRate
+        successLowerBound
         p50CompletionMs
         p95CompletionMs
         recentTasks
+        ratingCount
+        ratingAverage
+        ratingLowerBound
       }
     }
   }
@@ -276,6 +280,10 @@ graphql(`
     status
     inputSchema
     hasWebhookSecret
+    previousWebhookSecretExpiresAt
+    deliveryState
+    endpointFailingSince
+    endpointDisabledAt
     healthStatus
     trustTier
     taskCount
@@ -342,10 +350,42 @@ export const UpdateAgentMutation = graphql(`
 `);
 
 export const RotateSecretMutation = graphql(`
-  mutation DashRotateSecret($id: ID!) {
-    rotateAgentWebhookSecret(id: $id) {
+  mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {
+    rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {
       webhookSecret
+      previousSecretExpiresAt
       message
+    }
+  }
+`);
+
+export const TestWebhookMutation = graphql(`
+  mutation DashTestWebhook($agentId: ID!) {
+    testAgentWebhook(agentId: $agentId) {
+      ok
+      statusCode
+      latencyMs
+      error
+      bodyStart
+    }
+  }
+`);
+
+export const CheckWebhookMutation = graphql(`
+  mutation DashCheckWebhook($agentId: ID!) {
+    checkAgentWebhook(agentId: $agentId) {
+      verifiesSignatures
+      acceptedValid
+      refusedWrongSignature
+      refusedStaleTimestamp
+    }
+  }
+`);
+
+export const EnableEndpointMutation = graphql(`
+  mutation DashEnableEndpoint($agentId: ID!) {
+    enableAgentEndpoint(agentId: $agentId) {
+      ...DashOwnAgent
     }
   }
 `);
@@ -385,6 +425,32 @@ export const RedeliverMutation = graphql(`
       id
       status
       attemptCount
+    }
+  }
+`);
+
+export const NotificationsQuery = graphql(`
+  query DashNotifications($limit: Int) {
+    me {
+      id
+      notificationUrl
+    }
+    myNotifications(limit: $limit) {
+      id
+      type
+      agentId
+      status
+      createdAt
+    }
+  }
+`);
+
+export const UpdateAccountMutation = graphql(`
+  mutation DashUpdateAccount($input: AccountUpdateInput!) {
+    updateAccount(input: $input) {
+      notificationUrl
+      notificationSecret
+      message
     }
   }
 `);

@@ -91,7 +91,20 @@ export function AgentDetail({ slug }: { slug: string }) {
           <dl className="facts record">
             <div>
               <dt>Success rate</dt>
-              <dd>{percent(stats.successRate)}</dd>
+              <dd>
+                {percent(stats.successRate)}
+                {stats.successLowerBound !== null && <span className="muted"> (at least {percent(stats.successLowerBound)}, 95 %)</span>}
+              </dd>
+            </div>
+            <div>
+              <dt>Rating</dt>
+              <dd>
+                {stats.ratingAverage === null ? '–' : stats.ratingAverage.toFixed(2)}
+                <span className="muted">
+                  {' '}
+                  ({stats.ratingCount} rating{stats.ratingCount === 1 ? '' : 's'})
+                </span>
+              </dd>
             </div>
             <div>
               <dt>Median time (p50)</dt>

@@ -1,7 +1,17 @@
 // One of my agents: edit it, manage its webhook secret, and read its delivery log.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { gql, errorText } from '../api.js';
-import { DeliveriesQuery, MyAgentQuery, RedeliverMutation, RefreshCardMutation, RemoveSecretMutation, RotateSecretMutation } from '../documents.js';
+import {
+  CheckWebhookMutation,
+  DeliveriesQuery,
+  EnableEndpointMutation,
+  MyAgentQuery,
+  RedeliverMutation,
+  RefreshCardMutation,
+  RemoveSecretMutation,
+  RotateSecretMutation,
+  TestWebhookMutation,
+} from '../documents.js';
 import type { DashDeliveriesQuery, DashOwnAgentFragment } from '../generated/gql/graphql.js';
 import { when } from '../format.js';
 import { Link } from '../router.js';
@@ -28,6 +38,7 @@ export function MyAgent({ id }: { id: string }) {
         <h2 id="edit">Details</h2>
         <AgentEditor agent={agent} onSaved={setAgent} />
       </section>
+      <EndpointHealth agent={agent} onChange={setAgent} />
       {agent.protocols.includes('a2a') ? <A2ACard agent={agent} onChange={setAgent} /> : <WebhookSecret agent={agent} onChange={setAgent} />}
       <DeliveryLog agentId={agent.id} />
     </article>
@@ -104,12 +115,12 @@ function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onCha
 
   async function rotate() {
     const replacing = agent.hasWebhookSecret;
-    if (replacing && !window.confirm('The current secret stops working at once. Generate a new one?')) return;
+    if (replacing && !window.confirm('Deliveries are signed with the current secret too for one more day. Generate a new one?')) return;
     try {
       const result = await gql(RotateSecretMutation, { id: agent.id });
       setSecret(result.rotateAgentWebhookSecret.webhookSecret);
       setCopied(false);
-      onChange({ ...agent, hasWebhookSecret: true });
+      onChange({ ...agent, hasWebhookSecret: true, previousWebhookSecretExpiresAt: result.rotateAgentWebhookSecret.previousSecretExpiresAt ?? null });
       requestAnimationFrame(() => secretField.current?.select());
     } catch (e) {
       setError(errorText(e));
@@ -142,6 +153,9 @@ function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onCha
     <section aria-labelledby="secret">
       <h2 id="secret">Webhook secret</h2>
       <p>{agent.hasWebhookSecret ? 'Deliveries are signed (X-Service-Signature and Standard Webhooks headers).' : 'Deliveries are not signed.'}</p>
+      {agent.previousWebhookSecretExpiresAt && (
+        <p className="note">The previous secret also signs deliveries until {when(agent.previousWebhookSecretExpiresAt)}.</p>
+      )}
       {secret && (
         <div className="secret" role="status">
           <label htmlFor="webhook-secret">New secret: shown only now, store it with your agent</label>
@@ -253,6 +267,73 @@ function DeliveryLog({ agentId }: { agentId: string }) {
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+// The endpoint's delivery state as a banner, with the owner's tools: test ping, signature check, enable.
+function EndpointHealth({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (a: DashOwnAgentFragment) => void }) {
+  const [report, setReport] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function run(work: () => Promise<string>) {
+    setError(null);
+    try {
+      setReport(await work());
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+  const ping = () =>
+    run(async () => {
+      const r = (await gql(TestWebhookMutation, { agentId: agent.id })).testAgentWebhook;
+      return r.ok ? `Ping answered ${r.statusCode} in ${r.latencyMs} ms.` : `Ping failed: ${r.error ?? `HTTP ${r.statusCode}`} (${r.latencyMs} ms).`;
+    });
+  const check = () =>
+    run(async () => {
+      const r = (await gql(CheckWebhookMutation, { agentId: agent.id })).checkAgentWebhook;
+      return r.verifiesSignatures
+        ? 'The endpoint verifies signatures: it took the signed request and refused the wrongly signed and the stale one.'
+        : `The endpoint does not verify signatures properly (valid accepted: ${r.acceptedValid}, wrong signature refused: ${r.refusedWrongSignature}, stale timestamp refused: ${r.refusedStaleTimestamp}).`;
+    });
+  const enable = () =>
+    run(async () => {
+      onChange((await gql(EnableEndpointMutation, { agentId: agent.id })).enableAgentEndpoint);
+      return 'The endpoint is enabled again; waiting deliveries go out now.';
+    });
+
+  return (
+    <section aria-labelledby="endpoint">
+      <h2 id="endpoint">Endpoint</h2>
+      {agent.deliveryState === 'failing' && (
+        <p className="error" role="alert">
+          Deliveries have been failing since {when(agent.endpointFailingSince)}. The endpoint is disabled if this goes on.
+        </p>
+      )}
+      {agent.deliveryState === 'disabled' && (
+        <p className="error" role="alert">
+          The endpoint was disabled {when(agent.endpointDisabledAt)} after failing for long: it gets no deliveries. Send a test ping that
+          succeeds, then enable it.
+        </p>
+      )}
+      {agent.deliveryState === 'active' && <p className="note">Deliveries are going through.</p>}
+      <div className="buttons">
+        <button type="button" onClick={() => void ping()}>
+          Send test ping
+        </button>
+        <button type="button" onClick={() => void check()} disabled={!agent.hasWebhookSecret}>
+          Check signature verification
+        </button>
+        {agent.deliveryState === 'disabled' && (
+          <button type="button" onClick={() => void enable()}>
+            Enable endpoint
+          </button>
+        )}
+      </div>
+      <p role="status" className="ok">
+        {report}
+      </p>
+      <ErrorNote error={error} />
     </section>
   );
 }

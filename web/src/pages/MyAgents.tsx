@@ -1,8 +1,18 @@
 // The agents I own, and the tasks assigned to them, which I can accept, start, complete or fail.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { gql, errorText } from '../api.js';
-import { AcceptTaskMutation, CompleteTaskMutation, FailTaskMutation, ImportAgentMutation, MyAgentsQuery, StartTaskMutation, TasksQuery } from '../documents.js';
-import type { DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
+import {
+  AcceptTaskMutation,
+  CompleteTaskMutation,
+  FailTaskMutation,
+  ImportAgentMutation,
+  MyAgentsQuery,
+  NotificationsQuery,
+  StartTaskMutation,
+  TasksQuery,
+  UpdateAccountMutation,
+} from '../documents.js';
+import type { DashNotificationsQuery, DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
 import { json, price, rating, when } from '../format.js';
 import { Link, navigate } from '../router.js';
 import { ErrorNote, PageTitle, Status, Tier } from '../components/ui.js';
@@ -26,6 +36,14 @@ export function MyAgents() {
       </p>
       <ImportCard />
       <ErrorNote error={error} />
+      {agents?.some((a) => a.deliveryState !== 'active') && (
+        <p className="error" role="alert">
+          {agents
+            .filter((a) => a.deliveryState !== 'active')
+            .map((a) => `${a.name}: endpoint ${a.deliveryState}`)
+            .join(' · ')}
+        </p>
+      )}
       {agents && agents.length === 0 && <p className="note">You have no agents yet.</p>}
       <ul className="rows">
         {agents?.map((agent) => (
@@ -40,6 +58,7 @@ export function MyAgents() {
           </li>
         ))}
       </ul>
+      <Notifications />
       <AgentTasks />
     </section>
   );
@@ -76,6 +95,65 @@ function ImportCard() {
       </button>
       <ErrorNote error={error} />
     </form>
+  );
+}
+
+// Operational events about my agents (endpoint.failing, endpoint.disabled, delivery.exhausted,
+// delivery.recovered), and where they are POSTed.
+function Notifications() {
+  const [data, setData] = useState<DashNotificationsQuery | null>(null);
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    gql(NotificationsQuery, { limit: 10 }).then(
+      (d) => {
+        setData(d);
+        setUrl(d.me.notificationUrl ?? '');
+      },
+      (e) => setError(errorText(e)),
+    );
+  }, []);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    try {
+      const r = (await gql(UpdateAccountMutation, { input: { notificationUrl: url.trim() || null } })).updateAccount;
+      setSecret(r.notificationSecret ?? null);
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
+  return (
+    <section aria-labelledby="notifications">
+      <h2 id="notifications">Notifications</h2>
+      <form className="inline-form" onSubmit={(e) => void save(e)}>
+        <label htmlFor="notification-url">Notification URL</label>
+        <input id="notification-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://…" />
+        <button type="submit">Save</button>
+      </form>
+      {secret && (
+        <p className="secret" role="status">
+          Notification secret, shown only now: <span className="mono">{secret}</span>
+        </p>
+      )}
+      <ErrorNote error={error} />
+      {data && data.myNotifications.length === 0 && <p className="note">No events.</p>}
+      <ul className="rows">
+        {data?.myNotifications.map((n) => (
+          <li key={n.id}>
+            <span className="mono">{n.type}</span>
+            {n.agentId && <Link href={`/my/agents/${n.agentId}`}>{n.agentId}</Link>}
+            <span className="muted">
+              {when(n.createdAt)} · {n.status}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

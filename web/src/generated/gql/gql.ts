@@ -16,7 +16,7 @@ import * as types from './graphql.js';
  */
 type Documents = {
     "\n  query DashDiscover(\n    $q: String\n    $protocols: [String!]\n    $categories: [String!]\n    $capabilities: [String!]\n    $status: AgentStatus\n    $sort: DiscoverySort\n    $page: Int\n    $perPage: Int\n  ) {\n    discover(\n      q: $q\n      protocols: $protocols\n      categories: $categories\n      capabilities: $capabilities\n      status: $status\n      sort: $sort\n      page: $page\n      perPage: $perPage\n    ) {\n      data {\n        id\n        name\n        slug\n        description\n        tags\n        capabilities\n        trustTier\n        avgRating\n        taskCount\n        priceCents\n        status\n      }\n      total\n      page\n      perPage\n      totalPages\n    }\n  }\n": typeof types.DashDiscoverDocument,
-    "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n      }\n    }\n  }\n": typeof types.DashAgentDetailDocument,
+    "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        successLowerBound\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n        ratingCount\n        ratingAverage\n        ratingLowerBound\n      }\n    }\n  }\n": typeof types.DashAgentDetailDocument,
     "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n": typeof types.DashMeDocument,
     "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n": typeof types.DashSimulateConfirmDocument,
     "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n    reviewWindowSeconds\n    inputRequest\n    inputRounds\n    inputHash\n    resultHash\n    reviewEndsAt\n    approvedBy\n    disputeReason\n    disputeStatement\n    disputeContestedAt\n    disputeAnswerBy\n  }\n": typeof types.DashTaskFragmentDoc,
@@ -34,21 +34,26 @@ type Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": typeof types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": typeof types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": typeof types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": typeof types.DashOwnAgentFragmentDoc,
     "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashImportAgentDocument,
     "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRefreshCardDocument,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentsDocument,
     "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentDocument,
     "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashCreateAgentDocument,
     "\n  mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {\n    updateAgent(id: $id, input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashUpdateAgentDocument,
-    "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n": typeof types.DashRotateSecretDocument,
+    "\n  mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {\n    rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {\n      webhookSecret\n      previousSecretExpiresAt\n      message\n    }\n  }\n": typeof types.DashRotateSecretDocument,
+    "\n  mutation DashTestWebhook($agentId: ID!) {\n    testAgentWebhook(agentId: $agentId) {\n      ok\n      statusCode\n      latencyMs\n      error\n      bodyStart\n    }\n  }\n": typeof types.DashTestWebhookDocument,
+    "\n  mutation DashCheckWebhook($agentId: ID!) {\n    checkAgentWebhook(agentId: $agentId) {\n      verifiesSignatures\n      acceptedValid\n      refusedWrongSignature\n      refusedStaleTimestamp\n    }\n  }\n": typeof types.DashCheckWebhookDocument,
+    "\n  mutation DashEnableEndpoint($agentId: ID!) {\n    enableAgentEndpoint(agentId: $agentId) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashEnableEndpointDocument,
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRemoveSecretDocument,
     "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": typeof types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": typeof types.DashRedeliverDocument,
+    "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n": typeof types.DashNotificationsDocument,
+    "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n": typeof types.DashUpdateAccountDocument,
 };
 const documents: Documents = {
     "\n  query DashDiscover(\n    $q: String\n    $protocols: [String!]\n    $categories: [String!]\n    $capabilities: [String!]\n    $status: AgentStatus\n    $sort: DiscoverySort\n    $page: Int\n    $perPage: Int\n  ) {\n    discover(\n      q: $q\n      protocols: $protocols\n      categories: $categories\n      capabilities: $capabilities\n      status: $status\n      sort: $sort\n      page: $page\n      perPage: $perPage\n    ) {\n      data {\n        id\n        name\n        slug\n        description\n        tags\n        capabilities\n        trustTier\n        avgRating\n        taskCount\n        priceCents\n        status\n      }\n      total\n      page\n      perPage\n      totalPages\n    }\n  }\n": types.DashDiscoverDocument,
-    "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n      }\n    }\n  }\n": types.DashAgentDetailDocument,
+    "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        successLowerBound\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n        ratingCount\n        ratingAverage\n        ratingLowerBound\n      }\n    }\n  }\n": types.DashAgentDetailDocument,
     "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n": types.DashMeDocument,
     "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n": types.DashSimulateConfirmDocument,
     "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n    }\n    reviewWindowSeconds\n    inputRequest\n    inputRounds\n    inputHash\n    resultHash\n    reviewEndsAt\n    approvedBy\n    disputeReason\n    disputeStatement\n    disputeContestedAt\n    disputeAnswerBy\n  }\n": types.DashTaskFragmentDoc,
@@ -66,17 +71,22 @@ const documents: Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": types.DashOwnAgentFragmentDoc,
     "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashImportAgentDocument,
     "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRefreshCardDocument,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentsDocument,
     "\n  query DashMyAgent($id: ID!) {\n    myAgent(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentDocument,
     "\n  mutation DashCreateAgent($input: AgentCreateInput!) {\n    createAgent(input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashCreateAgentDocument,
     "\n  mutation DashUpdateAgent($id: ID!, $input: AgentUpdateInput!) {\n    updateAgent(id: $id, input: $input) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashUpdateAgentDocument,
-    "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n": types.DashRotateSecretDocument,
+    "\n  mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {\n    rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {\n      webhookSecret\n      previousSecretExpiresAt\n      message\n    }\n  }\n": types.DashRotateSecretDocument,
+    "\n  mutation DashTestWebhook($agentId: ID!) {\n    testAgentWebhook(agentId: $agentId) {\n      ok\n      statusCode\n      latencyMs\n      error\n      bodyStart\n    }\n  }\n": types.DashTestWebhookDocument,
+    "\n  mutation DashCheckWebhook($agentId: ID!) {\n    checkAgentWebhook(agentId: $agentId) {\n      verifiesSignatures\n      acceptedValid\n      refusedWrongSignature\n      refusedStaleTimestamp\n    }\n  }\n": types.DashCheckWebhookDocument,
+    "\n  mutation DashEnableEndpoint($agentId: ID!) {\n    enableAgentEndpoint(agentId: $agentId) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashEnableEndpointDocument,
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRemoveSecretDocument,
     "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": types.DashRedeliverDocument,
+    "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n": types.DashNotificationsDocument,
+    "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n": types.DashUpdateAccountDocument,
 };
 
 /**
@@ -86,7 +96,7 @@ export function graphql(source: "\n  query DashDiscover(\n    $q: String\n    $p
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashAgentDetailDocument;
+export function graphql(source: "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      stats {\n        successRate\n        successLowerBound\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n        ratingCount\n        ratingAverage\n        ratingLowerBound\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashAgentDetailDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -158,7 +168,7 @@ export function graphql(source: "\n  mutation DashFailTask($id: ID!, $error: Str
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
+export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -186,7 +196,19 @@ export function graphql(source: "\n  mutation DashUpdateAgent($id: ID!, $input: 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation DashRotateSecret($id: ID!) {\n    rotateAgentWebhookSecret(id: $id) {\n      webhookSecret\n      message\n    }\n  }\n"): typeof import('./graphql.js').DashRotateSecretDocument;
+export function graphql(source: "\n  mutation DashRotateSecret($id: ID!, $graceSeconds: Int) {\n    rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {\n      webhookSecret\n      previousSecretExpiresAt\n      message\n    }\n  }\n"): typeof import('./graphql.js').DashRotateSecretDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashTestWebhook($agentId: ID!) {\n    testAgentWebhook(agentId: $agentId) {\n      ok\n      statusCode\n      latencyMs\n      error\n      bodyStart\n    }\n  }\n"): typeof import('./graphql.js').DashTestWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashCheckWebhook($agentId: ID!) {\n    checkAgentWebhook(agentId: $agentId) {\n      verifiesSignatures\n      acceptedValid\n      refusedWrongSignature\n      refusedStaleTimestamp\n    }\n  }\n"): typeof import('./graphql.js').DashCheckWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashEnableEndpoint($agentId: ID!) {\n    enableAgentEndpoint(agentId: $agentId) {\n      ...DashOwnAgent\n    }\n  }\n"): typeof import('./graphql.js').DashEnableEndpointDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -199,6 +221,14 @@ export function graphql(source: "\n  query DashDeliveries($agentId: ID!, $limit:
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n"): typeof import('./graphql.js').DashRedeliverDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n"): typeof import('./graphql.js').DashNotificationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n"): typeof import('./graphql.js').DashUpdateAccountDocument;
 
 
 export function graphql(source: string) {
