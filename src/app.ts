@@ -18,8 +18,7 @@ import { createRestHandler, createRouteExecutor } from './rest/runner.js';
 import { createMcpRoute } from './mcp/handler.js';
 import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
-import { notifying } from './a2a/pushes.js';
-import type { TaskEvent } from './events/bus.js';
+import { streamOwner } from './graphql/stream-owner.js';
 import { a2aPushRoute } from './delivery/a2a/push-route.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
@@ -64,9 +63,7 @@ export async function createApp(opts: {
   metrics.watchQueue(queueReader(database.prisma));
   // Across processes through the PostgreSQL server; the embedded database has a single process.
   const bus = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
-  // A2A clients' push configurations hear of each change this process publishes (a2a/pushes.ts).
-  let afterPublish: (event: TaskEvent) => void = () => {};
-  const events = notifying(countTaskTransitions(bus, metrics), (event) => afterPublish(event));
+  const events = countTaskTransitions(bus, metrics);
   const deps: Deps = {
     ...realTime,
     ...opts.time,
@@ -81,8 +78,6 @@ export async function createApp(opts: {
     urls: { base: config.publicBaseUrl ?? `http://localhost:${config.port}` },
   };
   const services = createServices(deps);
-  afterPublish = (event) =>
-    void services.a2aPushes.taskChanged(event.taskId).catch((error) => logger.warn({ err: error, taskId: event.taskId }, 'queueing A2A pushes failed'));
   const verifyJwt = config.auth.jwksUrl
     ? createJwtVerifier({ jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer!, audience: config.auth.audience })
     : null;
@@ -115,6 +110,7 @@ export async function createApp(opts: {
         jwt: verifyJwt !== null,
         blockingWaitMs: config.a2aBlockingWaitMs,
         pushes: services.a2aPushes,
+        openStream: (req, authentication, end) => streams.open(streamOwner(authentication, req, admission), end),
         logger,
       }),
     ],

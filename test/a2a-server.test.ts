@@ -12,7 +12,7 @@ import { until } from './support/wait.js';
 
 const EXTENSION = 'urn:task-marketplace:a2a:marketplace:v1';
 
-test.override('serverEnv', { scope: 'file' }, { A2A_BLOCKING_WAIT_MS: '15000' });
+test.override('serverEnv', { scope: 'file' }, { A2A_BLOCKING_WAIT_MS: '15000', SUBSCRIPTIONS_PER_USER: '2' });
 test.override('agentProfile', { scope: 'file' }, {
   name: 'Heron Summarizer',
   description: 'Summarizes documents',
@@ -195,6 +195,33 @@ describe('tasks over A2A', () => {
     await expect(client.getTask({ tenant: '', id: task.id })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
     await expect(client.getTask({ tenant: '', id: 'tsk_unknown' })).rejects.toMatchObject({ name: 'TaskNotFoundError' });
     void requester;
+  });
+});
+
+describe('streams and credentials', () => {
+  test('A2A streams count against the open subscriptions, and end when their key is revoked', async ({ server, requester, agent }) => {
+    agent.http.onDelivery(null);
+    const watcher = await server.app.services.accounts.createApiKey(requester.id, 'a2a watcher');
+    const client = await clientFor(`${server.url}/a2a/agents/heron-summarizer`, requester.apiKey);
+    const task = asTask(await client.sendMessage(send(message([text('Watch'), data({ text: 'w' })]), { returnImmediately: true })));
+    const subscribe = () =>
+      fetch(`${server.url}/a2a`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${watcher.apiKey}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SubscribeToTask', params: { id: task.id } }),
+      });
+    const streams = [await subscribe(), await subscribe()];
+    expect(streams.map((r) => r.headers.get('content-type'))).toEqual(['text/event-stream', 'text/event-stream']);
+    const third = await subscribe();
+    expect(third.status).toBe(429);
+    expect(((await third.json()) as any).error.code).toBe('RATE_LIMITED');
+    await server.api.post('/graphql', { key: requester.apiKey, body: { query: 'mutation ($id: ID!) { revokeApiKey(id: $id) { id } }', variables: { id: watcher.record.id } } });
+    for (const stream of streams) {
+      const body = await stream.text();
+      expect(body).toContain('"result":{"task"');
+      expect(body).toMatch(/"error":\{"code":-32603,"message":"[^"]*revoked/);
+    }
+    await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
   });
 });
 

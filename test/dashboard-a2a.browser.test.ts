@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { CHROMIUM, chromiumPresent } from './support/browser.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { projectRoot } from './support/processes.js';
+import { until } from './support/wait.js';
 
 const present = chromiumPresent('dashboard-a2a.browser.test.ts');
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
@@ -72,6 +73,7 @@ describe.skipIf(!present)('dashboard for A2A agents', () => {
     const requester = await server.createUser();
     const task = await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 'Hello', description: 'World', agentId } });
     expect(task.status).toBe(201);
+    await until('the SendMessage recorded', async () => (await server.prisma.deliveryAttempt.count({ where: { delivery: { agentId }, statusCode: 200 } })) > 0);
     await page.getByRole('button', { name: 'Refresh', exact: true }).click();
     await page.locator('.delivery').first().getByRole('cell', { name: '200', exact: true }).waitFor();
     expect(await page.locator('.delivery').first().textContent()).toContain('task');

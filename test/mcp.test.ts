@@ -38,7 +38,7 @@ describe('MCP tools', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.search_agents!.inputSchema.properties).toMatchObject({ query: { type: ['string', 'null'] }, capabilities: { type: ['array', 'null'] }, protocols: {}, categories: {}, perPage: {}, sort: {} });
     expect(byName.create_task!.inputSchema.required).toEqual(expect.arrayContaining(['title', 'description']));
-    expect(byName.create_task!.inputSchema.properties).toMatchObject({ agentId: {}, capabilities: {}, maxPriceCents: {}, input: {} });
+    expect(byName.create_task!.inputSchema.properties).toMatchObject({ agentId: {}, capabilities: {}, maxPriceCents: {}, input: {}, idempotencyKey: { type: 'string', maxLength: 255 } });
     // The limits of the REST contract are in the schema (the same zod schema checks both).
     expect(JSON.stringify(byName.create_task!.inputSchema.properties!.title)).toContain('maxLength');
     expect(byName.get_task!.inputSchema).toMatchObject({ required: ['id'], properties: { id: { type: 'string' } } });
@@ -70,6 +70,11 @@ describe('MCP tools', () => {
       return body.data.status === 'completed' ? body.data : null;
     });
     expect(done.result).toEqual({ translated: 'bonjour' });
+
+    // A retried call with the same idempotencyKey is the same task.
+    const once = await call(client, 'create_task', { title: 'Once', description: 'd', agentId: agent.id, idempotencyKey: 'mcp-once' });
+    const again = await call(client, 'create_task', { title: 'Once', description: 'd', agentId: agent.id, idempotencyKey: 'mcp-once' });
+    expect(again.body.data.id).toBe(once.body.data.id);
 
     const mine = await call(client, 'list_my_tasks', { status: 'completed' });
     expect(mine.body.data.map((t: { id: string }) => t.id)).toContain(id);

@@ -146,20 +146,26 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
   }
 
   // Waits until the task is terminal or waits for input, or blockingWaitMs passes: the task as it is then.
+  // The deadline races the next change, since a subscription waiting for one does not stop on its own.
   private async settled(task: OurTask): Promise<OurTask> {
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.opts.blockingWaitMs);
+    const changes = this.opts.follow(task.id, this.opts.context, abort.signal);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), this.opts.blockingWaitMs)));
     let last = task;
     try {
-      for await (const now of this.opts.follow(task.id, this.opts.context, abort.signal)) {
-        last = now;
-        if (isSettled(stateOf(now.status))) break;
+      for (;;) {
+        const next = await Promise.race([changes.next(), deadline]);
+        if (next === 'deadline' || next.done) break;
+        last = next.value;
+        if (isSettled(stateOf(last.status))) break;
       }
     } catch (error) {
       if (!(error instanceof FollowError)) throw error;
     } finally {
       clearTimeout(timer);
       abort.abort();
+      void changes.return(undefined).catch(() => undefined);
     }
     return last;
   }

@@ -1,12 +1,14 @@
 // Push notifications to A2A clients (the marketplace as an A2A server): the configurations a client sets
-// on its tasks (CreateTaskPushNotificationConfig, or with SendMessage), and the pushes themselves, one
-// job per configuration after each change of the task, POSTed through the guarded request (address
-// policy inside the lookup, no redirects, the delivery timeout) and retried by the job on failure. The
-// body is a StreamResponse holding the task as it is; the client's credential goes as Authorization
-// (its scheme and credentials) or X-A2A-Notification-Token (its token), and is kept encrypted.
+// on its tasks (CreateTaskPushNotificationConfig, or with SendMessage), and the pushes themselves. Each
+// configuration has one job that looks at its task, pushes it when it changed, and comes back after a
+// while (sooner after a change, later while nothing happens) until the task's end has been pushed: the
+// work is paid by tasks that have configurations only, and a job survives a crash. Pushes are POSTed
+// through the guarded request (address policy inside the lookup, no redirects, the delivery timeout)
+// and retried by the job on failure. The body is a StreamResponse holding the task as it is; the
+// client's credential goes as Authorization (its scheme and credentials) or X-A2A-Notification-Token
+// (its token), and is kept encrypted.
 import { Task as TaskCodec, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { Deps } from '../deps.js';
-import type { EventBus, TaskEvent } from '../events/bus.js';
 import { guardedRequest } from '../delivery/guarded-request.js';
 import { checkEndpointUrl } from '../delivery/url-guard.js';
 import { invalid } from '../errors.js';
@@ -15,8 +17,12 @@ import { enqueue } from '../jobs/enqueue.js';
 import { a2aPush } from '../jobs/specs/a2a-push.js';
 import type { A2APushConfig, Task } from '../generated/prisma/client.js';
 import { toA2ATask, type OurTask } from './mapping.js';
+import { isTerminal } from '../services/task-states.js';
 
 const MAX_CONFIGS_PER_TASK = 5;
+// Looks at a task with push configurations: 1 s after a change, doubling while nothing changes, at most a minute apart.
+const LOOK_FIRST_MS = 1_000;
+const LOOK_MAX_MS = 60_000;
 
 function ourTaskOf(task: Task): OurTask {
   return { ...task, createdAt: task.createdAt.toISOString(), updatedAt: task.updatedAt.toISOString(), payment: null } as unknown as OurTask;
@@ -24,6 +30,26 @@ function ourTaskOf(task: Task): OurTask {
 
 export function a2aPushService(deps: Deps) {
   const { prisma, secretBox, config, logger } = deps;
+
+  async function post(row: A2APushConfig, task: Task): Promise<void> {
+    const body = Buffer.from(JSON.stringify({ task: TaskCodec.toJSON(toA2ATask(ourTaskOf(task))) }));
+    const headers: Record<string, string> = { 'content-type': 'application/a2a+json', 'user-agent': 'task-marketplace' };
+    if (row.authScheme && row.credentialsEnc) headers.authorization = `${row.authScheme} ${secretBox.open(row.credentialsEnc)}`;
+    else if (row.tokenEnc) headers['x-a2a-notification-token'] = secretBox.open(row.tokenEnc);
+    const result = await guardedRequest({
+      method: 'POST',
+      url: row.url,
+      headers,
+      body,
+      timeoutMs: config.deliveryTimeoutMs,
+      maxResponseBytes: 64 * 1024,
+      allowPrivate: config.allowPrivateEndpoints,
+    });
+    if (result.kind === 'response' && result.status >= 200 && result.status < 300) return;
+    const why = result.kind === 'response' ? `HTTP ${result.status}` : result.error;
+    logger.warn({ pushId: row.id, taskId: row.taskId, why }, 'A2A push notification not taken; retrying');
+    throw new Error(`push not taken: ${why}`);
+  }
 
   const asConfig = (row: A2APushConfig): TaskPushNotificationConfig => ({
     tenant: '',
@@ -50,10 +76,14 @@ export function a2aPushService(deps: Deps) {
       };
       const others = await prisma.a2APushConfig.count({ where: { taskId, NOT: { configId } } });
       if (others >= MAX_CONFIGS_PER_TASK) throw invalid('id', `a task has at most ${MAX_CONFIGS_PER_TASK} push configurations`);
-      const row = await prisma.a2APushConfig.upsert({
-        where: { taskId_configId: { taskId, configId } },
-        create: { id: newId('psh'), taskId, userId, configId, ...data },
-        update: data,
+      const row = await prisma.$transaction(async (t) => {
+        const saved = await t.a2APushConfig.upsert({
+          where: { taskId_configId: { taskId, configId } },
+          create: { id: newId('psh'), taskId, userId, configId, ...data },
+          update: { ...data, lastPushed: null, idleRounds: 0 },
+        });
+        await enqueue(t, a2aPush, { pushId: saved.id });
+        return saved;
       });
       return asConfig(row);
     },
@@ -72,49 +102,28 @@ export function a2aPushService(deps: Deps) {
       return count > 0;
     },
 
-    // After a change of a task: a push for each of its configurations.
-    async taskChanged(taskId: string): Promise<void> {
-      const rows = await prisma.a2APushConfig.findMany({ where: { taskId }, select: { id: true } });
-      for (const { id } of rows) await enqueue(prisma, a2aPush, { pushId: id });
-    },
-
-    // Job: one push. Throws when the client did not take it, so the job is retried.
+    // Job: looks at the task; pushes it when it changed since the last push (throws when the client did
+    // not take it, so the job is retried); comes back later unless the task's end was pushed.
     async send(pushId: string): Promise<void> {
       const row = await prisma.a2APushConfig.findUnique({ where: { id: pushId } });
       if (!row) return;
       const task = await prisma.task.findUnique({ where: { id: row.taskId } });
       if (!task) return;
-      const body = Buffer.from(JSON.stringify({ task: TaskCodec.toJSON(toA2ATask(ourTaskOf(task))) }));
-      const headers: Record<string, string> = { 'content-type': 'application/a2a+json', 'user-agent': 'task-marketplace' };
-      if (row.authScheme && row.credentialsEnc) headers.authorization = `${row.authScheme} ${secretBox.open(row.credentialsEnc)}`;
-      else if (row.tokenEnc) headers['x-a2a-notification-token'] = secretBox.open(row.tokenEnc);
-      const result = await guardedRequest({
-        method: 'POST',
-        url: row.url,
-        headers,
-        body,
-        timeoutMs: config.deliveryTimeoutMs,
-        maxResponseBytes: 64 * 1024,
-        allowPrivate: config.allowPrivateEndpoints,
+      const state = `${task.status}@${task.updatedAt.toISOString()}`;
+      const changed = state !== row.lastPushed;
+      if (changed) await post(row, task);
+      if (changed && isTerminal(task.status)) {
+        await prisma.a2APushConfig.update({ where: { id: pushId }, data: { lastPushed: state } });
+        return;
+      }
+      const idleRounds = changed ? 0 : row.idleRounds + 1;
+      await prisma.$transaction(async (t) => {
+        await t.a2APushConfig.update({ where: { id: pushId }, data: { lastPushed: state, idleRounds } });
+        await enqueue(t, a2aPush, { pushId }, { runAt: new Date(deps.clock.now().getTime() + Math.min(LOOK_FIRST_MS * 2 ** idleRounds, LOOK_MAX_MS)) });
       });
-      const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
-      if (ok) return;
-      const why = result.kind === 'response' ? `HTTP ${result.status}` : result.error;
-      logger.warn({ pushId, taskId: row.taskId, why }, 'A2A push notification not taken; retrying');
-      throw new Error(`push not taken: ${why}`);
     },
   };
 }
 
 export type A2APushService = ReturnType<typeof a2aPushService>;
 
-// The bus, telling `listener` of each event this process publishes (after the commit that caused it).
-export function notifying(bus: EventBus, listener: (event: TaskEvent) => void): EventBus {
-  return {
-    ...bus,
-    publish: async (event) => {
-      await bus.publish(event);
-      listener(event);
-    },
-  };
-}

@@ -19,6 +19,8 @@ import { A2A_PROTOCOL_VERSION, agentCard, marketplaceCard, type PublicAgentForCa
 import { MarketplaceA2AHandler } from './handler.js';
 import { AGENT_FOR_CARD } from './operations.js';
 import type { FollowTask } from './updates.js';
+import { endMessage, type EndReason, type Slot } from '../graphql/live-streams.js';
+import { TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
 import type { A2APushService } from './pushes.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';
@@ -33,6 +35,9 @@ export interface A2ARouteOptions {
   jwt: boolean;
   blockingWaitMs: number;
   pushes: A2APushService;
+  // A slot among the caller's open subscriptions (the caps of /graphql's); null when none is free.
+  // `end` is called when the credential that opened it is revoked or expires.
+  openStream(req: IncomingMessage, authentication: Authentication | undefined, end: (reason: EndReason) => void): Slot | null;
   logger: Logger;
 }
 
@@ -116,7 +121,7 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
       ? await new LegacyJsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, callContext)
       : await new JsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, callContext);
     if (!(typeof answer === 'object' && answer !== null && Symbol.asyncIterator in answer)) return sendJson(res, 200, answer);
-    await streamAnswer(res, answer as AsyncGenerator<unknown>, request.id, legacy);
+    await streamAnswer(res, answer as AsyncGenerator<unknown>, request.id, legacy, (end) => opts.openStream(req, authentication, end));
   }
 
   return {
@@ -152,25 +157,48 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
 
 // A streaming answer as Server-Sent Events, one JSON-RPC response per event. An error before the first
 // event is answered as plain JSON-RPC; one after it is the stream's last event.
-async function streamAnswer(res: ServerResponse, stream: AsyncGenerator<unknown>, id: unknown, legacy: boolean) {
+async function streamAnswer(
+  res: ServerResponse,
+  stream: AsyncGenerator<unknown>,
+  id: unknown,
+  legacy: boolean,
+  openSlot: (end: (reason: EndReason) => void) => Slot | null,
+) {
   const iterator = stream[Symbol.asyncIterator]();
   const mapError = (error: unknown) =>
     legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
+  // The credential that opened the stream ended (revoked, expired): its last event says so.
+  const slot = openSlot((reason) => {
+    if (res.headersSent && !res.writableEnded) {
+      res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code: -32603, message: endMessage[reason] } })}\n\n`);
+      res.end();
+    } else if (!res.headersSent) {
+      sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: endMessage[reason] } });
+    }
+    void iterator.return(undefined);
+  });
+  if (!slot) {
+    void iterator.return(undefined);
+    return sendJson(res, 429, { error: { code: 'RATE_LIMITED', message: TOO_MANY_SUBSCRIPTIONS } });
+  }
+  res.on('close', () => slot.release());
   let first: IteratorResult<unknown>;
   try {
     first = await iterator.next();
   } catch (error) {
+    slot.release();
     return sendJson(res, 200, { jsonrpc: '2.0', id: id ?? null, error: mapError(error) });
   }
+  if (res.writableEnded) return;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' });
   res.on('close', () => void iterator.return(undefined));
   const write = (event: unknown) => {
-    if (!res.destroyed) res.write(`data: ${JSON.stringify(event)}\n\n`);
+    if (!res.destroyed && !res.writableEnded) res.write(`data: ${JSON.stringify(event)}\n\n`);
   };
   try {
     if (!first.done) write(first.value);
     for (;;) {
-      if (res.destroyed) break;
+      if (res.destroyed || res.writableEnded) break;
       const next = await iterator.next();
       if (next.done) break;
       write(next.value);
@@ -178,6 +206,7 @@ async function streamAnswer(res: ServerResponse, stream: AsyncGenerator<unknown>
   } catch (error) {
     write({ jsonrpc: '2.0', id: id ?? null, error: mapError(error) });
   } finally {
-    res.end();
+    slot.release();
+    if (!res.writableEnded) res.end();
   }
 }

@@ -18,6 +18,8 @@ export interface ToolDefinition {
   omit?: string[];
   // Descriptions of arguments the route's schema does not describe.
   describe?: Record<string, string>;
+  // Header parameters offered as arguments: header → argument.
+  headers?: Record<string, string>;
 }
 
 export const toolDefinitions: ToolDefinition[] = [
@@ -41,6 +43,8 @@ export const toolDefinitions: ToolDefinition[] = [
     description:
       'Submit a task: to one agent (agentId) or routed by capabilities, protocols and maxPriceCents. It is paid from credits or a saved card. Answers {data: task, payment}; keep data.id for get_task.',
     route: 'POST /v1/tasks',
+    headers: { 'Idempotency-Key': 'idempotencyKey' },
+    describe: { idempotencyKey: 'Send the same key again (within 24 hours) to get the task the first call made instead of a second task' },
   },
   {
     name: 'get_task',
@@ -64,7 +68,12 @@ export const toolDefinitions: ToolDefinition[] = [
 export interface Tool extends ToolDefinition {
   inputSchema: JsonSchema & { type: 'object' };
   // Splits the tool's arguments into the route's path parameters, query parameters and body.
-  request(args: Record<string, unknown>): { params: Record<string, string>; query: URLSearchParams; body: Record<string, unknown> | undefined };
+  request(args: Record<string, unknown>): {
+    params: Record<string, string>;
+    query: URLSearchParams;
+    body: Record<string, unknown> | undefined;
+    headers: Record<string, string>;
+  };
 }
 
 interface OpenApiParameter {
@@ -92,7 +101,14 @@ export function buildTools(routes: Route[]): Tool[] {
     const required: string[] = [];
     const pathParams = new Set<string>();
     const queryParams = new Map<string, string>(); // argument → parameter
+    const headerArgs = new Map<string, string>(); // argument → header
     for (const p of operation.parameters ?? []) {
+      const headerArg = p.in === 'header' ? definition.headers?.[p.name] : undefined;
+      if (headerArg) {
+        headerArgs.set(headerArg, p.name.toLowerCase());
+        properties[headerArg] = { ...p.schema, description: definition.describe?.[headerArg] ?? p.description };
+        continue;
+      }
       if (p.in !== 'path' && p.in !== 'query') continue;
       const arg = toArg.get(p.name) ?? p.name;
       if (definition.omit?.includes(arg)) continue;
@@ -116,11 +132,14 @@ export function buildTools(routes: Route[]): Tool[] {
       inputSchema,
       request(args) {
         const params: Record<string, string> = {};
+        const headers: Record<string, string> = {};
         const query = new URLSearchParams();
         let requestBody: Record<string, unknown> | undefined;
         for (const [arg, value] of Object.entries(args)) {
           const param = definition.rename?.[arg] ?? arg;
-          if (pathParams.has(param)) params[param] = typeof value === 'string' ? value : JSON.stringify(value);
+          if (headerArgs.has(arg)) {
+            if (value !== undefined && value !== null) headers[headerArgs.get(arg)!] = String(value);
+          } else if (pathParams.has(param)) params[param] = typeof value === 'string' ? value : JSON.stringify(value);
           else if (queryParams.has(arg)) {
             if (value === undefined || value === null) continue;
             for (const v of Array.isArray(value) ? value : [value]) query.append(param, typeof v === 'string' ? v : JSON.stringify(v));
@@ -129,7 +148,7 @@ export function buildTools(routes: Route[]): Tool[] {
         }
         for (const name of pathParams) params[name] ??= '';
         if (body) requestBody ??= {};
-        return { params, query, body: requestBody };
+        return { params, query, body: requestBody, headers };
       },
     };
   });

@@ -101,9 +101,14 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
     await enqueue(t, deliverTask, { deliveryId: delivery.id }, runAt ? { runAt } : {});
   }
 
-  async function schedulePoll(task: Pick<Task, 'id' | 'agentId'>, now = false) {
+  // The next GetTask: now (to read a result a status update announced), after the backoff, or, for an
+  // agent that pushes, after the longest wait in case its pushes stop arriving. One at a time: while one
+  // is waiting, only a poll for now adds another. A poll that finds the task finished removes itself.
+  async function schedulePoll(task: Pick<Task, 'id' | 'agentId'>, when: 'now' | 'backoff' | 'safety') {
+    if (when !== 'now' && (await prisma.delivery.count({ where: { taskId: task.id, type: A2A_GET, status: 'pending' } })) > 0) return;
     const link = await prisma.a2ATaskLink.update({ where: { taskId: task.id }, data: { polls: { increment: 1 } } }).catch(() => null);
-    const delay = now ? 0 : Math.min(POLL_FIRST_MS * 2 ** Math.max((link?.polls ?? 1) - 1, 0), POLL_MAX_MS);
+    const backoff = Math.min(POLL_FIRST_MS * 2 ** Math.max((link?.polls ?? 1) - 1, 0), POLL_MAX_MS);
+    const delay = when === 'now' ? 0 : when === 'safety' ? POLL_MAX_MS : backoff;
     await schedule(prisma, task, A2A_GET, new Date(clock.now().getTime() + delay));
   }
 
@@ -129,7 +134,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
     const s = remote.state;
     if (s === TaskState.TASK_STATE_COMPLETED) {
       // A status update does not carry the artifacts: read the task for them.
-      if (remote.artifacts === null) return schedulePoll(task, true);
+      if (remote.artifacts === null) return schedulePoll(task, 'now');
       await tasks.callback(taskId, { taskToken: token, result: { artifacts: remote.artifacts } }).catch(ignoreConflict);
     } else if (s === TaskState.TASK_STATE_CANCELED) {
       await tasks.cancelledByAgent(taskId, (remote.text ?? 'the agent cancelled the task').slice(0, 500));
@@ -141,8 +146,8 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       if (fresh?.status !== 'in_progress') return;
       const message = (remote.text ?? (s === TaskState.TASK_STATE_AUTH_REQUIRED ? 'the agent needs authorization' : 'the agent needs more input')).slice(0, 4000);
       await tasks.callback(taskId, { taskToken: token, inputRequired: { message, inputSchema: null } }).catch(ignoreConflict);
-    } else if (isWorking(s) && !pushSupported(agent)) {
-      await schedulePoll(task);
+    } else if (isWorking(s)) {
+      await schedulePoll(task, pushSupported(agent) ? 'safety' : 'backoff');
     }
   }
 
@@ -157,7 +162,9 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
         [A2A_CANCEL]: ['cancelled'],
       };
       if (!(wanted[delivery.type] ?? ['matched']).includes(task.status)) {
-        await prisma.delivery.updateMany({ where: { id: delivery.id, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+        // A poll the task outgrew asked nothing: it leaves no entry in the log. Other calls are marked failed.
+        if (delivery.type === A2A_GET) await prisma.delivery.deleteMany({ where: { id: delivery.id, status: 'pending', attemptCount: 0 } });
+        else await prisma.delivery.updateMany({ where: { id: delivery.id, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
         return;
       }
       const link = await prisma.a2ATaskLink.findUnique({ where: { taskId: task.id } });
@@ -214,15 +221,15 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       return true;
     },
 
-    // In the transaction that finished a task: a cancelled task of an A2A agent is cancelled there too.
+    // In the transaction that finished a task: a cancelled task of an A2A agent is cancelled there too
+    // (other endings cost no statement here).
     async taskFinished(t: Tx, task: Task): Promise<void> {
       if (task.status !== 'cancelled' || !task.agentId) return;
-      const agent = await t.agent.findUnique({ where: { id: task.agentId }, select: { protocols: true, a2aCard: true } });
-      if (!agent || !speaksA2A(agent)) return;
-      const link = await t.a2ATaskLink.findUnique({ where: { taskId: task.id } });
+      const link = await t.a2ATaskLink.findUnique({ where: { taskId: task.id }, select: { taskId: true } });
+      if (!link) return;
       // Not when the agent itself cancelled it.
       const last = await t.taskHistoryEntry.findFirst({ where: { taskId: task.id }, orderBy: { at: 'desc' }, select: { actor: true } });
-      if (link && last?.actor !== 'agent') await schedule(t, task, A2A_CANCEL);
+      if (last?.actor !== 'agent') await schedule(t, task, A2A_CANCEL);
     },
   };
 }

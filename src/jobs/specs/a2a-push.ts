@@ -1,5 +1,5 @@
-// Sends an A2A client the current state of its task (one push configuration; a2a/pushes.ts). Repeated
-// changes while one is pending coalesce: the push carries the task as it is when it runs.
+// Looks at the task of one A2A push configuration, pushes it to the client when it changed, and comes
+// back later until the task's end has been pushed (a2a/pushes.ts).
 import { z } from 'zod';
 import { defineJob } from '../spec.js';
 

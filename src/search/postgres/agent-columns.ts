@@ -3,7 +3,8 @@
 // fails the typecheck until it is listed here, so these rows never lack what findMany would return.
 import { Prisma, type Agent } from '../../generated/prisma/client.js';
 
-const COLUMNS: { [K in keyof Agent]-?: string } = {
+// null: a column search does not read (its answer never shows it); the row carries null there.
+const COLUMNS: { [K in keyof Agent]-?: string | null } = {
   id: 'id',
   ownerId: 'owner_id',
   name: 'name',
@@ -57,7 +58,8 @@ const COLUMNS: { [K in keyof Agent]-?: string } = {
   recentSuccessRate: 'recent_success_rate',
   p50CompletionMs: 'p50_completion_ms',
   p95CompletionMs: 'p95_completion_ms',
-  a2aCard: 'a2a_card',
+  // An A2A card is up to 256 KiB and PublicAgent never shows it.
+  a2aCard: null,
   cardVerified: 'card_verified',
   cardFetchedAt: 'card_fetched_at',
   createdAt: 'created_at',
@@ -67,7 +69,7 @@ const COLUMNS: { [K in keyof Agent]-?: string } = {
 export const AGENT_FIELDS = Object.keys(COLUMNS) as Array<keyof Agent>;
 
 // `a.owner_id AS "ownerId", …` for a select list over agents aliased `a`. Constant text, no input.
-export const AGENT_SELECT = Prisma.raw(AGENT_FIELDS.map((field) => `a.${COLUMNS[field]} AS "${field}"`).join(', '));
+export const AGENT_SELECT = Prisma.raw(AGENT_FIELDS.map((field) => `${COLUMNS[field] === null ? 'NULL' : `a.${COLUMNS[field]}`} AS "${field}"`).join(', '));
 
 // The Agent in a result row that also carries other columns.
 export function agentOf(row: Record<string, unknown>): Agent {
