@@ -625,8 +625,20 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       await ownerPage.page.goto(`${server.url}/tasks/${taskId}`);
       await ownerPage.page.getByRole('heading', { name: 'Dispute' }).waitFor();
       await shot(ownerPage.page, 'task-dispute');
+      // The owner sees the requester's record beside the dispute.
+      await ownerPage.page.getByRole('heading', { name: "The requester's record" }).waitFor();
       await ownerPage.page.getByRole('button', { name: 'Refund the requester' }).click();
       await ownerPage.page.locator('.status-line').getByText('refunded').waitFor();
+
+      // Throttling and recovery from the agent's page.
+      await ownerPage.page.goto(`${server.url}/my/agents/${agentId}`);
+      await ownerPage.page.getByLabel('Most tasks at once').fill('3');
+      await ownerPage.page.getByLabel('Most deliveries per second').fill('5');
+      await ownerPage.page.getByRole('button', { name: 'Save changes' }).click();
+      await ownerPage.page.getByText('Saved.').waitFor();
+      expect((await server.api.get(`/v1/agents/${agentId}`, { key: owner.apiKey })).body.data).toMatchObject({ maxConcurrentTasks: 3, maxDeliveriesPerSecond: 5 });
+      await ownerPage.page.getByRole('button', { name: 'Recover' }).click();
+      await ownerPage.page.getByText(/failed deliver(y|ies) sent again\./).waitFor();
       expect((await server.api.get(`/v1/tasks/${taskId}`, { key: requester.apiKey })).body.data).toMatchObject({ status: 'refunded', payment: { status: 'released' } });
       await ownerPage.context.close();
       expect(pageErrors).toEqual([]);

@@ -304,6 +304,8 @@ graphql(`
   fragment DashOwnAgent on Agent {
     id
     name
+    maxConcurrentTasks
+    maxDeliveriesPerSecond
     slug
     description
     longDescription
@@ -497,6 +499,27 @@ export const UpdateAccountMutation = graphql(`
       notificationUrl
       notificationSecret
       message
+    }
+  }
+`);
+
+export const RequesterRecordQuery = graphql(`
+  query DashRequesterRecord($requesterId: ID!) {
+    requesterRecord(requesterId: $requesterId) {
+      tasks
+      reviewed
+      approvalRate
+      rejectionRate
+      disputeRate
+      cancellationRate
+    }
+  }
+`);
+
+export const RecoverDeliveriesMutation = graphql(`
+  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {
+    recoverDeliveries(agentId: $agentId, since: $since) {
+      recovered
     }
   }
 `);

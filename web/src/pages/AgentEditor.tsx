@@ -7,7 +7,8 @@ import type { AgentStatus, DashOwnAgentFragment } from '../generated/gql/graphql
 import { withFieldTitle } from '../plain-errors.js';
 import { checkSchema, SchemaEditor } from '../components/SchemaEditor.js';
 
-type Kind = 'text' | 'textarea' | 'url' | 'list' | 'cents' | 'status' | 'json';
+// count: an optional whole number; empty means no limit.
+type Kind = 'text' | 'textarea' | 'url' | 'list' | 'cents' | 'count' | 'status' | 'json';
 
 const FIELDS: Array<{ name: string; label: string; kind: Kind; hint?: string; required?: boolean }> = [
   { name: 'name', label: 'Name', kind: 'text', required: true },
@@ -20,6 +21,8 @@ const FIELDS: Array<{ name: string; label: string; kind: Kind; hint?: string; re
   { name: 'tags', label: 'Tags', kind: 'list', hint: 'Comma-separated.' },
   { name: 'priceCents', label: 'Price per task (cents)', kind: 'cents' },
   { name: 'status', label: 'Status', kind: 'status' },
+  { name: 'maxConcurrentTasks', label: 'Most tasks at once', kind: 'count', hint: 'Routing prefers agents with room. Empty: no limit.' },
+  { name: 'maxDeliveriesPerSecond', label: 'Most deliveries per second', kind: 'count', hint: 'Deliveries over it wait their turn. Empty: no limit.' },
   { name: 'docsUrl', label: 'Documentation URL', kind: 'url' },
   { name: 'manifestUrl', label: 'Manifest URL', kind: 'url' },
   { name: 'twitterUrl', label: 'Twitter URL', kind: 'url' },
@@ -59,6 +62,10 @@ function inputOf(values: Values, before: Values | null): Record<string, unknown>
     if (before && raw === before[field.name]!.trim()) continue;
     if (field.kind === 'list') input[field.name] = raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [];
     else if (field.kind === 'cents') input[field.name] = raw === '' ? 0 : Number(raw);
+    else if (field.kind === 'count') {
+      if (raw !== '') input[field.name] = Number(raw);
+      else if (before) input[field.name] = null;
+    }
     else if (field.kind === 'status') input[field.name] = raw as AgentStatus;
     else if (raw !== '' || field.required) input[field.name] = raw;
     else if (before) input[field.name] = field.name === 'description' || field.name === 'longDescription' ? '' : null;
@@ -139,7 +146,11 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
                 <option value="deprecated">deprecated</option>
               </select>
             ) : (
-              <input {...common} type={field.kind === 'url' ? 'url' : field.kind === 'cents' ? 'number' : 'text'} min={field.kind === 'cents' ? 0 : undefined} />
+              <input
+                {...common}
+                type={field.kind === 'url' ? 'url' : field.kind === 'cents' || field.kind === 'count' ? 'number' : 'text'}
+                min={field.kind === 'cents' ? 0 : field.kind === 'count' ? 1 : undefined}
+              />
             )}
             {field.hint && (
               <small id={`${id}-hint`} className="hint">

@@ -6,6 +6,7 @@ import {
   DeliveriesQuery,
   EnableEndpointMutation,
   MyAgentQuery,
+  RecoverDeliveriesMutation,
   RedeliverMutation,
   RefreshCardMutation,
   RemoveSecretMutation,
@@ -230,12 +231,37 @@ function DeliveryLog({ agentId }: { agentId: string }) {
     }
   }
 
+  // Sends again, once each, the deliveries that failed in the chosen window for tasks still open.
+  const [recoverHours, setRecoverHours] = useState('24');
+  async function recover() {
+    setNotice(null);
+    try {
+      const since = new Date(Date.now() - Number(recoverHours) * 3600_000).toISOString();
+      const { recovered } = (await gql(RecoverDeliveriesMutation, { agentId, since })).recoverDeliveries;
+      setNotice(recovered === 1 ? '1 failed delivery sent again.' : `${recovered} failed deliveries sent again.`);
+      await load();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  }
+
   return (
     <section aria-labelledby="deliveries">
       <div className="section-head">
         <h2 id="deliveries">Delivery log</h2>
         <button type="button" className="secondary" onClick={() => void load()}>
           Refresh
+        </button>
+      </div>
+      <div className="inline-form">
+        <label htmlFor="recover-hours">Send again what failed in the last</label>
+        <select id="recover-hours" value={recoverHours} onChange={(e) => setRecoverHours(e.target.value)}>
+          <option value="1">hour</option>
+          <option value="24">24 hours</option>
+          <option value="168">7 days</option>
+        </select>
+        <button type="button" className="secondary" onClick={() => void recover()}>
+          Recover
         </button>
       </div>
       {deliveries && <DeliveryHealth deliveries={deliveries} />}

@@ -23,6 +23,7 @@ import { ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components
 import { JsonView } from '../components/JsonView.js';
 import { AgentIcon } from '../components/AgentIcon.js';
 import { Dispute, InputRequest, Review } from './TaskTrust.js';
+import { RequesterRecord } from '../components/RequesterRecord.js';
 import { TaskTimeline } from './TaskTimeline.js';
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled', 'expired', 'refunded']);
@@ -101,6 +102,7 @@ export function TaskPage({ id }: { id: string }) {
       )}
       {isRequester && <RequesterActions task={task} onChange={setTask} />}
       {isOwner && <OwnerActions task={task} onChange={setTask} />}
+      {isOwner && <RequesterRecord requesterId={task.requesterId} />}
       <div className="task-columns">
         <TaskTimeline task={task} viewer={{ isRequester, isOwner }} />
         <section aria-labelledby="details">

@@ -34,7 +34,7 @@ type Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": typeof types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": typeof types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": typeof types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": typeof types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    maxConcurrentTasks\n    maxDeliveriesPerSecond\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": typeof types.DashOwnAgentFragmentDoc,
     "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashImportAgentDocument,
     "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRefreshCardDocument,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashMyAgentsDocument,
@@ -50,6 +50,8 @@ type Documents = {
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": typeof types.DashRedeliverDocument,
     "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n": typeof types.DashNotificationsDocument,
     "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n": typeof types.DashUpdateAccountDocument,
+    "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n": typeof types.DashRequesterRecordDocument,
+    "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n": typeof types.DashRecoverDeliveriesDocument,
     "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": typeof types.DashRequestTaskInputDocument,
 };
 const documents: Documents = {
@@ -72,7 +74,7 @@ const documents: Documents = {
     "\n  mutation DashStartTask($id: ID!) {\n    startTask(id: $id) {\n      ...DashTask\n    }\n  }\n": types.DashStartTaskDocument,
     "\n  mutation DashCompleteTask($id: ID!, $result: JSON!) {\n    completeTask(id: $id, result: $result) {\n      ...DashTask\n    }\n  }\n": types.DashCompleteTaskDocument,
     "\n  mutation DashFailTask($id: ID!, $error: String!) {\n    failTask(id: $id, error: $error) {\n      ...DashTask\n    }\n  }\n": types.DashFailTaskDocument,
-    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": types.DashOwnAgentFragmentDoc,
+    "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    maxConcurrentTasks\n    maxDeliveriesPerSecond\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n": types.DashOwnAgentFragmentDoc,
     "\n  mutation DashImportAgent($cardUrl: String!) {\n    importAgent(cardUrl: $cardUrl) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashImportAgentDocument,
     "\n  mutation DashRefreshCard($id: ID!) {\n    refreshAgentCard(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRefreshCardDocument,
     "\n  query DashMyAgents {\n    myAgents {\n      ...DashOwnAgent\n    }\n  }\n": types.DashMyAgentsDocument,
@@ -88,6 +90,8 @@ const documents: Documents = {
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": types.DashRedeliverDocument,
     "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n": types.DashNotificationsDocument,
     "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n": types.DashUpdateAccountDocument,
+    "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n": types.DashRequesterRecordDocument,
+    "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n": types.DashRecoverDeliveriesDocument,
     "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": types.DashRequestTaskInputDocument,
 };
 
@@ -170,7 +174,7 @@ export function graphql(source: "\n  mutation DashFailTask($id: ID!, $error: Str
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
+export function graphql(source: "\n  fragment DashOwnAgent on Agent {\n    id\n    name\n    maxConcurrentTasks\n    maxDeliveriesPerSecond\n    slug\n    description\n    longDescription\n    endpoint\n    docsUrl\n    manifestUrl\n    twitterUrl\n    authType\n    version\n    capabilities\n    protocols\n    categories\n    tags\n    priceCents\n    status\n    inputSchema\n    hasWebhookSecret\n    previousWebhookSecretExpiresAt\n    deliveryState\n    endpointFailingSince\n    endpointDisabledAt\n    healthStatus\n    trustTier\n    taskCount\n    avgRating\n    updatedAt\n    cardVerified\n    cardFetchedAt\n    iconUrl\n    provider {\n      organization\n      url\n    }\n    streaming\n    pushNotifications\n  }\n"): typeof import('./graphql.js').DashOwnAgentFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -231,6 +235,14 @@ export function graphql(source: "\n  query DashNotifications($limit: Int) {\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n"): typeof import('./graphql.js').DashUpdateAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n"): typeof import('./graphql.js').DashRequesterRecordDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n"): typeof import('./graphql.js').DashRecoverDeliveriesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -285,40 +285,40 @@ export type DashFailTaskMutationVariables = Exact<{
 
 export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
-export type DashOwnAgentFragment = { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
+export type DashOwnAgentFragment = { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
 
 export type DashImportAgentMutationVariables = Exact<{
   cardUrl: string;
 }>;
 
 
-export type DashImportAgentMutation = { importAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashImportAgentMutation = { importAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRefreshCardMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRefreshCardMutation = { refreshAgentCard: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashRefreshCardMutation = { refreshAgentCard: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashMyAgentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null }> };
+export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null }> };
 
 export type DashMyAgentQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashMyAgentQuery = { myAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashMyAgentQuery = { myAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashCreateAgentMutationVariables = Exact<{
   input: AgentCreateInput;
 }>;
 
 
-export type DashCreateAgentMutation = { createAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashCreateAgentMutation = { createAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashUpdateAgentMutationVariables = Exact<{
   id: string | number;
@@ -326,7 +326,7 @@ export type DashUpdateAgentMutationVariables = Exact<{
 }>;
 
 
-export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRotateSecretMutationVariables = Exact<{
   id: string | number;
@@ -355,14 +355,14 @@ export type DashEnableEndpointMutationVariables = Exact<{
 }>;
 
 
-export type DashEnableEndpointMutation = { enableAgentEndpoint: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashEnableEndpointMutation = { enableAgentEndpoint: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRemoveSecretMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashDeliveriesQueryVariables = Exact<{
   agentId: string | number;
@@ -393,6 +393,21 @@ export type DashUpdateAccountMutationVariables = Exact<{
 
 
 export type DashUpdateAccountMutation = { updateAccount: { notificationUrl: string | null, notificationSecret: string | null, message: string } };
+
+export type DashRequesterRecordQueryVariables = Exact<{
+  requesterId: string | number;
+}>;
+
+
+export type DashRequesterRecordQuery = { requesterRecord: { tasks: number, reviewed: number, approvalRate: number | null, rejectionRate: number | null, disputeRate: number | null, cancellationRate: number | null } };
+
+export type DashRecoverDeliveriesMutationVariables = Exact<{
+  agentId: string | number;
+  since: string;
+}>;
+
+
+export type DashRecoverDeliveriesMutation = { recoverDeliveries: { recovered: number } };
 
 export type DashRequestTaskInputMutationVariables = Exact<{
   id: string | number;
@@ -487,6 +502,8 @@ export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1519,6 +1536,8 @@ export const DashImportAgentDocument = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1564,6 +1583,8 @@ export const DashRefreshCardDocument = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1609,6 +1630,8 @@ export const DashMyAgentsDocument = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1654,6 +1677,8 @@ export const DashMyAgentDocument = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1699,6 +1724,8 @@ export const DashCreateAgentDocument = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1744,6 +1771,8 @@ export const DashUpdateAgentDocument = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1819,6 +1848,8 @@ export const DashEnableEndpointDocument = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1864,6 +1895,8 @@ export const DashRemoveSecretDocument = new TypedDocumentString(`
     fragment DashOwnAgent on Agent {
   id
   name
+  maxConcurrentTasks
+  maxDeliveriesPerSecond
   slug
   description
   longDescription
@@ -1958,6 +1991,25 @@ export const DashUpdateAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashUpdateAccountMutation, DashUpdateAccountMutationVariables>;
+export const DashRequesterRecordDocument = new TypedDocumentString(`
+    query DashRequesterRecord($requesterId: ID!) {
+  requesterRecord(requesterId: $requesterId) {
+    tasks
+    reviewed
+    approvalRate
+    rejectionRate
+    disputeRate
+    cancellationRate
+  }
+}
+    `) as unknown as TypedDocumentString<DashRequesterRecordQuery, DashRequesterRecordQueryVariables>;
+export const DashRecoverDeliveriesDocument = new TypedDocumentString(`
+    mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {
+  recoverDeliveries(agentId: $agentId, since: $since) {
+    recovered
+  }
+}
+    `) as unknown as TypedDocumentString<DashRecoverDeliveriesMutation, DashRecoverDeliveriesMutationVariables>;
 export const DashRequestTaskInputDocument = new TypedDocumentString(`
     mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {
   requestTaskInput(id: $id, input: $input) {
