@@ -4,12 +4,11 @@ import {
   createTask,
   idempotencyKey,
   inputRequest,
-  providedInput,
+  jsonObject,
   rejectReason,
   routeQuery,
   taskError,
   taskListLimit,
-  taskResult,
 } from '../services/task-input.js';
 import { PublicAgentRef } from './agents.js';
 import { TrustTierEnum } from './enums.js';
@@ -230,7 +229,7 @@ builder.mutationFields((t) => {
     completeTask: t.prismaField({
       type: 'Task',
       authScopes: { user: true },
-      args: { id: t.arg.id({ required: true }), result: t.arg({ type: 'JSON', required: true }).validate(taskResult) },
+      args: { id: t.arg.id({ required: true }), result: t.arg({ type: 'JSON', required: true }).validate(jsonObject) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.complete(ctx.viewer!, String(args.id), args.result),
     }),
     failTask: t.prismaField({
@@ -251,7 +250,7 @@ builder.mutationFields((t) => {
       type: 'Task',
       description: "Answer the agent's input request (the requester); the task goes back to in_progress",
       authScopes: { user: true },
-      args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }).validate(providedInput) },
+      args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }).validate(jsonObject) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.provideInput(ctx.viewer!, String(args.id), args.input),
     }),
     approveTask: moveById('approve'),
@@ -276,7 +275,7 @@ builder.mutationFields((t) => {
       args: {
         id: t.arg.id({ required: true }),
         taskToken: t.arg.string({ required: true }),
-        result: t.arg({ type: 'JSON' }).validate(taskResult.nullish()),
+        result: t.arg({ type: 'JSON' }).validate(jsonObject.nullish()),
         error: t.arg.string().validate(taskError.nullish()),
         inputRequired: t.arg({ type: InputRequestInput, description: 'Ask the requester for more input instead of answering' }),
       },

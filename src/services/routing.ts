@@ -135,8 +135,13 @@ export function scoreTerms(agent: Agent, inFlight: number, maxPriceCents: number
   return (Object.keys(WEIGHTS) as Term[]).map((term) => ({ term, value: round4(values[term]), weight: WEIGHTS[term] }));
 }
 
+// The score: the sum of each term's value times its weight.
+export function scoreOf(terms: ScoreTerm[]): number {
+  return round4(terms.reduce((sum, t) => sum + t.value * t.weight, 0));
+}
+
 export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number | null, capabilities: string[] = []): number {
-  return round4(scoreTerms(agent, inFlight, maxPriceCents, capabilities).reduce((sum, t) => sum + t.value * t.weight, 0));
+  return scoreOf(scoreTerms(agent, inFlight, maxPriceCents, capabilities));
 }
 
 // The eligible agents, best first: `limit` of them, or every candidate read.
@@ -159,7 +164,7 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, lim
   return candidates
     .map((agent) => {
       const terms = scoreTerms(agent, inFlight.get(agent.id) ?? 0, cap, criteria.capabilities);
-      return { agent, terms, score: round4(terms.reduce((sum, t) => sum + t.value * t.weight, 0)) };
+      return { agent, terms, score: scoreOf(terms) };
     })
     .sort(
       (a, b) =>

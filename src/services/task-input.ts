@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { tagList } from './validation.js';
 
 export const MAX_EXPIRES_IN_MINUTES = 10_080;
+
+// A task's input, an answer to an input request, an agent's result: any JSON object.
+export const jsonObject = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 // A card hold lapses after this many seconds (7 days): a task's time to finish plus its review window
 // must fit inside it, so the payment can still be captured when the result is approved.
 export const CARD_HOLD_SECONDS = 604_800;
@@ -24,8 +27,7 @@ export type TaskRequirements = z.infer<typeof taskRequirements>;
 export const createTask = z.object({
   title: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
   description: z.string().trim().min(1, 'must not be empty').max(20_000, 'must be at most 20000 characters'),
-  input: z
-    .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+  input: jsonObject
     .nullish()
     .transform((v) => v ?? null),
   agentId: z.string().min(1).nullish().transform((v) => v ?? null),
@@ -66,8 +68,7 @@ export type CreateTaskInput = z.infer<typeof createTask>;
 
 export const routeQuery = z.object({
   requirements: taskRequirements.nullish().transform((v) => v ?? null),
-  input: z
-    .record(z.string(), z.unknown(), { error: 'must be a JSON object' })
+  input: jsonObject
     .nullish()
     .transform((v) => v ?? null),
   capabilities: tagList.nullish().transform((v) => v ?? []),
@@ -93,7 +94,6 @@ export const inputRequest = z.object({
 });
 export type InputRequest = z.infer<typeof inputRequest>;
 
-export const providedInput = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 export const rejectReason = z.string().trim().min(1, 'must be 1 to 1024 characters').max(1024, 'must be 1 to 1024 characters');
 export const contestStatement = z.string().trim().min(1, 'must be 1 to 4000 characters').max(MAX_MESSAGE, 'must be 1 to 4000 characters');
 export const disputeResolution = z.object({
@@ -104,5 +104,4 @@ export const disputeResolution = z.object({
 
 // What an agent answers: a result object, or an error message.
 export const MAX_ERROR_LENGTH = 10_000;
-export const taskResult = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
 export const taskError = z.string().trim().min(1, 'must not be empty').max(MAX_ERROR_LENGTH, `must be at most ${MAX_ERROR_LENGTH} characters`);

@@ -10,6 +10,7 @@ import {
   passOverReasons,
   passedOverAgents,
   rankAgents,
+  scoreOf,
   scoreTerms,
   priceCap,
   type PassOverReason,
@@ -98,8 +99,7 @@ export function taskRouting(deps: Deps) {
       if (problem?.unusableSchema) throw conflict(problem.message);
       if (problem) throw invalid('input', problem.message);
       const terms = scoreTerms(agent, 0, priceCap(task), task.capabilities);
-      const score = Math.round(terms.reduce((sum, t) => sum + t.value * t.weight, 0) * 10_000) / 10_000;
-      return { agent, explanation: explanation(true, { agent, score, terms }, [], []) };
+      return { agent, explanation: explanation(true, { agent, score: scoreOf(terms), terms }, [], []) };
     },
 
     // The best eligible agent whose inputSchema accepts the task's input: a routed task must not reach an

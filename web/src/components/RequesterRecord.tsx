@@ -4,8 +4,7 @@ import { useEffect, useState } from 'react';
 import { gql } from '../api.js';
 import { RequesterRecordQuery } from '../documents.js';
 import type { DashRequesterRecordQuery } from '../generated/gql/graphql.js';
-
-const percent = (rate: number | null | undefined) => (rate == null ? '–' : `${Math.round(rate * 100)} %`);
+import { percent } from '../format.js';
 
 export function RequesterRecord({ requesterId }: { requesterId: string }) {
   const [record, setRecord] = useState<DashRequesterRecordQuery['requesterRecord'] | null>(null);

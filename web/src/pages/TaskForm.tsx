@@ -3,18 +3,15 @@
 // so a retry after a lost answer creates nothing twice.
 import { useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/core';
-import { customizeValidator } from '@rjsf/validator-ajv8';
 import type { IChangeEvent } from '@rjsf/core';
 import { gql, rest, errorText } from '../api.js';
 import { SimulateConfirmMutation } from '../documents.js';
 import { navigate } from '../router.js';
 import { ErrorNote } from '../components/ui.js';
 import { inputSchemaOf, taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
-import { linearRegExp } from '../linear-regexp.js';
+import { formValidator as validator } from '../form-validator.js';
 import { plainErrors } from '../plain-errors.js';
 
-// Patterns run on the linear-time engine the server uses (see linear-regexp.ts).
-const validator = customizeValidator({ ajvOptionsOverrides: { code: { regExp: linearRegExp } } });
 
 // Works outside secure contexts too (crypto.randomUUID does not).
 function newIdempotencyKey(): string {

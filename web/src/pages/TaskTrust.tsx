@@ -5,16 +5,14 @@ import { useMemo, useState } from 'react';
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
-import { customizeValidator } from '@rjsf/validator-ajv8';
 import { gql, errorText } from '../api.js';
 import { ApproveTaskMutation, ContestTaskMutation, ProvideTaskInputMutation, RefundTaskMutation, RejectTaskMutation } from '../documents.js';
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
-import { linearRegExp } from '../linear-regexp.js';
+import { formValidator as validator } from '../form-validator.js';
 import { plainErrors } from '../plain-errors.js';
 import { when } from '../format.js';
 import { ErrorNote } from '../components/ui.js';
 
-const validator = customizeValidator({ ajvOptionsOverrides: { code: { regExp: linearRegExp } } });
 
 // Without a schema the agent takes any answer: one text field.
 const FREE_ANSWER: RJSFSchema = { type: 'object', required: ['answer'], properties: { answer: { type: 'string', title: 'Your answer', minLength: 1 } } };
