@@ -22,7 +22,7 @@ export function startService(opts: { databaseUrl: string | null; dataDir: string
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
-  return spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts'], { env, stdio: 'inherit' });
+  return spawn(process.execPath, [...(opts.nodeArgs ?? []), 'scripts/start.mjs'], { env, stdio: 'inherit' });
 }
 
 // The baseline of the HTTP benchmarks: node:http and nothing else, in a process of its own like the service.

@@ -10,7 +10,7 @@ export DATA_DIR=$WORK/data PORT SERVICE_URL=http://localhost:$PORT
 unset DATABASE_URL NODE_ENV
 
 LOG=$WORK/service.log
-node --import tsx src/main.ts >"$LOG" 2>&1 &
+node scripts/start.mjs >"$LOG" 2>&1 &
 SERVICE=$!
 cleanup() {
   # The example agent is started by the README itself, in the background of the examples' shell.

@@ -3,7 +3,7 @@
 // them in order.
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import type { WorkerEvents } from 'graphile-worker';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -31,6 +31,7 @@ import { createRouter } from './http/router.js';
 import { createHttpServer } from './http/server.js';
 import { createStaticHandler } from './http/static.js';
 import { createCors } from './http/cors.js';
+import { projectRoot } from './project-root.js';
 import { installJobSchema } from './jobs/worker.js';
 import { startJobs, type RunningJobs } from './jobs/start.js';
 import { createLocalBus, createPgBus } from './events/bus.js';
@@ -39,7 +40,7 @@ import { createMetrics } from './metrics/metrics.js';
 import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrument.js';
 
 // The dashboard, built by `npm run build:web`.
-const WEB_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
+const WEB_DIR = path.join(projectRoot, 'dist/web');
 
 export interface App {
   server: http.Server;

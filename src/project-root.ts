@@ -1,5 +1,5 @@
 // The project's root directory (where package.json is), found by walking up from this module. The CLI
-// runs from an esbuild bundle in dist/cli/, so a fixed number of `..` would point elsewhere there.
+// and the service run from esbuild bundles in dist/<name>/, so a fixed number of `..` would point elsewhere there.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,9 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Task } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { describe, expect, test } from './support/fixtures.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 
-test.override('serverEnv', { scope: 'file' }, { A2A_BLOCKING_WAIT_MS: '400' });
+const test = testWith({
+  serverEnv: { A2A_BLOCKING_WAIT_MS: '400' },
+});
 
 describe('blocking SendMessage', () => {
   test('answers the unfinished task after the wait', async ({ server, requester, agent }) => {

@@ -7,19 +7,21 @@ import type { AddressInfo } from 'node:net';
 import { Role, TaskState, type Message, type Part, type StreamResponse, type Task, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
 import { callBack } from './support/agent.js';
-import { describe, expect, test } from './support/fixtures.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 import { until } from './support/wait.js';
 
 const EXTENSION = 'urn:task-marketplace:a2a:marketplace:v1';
 
-test.override('serverEnv', { scope: 'file' }, { A2A_BLOCKING_WAIT_MS: '15000', SUBSCRIPTIONS_PER_USER: '2' });
-test.override('agentProfile', { scope: 'file' }, {
-  name: 'Heron Summarizer',
-  description: 'Summarizes documents',
-  capabilities: ['summarization'],
-  tags: ['text'],
-  protocols: ['http'],
-  inputSchema: JSON.stringify({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }),
+const test = testWith({
+  serverEnv: { A2A_BLOCKING_WAIT_MS: '15000', SUBSCRIPTIONS_PER_USER: '2' },
+  agentProfile: {
+    name: 'Heron Summarizer',
+    description: 'Summarizes documents',
+    capabilities: ['summarization'],
+    tags: ['text'],
+    protocols: ['http'],
+    inputSchema: JSON.stringify({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }),
+  },
 });
 
 function authedFetch(apiKey: string | null): typeof fetch {

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callBack } from './support/agent.js';
-import { describe, expect, test } from './support/fixtures.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 import { until } from './support/wait.js';
 
 async function connect(url: string, apiKey: string | null): Promise<Client> {
@@ -22,12 +22,14 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return { isError: result.isError ?? false, body: structured };
 }
 
-test.override('agentProfile', { scope: 'file' }, {
-  name: 'Pelican Translator',
-  description: 'Translates text between languages',
-  capabilities: ['translation'],
-  tags: ['language'],
-  protocols: ['http'],
+const test = testWith({
+  agentProfile: {
+    name: 'Pelican Translator',
+    description: 'Translates text between languages',
+    capabilities: ['translation'],
+    tags: ['language'],
+    protocols: ['http'],
+  },
 });
 
 describe('MCP tools', () => {

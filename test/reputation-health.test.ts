@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeUrl } from '../src/delivery/probe.js';
 import { reputationService } from '../src/services/reputation.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { makeJobsDue } from './support/jobs.js';
 import { until } from './support/wait.js';
 
 // A stand-in agent host: answers each path with the status set for it and counts the requests.
@@ -117,7 +118,8 @@ describe('probing agents', () => {
 describe('the periodic sweep', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ HEALTH_CHECK_INTERVAL_SECONDS: '1' });
+    // The default interval (15 minutes): the test makes the sweep's next run due instead of waiting for it.
+    server = await startTestServer();
   });
   afterAll(async () => {
     // Stop rescheduling before the worker stops, so no sweep is in flight at shutdown.
@@ -139,7 +141,10 @@ describe('the periodic sweep', () => {
       body: { name: 'Watched Agent', endpoint: `${hostUrl}/tasks-d`, manifestUrl: `${hostUrl}/manifest-d` },
     });
     const id = res.body.data.id as string;
-    await until('a probe by the sweep', async () => (await server.prisma.agent.findUniqueOrThrow({ where: { id } })).healthStatus === 'healthy', 50_000);
+    await until('a probe by the sweep', async () => {
+      await makeJobsDue(server.prisma, { name: 'health.sweep' });
+      return (await server.prisma.agent.findUniqueOrThrow({ where: { id } })).healthStatus === 'healthy';
+    }, 50_000);
     expect(hits.get('/manifest-d')).toBeGreaterThanOrEqual(1);
     // However often it was started, at most one sweep waits to run (the running one may be rescheduling).
     const [sweeps] = await server.prisma.$queryRaw<Array<{ waiting: bigint; all: bigint }>>`

@@ -1,10 +1,12 @@
 // Requirements on a task (minTrustTier, minSuccessRate, verifiedOnly, maxPriceCents, deadline) and
 // explainable routing: the dry run and the stored explanation give each term of the score and, for agents
 // passed over, the reason.
-import { describe, expect, test } from './support/fixtures.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 import { untilNoJobDue } from './support/jobs.js';
 
-test.override('agentProfile', { scope: 'file' }, { name: 'Baseline', capabilities: ['baseline'], protocols: ['http'] });
+const test = testWith({
+  agentProfile: { name: 'Baseline', capabilities: ['baseline'], protocols: ['http'] },
+});
 
 describe('requirements and explainable routing', () => {
   // Agents offering `skill`, made by `owner`, then adjusted in the database (tier, verification, track record).

@@ -1,16 +1,18 @@
 // The trust moves against their own timers: 50 parallel attempts of two competing moves, exactly one
 // wins and the payment is captured or released once. And a card hold's life bounds every wait.
-import { describe, expect, test } from './support/fixtures.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 import { makeJobsDue } from './support/jobs.js';
 import { waitForStatus } from './support/agent.js';
 
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 const later = (seconds: number) => void (clock.offsetMs += seconds * 1000);
 
-test.override('serverTime', { scope: 'file' }, { clock });
+const test = testWith({
+  serverTime: { clock },
+  serverEnv: { INPUT_TIMEOUT_SECONDS: '10000000' },
+  agentProfile: { name: 'Raced', capabilities: ['raced'], protocols: ['http'], priceCents: 700 },
+});
 // Input requests never time out on their own here: only the card hold's life can end the wait.
-test.override('serverEnv', { scope: 'file' }, { INPUT_TIMEOUT_SECONDS: '10000000' });
-test.override('agentProfile', { scope: 'file' }, { name: 'Raced', capabilities: ['raced'], protocols: ['http'], priceCents: 700 });
 
 const ATTEMPTS = 50;
 const SEVEN_DAYS_S = 604_800;

@@ -3,15 +3,17 @@
 // is a clock the test moves; jobs due at a later time are made due instead of waited for.
 import { createHash } from 'node:crypto';
 import { callBack, waitForStatus, type ReceivedDelivery } from './support/agent.js';
-import { describe, expect, test } from './support/fixtures.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 import { makeJobsDue, untilNoJobDue } from './support/jobs.js';
 
 // The service's clock: real time plus whatever the test has moved it on by.
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 const later = (seconds: number) => void (clock.offsetMs += seconds * 1000);
 
-test.override('serverTime', { scope: 'file' }, { clock });
-test.override('agentProfile', { scope: 'file' }, { name: 'Careful', capabilities: ['careful'], protocols: ['http'], priceCents: 500 });
+const test = testWith({
+  serverTime: { clock },
+  agentProfile: { name: 'Careful', capabilities: ['careful'], protocols: ['http'], priceCents: 500 },
+});
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

@@ -3,8 +3,10 @@
 // A test names what it uses (`async ({ server, agent }) => …`); only that much is built. The service and
 // what depends on it live for the whole file; a task is new for each test.
 //
-// A file sets the service's environment with `test.override('serverEnv', { scope: 'file' }, { … })`, its
-// clock and retry schedule with 'serverTime', the agent's registration with 'agentProfile'.
+// A file sets the service's environment, its clock and retry schedule, or the agent's registration with
+// `const test = testWith({ serverEnv, serverTime, agentProfile })`. Not with `test.override` at the top of a
+// file: that replaces the shared definitions, and the suite runs files one after another in the same worker
+// (isolate: false), so the next file would inherit them.
 import { test as base } from 'vitest';
 import type { TimeDeps } from '../../src/deps.js';
 import { startTestAgent, type TestAgent } from './agent.js';
@@ -63,5 +65,20 @@ export const test = base
     if (created.status !== 201) throw new Error(`the fixture task was refused: ${JSON.stringify(created.body)}`);
     return created.body.data as CreatedTask;
   });
+
+export interface FileSettings {
+  serverEnv?: Record<string, string>;
+  serverTime?: Partial<TimeDeps>;
+  agentProfile?: Record<string, unknown>;
+}
+
+/** The fixtures with this file's own settings: a new definition, the shared one untouched. */
+export function testWith(settings: FileSettings): typeof test {
+  let derived = test;
+  for (const [name, value] of Object.entries(settings)) {
+    derived = derived.extend(name as keyof FileSettings, { scope: 'file' }, value as never) as typeof test;
+  }
+  return derived;
+}
 
 export { describe, expect } from 'vitest';

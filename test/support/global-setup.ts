@@ -2,6 +2,7 @@
 // graphile-worker's schema, through the service's own code) that every test file then copies instead of
 // migrating its own. PostgreSQL: a template database, cloned with CREATE DATABASE … TEMPLATE. PGlite: a
 // dump of the migrated data directory, loaded by each file's embedded database.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -48,6 +49,9 @@ async function migrate(url: string): Promise<void> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The service's and the CLI's bundles, current before any test spawns them (a stale one would
+  // otherwise be rebuilt by the first few processes at once).
+  execFileSync(process.execPath, ['scripts/bundle.mjs', '--if-stale'], { stdio: 'inherit' });
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl) {
     // Unique per run, so that two runs on one server (two worktrees) never share or drop each other's.

@@ -1,5 +1,5 @@
-// The service and its CLI as separate processes, started the way `npm start` (`node --import tsx`) and
-// `npm run cli` (scripts/cli.mjs, the CLI's bundle) start them, for tests whose point is a process: shared
+// The service and its CLI as separate processes, started the way `npm start` (scripts/start.mjs) and
+// `npm run cli` (scripts/cli.mjs) start them, from their bundles, for tests whose point is a process: shared
 // databases, signals, exit codes, files left behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const node = process.execPath;
-const loader = ['--import', 'tsx'];
+const service = ['scripts/start.mjs'];
 
 export interface Finished {
   code: number | null;
@@ -45,9 +45,9 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Fin
   return collect(child);
 }
 
-/** Runs `src/main.ts` to its end; for starts that are meant to fail. */
+/** Runs the service to its end; for starts that are meant to fail. */
 export function runMain(env: Record<string, string>): Promise<Finished> {
-  const child = spawn(node, [...loader, 'src/main.ts'], { cwd: projectRoot, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, service, { cwd: projectRoot, env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   return collect(child);
 }
 
@@ -69,10 +69,10 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<Finished>;
 }
 
-/** Spawns `src/main.ts` on a free loopback port and waits until /readyz answers 200. */
+/** Spawns the service on a free loopback port and waits until /readyz answers 200. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(node, [...loader, 'src/main.ts'], {
+  const child = spawn(node, service, {
     cwd: projectRoot,
     env: childEnv({ HOST: '127.0.0.1', PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
