@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intentIdFromClientSecret } from '../src/payments/index.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { eventually, startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { openSse } from './support/subscriptions.js';
 
 const PRICE = 2000;
 const SHARE = 1800; // the price less the default 10% platform fee
@@ -154,6 +155,34 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
       await eventually(async () => intentsFor(taskId)[0]!.status === 'canceled', 'the cancelled intent');
       expect(callsOn(intentId, 'capture')).toHaveLength(0);
       expect(callsOn(intentId, 'cancel')[0]?.idempotencyKey).toBe(`task:${taskId}:release`);
+    }
+  });
+
+  it('streams the payment’s steps with the task over GraphQL: the card and time of the hold, then its release', async () => {
+    const requester = await world.server.createUser();
+    const res = await createTask(requester.apiKey);
+    const taskId = res.body.data.id as string;
+    const query = 'subscription($id: ID!) { taskUpdated(id: $id) { status payment { status cardBrand cardLast4 heldAt settledAt } } }';
+    const stream = await openSse(world.server.url, requester.apiKey, query, { id: taskId });
+    expect(stream.status).toBe(200);
+    type Seen = { status: string; payment: { status: string; cardBrand: string | null; cardLast4: string | null; heldAt: string | null; settledAt: string | null } };
+    const seen = (): Seen[] =>
+      [...stream.text.matchAll(/^data: (.+)$/gm)].map((m) => (JSON.parse(m[1]!) as { data: { taskUpdated: Seen } }).data.taskUpdated);
+    try {
+      await eventually(async () => seen().some((t) => t.status === 'pending'), 'the first state');
+      await world.confirm(res.body.clientSecret as string, requester.apiKey, 'pm_card_mastercard');
+      const card = world.standin ? { cardBrand: 'mastercard', cardLast4: '4444' } : { cardBrand: 'visa', cardLast4: '4242' };
+      const held = await eventually(async () => seen().find((t) => t.payment.status === 'authorized') ?? null, 'the hold, live');
+      expect(held.payment).toMatchObject({ ...card, heldAt: expect.any(String), settledAt: null });
+      await delivered(taskId);
+      expect((await api().post(`/v1/tasks/${taskId}/cancel`, { key: requester.apiKey })).status).toBe(200);
+      const released = await eventually(async () => seen().find((t) => t.status === 'cancelled') ?? null, 'the release, live');
+      expect(released.payment).toMatchObject({ status: 'released', ...card, heldAt: held.payment.heldAt, settledAt: expect.any(String) });
+      expect(Date.parse(released.payment.settledAt!)).toBeGreaterThanOrEqual(Date.parse(held.payment.heldAt!));
+      // Only the brand and last four digits ever leave the service.
+      expect(stream.text).not.toMatch(/pm_|exp_|fingerprint/);
+    } finally {
+      stream.close();
     }
   });
 
