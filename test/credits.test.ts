@@ -45,7 +45,8 @@ describe('a credit pays for a task', () => {
     const requester = await requesterWithCredits(2);
     const res = await createTask(requester.apiKey);
     expect(res.status).toBe(201);
-    expect(res.body.payment).toEqual({ method: 'credit', status: 'authorized', amountCents: PRICE, autoCharged: false });
+    const noCard = { cardBrand: null, cardLast4: null, settledAt: null };
+    expect(res.body.payment).toEqual({ method: 'credit', status: 'authorized', amountCents: PRICE, autoCharged: false, heldAt: expect.any(String), ...noCard });
     expect(res.body).not.toHaveProperty('clientSecret');
     expect(await balance(requester.id)).toBe(1);
     const taskId = res.body.data.id as string;
@@ -89,7 +90,7 @@ describe('a credit pays for a task', () => {
     const requester = await requesterWithCredits(1);
     const free = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Free agent', endpoint: agentHttp.url } })).body.data.id;
     const res = await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId: free } });
-    expect(res.body.payment).toEqual({ method: 'free', status: 'authorized', amountCents: 0, autoCharged: false });
+    expect(res.body.payment).toEqual({ method: 'free', status: 'authorized', amountCents: 0, autoCharged: false, cardBrand: null, cardLast4: null, heldAt: null, settledAt: null });
     expect(await balance(requester.id)).toBe(1);
   });
 });

@@ -235,11 +235,21 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     // Names, not ids: the agent is named and linked; the payment reads in words; the timeline says
     // who moved the task and when, and grew live.
     await page.locator('.task-summary').getByRole('link', { name: 'French Translator' }).waitFor();
-    expect(await page.getByTestId('task-payment').textContent()).toMatch(/^Payment: \$2\.50 (paid by card|held on card)$/);
+    // The card is the one the hold stands on (the simulated processor's Visa), by brand and last four only.
+    expect(await page.getByTestId('task-payment').textContent()).toBe('Payment: $2.50 paid by Visa ••4242');
     const timeline = page.locator('.timeline');
     await timeline.getByText('You created the task.').waitFor();
     await timeline.getByText(/matched the task to French Translator/).waitFor();
     await timeline.getByText(/French Translator completed the task/).waitFor();
+    // The payment's steps, each at its time, among the moves: the hold before the match it allowed, the
+    // capture after the completion (both arrived live: the page was not reloaded).
+    await timeline.getByText('The service captured $2.50 from Visa ••4242.').waitFor();
+    const steps = await timeline.locator('li').allTextContents();
+    const stepAt = (pattern: RegExp) => steps.findIndex((text) => pattern.test(text));
+    expect(stepAt(/held \$2\.50 on Visa ••4242\./)).toBeGreaterThan(-1);
+    expect(stepAt(/held \$2\.50 on Visa/)).toBeLessThan(stepAt(/matched the task to/));
+    expect(stepAt(/captured \$2\.50 from Visa/)).toBeGreaterThan(stepAt(/completed the task/));
+    expect(await timeline.locator('li.tl-payment time').count()).toBe(2);
     // The requester does not see how the agent's endpoint answered.
     expect(await timeline.locator('.tl-attempt').count()).toBe(0);
     expect(await page.locator('body').textContent()).not.toMatch(/agt_\w{6}/);
@@ -282,6 +292,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await signIn(phone.page, requester.apiKey);
     await phone.page.goto(`${server.url}/tasks/${taskId}`);
     await phone.page.locator('.status-line').getByText('completed').waitFor();
+    await phone.page.locator('.timeline').getByText('The service captured $2.50 from Visa ••4242.').waitFor();
     expect(await overflowOf(phone.page)).toBe(0);
     await shot(phone.page, 'task-phone');
     await phone.context.close();
@@ -309,6 +320,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await status.getByText('cancelled').waitFor();
     expect(asked).toEqual([expect.stringMatching(/^Cancel this task\?/)]);
     await page.locator('.timeline').getByText(/You cancelled the task/).waitFor();
+    // No hold was ever placed, so there is no payment step and nothing to release.
+    expect(await page.getByTestId('task-payment').textContent()).toBe('Payment: $9.00 never held, nothing charged');
+    expect(await page.locator('.timeline li.tl-payment').count()).toBe(0);
     // Nothing is left to do on a cancelled task: no empty actions.
     expect(await page.getByRole('button', { name: 'Cancel task' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Actions' }).count()).toBe(0);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intentIdFromClientSecret } from '../src/payments/index.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { eventually, startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { openSse } from './support/subscriptions.js';
 
 const PRICE = 2000;
 const SHARE = 1800; // the price less the default 10% platform fee
@@ -71,7 +72,17 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     const requester = await requesterWithCard();
     const res = await createTask(requester.apiKey);
     expect(res.status).toBe(201);
-    const expectedPayment = { method: 'card', status: 'authorized', amountCents: PRICE, autoCharged: true };
+    // The card is named by its brand and last four digits only, and the hold's time is kept for the timeline.
+    const expectedPayment = {
+      method: 'card',
+      status: 'authorized',
+      amountCents: PRICE,
+      autoCharged: true,
+      cardBrand: 'visa',
+      cardLast4: '4242',
+      heldAt: expect.any(String),
+      settledAt: null,
+    };
     expect(res.body.payment).toEqual(expectedPayment);
     expect(res.body.data.payment).toEqual(expectedPayment);
     expect(res.body).not.toHaveProperty('clientSecret');
@@ -83,13 +94,13 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
       expect(intent).toMatchObject({ amount: PRICE, currency: 'usd', capture_method: 'manual', status: 'requires_capture', transfer_group: taskId });
       const create = world.standin.calls.find((c) => c.path === '/v1/payment_intents' && c.body['metadata[taskId]'] === taskId)!;
       expect(create.idempotencyKey).toBe(`task:${taskId}:authorize`);
-      expect(create.body).toMatchObject({ off_session: 'true', confirm: 'true', capture_method: 'manual' });
+      expect(create.body).toMatchObject({ off_session: 'true', confirm: 'true', capture_method: 'manual', 'expand[0]': 'payment_method' });
     }
 
     await delivered(taskId);
     const done = await api().patch(`/v1/tasks/${taskId}/complete`, { key: owner.apiKey, body: { result: { ok: true } } });
     expect(done.status).toBe(200);
-    expect(done.body.data.payment).toMatchObject({ status: 'captured' });
+    expect(done.body.data.payment).toMatchObject({ status: 'captured', heldAt: res.body.payment.heldAt, settledAt: expect.any(String) });
 
     const paid = await eventually(async () => {
       const p = await paymentOf(taskId);
@@ -113,16 +124,20 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(res.status).toBe(201);
     const clientSecret = res.body.clientSecret as string;
     expect(clientSecret).toMatch(/^pi_\w+_secret_\w+$/);
-    expect(res.body.payment).toEqual({ method: 'card', status: 'pending', amountCents: PRICE, autoCharged: false, clientSecret });
+    const unknownCard = { cardBrand: null, cardLast4: null, heldAt: null, settledAt: null };
+    expect(res.body.payment).toEqual({ method: 'card', status: 'pending', amountCents: PRICE, autoCharged: false, ...unknownCard, clientSecret });
     expect(res.body.data.status).toBe('pending');
     const taskId = res.body.data.id as string;
     // Not matched, so no delivery exists yet.
     expect(await prisma().delivery.count({ where: { taskId } })).toBe(0);
     if (world.standin) expect(intentsFor(taskId)).toEqual([expect.objectContaining({ status: 'requires_payment_method', capture_method: 'manual' })]);
 
-    await world.confirm(clientSecret, requester.apiKey);
+    // Confirmed with another card than the saved-card tests use: the hold names the card it stands on (the
+    // simulated processor holds every payment on its one Visa).
+    await world.confirm(clientSecret, requester.apiKey, 'pm_card_mastercard');
     await delivered(taskId);
-    expect(await paymentOf(taskId)).toMatchObject({ status: 'authorized' });
+    const held = world.standin ? { cardBrand: 'mastercard', cardLast4: '4444' } : { cardBrand: 'visa', cardLast4: '4242' };
+    expect(await paymentOf(taskId)).toMatchObject({ status: 'authorized', ...held, heldAt: expect.any(Date), settledAt: null });
 
     // The processor delivers the same event again: it is handled once.
     const intentId = intentIdFromClientSecret(clientSecret)!;
@@ -135,11 +150,39 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
 
     // The agent fails: the hold is released, never captured.
     const failed = await api().patch(`/v1/tasks/${taskId}/fail`, { key: owner.apiKey, body: { error: 'could not do it' } });
-    expect(failed.body.data.payment).toMatchObject({ status: 'released' });
+    expect(failed.body.data.payment).toMatchObject({ status: 'released', ...held, settledAt: expect.any(String) });
     if (world.standin) {
       await eventually(async () => intentsFor(taskId)[0]!.status === 'canceled', 'the cancelled intent');
       expect(callsOn(intentId, 'capture')).toHaveLength(0);
       expect(callsOn(intentId, 'cancel')[0]?.idempotencyKey).toBe(`task:${taskId}:release`);
+    }
+  });
+
+  it('streams the payment’s steps with the task over GraphQL: the card and time of the hold, then its release', async () => {
+    const requester = await world.server.createUser();
+    const res = await createTask(requester.apiKey);
+    const taskId = res.body.data.id as string;
+    const query = 'subscription($id: ID!) { taskUpdated(id: $id) { status payment { status cardBrand cardLast4 heldAt settledAt } } }';
+    const stream = await openSse(world.server.url, requester.apiKey, query, { id: taskId });
+    expect(stream.status).toBe(200);
+    type Seen = { status: string; payment: { status: string; cardBrand: string | null; cardLast4: string | null; heldAt: string | null; settledAt: string | null } };
+    const seen = (): Seen[] =>
+      [...stream.text.matchAll(/^data: (.+)$/gm)].map((m) => (JSON.parse(m[1]!) as { data: { taskUpdated: Seen } }).data.taskUpdated);
+    try {
+      await eventually(async () => seen().some((t) => t.status === 'pending'), 'the first state');
+      await world.confirm(res.body.clientSecret as string, requester.apiKey, 'pm_card_mastercard');
+      const card = world.standin ? { cardBrand: 'mastercard', cardLast4: '4444' } : { cardBrand: 'visa', cardLast4: '4242' };
+      const held = await eventually(async () => seen().find((t) => t.payment.status === 'authorized') ?? null, 'the hold, live');
+      expect(held.payment).toMatchObject({ ...card, heldAt: expect.any(String), settledAt: null });
+      await delivered(taskId);
+      expect((await api().post(`/v1/tasks/${taskId}/cancel`, { key: requester.apiKey })).status).toBe(200);
+      const released = await eventually(async () => seen().find((t) => t.status === 'cancelled') ?? null, 'the release, live');
+      expect(released.payment).toMatchObject({ status: 'released', ...card, heldAt: held.payment.heldAt, settledAt: expect.any(String) });
+      expect(Date.parse(released.payment.settledAt!)).toBeGreaterThanOrEqual(Date.parse(held.payment.heldAt!));
+      // Only the brand and last four digits ever leave the service.
+      expect(stream.text).not.toMatch(/pm_|exp_|fingerprint/);
+    } finally {
+      stream.close();
     }
   });
 
@@ -273,7 +316,16 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     }
 
     const res = await createTask(requester.apiKey);
-    expect(res.body.payment).toEqual({ method: 'credit', status: 'authorized', amountCents: PRICE, autoCharged: false });
+    expect(res.body.payment).toEqual({
+      method: 'credit',
+      status: 'authorized',
+      amountCents: PRICE,
+      autoCharged: false,
+      cardBrand: null,
+      cardLast4: null,
+      heldAt: expect.any(String),
+      settledAt: null,
+    });
     if (world.standin) expect(intentsFor(res.body.data.id)).toHaveLength(0);
     const billing = (await api().get('/v1/billing', { key: requester.apiKey })).body.data;
     expect(billing.credits).toEqual([{ agentId, balance: 2, agent: expect.objectContaining({ priceCents: PRICE }) }]);

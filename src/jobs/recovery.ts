@@ -19,6 +19,14 @@ export async function releaseAllJobLocks(db: Db): Promise<number> {
   return Number(row?.released ?? 0);
 }
 
+// At a clean stop: releases the jobs this process's pool still holds. Returns the number released.
+export async function releasePoolJobLocks(db: Db, poolId: string): Promise<number> {
+  const [row] = await db.$queryRaw<[{ released: bigint }]>`
+    WITH held AS (SELECT count(*) AS jobs FROM graphile_worker.jobs WHERE locked_by = ${poolId})
+    SELECT jobs AS released FROM held, LATERAL (SELECT graphile_worker.force_unlock_workers(ARRAY[${poolId}]::text[]) WHERE jobs > 0) unlocked`;
+  return Number(row?.released ?? 0);
+}
+
 // Releases the jobs of pools that have not beaten for `deadAfterMs`. Returns the number of jobs released.
 export async function releaseDeadWorkersJobs(db: Db, deadAfterMs: number): Promise<number> {
   const [row] = await db.$queryRaw<[{ released: bigint }]>`

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import { enqueue } from './enqueue.js';
 import { healthSweep } from './specs/health-sweep.js';
-import { releaseAllJobLocks, startHeartbeat, type Heartbeat } from './recovery.js';
+import { releaseAllJobLocks, releasePoolJobLocks, startHeartbeat, type Heartbeat } from './recovery.js';
 import { startWorker } from './worker.js';
 
 export interface RunningJobs {
@@ -15,15 +15,28 @@ export interface RunningJobs {
   stop(): Promise<void>;
 }
 
+// How long a clean stop waits for the running jobs to finish by themselves. graphile-worker signals them
+// to abort at 5 s (helpers.abortSignal); a job still running after that, such as a delivery waiting on
+// an endpoint that never answers, is failed through graphile-worker's forceful shutdown: its lock is
+// released and it is retried at the next start, which then has no "crash" to recover from.
+const JOB_STOP_GRACE_MS = 6_000;
+
 // graphile-worker records a finished job without awaiting the write, so stop() can return before it
-// lands. Waiting (briefly) until no job is still locked keeps the database open for those writes.
-async function jobCompletionsWritten(database: Database): Promise<void> {
+// lands. Waiting (briefly) until none of this pool's jobs is still locked keeps the database open for those writes.
+async function jobCompletionsWritten(database: Database, poolId: string): Promise<void> {
   for (let waited = 0; waited < 2000; waited += 25) {
     const [row] = await database.prisma.$queryRaw<Array<{ locked: bigint }>>`
-      SELECT count(*) AS locked FROM graphile_worker.jobs WHERE locked_at IS NOT NULL`.catch(() => [{ locked: 0n }]);
+      SELECT count(*) AS locked FROM graphile_worker.jobs WHERE locked_by = ${poolId}`.catch(() => [{ locked: 0n }]);
     if (!row || row.locked === 0n) return;
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+// Whether `work` settled within `ms`.
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
 }
 
 export async function startJobs(opts: { config: Config; database: Database; services: Services; logger: Logger; events: WorkerEvents }): Promise<RunningJobs> {
@@ -58,9 +71,26 @@ export async function startJobs(opts: { config: Config; database: Database; serv
 
   return {
     async stop() {
-      await worker.runner.stop();
-      await worker.runner.promise.catch(() => {});
-      await jobCompletionsWritten(database);
+      const stopped = worker.runner.stop().then(
+        () => true,
+        () => true,
+      );
+      if (!(await within(stopped, JOB_STOP_GRACE_MS))) {
+        logger.warn('jobs still running at shutdown are stopped; they run again at the next start');
+        await within(
+          Promise.resolve()
+            .then(() => worker.pool.forcefulShutdown('the service is shutting down'))
+            .catch((error: unknown) => logger.warn({ err: error }, 'forced job shutdown failed')),
+          JOB_STOP_GRACE_MS,
+        );
+      }
+      // A job that ignored the stop may keep the runner's promise open; the process is leaving anyway.
+      await within(worker.runner.promise.catch(() => {}), 1000);
+      await jobCompletionsWritten(database, worker.poolId);
+      // Whatever this pool still holds (a forced failure that could not be written) is let go too: this
+      // process will not finish it, and the next start must not take it for a crash.
+      const released = await releasePoolJobLocks(database.prisma, worker.poolId).catch(() => 0);
+      if (released > 0) logger.warn({ released }, 'released the locks of jobs this process could not finish');
       await heartbeat?.stop();
     },
   };

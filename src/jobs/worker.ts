@@ -1,6 +1,6 @@
 // The job runner: graphile-worker on the service's own database (embedded PGlite included).
 import { EventEmitter } from 'node:events';
-import { run, runMigrations, type JobHelpers, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { run, runMigrations, type JobHelpers, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import { handlers, type JobHandler } from './handlers.js';
@@ -81,6 +81,9 @@ export interface JobRunner {
   runner: Runner;
   // The id under which this process's worker pool locks the jobs it runs (graphile-worker's locked_by).
   poolId: string;
+  // The pool itself: once a graceful stop has begun, runner.kill() no longer reaches it, but its
+  // forcefulShutdown() still fails (and so unlocks) the jobs it runs.
+  pool: WorkerPool;
 }
 
 export async function startWorker(opts: {
@@ -92,8 +95,8 @@ export async function startWorker(opts: {
   events?: WorkerEvents;
 }): Promise<JobRunner> {
   const events: WorkerEvents = opts.events ?? new EventEmitter();
-  let poolId: string | null = null;
-  const onPool = ({ workerPool }: { workerPool: { id: string } }) => (poolId = workerPool.id);
+  let pool: WorkerPool | null = null;
+  const onPool = ({ workerPool }: { workerPool: WorkerPool }) => (pool = workerPool);
   events.on('pool:create', onPool);
   const runner = await run({
     connectionString: opts.connectionString,
@@ -108,6 +111,7 @@ export async function startWorker(opts: {
     events,
   });
   events.off('pool:create', onPool);
-  if (!poolId) throw new Error('graphile-worker started without announcing its worker pool');
-  return { runner, poolId };
+  if (!pool) throw new Error('graphile-worker started without announcing its worker pool');
+  const started: WorkerPool = pool;
+  return { runner, poolId: started.id, pool: started };
 }

@@ -3,8 +3,11 @@
 // the caller from the task id and the step, so a retried job never charges twice.
 import { z } from 'zod';
 
+// What the service may keep and show of a card: its brand and last four digits, never more.
+export type CardSummary = { brand: string; last4: string };
+
 export type AuthorizeResult =
-  | { status: 'authorized'; intentId: string; clientSecret: string | null }
+  | { status: 'authorized'; intentId: string; clientSecret: string | null; card: CardSummary | null }
   | { status: 'requires_confirmation'; intentId: string; clientSecret: string }
   | { status: 'declined'; intentId: string | null; message: string };
 
@@ -31,6 +34,8 @@ export interface PaymentProvider {
     description: string;
     idempotencyKey: string;
   }): Promise<AuthorizeResult>;
+  // The card a hold was placed on (its PaymentIntent's payment method), or null when it has none yet.
+  holdCard(intentId: string): Promise<CardSummary | null>;
   // Capturing an already captured hold succeeds; capturing a cancelled one throws a non-retryable ProviderError.
   capture(input: { intentId: string; idempotencyKey: string }): Promise<void>;
   // Cancels the PaymentIntent. Cancelling an already cancelled one succeeds.

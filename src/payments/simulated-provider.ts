@@ -23,6 +23,9 @@ import {
 const DECLINED_METHODS = new Set(['pm_card_declined', 'pm_card_chargeDeclined', 'pm_card_visa_chargeDeclined']);
 const AUTHENTICATION_METHODS = new Set(['pm_card_authenticationRequired']);
 
+// Every simulated hold is on the same card, the one setDefaultPaymentMethod reports.
+const SIMULATED_CARD = { brand: 'visa', last4: '4242' } as const;
+
 // Stripe's default tolerance for webhook timestamps, in seconds.
 const WEBHOOK_TOLERANCE_SECONDS = 300;
 
@@ -65,7 +68,7 @@ export function createSimulatedProvider(opts: { webhookSecret: string; idKey: Bu
 
     async setDefaultPaymentMethod({ paymentMethodId }) {
       requirePaymentMethod(paymentMethodId);
-      return { paymentMethodId, brand: 'visa', last4: '4242' };
+      return { paymentMethodId, ...SIMULATED_CARD };
     },
 
     async authorize(input): Promise<AuthorizeResult> {
@@ -75,7 +78,12 @@ export function createSimulatedProvider(opts: { webhookSecret: string; idKey: Bu
       if (input.paymentMethodId === null) return { status: 'requires_confirmation', intentId, clientSecret };
       const declined = declineFor(input.paymentMethodId);
       if (declined !== null) return { status: 'declined', intentId, message: declined };
-      return { status: 'authorized', intentId, clientSecret };
+      return { status: 'authorized', intentId, clientSecret, card: SIMULATED_CARD };
+    },
+
+    async holdCard(intentId) {
+      requireIntentId(intentId);
+      return SIMULATED_CARD;
     },
 
     // Without state there is nothing to contradict, so capture and release succeed

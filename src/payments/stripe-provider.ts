@@ -10,6 +10,7 @@ import {
   requireIdempotencyKey,
   toProviderEvent,
   type AuthorizeResult,
+  type CardSummary,
   type ChargeResult,
   type PaymentProvider,
   type ProviderEvent,
@@ -128,7 +129,8 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       let intent: Stripe.PaymentIntent;
       try {
         intent = await stripe.paymentIntents.create(
-          { ...base, payment_method: paymentMethod, off_session: true, confirm: true },
+          // Expanded so the card's brand and last four come back with the hold, without a second call.
+          { ...base, payment_method: paymentMethod, off_session: true, confirm: true, expand: ['payment_method'] },
           { idempotencyKey },
         );
       } catch (err) {
@@ -138,7 +140,7 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       }
       switch (intent.status) {
         case 'requires_capture':
-          return { status: 'authorized', intentId: intent.id, clientSecret: intent.client_secret };
+          return { status: 'authorized', intentId: intent.id, clientSecret: intent.client_secret, card: cardOf(intent) };
         // Off-session confirmation normally fails instead of asking for action, but
         // if Stripe does ask, the requester can still finish it with the secret.
         case 'requires_action':
@@ -149,6 +151,11 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
         default:
           throw unexpectedStatus('authorize payment', intent.status);
       }
+    },
+
+    async holdCard(intentId) {
+      const intent = await call('retrieve payment', () => stripe.paymentIntents.retrieve(intentId, { expand: ['payment_method'] }));
+      return cardOf(intent);
     },
 
     async capture({ intentId, idempotencyKey }) {
@@ -311,6 +318,13 @@ function asDecline(err: unknown): { intentId: string | null; message: string } |
 function declineMessageOf(intent: Stripe.PaymentIntent): string {
   const message = intent.last_payment_error?.message;
   return message ? scrub(message) : 'The card was declined';
+}
+
+// Only the brand and last four digits of an expanded payment method are kept.
+function cardOf(intent: Stripe.PaymentIntent): CardSummary | null {
+  const method = intent.payment_method;
+  const card = typeof method === 'object' && method !== null ? method.card : null;
+  return card ? { brand: card.brand, last4: card.last4 } : null;
 }
 
 function clientSecretOf(intent: Stripe.PaymentIntent): string {

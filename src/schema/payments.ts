@@ -1,5 +1,6 @@
 // Payment operations of the GraphQL schema. The task's payment object (method, status, amountCents,
-// autoCharged) is PaymentRef in task-payment.ts; processor ids and card details are deliberately not in it.
+// autoCharged, the card's brand and last four, the steps' times) is PaymentRef in task-payment.ts; processor
+// ids and any other card detail are deliberately not in it.
 import { builder } from './builder.js';
 import { PaymentStatusEnum } from './task-payment.js';
 

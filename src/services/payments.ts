@@ -27,6 +27,7 @@ import {
   intentIdFromClientSecret,
   isSimulatedProvider,
   type AuthorizeResult,
+  type CardSummary,
   type PaymentProvider,
   type ProviderEvent,
 } from '../payments/index.js';
@@ -55,6 +56,13 @@ export interface PaymentHooks {
   // After the transaction that recorded a declined card (payment pending → released, failureMessage set):
   // the task cannot go ahead. Runs once per task.
   onDeclined?(taskId: string, message: string): Promise<void>;
+}
+
+// The time of a step, written with the status it moves to (see heldAt and settledAt in schema.prisma).
+function stepTimeOf(to: PaymentStatus, now: Date): Partial<Payment> {
+  if (to === 'authorized') return { heldAt: now };
+  if (to === 'captured' || to === 'released' || to === 'refunded') return { settledAt: now };
+  return {};
 }
 
 // The authorize job is the safety net for a process that dies between the commit and the inline call; it
@@ -99,17 +107,18 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     withTransaction(prisma, work, (error) => logger.error({ err: error }, 'payment after-commit work failed'));
 
   async function move(tx: Tx, paymentId: string, from: PaymentStatus[], to: PaymentStatus, data: Partial<Payment> = {}): Promise<boolean> {
-    const { count } = await tx.payment.updateMany({ where: { id: paymentId, status: { in: from } }, data: { ...data, status: to } });
+    const { count } = await tx.payment.updateMany({ where: { id: paymentId, status: { in: from } }, data: { ...data, ...stepTimeOf(to, clock.now()), status: to } });
     return count === 1;
   }
 
   const releaseJob = (tx: Tx, taskId: string, intentId?: string) =>
     enqueue(tx, releasePayment, intentId ? { taskId, intentId } : { taskId });
 
-  // The processor reports (or the inline call learned) that the hold stands.
-  async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string): Promise<void> {
+  // The processor reports (or the inline call learned) that the hold stands, on `card` when it said which.
+  async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string, card: CardSummary | null): Promise<void> {
     await lockTask(tx, payment.taskId);
-    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId })) await hooks.onAuthorized(tx, payment.taskId, afterCommit);
+    const shown = card ? { cardBrand: card.brand.slice(0, 40), cardLast4: card.last4.slice(0, 4) } : {};
+    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId, ...shown })) await hooks.onAuthorized(tx, payment.taskId, afterCommit);
     else await releaseIfEnded(tx, payment, intentId);
   }
 
@@ -189,31 +198,45 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         return { autoCharged: false, clientSecret: stillPending ? result.clientSecret : null };
       }
       case 'authorized': {
-        const { intentId } = result;
-        await transaction((tx, afterCommit) => holdPlaced(tx, afterCommit, payment, intentId));
+        const { intentId, card } = result;
+        await transaction((tx, afterCommit) => holdPlaced(tx, afterCommit, payment, intentId, card));
         return { autoCharged: true, clientSecret: null };
       }
     }
   }
 
   // One event from the processor, in the transaction that records its id as processed.
-  async function applyEvent(tx: Tx, afterCommit: AfterCommit, event: ProviderEvent): Promise<void> {
+  async function applyEvent(tx: Tx, afterCommit: AfterCommit, event: ProviderEvent, card: CardSummary | null): Promise<void> {
     if (!event.intentId) return;
     const payment = await tx.payment.findUnique({ where: { intentId: event.intentId } });
     // Not a task's hold (a credit purchase, or another system's intent on the same account).
     if (!payment) return;
     if (event.type === 'payment_intent.amount_capturable_updated') {
-      if (payment.status === 'pending') await holdPlaced(tx, afterCommit, payment, event.intentId);
+      if (payment.status === 'pending') await holdPlaced(tx, afterCommit, payment, event.intentId, card);
       else if (payment.status === 'released') await releaseJob(tx, payment.taskId, event.intentId);
     }
   }
 
+  // Which card a hold stands on, asked before the event's transaction (no processor call inside one). Only
+  // for the words on the task page, so a processor that cannot say now leaves it unknown rather than
+  // holding up the task.
+  async function cardOfHold(event: ProviderEvent): Promise<CardSummary | null> {
+    if (event.type !== 'payment_intent.amount_capturable_updated' || !event.intentId) return null;
+    try {
+      return await provider.holdCard(event.intentId);
+    } catch (error) {
+      logger.warn({ err: error, intentId: event.intentId }, 'could not learn which card holds the payment');
+      return null;
+    }
+  }
+
   async function handleEvent(event: ProviderEvent): Promise<'processed' | 'duplicate'> {
+    const card = await cardOfHold(event);
     return transaction(async (tx, afterCommit) => {
       // The insert waits for a concurrent delivery of the same event, so one of them handles it.
       const { count } = await tx.processedWebhookEvent.createMany({ data: [{ id: event.id, type: event.type }], skipDuplicates: true });
       if (count === 0) return 'duplicate';
-      await applyEvent(tx, afterCommit, event);
+      await applyEvent(tx, afterCommit, event, card);
       return 'processed';
     });
   }
@@ -232,7 +255,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         return { method: 'free', ready: true };
       }
       if (await useCredit(tx, task.requesterId, agent.id, task.id)) {
-        await tx.payment.create({ data: { ...base, method: 'credit', status: 'authorized' } });
+        await tx.payment.create({ data: { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt } });
         return { method: 'credit', ready: true };
       }
       const requester = await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });

@@ -15,7 +15,7 @@ export interface PaymentWorld {
   standin: StripeStandin | null;
   // What the requester's client library does with a client secret: confirm the hold with a card. With
   // Stripe the processor then reports the authorization by webhook; the simulated endpoint does both.
-  confirm(clientSecret: string, requesterKey: string): Promise<void>;
+  confirm(clientSecret: string, requesterKey: string, paymentMethodId?: string): Promise<void>;
   // POSTs a signed processor event to /v1/webhooks/stripe.
   sendEvent(event: { id: string; type: string; object: Record<string, unknown> }): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -54,14 +54,14 @@ export async function startPaymentWorld(provider: 'stripe' | 'simulated', env: R
     server,
     standin,
     sendEvent,
-    async confirm(clientSecret, requesterKey) {
+    async confirm(clientSecret, requesterKey, paymentMethodId = 'pm_card_visa') {
       if (!client) {
-        const res = await server.api.post('/v1/billing/simulate/confirm', { key: requesterKey, body: { clientSecret } });
+        const res = await server.api.post('/v1/billing/simulate/confirm', { key: requesterKey, body: { clientSecret, paymentMethodId } });
         if (res.status !== 200) throw new Error(`simulated confirmation failed: ${JSON.stringify(res.body)}`);
         return;
       }
       const intentId = intentIdFromClientSecret(clientSecret)!;
-      const intent = await client.paymentIntents.confirm(intentId, { payment_method: 'pm_card_visa' });
+      const intent = await client.paymentIntents.confirm(intentId, { payment_method: paymentMethodId });
       const sent = await sendEvent({ id: `evt_${randomBytes(8).toString('hex')}`, type: 'payment_intent.amount_capturable_updated', object: intent as never });
       if (sent.status !== 200) throw new Error(`webhook refused: ${JSON.stringify(sent.body)}`);
     },

@@ -126,6 +126,14 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     return notFound(method, path);
   };
 
+  // Stripe's `expand[]=payment_method` on a PaymentIntent: the method's object in place of its id.
+  function expand(reply: Reply, body: Record<string, string>): Reply {
+    const wanted = Object.entries(body).some(([key, value]) => /^expand\[\d*\]$/.test(key) && value === 'payment_method');
+    const json = reply.json;
+    if (!wanted || reply.status !== 200 || json.object !== 'payment_intent' || typeof json.payment_method !== 'string') return reply;
+    return { ...reply, json: { ...json, payment_method: snapshot(paymentMethod(json.payment_method) ?? {}) } };
+  }
+
   // ---- customers, setup intents, payment methods ----
 
   function createCustomer(body: Record<string, string>): Reply {
@@ -467,7 +475,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       }
     }
 
-    const reply = route(method, url.pathname, body);
+    const reply = expand(route(method, url.pathname, body), body);
     if (method === 'POST' && idempotencyKey !== undefined && reply.store) {
       idempotent.set(idempotencyKey, { method, path: url.pathname, fingerprint, reply });
     }

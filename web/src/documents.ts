@@ -149,6 +149,10 @@ graphql(`
       method
       status
       amountCents
+      cardBrand
+      cardLast4
+      heldAt
+      settledAt
     }
     reviewWindowSeconds
     inputRequest

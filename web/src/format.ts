@@ -18,8 +18,37 @@ export const label = (value: string): string => value.replace(/_/g, ' ');
 
 export const json = (value: unknown): string => JSON.stringify(value, null, 2);
 
-// A task's payment in words: "$2.50 held on card", "1 credit used", "Free".
-export function paymentWords(payment: { method: string; status: string; amountCents: number } | null | undefined): string {
+// The processor's brand names as people write them; an unknown brand is shown as given, capitalised.
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+  cartes_bancaires: 'Cartes Bancaires',
+};
+
+export interface PaymentShown {
+  method: string;
+  status: string;
+  amountCents: number;
+  cardBrand?: string | null;
+  cardLast4?: string | null;
+  heldAt?: unknown;
+}
+
+// "Visa ••4242", or "card" when the processor has not said which card.
+export function cardWords(payment: Pick<PaymentShown, 'cardBrand' | 'cardLast4'>): string {
+  const { cardBrand, cardLast4 } = payment;
+  if (!cardBrand || !cardLast4) return 'card';
+  const brand = BRANDS[cardBrand] ?? cardBrand.charAt(0).toUpperCase() + label(cardBrand.slice(1));
+  return `${brand} ••${cardLast4}`;
+}
+
+// A task's payment in words: "$2.50 held on Visa ••4242", "1 credit used", "Free".
+export function paymentWords(payment: PaymentShown | null | undefined): string {
   if (!payment || payment.method === 'free' || (payment.method === 'card' && payment.amountCents === 0)) return 'Free';
   if (payment.method === 'credit') {
     const words: Record<string, string> = {
@@ -32,12 +61,14 @@ export function paymentWords(payment: { method: string; status: string; amountCe
     return words[payment.status] ?? `1 credit (${label(payment.status)})`;
   }
   const amount = price(payment.amountCents);
+  const card = cardWords(payment);
   const words: Record<string, string> = {
     pending: `${amount} to be held on card, waiting for confirmation`,
-    authorized: `${amount} held on card`,
-    captured: `${amount} paid by card`,
-    released: `${amount} card hold released, nothing charged`,
-    refunded: `${amount} refunded to card`,
+    authorized: `${amount} held on ${card}`,
+    captured: `${amount} paid by ${card}`,
+    // Released without a hold ever standing: the task ended before the card was confirmed, or it was declined.
+    released: payment.heldAt ? `${amount} card hold released, nothing charged` : `${amount} never held, nothing charged`,
+    refunded: `${amount} refunded to ${card}`,
   };
   return words[payment.status] ?? `${amount} by card (${label(payment.status)})`;
 }

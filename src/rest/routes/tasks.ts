@@ -30,6 +30,10 @@ graphql(`
       status
       amountCents
       autoCharged
+      cardBrand
+      cardLast4
+      heldAt
+      settledAt
     }
     reviewWindowSeconds
     requirements

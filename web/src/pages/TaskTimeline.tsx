@@ -1,9 +1,11 @@
 // A task's history as a timeline: every state change with who made it, when and why, oldest first; for
-// the agent's owner also each delivery attempt (HTTP status, latency, error) at its time.
+// the agent's owner also each delivery attempt (HTTP status, latency, error) at its time; and the payment's
+// steps (held, captured, released, a credit used or given back).
 // The task page receives the history with each live update, so the timeline grows by itself.
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
 import { when } from '../format.js';
 import { Status } from '../components/ui.js';
+import { paymentSteps, type PaymentStep } from './payment-steps.js';
 
 type Entry = DashTaskFragment['history'][number];
 
@@ -75,6 +77,17 @@ function AttemptItem({ attempt, agentName }: { attempt: Attempt; agentName: stri
   );
 }
 
+function PaymentItem({ step }: { step: PaymentStep }) {
+  return (
+    <li className={`tl-payment tl-payment-${step.kind}`} data-testid={`payment-${step.kind}`}>
+      <time dateTime={step.at}>{when(step.at)}</time>
+      <p>
+        <strong>The service</strong> {step.words}.
+      </p>
+    </li>
+  );
+}
+
 function MoveItem({ entry, viewer, agentName }: { entry: Entry; viewer: Viewer; agentName: string }) {
   return (
     <li className={`tl-${entry.toStatus}`}>
@@ -99,12 +112,14 @@ export function TaskTimeline({ task, viewer }: { task: DashTaskFragment; viewer:
   const entries = task.history;
   const created = entries.some((e) => e.action === 'create');
   const attempts: Attempt[] = (task.deliveries ?? []).flatMap((d) => d.attempts.map((a) => ({ ...a, type: d.type })));
-  // Moves and attempts in time order (a move at the same instant first).
-  type Item = { at: string; order: number; key: string; entry?: Entry; attempt?: Attempt };
+  // Moves, attempts and payment steps in time order (at the same instant: a hold, the move, an attempt, a
+  // settlement).
+  type Item = { at: string; order: number; key: string; entry?: Entry; attempt?: Attempt; step?: PaymentStep };
   const items: Item[] = [
     ...entries.map((entry, i): Item => ({ at: entry.at as string, order: 0, key: `m${i}`, entry })),
     ...attempts.map((attempt): Item => ({ at: attempt.at as string, order: 1, key: `a${attempt.type}${attempt.number}${attempt.at}`, attempt })),
-  ].sort((a, b) => a.at.localeCompare(b.at) || a.order - b.order);
+    ...paymentSteps(task.payment).map((step): Item => ({ at: step.at, order: step.order, key: `p${step.kind}`, step })),
+  ].sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime() || a.order - b.order);
   return (
     <section aria-labelledby="timeline">
       <h2 id="timeline">Timeline</h2>
@@ -117,8 +132,14 @@ export function TaskTimeline({ task, viewer }: { task: DashTaskFragment; viewer:
             </p>
           </li>
         )}
-        {items.map(({ key, entry, attempt }) =>
-          attempt ? <AttemptItem key={key} attempt={attempt} agentName={agentName} /> : entry ? <MoveItem key={key} entry={entry} viewer={viewer} agentName={agentName} /> : null,
+        {items.map(({ key, entry, attempt, step }) =>
+          attempt ? (
+            <AttemptItem key={key} attempt={attempt} agentName={agentName} />
+          ) : step ? (
+            <PaymentItem key={key} step={step} />
+          ) : entry ? (
+            <MoveItem key={key} entry={entry} viewer={viewer} agentName={agentName} />
+          ) : null,
         )}
       </ol>
     </section>

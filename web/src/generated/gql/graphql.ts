@@ -176,7 +176,7 @@ export type DashSimulateConfirmMutationVariables = Exact<{
 
 export type DashSimulateConfirmMutation = { simulateCardConfirmation: { status: PaymentStatus } };
 
-export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null };
+export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null };
 
 export type DashTasksQueryVariables = Exact<{
   role?: TaskRole | null | undefined;
@@ -186,28 +186,28 @@ export type DashTasksQueryVariables = Exact<{
 }>;
 
 
-export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null }> } };
+export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null }> } };
 
 export type DashTaskByIdQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashTaskUpdatedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCancelTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashProvideTaskInputMutationVariables = Exact<{
   id: string | number;
@@ -215,14 +215,14 @@ export type DashProvideTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashApproveTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRejectTaskMutationVariables = Exact<{
   id: string | number;
@@ -230,14 +230,14 @@ export type DashRejectTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRefundTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashContestTaskMutationVariables = Exact<{
   id: string | number;
@@ -245,7 +245,7 @@ export type DashContestTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRateTaskMutationVariables = Exact<{
   taskId: string | number;
@@ -260,14 +260,14 @@ export type DashAcceptTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashStartTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCompleteTaskMutationVariables = Exact<{
   id: string | number;
@@ -275,7 +275,7 @@ export type DashCompleteTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashFailTaskMutationVariables = Exact<{
   id: string | number;
@@ -283,7 +283,7 @@ export type DashFailTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashOwnAgentFragment = { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
 
@@ -415,7 +415,7 @@ export type DashRequestTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -465,6 +465,10 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -683,6 +687,10 @@ export const DashTasksDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -750,6 +758,10 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -817,6 +829,10 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -884,6 +900,10 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -951,6 +971,10 @@ export const DashProvideTaskInputDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -1018,6 +1042,10 @@ export const DashApproveTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -1085,6 +1113,10 @@ export const DashRejectTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -1152,6 +1184,10 @@ export const DashRefundTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -1219,6 +1255,10 @@ export const DashContestTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -1294,6 +1334,10 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -1361,6 +1405,10 @@ export const DashStartTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -1428,6 +1476,10 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -1495,6 +1547,10 @@ export const DashFailTaskDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
@@ -2045,6 +2101,10 @@ export const DashRequestTaskInputDocument = new TypedDocumentString(`
     method
     status
     amountCents
+    cardBrand
+    cardLast4
+    heldAt
+    settledAt
   }
   reviewWindowSeconds
   inputRequest
