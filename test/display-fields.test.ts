@@ -16,9 +16,13 @@ describe('display fields', () => {
     await server.prisma.agent.update({ where: { id: agent.id }, data: { a2aCard: { iconUrl: 'https://cdn.example.com/icon.png' } } });
     expect((await server.api.graphql(AGENT, { s: agent.id })).data.agent.iconUrl).toBe('https://cdn.example.com/icon.png');
     // Anything but https (javascript:, http:, data:) is not offered as an icon.
+    // The owner sees the agent by the same rule.
+    const MINE = `query($id: ID!) { myAgent(id: $id) { iconUrl } }`;
+    expect((await server.api.graphql(MINE, { id: agent.id }, owner.apiKey)).data.myAgent.iconUrl).toBe('https://cdn.example.com/icon.png');
     for (const iconUrl of ['javascript:alert(1)', 'http://cdn.example.com/icon.png', 'data:image/svg+xml,<svg/>']) {
       await server.prisma.agent.update({ where: { id: agent.id }, data: { a2aCard: { iconUrl } } });
       expect((await server.api.graphql(AGENT, { s: agent.id })).data.agent.iconUrl, iconUrl).toBeNull();
+      expect((await server.api.graphql(MINE, { id: agent.id }, owner.apiKey)).data.myAgent.iconUrl, iconUrl).toBeNull();
     }
     // Without a name the owner is not named (never the email).
     await server.prisma.user.update({ where: { id: owner.id }, data: { name: null } });

@@ -6,6 +6,13 @@ import { AgentRef } from './agents.js';
 type Card = { provider?: { organization?: string; url?: string }; iconUrl?: string; capabilities?: { streaming?: boolean; pushNotifications?: boolean } };
 const cardOf = (agent: { a2aCard: unknown }) => (agent.a2aCard ?? null) as Card | null;
 
+// A card's icon is shown only over https: the dashboard puts it in an <img>, and a card is the agent's
+// own text (javascript:, data: or plain http: are never offered).
+export const iconOf = (agent: { a2aCard: unknown }): string | null => {
+  const icon = (agent.a2aCard as { iconUrl?: unknown } | null)?.iconUrl;
+  return typeof icon === 'string' && /^https:\/\//i.test(icon) ? icon : null;
+};
+
 const AgentProviderRef = builder.objectRef<{ organization: string | null; url: string | null }>('AgentProvider').implement({
   description: 'Who provides an agent, as its A2A card says',
   fields: (t) => ({
@@ -23,7 +30,7 @@ builder.prismaObjectFields(AgentRef, (t) => ({
   }),
   cardVerified: t.exposeBoolean('cardVerified', { description: 'A signature on the A2A card verified (JWS over the JCS-canonical card)' }),
   cardFetchedAt: t.expose('cardFetchedAt', { type: 'DateTime', nullable: true }),
-  iconUrl: t.string({ nullable: true, resolve: (agent) => cardOf(agent)?.iconUrl ?? null }),
+  iconUrl: t.string({ nullable: true, description: "The agent's icon (https), from its A2A card", resolve: iconOf }),
   provider: t.field({
     type: AgentProviderRef,
     nullable: true,

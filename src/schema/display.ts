@@ -5,13 +5,10 @@ import { z } from 'zod';
 import { builder } from './builder.js';
 import type { DayOutcomes } from '../reputation/daily.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
+import { iconOf } from './agent-cards.js';
 import { TaskRef } from './tasks.js';
 import { DeliveryRef } from './deliveries.js';
 
-const iconOf = (agent: { a2aCard: unknown }): string | null => {
-  const icon = (agent.a2aCard as { iconUrl?: unknown } | null)?.iconUrl;
-  return typeof icon === 'string' && /^https:\/\//i.test(icon) ? icon : null;
-};
 
 builder.prismaObjectFields(PublicAgentRef, (t) => ({
   iconUrl: t.string({ nullable: true, description: "The agent's icon (https), from its A2A card", select: { a2aCard: true }, resolve: iconOf }),
