@@ -26,7 +26,8 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-const CHANNEL = 'task_events';
+// Exported for the fan-out benchmark, which announces events as a task move on another process would.
+export const TASK_EVENTS_CHANNEL = 'task_events';
 const REVOKED_KEYS = 'revoked_api_keys';
 
 function localFanout() {
@@ -79,7 +80,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     const client = new pg.Client({ connectionString });
     client.on('notification', (msg) => {
       if (msg.channel === REVOKED_KEYS && msg.payload) return void fanout.emitRevokedKey(msg.payload);
-      if (msg.channel !== CHANNEL || !msg.payload) return;
+      if (msg.channel !== TASK_EVENTS_CHANNEL || !msg.payload) return;
       try {
         fanout.emit(JSON.parse(msg.payload) as TaskEvent);
       } catch {
@@ -93,7 +94,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
       if (!closed) setTimeout(() => void listen().catch(() => {}), 1000);
     });
     await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${TASK_EVENTS_CHANNEL}`);
     await client.query(`LISTEN ${REVOKED_KEYS}`);
     listener = client;
   }
@@ -101,7 +102,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
 
   return {
     async publish(event) {
-      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
+      await pool.query('SELECT pg_notify($1, $2)', [TASK_EVENTS_CHANNEL, JSON.stringify(event)]);
     },
     async publishRevokedKey(apiKeyId) {
       await pool.query('SELECT pg_notify($1, $2)', [REVOKED_KEYS, apiKeyId]);
