@@ -6,7 +6,7 @@
 // to every subscription is measured in the same run with the same subscribers, and the service's
 // figures are printed beside it and as ratios to it (the machine is shared; ratios drift less).
 //
-//   npm run bench:fanout -- [--subscribers 10000] [--rounds 5] [--clients 3] [--postgres URL]
+//   npm run bench:fanout -- [--subscribers 10000] [--rounds 5] [--clients 3] [--postgres URL] [--profile DIR]
 //
 // Rounds: the event is announced on the service's channel with pg_notify (what a task move on any
 // process does after its commit), and the last round cancels the task through the API, so that one
@@ -30,6 +30,8 @@ const { values: args } = parseArgs({
     subscribers: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '5' },
     clients: { type: 'string', default: '3' },
+    // Writes a V8 CPU profile of the service (node --cpu-prof) into this directory (bench/profile-summary.ts reads it).
+    profile: { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -139,7 +141,8 @@ async function measureService(postgresUrl: string): Promise<Figures> {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const cap = String(subscribers + 100);
-    service = startService({ databaseUrl, dataDir, port, env: { ALLOW_SIMULATED_PAYMENTS: 'true', PUBLIC_BASE_URL: base, SUBSCRIPTIONS_PER_USER: cap, SUBSCRIPTIONS_PER_ADDRESS: cap } });
+    const nodeArgs = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+    service = startService({ databaseUrl, dataDir, port, nodeArgs, env: { ALLOW_SIMULATED_PAYMENTS: 'true', PUBLIC_BASE_URL: base, SUBSCRIPTIONS_PER_USER: cap, SUBSCRIPTIONS_PER_ADDRESS: cap } });
     log('service on PostgreSQL: starting');
     await waitUntilUp(`${base}/readyz`, service);
     const cli = (cliArgs: string[]) =>
