@@ -20,6 +20,8 @@ export interface EventBus {
   // Yields the events of the interest published from the moment of the call (not of the first read)
   // until the signal aborts or the streams are ended.
   subscribe(interest: Interest, signal: AbortSignal): AsyncIterable<TaskEvent>;
+  // Subscribers registered in this process (tests and metrics).
+  count(): number;
   // Ends every subscription (shutdown: subscribers' streams must finish before the server can close).
   // Publishing keeps working.
   endSubscriptions(): void;
@@ -119,6 +121,7 @@ function localFanout() {
       stop.addEventListener('abort', end, { once: true });
       return queue;
     },
+    count: () => [...subscribers.values()].reduce((sum, set) => sum + set.size, 0),
     end: () => ending.abort(),
   };
 }
@@ -130,6 +133,7 @@ export function createLocalBus(): EventBus {
     publishRevokedKey: async (apiKeyId) => void fanout.emitRevokedKey(apiKeyId),
     onRevokedKey: fanout.onRevokedKey,
     subscribe: (interest, signal) => fanout.subscribe(interest, signal),
+    count: fanout.count,
     endSubscriptions: () => fanout.end(),
     close: async () => fanout.end(),
   };
@@ -175,6 +179,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     },
     onRevokedKey: fanout.onRevokedKey,
     subscribe: (interest, signal) => fanout.subscribe(interest, signal),
+    count: fanout.count,
     endSubscriptions: () => fanout.end(),
     async close() {
       closed = true;

@@ -15,17 +15,35 @@ function listen(ctx: Context, interest: Interest): Listening {
   return { abort, stream: ctx.services.deps.events.subscribe(interest, abort.signal)[Symbol.asyncIterator]() };
 }
 
-async function* eventsFor({ stream, abort }: Listening, keep: (event: TaskEvent) => boolean, first: TaskEvent[]): AsyncGenerator<TaskEvent> {
-  try {
-    yield* first;
-    for (;;) {
-      const next = await stream.next();
-      if (next.done) return;
-      if (keep(next.value)) yield next.value;
-    }
-  } finally {
+// The events a subscriber is sent, after `first`. An iterator, not an async generator: a generator
+// waiting for the next event would hold back return() (the client unsubscribing) until an event came,
+// and its registration on the bus with it, forever for a task that never changes again.
+function eventsFor({ stream, abort }: Listening, keep: (event: TaskEvent) => boolean, first: TaskEvent[]): AsyncIterableIterator<TaskEvent> {
+  const pending = [...first];
+  const end = async (): Promise<IteratorResult<TaskEvent>> => {
     abort.abort();
-  }
+    await stream.return?.();
+    return { done: true, value: undefined };
+  };
+  return {
+    async next() {
+      const head = pending.shift();
+      if (head) return { done: false, value: head };
+      for (;;) {
+        const step = await stream.next();
+        if (step.done) return end();
+        if (keep(step.value)) return step;
+      }
+    },
+    return: end,
+    throw: async (error: unknown) => {
+      await end();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 // The task as it is after an event, read once per event and selection for every subscriber of this
