@@ -53,6 +53,7 @@ export async function createApp(opts: {
   database: Database;
   logger: Logger;
   serverKey: Buffer;
+  // Overrides RUN_JOBS (config.worker.run) for a test.
   runWorker?: boolean;
   jobEvents?: WorkerEvents;
   // The real clock and retry schedule unless a test passes its own.
@@ -128,7 +129,7 @@ export async function createApp(opts: {
   const sockets = startWebSocketServer({ server, yoga, contextFor, authenticateHeader, admission, streams, logger });
 
   const jobs: RunningJobs | null =
-    opts.runWorker === false ? null : await startJobs({ config, database, services, logger, events: jobEvents(metrics, opts.jobEvents) });
+    (opts.runWorker ?? config.worker.run) ? await startJobs({ config, database, services, logger, events: jobEvents(metrics, opts.jobEvents) }) : null;
 
   return {
     server,
