@@ -53,6 +53,9 @@ const schema = z.object({
   // without that record another process releases the jobs it had locked.
   WORKER_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
   WORKER_DEAD_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
+  // On SIGTERM, how long /readyz answers 503 while the process still serves, before it stops taking
+  // connections: time for a load balancer to take it out of rotation.
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   // Delivery operations (issue 22): how long attempts are kept; when a failing endpoint is disabled (both
@@ -120,6 +123,7 @@ function toConfig(env: z.infer<typeof schema>) {
       heartbeatIntervalMs: env.WORKER_HEARTBEAT_INTERVAL_MS,
       deadAfterMs: env.WORKER_DEAD_AFTER_MS,
     },
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
     deliveryMaxAttempts: env.DELIVERY_MAX_ATTEMPTS,
     deliveryOps: {
