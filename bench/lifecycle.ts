@@ -5,8 +5,13 @@
 // is measured in the same run, before each closed-loop phase, and the service's rate is printed as a
 // ratio to it (the machines are shared; absolute figures drift, ratios much less).
 //
-//   npm run bench:lifecycle -- [--on postgres|pglite] [--seconds 10] [--probe 20]
+//   npm run bench:lifecycle -- [--on postgres|pglite] [--seconds 10] [--probe 20] [--processes 1]
 //                              [--postgres postgresql://postgres@127.0.0.1:5432/test]
+//
+// --processes N (PostgreSQL only) starts N service processes on the one database, with the same
+// SECRET_KEY, and sends the requesters' tasks to them in turn (round robin); each delivery calls back
+// the process that sent it. It then also checks that a live event reaches a subscriber on one process
+// for a task created through another, both ways.
 //
 // It prints: tasks per second in a closed loop with 5 and 20 requesters (each creates a task and waits
 // for its completion, then the next); create→delivery latency at 20 and 2 tasks per second (open loop:
@@ -25,6 +30,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { callBack, verifyDelivery, type Delivery } from '../examples/agent/kit.js';
 import { drive } from './http-load.js';
+import { followTask } from './live-across.js';
 import { percentile } from './measure.js';
 import { startStatementCounter, type Counts, type StatementCounter } from './pg-statement-counter.js';
 import { freePort, startPlainServer, startService, stop, waitUntilUp } from './service.js';
@@ -34,6 +40,7 @@ const { values: args } = parseArgs({
     on: { type: 'string', default: 'postgres' },
     seconds: { type: 'string', default: '10' },
     probe: { type: 'string', default: '20' },
+    processes: { type: 'string', default: '1' },
     // Prints the statements of each step of the last probed task.
     trace: { type: 'boolean', default: false },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
@@ -41,6 +48,11 @@ const { values: args } = parseArgs({
 });
 const seconds = Number(args.seconds);
 const probeTasks = Number(args.probe);
+const processCount = Number(args.processes);
+if (!Number.isInteger(processCount) || processCount < 1 || processCount > 4 || (processCount > 1 && args.on !== 'postgres')) {
+  console.error('--processes: 1 to 4, and more than 1 only on PostgreSQL (the embedded database belongs to one process)');
+  process.exit(2);
+}
 if (!['postgres', 'pglite'].includes(args.on!) || !Number.isInteger(seconds) || seconds < 1 || seconds > 300 || !Number.isInteger(probeTasks) || probeTasks < 1) {
   console.error('usage: npm run bench:lifecycle -- [--on postgres|pglite] [--seconds S (1-300)] [--probe N] [--postgres URL]');
   process.exit(2);
@@ -54,6 +66,8 @@ function startAgent() {
   let secret = '';
   let hold: Promise<void> | null = null;
   const receivedAt = new Map<string, number>();
+  // Deliveries per task: each should arrive exactly once (the agent answers 200 at once).
+  const deliveries = new Map<string, number>();
   const completed = new Set<string>();
   const waiters = new Map<string, () => void>();
   let rejected = 0;
@@ -70,6 +84,7 @@ function startAgent() {
         return;
       }
       receivedAt.set(delivery.taskId, performance.now());
+      deliveries.set(delivery.taskId, (deliveries.get(delivery.taskId) ?? 0) + 1);
       res.writeHead(200).end();
       if (hold) await hold;
       const answer = await callBack(delivery, { result: { echo: delivery.input } }).catch(() => null);
@@ -82,6 +97,7 @@ function startAgent() {
   return {
     server,
     receivedAt,
+    deliveries,
     rejected: () => rejected,
     setSecret: (s: string) => (secret = s),
     holdCallbacks(): () => void {
@@ -161,17 +177,27 @@ async function main() {
     await new Promise<void>((resolve) => agent.server.listen(0, '127.0.0.1', resolve));
     const agentUrl = `http://127.0.0.1:${(agent.server.address() as { port: number }).port}/tasks`;
 
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const service = startService({
-      databaseUrl,
-      dataDir,
-      port,
-      env: { ALLOW_SIMULATED_PAYMENTS: 'true', ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: base },
-    });
-    children.push(service);
-    log(`service on ${onPostgres ? 'PostgreSQL' : 'the embedded database'}: starting`);
-    await waitUntilUp(`${base}/readyz`, service);
+    // Every process of one service shares its SECRET_KEY (API keys, tokens and secrets are made with it).
+    const secretKey = randomBytes(32).toString('hex');
+    const services: ChildProcess[] = [];
+    const bases: string[] = [];
+    for (let i = 0; i < processCount; i++) {
+      const port = await freePort();
+      const processBase = `http://127.0.0.1:${port}`;
+      const child = startService({
+        databaseUrl,
+        dataDir,
+        port,
+        env: { ALLOW_SIMULATED_PAYMENTS: 'true', ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: processBase, SECRET_KEY: secretKey },
+      });
+      children.push(child);
+      services.push(child);
+      bases.push(processBase);
+      log(`service process ${i + 1} of ${processCount} on ${onPostgres ? 'PostgreSQL' : 'the embedded database'}: starting`);
+      await waitUntilUp(`${processBase}/readyz`, child);
+    }
+    const base = bases[0]!;
+    const servicePids = () => services.map((child) => child.pid!);
 
     // The CLI on the service's database: directly on PostgreSQL, or through the embedded one's socket.
     const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
@@ -198,10 +224,11 @@ async function main() {
     let sequence = 0;
     const taskIds: string[] = [];
     // Creates one task; resolves with its id once the service answered 201.
-    const createTask = async (): Promise<string> => {
+    // Round robin over the processes.
+    const createTask = async (through = bases[sequence % bases.length]!): Promise<string> => {
       const body = JSON.stringify({ title: 'Echo', description: 'Echo the input back', capabilities: ['bench-echo'], input: { n: ++sequence } });
       const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = http.request(`${base}/v1/tasks`, { method: 'POST', agent: keepAlive, headers: { ...as(requester.apiKey), 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const req = http.request(`${through}/v1/tasks`, { method: 'POST', agent: keepAlive, headers: { ...as(requester.apiKey), 'content-length': Buffer.byteLength(body) } }, (res) => {
           let text = '';
           res.setEncoding('utf8').on('data', (c: string) => (text += c));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
@@ -282,7 +309,7 @@ async function main() {
     const closedLoop = async (requesters: number) => {
       const deadline = performance.now() + seconds * 1000;
       let done = 0;
-      const cpu0 = { service: cpuSeconds([service.pid!]), postgres: onPostgres ? cpuSeconds(postgresPids()) : 0 };
+      const cpu0 = { service: cpuSeconds(servicePids()), postgres: onPostgres ? cpuSeconds(postgresPids()) : 0 };
       const started = performance.now();
       await Promise.all(
         Array.from({ length: requesters }, async () => {
@@ -293,7 +320,7 @@ async function main() {
         }),
       );
       const elapsed = (performance.now() - started) / 1000;
-      const cpu = { service: cpuSeconds([service.pid!]) - cpu0.service, postgres: onPostgres ? cpuSeconds(postgresPids()) - cpu0.postgres : 0 };
+      const cpu = { service: cpuSeconds(servicePids()) - cpu0.service, postgres: onPostgres ? cpuSeconds(postgresPids()) - cpu0.postgres : 0 };
       return { tasks: done, perSecond: done / elapsed, serviceCpuMsPerTask: (cpu.service * 1000) / done, postgresCpuMsPerTask: (cpu.postgres * 1000) / done };
     };
 
@@ -332,6 +359,25 @@ async function main() {
     const at20 = await openLoop(20);
     const at2 = await openLoop(2);
 
+    // Live events across processes: each process in turn creates a task (its callback held back), the
+    // next one's subscriber follows it to completion.
+    const across: string[] = [];
+    let acrossFailed = false;
+    for (let i = 0; processCount > 1 && i < processCount; i++) {
+      const through = i;
+      const on = (i + 1) % processCount;
+      const release = agent.holdCallbacks();
+      const taskId = await createTask(bases[through]);
+      try {
+        const seen = await followTask({ base: bases[on]!, apiKey: requester.apiKey, taskId, timeoutMs: 15_000, subscribed: release });
+        across.push(`subscribed on process ${on + 1} to a task created through process ${through + 1}: saw ${seen.join(' → ')}`);
+      } catch (error) {
+        release();
+        acrossFailed = true;
+        across.push(`subscribed on process ${on + 1} to a task created through process ${through + 1}: FAILED, ${(error as Error).message}`);
+      }
+    }
+
     // Let the capture jobs of the last tasks run, then check every task.
     let lost: { status: string; payment: string | null; n: number }[] = [];
     const check = onPostgres ? directUrl! : null;
@@ -358,7 +404,8 @@ async function main() {
       }
     }
 
-    console.log(`\nTask lifecycle on ${onPostgres ? 'PostgreSQL' : 'the embedded database (PGlite)'}: ${seconds} s per phase, ${taskIds.length} tasks in all, paid by a saved card (hold, capture)\n`);
+    const processes = processCount > 1 ? `${processCount} service processes (round robin), ` : '';
+    console.log(`\nTask lifecycle on ${onPostgres ? 'PostgreSQL' : 'the embedded database (PGlite)'}: ${processes}${seconds} s per phase, ${taskIds.length} tasks in all, paid by a saved card (hold, capture)\n`);
     console.log('| closed loop | plain node:http per s | tasks per s | ratio | service CPU ms/task | PostgreSQL CPU ms/task |');
     console.log('|---|---|---|---|---|---|');
     for (const l of loops) {
@@ -381,8 +428,12 @@ async function main() {
       console.log(`\nidle service: ${idlePerSecond.statements.toFixed(1)} statements/s, ${idlePerSecond.transactions.toFixed(1)} transactions/s (heartbeat, worker), included above in proportion to each step's time`);
     }
     const lostCount = lost.reduce((sum, row) => sum + row.n, 0);
+    const neverDelivered = taskIds.filter((id) => !agent.deliveries.has(id)).length;
+    const deliveredTwice = [...agent.deliveries.values()].filter((n) => n > 1).length;
     console.log(`\ntasks not completed and captured: ${lostCount}${lostCount ? ` ${JSON.stringify(lost)}` : ''}; deliveries with a bad signature: ${agent.rejected()}`);
-    if (lostCount || agent.rejected()) process.exitCode = 1;
+    console.log(`tasks delivered exactly once: ${taskIds.length - neverDelivered - deliveredTwice} of ${taskIds.length} (never: ${neverDelivered}, more than once: ${deliveredTwice})`);
+    for (const line of across) console.log(`live events across processes: ${line}`);
+    if (lostCount || agent.rejected() || neverDelivered || deliveredTwice || acrossFailed) process.exitCode = 1;
   } finally {
     for (const child of children) await stop(child);
     agent.server.close();

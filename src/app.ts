@@ -46,6 +46,8 @@ export interface App {
   server: http.Server;
   services: Services;
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
+  // From now on /readyz answers 503; everything else is served as before (see SHUTDOWN_DRAIN_MS).
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function createApp(opts: {
   database: Database;
   logger: Logger;
   serverKey: Buffer;
+  // Overrides RUN_JOBS (config.worker.run) for a test.
   runWorker?: boolean;
   jobEvents?: WorkerEvents;
   // The real clock and retry schedule unless a test passes its own.
@@ -94,6 +97,7 @@ export async function createApp(opts: {
 
   await installJobSchema(database.url, logger);
 
+  let draining = false;
   const runOperation = operationRunner(yoga as never);
   const execute = createRouteExecutor({ runOperation, routes });
   const route = createRouter({
@@ -120,6 +124,7 @@ export async function createApp(opts: {
     cors: createCors(config.corsOrigins),
     metrics,
     metricsToken: config.metricsToken,
+    draining: () => draining,
     databaseReachable: () => database.prisma.$queryRaw`SELECT 1`.then(() => true, () => false),
     serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null }),
     graphiql: config.env !== 'production',
@@ -129,7 +134,7 @@ export async function createApp(opts: {
   const sockets = startWebSocketServer({ server, yoga, contextFor, authenticateHeader, admission, streams, logger });
 
   const jobs: RunningJobs | null =
-    opts.runWorker === false ? null : await startJobs({ config, database, services, logger, events: jobEvents(metrics, opts.jobEvents) });
+    (opts.runWorker ?? config.worker.run) ? await startJobs({ config, database, services, logger, events: jobEvents(metrics, opts.jobEvents) }) : null;
 
   return {
     server,
@@ -143,7 +148,9 @@ export async function createApp(opts: {
       if (!config.publicBaseUrl) deps.urls.base = `http://localhost:${bound}`;
       return { port: bound, url: `http://127.0.0.1:${bound}` };
     },
+    drain: () => void (draining = true),
     async close() {
+      draining = true;
       // Stop taking connections; end the subscribers' streams, which never end by themselves (SSE
       // responses finish, WebSocket subscriptions complete); let the requests in flight finish; then
       // stop jobs. The database closes last.

@@ -43,12 +43,19 @@ const schema = z.object({
   SUBSCRIPTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
   RATE_LIMIT_KEY_PREFIX: z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - only, at most 64').default('rl'),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  // false: this process serves HTTP but runs no jobs (deliveries, expiry, payments, search sync), which
+  // other processes on the same PostgreSQL server run. Needs DATABASE_URL: the embedded database has
+  // one process, which must run them.
+  RUN_JOBS: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(5),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(500),
   // With a PostgreSQL server: how often a process records that its worker is alive, and after how long
   // without that record another process releases the jobs it had locked.
   WORKER_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
   WORKER_DEAD_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
+  // On SIGTERM, how long /readyz answers 503 while the process still serves, before it stops taking
+  // connections: time for a load balancer to take it out of rotation.
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   // Delivery operations (issue 22): how long attempts are kept; when a failing endpoint is disabled (both
@@ -110,11 +117,13 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     subscriptions: { perUser: env.SUBSCRIPTIONS_PER_USER, perAddress: env.SUBSCRIPTIONS_PER_ADDRESS },
     worker: {
+      run: env.RUN_JOBS,
       concurrency: env.WORKER_CONCURRENCY,
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
       heartbeatIntervalMs: env.WORKER_HEARTBEAT_INTERVAL_MS,
       deadAfterMs: env.WORKER_DEAD_AFTER_MS,
     },
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
     deliveryMaxAttempts: env.DELIVERY_MAX_ATTEMPTS,
     deliveryOps: {
@@ -168,6 +177,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.env === 'production' && config.databaseUrl && !config.secretKey) {
     throw new ConfigError('invalid configuration:\n  SECRET_KEY: required in production with DATABASE_URL');
+  }
+  if (!config.worker.run && !config.databaseUrl) {
+    throw new ConfigError('invalid configuration:\n  RUN_JOBS: false needs DATABASE_URL (with the embedded database, this process is the only one that can run jobs)');
   }
   if (config.worker.deadAfterMs < 2 * config.worker.heartbeatIntervalMs) {
     throw new ConfigError('invalid configuration:\n  WORKER_DEAD_AFTER_MS: must be at least twice WORKER_HEARTBEAT_INTERVAL_MS');

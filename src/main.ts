@@ -52,13 +52,16 @@ async function main() {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down');
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 25_000);
+    }, config.shutdownDrainMs + 25_000);
     force.unref();
     try {
+      // Still serving, but no longer ready: the load balancer takes the process out before it closes.
+      app.drain();
+      if (config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
       await app.close();
       await database.close();
       logger.info('stopped');

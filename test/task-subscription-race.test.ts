@@ -32,7 +32,7 @@ it('does not lose a change that lands between reading the task and listening for
     const current = await read(viewer, id);
     tasks.get = read;
     const seen = new AbortController();
-    const events = server.app.services.deps.events.subscribe(seen.signal)[Symbol.asyncIterator]();
+    const events = server.app.services.deps.events.subscribe({ taskId: id }, seen.signal)[Symbol.asyncIterator]();
     const cancelled = (async () => {
       for (let next = events.next(); ; next = events.next()) {
         const { value, done } = await next;

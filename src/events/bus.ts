@@ -1,7 +1,7 @@
 // Live task events for subscriptions. With a PostgreSQL server they travel through LISTEN/NOTIFY, so a
 // subscriber on one process sees changes made by another; the embedded database lives in one process,
 // where an in-process emitter is the same thing.
-import { EventEmitter, on } from 'node:events';
+import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 
@@ -17,41 +17,111 @@ export interface EventBus {
   // An API key was revoked: every process ends the subscriptions it opened.
   publishRevokedKey(apiKeyId: string): Promise<void>;
   onRevokedKey(listener: (apiKeyId: string) => void): void;
-  // Yields events published from the moment of the call (not of the first read) until the signal
-  // aborts or the streams are ended.
-  subscribe(signal: AbortSignal): AsyncIterable<TaskEvent>;
+  // Yields the events of the interest published from the moment of the call (not of the first read)
+  // until the signal aborts or the streams are ended.
+  subscribe(interest: Interest, signal: AbortSignal): AsyncIterable<TaskEvent>;
+  // Subscribers registered in this process (tests and metrics).
+  count(): number;
   // Ends every subscription (shutdown: subscribers' streams must finish before the server can close).
   // Publishing keeps working.
   endSubscriptions(): void;
   close(): Promise<void>;
 }
 
-const CHANNEL = 'task_events';
+// Exported for the fan-out benchmark, which announces events as a task move on another process would.
+export const TASK_EVENTS_CHANNEL = 'task_events';
 const REVOKED_KEYS = 'revoked_api_keys';
 
+// Who a subscriber listens for: one task's events, or those of every task a user is the requester of
+// or owns the agent of.
+export type Interest = { taskId: string } | { userId: string };
+
+// A subscriber's events not yet read. Events are pushed to it only when they concern it, so one event
+// costs the process the subscribers it concerns, not all of them.
+class EventQueue implements AsyncIterableIterator<TaskEvent> {
+  private readonly buffered: TaskEvent[] = [];
+  private waiting: ((result: IteratorResult<TaskEvent>) => void) | null = null;
+  private ended = false;
+  constructor(private readonly onEnd: () => void) {}
+
+  push(event: TaskEvent) {
+    if (this.ended) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = null;
+      resolve({ value: event, done: false });
+    } else this.buffered.push(event);
+  }
+
+  end() {
+    if (this.ended) return;
+    this.ended = true;
+    this.buffered.length = 0;
+    this.onEnd();
+    this.waiting?.({ value: undefined, done: true });
+    this.waiting = null;
+  }
+
+  next(): Promise<IteratorResult<TaskEvent>> {
+    const event = this.buffered.shift();
+    if (event) return Promise.resolve({ value: event, done: false });
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  return(): Promise<IteratorResult<TaskEvent>> {
+    this.end();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}
+
+// The process's one dispatcher of task events to its subscribers, indexed by task and by user.
 function localFanout() {
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(0);
+  const revoked = new EventEmitter();
+  revoked.setMaxListeners(0);
+  const subscribers = new Map<string, Set<EventQueue>>();
+  const keyOf = (interest: Interest) => ('taskId' in interest ? `task:${interest.taskId}` : `user:${interest.userId}`);
   const ending = new AbortController();
+  const deliver = (key: string, event: TaskEvent) => {
+    for (const queue of subscribers.get(key) ?? []) queue.push(event);
+  };
   return {
-    emit: (event: TaskEvent) => emitter.emit('event', event),
-    emitRevokedKey: (apiKeyId: string) => emitter.emit('revoked', apiKeyId),
-    onRevokedKey: (listener: (apiKeyId: string) => void) => void emitter.on('revoked', listener),
-    subscribe(signal: AbortSignal): AsyncIterable<TaskEvent> {
-      // The listener is registered here, before anything is read, so a subscriber can start listening
-      // and then read the current state without missing a change that lands in between.
-      const stop = AbortSignal.any([signal, ending.signal]);
-      // Subscribing after the streams were ended (during shutdown) gives a stream that ends at once.
-      if (stop.aborted) return (async function* () {})();
-      const events = on(emitter, 'event', { signal: stop });
-      return (async function* () {
-        try {
-          for await (const [event] of events) yield event as TaskEvent;
-        } catch (error) {
-          if ((error as Error).name !== 'AbortError') throw error;
-        }
-      })();
+    emit(event: TaskEvent) {
+      deliver(`task:${event.taskId}`, event);
+      deliver(`user:${event.requesterId}`, event);
+      // A user who asked their own agent is told once.
+      if (event.agentOwnerId && event.agentOwnerId !== event.requesterId) deliver(`user:${event.agentOwnerId}`, event);
     },
+    emitRevokedKey: (apiKeyId: string) => revoked.emit('revoked', apiKeyId),
+    onRevokedKey: (listener: (apiKeyId: string) => void) => void revoked.on('revoked', listener),
+    // The subscriber is registered here, before anything is read, so it can start listening and then
+    // read the current state without missing a change that lands in between.
+    subscribe(interest: Interest, signal: AbortSignal): AsyncIterable<TaskEvent> {
+      const stop = AbortSignal.any([signal, ending.signal]);
+      const key = keyOf(interest);
+      const queue: EventQueue = new EventQueue(() => {
+        stop.removeEventListener('abort', end);
+        const set = subscribers.get(key);
+        set?.delete(queue);
+        if (set?.size === 0) subscribers.delete(key);
+      });
+      const end = () => queue.end();
+      // Subscribing after the streams were ended (during shutdown) gives a stream that ends at once.
+      if (stop.aborted) {
+        queue.end();
+        return queue;
+      }
+      let set = subscribers.get(key);
+      if (!set) subscribers.set(key, (set = new Set()));
+      set.add(queue);
+      stop.addEventListener('abort', end, { once: true });
+      return queue;
+    },
+    count: () => [...subscribers.values()].reduce((sum, set) => sum + set.size, 0),
     end: () => ending.abort(),
   };
 }
@@ -62,7 +132,8 @@ export function createLocalBus(): EventBus {
     publish: async (event) => void fanout.emit(event),
     publishRevokedKey: async (apiKeyId) => void fanout.emitRevokedKey(apiKeyId),
     onRevokedKey: fanout.onRevokedKey,
-    subscribe: (signal) => fanout.subscribe(signal),
+    subscribe: (interest, signal) => fanout.subscribe(interest, signal),
+    count: fanout.count,
     endSubscriptions: () => fanout.end(),
     close: async () => fanout.end(),
   };
@@ -79,7 +150,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     const client = new pg.Client({ connectionString });
     client.on('notification', (msg) => {
       if (msg.channel === REVOKED_KEYS && msg.payload) return void fanout.emitRevokedKey(msg.payload);
-      if (msg.channel !== CHANNEL || !msg.payload) return;
+      if (msg.channel !== TASK_EVENTS_CHANNEL || !msg.payload) return;
       try {
         fanout.emit(JSON.parse(msg.payload) as TaskEvent);
       } catch {
@@ -93,7 +164,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
       if (!closed) setTimeout(() => void listen().catch(() => {}), 1000);
     });
     await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${TASK_EVENTS_CHANNEL}`);
     await client.query(`LISTEN ${REVOKED_KEYS}`);
     listener = client;
   }
@@ -101,13 +172,14 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
 
   return {
     async publish(event) {
-      await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(event)]);
+      await pool.query('SELECT pg_notify($1, $2)', [TASK_EVENTS_CHANNEL, JSON.stringify(event)]);
     },
     async publishRevokedKey(apiKeyId) {
       await pool.query('SELECT pg_notify($1, $2)', [REVOKED_KEYS, apiKeyId]);
     },
     onRevokedKey: fanout.onRevokedKey,
-    subscribe: (signal) => fanout.subscribe(signal),
+    subscribe: (interest, signal) => fanout.subscribe(interest, signal),
+    count: fanout.count,
     endSubscriptions: () => fanout.end(),
     async close() {
       closed = true;

@@ -14,6 +14,7 @@ import { renderOfflineGraphiQL } from './graphiql.js';
 import type { Context } from '../schema/context.js';
 import { inputGuardPlugin } from './input-guard.js';
 import { requestParamsPlugin } from './request-params.js';
+import { sharedEventResultsPlugin } from './shared-event-results.js';
 import { graphqlLimitPlugins, hideSuggestionsPlugin, withoutSuggestions } from './limits.js';
 
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
@@ -43,7 +44,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     // CORS is answered before requests reach yoga (http/cors.ts); yoga's default echoes any origin.
     cors: false,
     logging: false,
-    plugins: [requestParamsPlugin(), ...graphqlLimitPlugins(), inputGuardPlugin(), ...(opts.production ? [hideSuggestionsPlugin()] : [])],
+    plugins: [requestParamsPlugin(), ...graphqlLimitPlugins(), inputGuardPlugin(), sharedEventResultsPlugin(), ...(opts.production ? [hideSuggestionsPlugin()] : [])],
     context: ({ request, connectionParams, authentication }: { request: Request; connectionParams?: Record<string, unknown>; authentication?: Authentication }) => {
       const fromSocket = connectionParams?.authorization;
       if (typeof fromSocket === 'string') return contextFor(fromSocket);

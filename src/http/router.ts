@@ -29,6 +29,8 @@ export interface RouterParts {
   metricsToken: string | null;
   // Whether the database answers (for /readyz).
   databaseReachable(): Promise<boolean>;
+  // The process is shutting down: /readyz says so while requests are still served.
+  draining(): boolean;
   // Answers from the dashboard's files; false when no file matches.
   serveStatic(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
   graphiql: boolean;
@@ -77,6 +79,7 @@ export function createRouter(parts: RouterParts): RequestHandler {
       return void res.end(await metrics.registry.metrics());
     }
     if (path === '/readyz') {
+      if (parts.draining()) return sendJson(res, 503, { status: 'draining', error: { code: 'UNAVAILABLE', message: 'shutting down' } });
       if (await parts.databaseReachable()) return sendJson(res, 200, { status: 'ready' });
       return sendJson(res, 503, { status: 'unavailable', error: { code: 'UNAVAILABLE', message: 'database unreachable' } });
     }

@@ -55,7 +55,8 @@ export function countTaskTransitions(bus: EventBus, metrics: Metrics): EventBus 
     },
     publishRevokedKey: (apiKeyId) => bus.publishRevokedKey(apiKeyId),
     onRevokedKey: (listener) => bus.onRevokedKey(listener),
-    subscribe: (signal) => bus.subscribe(signal),
+    subscribe: (interest, signal) => bus.subscribe(interest, signal),
+    count: () => bus.count(),
     endSubscriptions: () => bus.endSubscriptions(),
     close: () => bus.close(),
   };

@@ -8,3 +8,10 @@ export interface Context {
   // Used only by the Pothos Prisma plugin to load relations; resolvers go through services.
   prisma: PrismaClient;
 }
+
+// What in a context a resolver's answer may depend on. Subscribers whose contexts have the same scope
+// are sent one execution's result for the same event (graphql/shared-event-results.ts), so a field
+// added to Context that resolvers read must be part of it.
+export function resultScope(ctx: Context): string {
+  return ctx.viewer ? `user:${ctx.viewer.id}:${ctx.viewer.isAdmin}` : 'anonymous';
+}

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { WorkerEvents } from 'graphile-worker';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createPrismaClient, createSearchClient, disconnectClients } from '../../src/db/client.js';
+import { createPrismaClient, createSearchClient, disconnectClients, type PrismaClient } from '../../src/db/client.js';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import type { TimeDeps } from '../../src/deps.js';
@@ -23,9 +23,10 @@ export interface TestServer {
 
 // logStream: where the service's log lines go (tests that read them); otherwise TEST_LOG_LEVEL decides.
 // time: a clock or retry schedule of the test's own (Deps), instead of the real ones.
+// wrapPrisma: the client the service gets, made from the test's (e.g. one that counts the queries).
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { db?: TestDatabase; jobEvents?: WorkerEvents; logStream?: DestinationStream; time?: Partial<TimeDeps> } = {},
+  opts: { db?: TestDatabase; jobEvents?: WorkerEvents; logStream?: DestinationStream; time?: Partial<TimeDeps>; wrapPrisma?: (prisma: PrismaClient) => PrismaClient } = {},
 ): Promise<TestServer> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
@@ -38,12 +39,13 @@ export async function startTestServer(
   });
   // Prepared statements as the service uses them on a PostgreSQL server (the CI's second run).
   const preparedStatements = db.kind === 'postgresql' && config.databasePreparedStatements;
-  const prisma = createPrismaClient(db.url, 5, { preparedStatements });
+  const own = createPrismaClient(db.url, 5, { preparedStatements });
+  const prisma = opts.wrapPrisma ? opts.wrapPrisma(own) : own;
   const searchPrisma = createSearchClient(db.url, 5, prisma, preparedStatements);
   const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
-    database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, close: () => disconnectClients(prisma, searchPrisma) },
+    database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, close: () => disconnectClients(own, searchPrisma) },
     logger,
     serverKey: randomBytes(32),
     jobEvents: opts.jobEvents,
@@ -63,7 +65,7 @@ export async function startTestServer(
     },
     async close() {
       await app.close();
-      await disconnectClients(prisma, searchPrisma);
+      await disconnectClients(own, searchPrisma);
       if (!opts.db) await db.close();
     },
   };

@@ -16,7 +16,7 @@ export async function agentKeepingTasksMatched(server: TestServer, ownerKey: str
 
 export const TASK_UPDATED = 'subscription($id: ID!) { taskUpdated(id: $id) { id status } }';
 
-// One socket with one subscription.
+// One socket with one subscription (taskUpdated or taskEvents).
 export function openSocket(baseUrl: string, key: string, query: string, variables: Record<string, unknown>) {
   const statuses: string[] = [];
   const errors: unknown[] = [];
@@ -31,12 +31,13 @@ export function openSocket(baseUrl: string, key: string, query: string, variable
   });
   let settle: () => void = () => {};
   const ended = new Promise<void>((resolve) => (settle = resolve));
-  client.subscribe<{ taskUpdated?: { status: string } }>(
+  client.subscribe<{ taskUpdated?: { status: string }; taskEvents?: { status: string } }>(
     { query, variables },
     {
       next: (value) => {
         if (value.errors) errors.push(...value.errors);
-        if (value.data?.taskUpdated) statuses.push(value.data.taskUpdated.status);
+        const task = value.data?.taskUpdated ?? value.data?.taskEvents;
+        if (task) statuses.push(task.status);
       },
       error: (error) => {
         errors.push(error);

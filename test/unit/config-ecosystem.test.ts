@@ -28,6 +28,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('runs jobs unless RUN_JOBS is false, which needs a PostgreSQL server', () => {
+    expect(loadConfig({}).worker.run).toBe(true);
+    expect(loadConfig({ RUN_JOBS: 'false', DATABASE_URL: 'postgresql://db/service' }).worker.run).toBe(false);
+    expect(() => loadConfig({ RUN_JOBS: 'false' })).toThrow(/RUN_JOBS: false needs DATABASE_URL/);
+    expect(() => loadConfig({ RUN_JOBS: 'sometimes' })).toThrow(/RUN_JOBS/);
+  });
+
   it('chooses pretty logs by LOG_FORMAT, else on a terminal outside production', () => {
     expect(wantsPrettyLogs('pretty', 'production')).toBe(true);
     expect(wantsPrettyLogs('json', 'development')).toBe(false);

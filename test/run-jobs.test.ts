@@ -1,0 +1,40 @@
+// RUN_JOBS=false: a process that serves HTTP and runs no jobs. A task created through it waits in the
+// queue, untouched, until a process that runs jobs on the same database delivers it. (PostgreSQL only:
+// the embedded database has one process, and the setting is refused without DATABASE_URL.)
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server.js';
+import { startTestAgent, type TestAgent } from './support/agent.js';
+import { usingPostgres } from './support/database.js';
+import { deliverTask } from '../src/jobs/specs/task-deliver.js';
+
+describe.runIf(usingPostgres())('a process with RUN_JOBS=false', () => {
+  let httpOnly: TestServer | undefined;
+  let jobs: TestServer | undefined;
+  let agent: TestAgent | undefined;
+  afterAll(async () => {
+    await jobs?.close();
+    await httpOnly?.close();
+    await agent?.close();
+  });
+
+  it('takes tasks and leaves their delivery to a process that runs jobs', async () => {
+    httpOnly = await startTestServer({ RUN_JOBS: 'false', DATABASE_URL: process.env.DATABASE_URL! });
+    agent = await startTestAgent();
+    const owner = await httpOnly.createUser();
+    const requester = await httpOnly.createUser();
+    const agentId = (await httpOnly.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Served', endpoint: agent.url } })).body.data.id;
+    const created = await httpOnly.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId } });
+    expect(created.status).toBe(201);
+
+    // A worker polling every 100 ms (and woken by NOTIFY) would have taken the delivery by now.
+    await new Promise((r) => setTimeout(r, 200));
+    const queued = await httpOnly.prisma.$queryRaw<Array<{ attempts: number; locked_at: Date | null }>>`
+      SELECT attempts, locked_at FROM graphile_worker.jobs WHERE task_identifier = ${deliverTask.name}`;
+    expect(queued).toEqual([{ attempts: 0, locked_at: null }]);
+    expect(agent.received).toHaveLength(0);
+
+    jobs = await startTestServer({}, { db: httpOnly.db });
+    const [delivery] = await agent.waitFor(1);
+    expect(delivery!.body.taskId).toBe(created.body.data.id);
+  });
+});
