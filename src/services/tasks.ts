@@ -55,7 +55,16 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return agent.ownerId;
   }
 
-  async function announce(t: Tx, afterCommit: AfterCommit, task: Task): Promise<void> {
+  // Where the bus has a channel, the hot moves send their event in their own statement (task-states.ts).
+  const notify = deps.events.notifyChannel;
+
+  // `sent`: the move's own statement sent the event (notify); it is only counted once committed.
+  async function announce(t: Tx, afterCommit: AfterCommit, task: Task, sent = false): Promise<void> {
+    if (sent) {
+      const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: null };
+      afterCommit(async () => deps.events.sentInTransaction(event));
+      return;
+    }
     const agentOwnerId = task.agentId ? await ownerOf(t, task.agentId) : null;
     const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId };
     afterCommit(() => deps.events.publish(event));
@@ -67,11 +76,12 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     const { task } = await transition(t, taskId, 'match', {
       now: clock.now(),
       current,
+      notify,
       data: { tokenNonce: nonce, tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)) },
     });
     const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId, agentId: task.agentId! } });
     await enqueue(t, deliverTask, { deliveryId: delivery.id });
-    await announce(t, afterCommit, task);
+    await announce(t, afterCommit, task, notify !== null);
     return task;
   }
 
@@ -93,11 +103,11 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   }
 
   async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options: TransitionOptions = {}) {
-    const { task, changed } = await transition(t, taskId, move, { now: clock.now(), ...options });
+    const { task, changed } = await transition(t, taskId, move, { now: clock.now(), notify, ...options });
     if (changed) {
       await payments().finalize(t, taskId, outcome);
       await hooks.taskFinished(t, task);
-      await announce(t, afterCommit, task);
+      await announce(t, afterCommit, task, notify !== null);
     }
     return task;
   }
@@ -114,6 +124,15 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     if (!task) throw notFound('task');
     if (task.requesterId !== viewer.id) throw forbidden('only the requester may do this');
     return task;
+  }
+
+  async function deliveredIn(t: Tx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<void> {
+    const by: Actor = { kind: 'system', note: 'the agent accepted the delivery' };
+    const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), current, by, notify }).catch((error) => {
+      if (error instanceof AppError && error.code === 'CONFLICT') return { task: null, changed: false };
+      throw error;
+    });
+    if (changed && task) await announce(t, afterCommit, task, notify !== null);
   }
 
   const trust = taskTrust(deps, { tx, announce, finish, loadForAgentOwner, loadForRequester } satisfies TaskInternals);
@@ -386,14 +405,12 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // Delivery outcomes, used by the delivery job.
     async markDelivered(taskId: string): Promise<void> {
-      await tx(async (t, afterCommit) => {
-        const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), by: { kind: 'system', note: 'the agent accepted the delivery' } }).catch((error) => {
-          if (error instanceof AppError && error.code === 'CONFLICT') return { task: null, changed: false };
-          throw error;
-        });
-        if (changed && task) await announce(t, afterCommit, task);
-      });
+      await tx((t, afterCommit) => deliveredIn(t, afterCommit, taskId));
     },
+
+    // The same in the transaction that records the delivery's attempt; `current`: the task as the
+    // delivery read it.
+    markDeliveredIn: deliveredIn,
 
     // An A2A agent cancelled the task on its side (delivery/a2a): it ends cancelled, paid back as a cancel is.
     async cancelledByAgent(taskId: string, note: string): Promise<void> {
