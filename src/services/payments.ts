@@ -12,7 +12,7 @@ import type { Deps } from '../deps.js';
 import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import type { Agent, Payment, PaymentStatus, Task } from '../generated/prisma/client.js';
+import type { Agent, Payment, PaymentStatus, Task, User } from '../generated/prisma/client.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import type { Viewer } from './accounts.js';
 import { newId } from '../ids.js';
@@ -42,7 +42,19 @@ export interface PaymentPlan {
   method: 'free' | 'credit' | 'card';
   // true when the task may be delivered right away (free, or paid by a credit).
   ready: boolean;
+  // The card payment just made, for placing its hold after the commit without reading it back.
+  payment?: Payment;
 }
+
+// What the inline hold needs, known to the request that made the task: its new payment and the requester
+// as authenticated (customer and default card), so neither is read again.
+export interface KnownHold {
+  payment: Payment;
+  requester: User;
+}
+
+// The task's row as a transaction locked it (lockTask).
+export type LockedTask = Pick<Task, 'status' | 'agentId' | 'startedAt'>;
 
 export interface CardAuthorization {
   autoCharged: boolean;
@@ -51,7 +63,7 @@ export interface CardAuthorization {
 
 export interface PaymentHooks {
   // In the transaction that moved the payment pending → authorized: the task may now be delivered.
-  onAuthorized(tx: Tx, taskId: string, afterCommit: AfterCommit): Promise<void>;
+  onAuthorized(tx: Tx, taskId: string, afterCommit: AfterCommit, locked: LockedTask | null): Promise<void>;
   // After the transaction that recorded a declined card (payment pending → released, failureMessage set):
   // the task cannot go ahead. Runs once per task.
   onDeclined?(taskId: string, message: string): Promise<void>;
@@ -80,8 +92,10 @@ export function paymentProviderOf(config: Config, serverKey: Buffer): PaymentPro
  * payment. Two transactions taking the rows in opposite orders can deadlock, and PostgreSQL then aborts
  * one of them (40P01).
  */
-export async function lockTask(tx: Tx, taskId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+export async function lockTask(tx: Tx, taskId: string): Promise<LockedTask | null> {
+  const [row] = await tx.$queryRaw<LockedTask[]>`
+    SELECT status::text AS status, agent_id AS "agentId", started_at AS "startedAt" FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  return row ?? null;
 }
 
 // Provider failures that say the card or the request will never work, as opposed to our own set-up
@@ -108,8 +122,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
   // The processor reports (or the inline call learned) that the hold stands.
   async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string): Promise<void> {
-    await lockTask(tx, payment.taskId);
-    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId })) await hooks.onAuthorized(tx, payment.taskId, afterCommit);
+    const locked = await lockTask(tx, payment.taskId);
+    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId })) await hooks.onAuthorized(tx, payment.taskId, afterCommit, locked);
     else await releaseIfEnded(tx, payment, intentId);
   }
 
@@ -144,8 +158,10 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
    * needs the client secret) and by the payment.authorize job (the safety net). Both send the key
    * task:<id>:authorize, so the processor creates one PaymentIntent per task however often this runs.
    */
-  async function placeHold(taskId: string, from: 'request' | 'job'): Promise<CardAuthorization> {
-    const payment = await prisma.payment.findUnique({ where: { taskId }, include: { task: { select: { requesterId: true } } } });
+  async function placeHold(taskId: string, from: 'request' | 'job', known?: KnownHold): Promise<CardAuthorization> {
+    const payment = known
+      ? { ...known.payment, task: { requesterId: known.requester.id } }
+      : await prisma.payment.findUnique({ where: { taskId }, include: { task: { select: { requesterId: true } } } });
     if (!payment || payment.method !== 'card') return { autoCharged: false, clientSecret: null };
     if (payment.status !== 'pending') {
       if (payment.status === 'released' && payment.failureMessage && from === 'request') throw declined(payment.failureMessage);
@@ -156,7 +172,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
     let result: AuthorizeResult;
     try {
-      const { user, customerId } = await ensureCustomer(prisma, provider, payment.task.requesterId);
+      const { user, customerId } = await ensureCustomer(prisma, provider, payment.task.requesterId, known?.requester);
       // autoCharged was decided at matching; a card removed since then leaves the requester to confirm.
       const paymentMethodId = payment.autoCharged ? user.defaultPaymentMethodId : null;
       result = await provider.authorize({
@@ -222,7 +238,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     provider,
 
     // Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
-    async prepare(tx: Tx, task: Task, agent: Agent, { fresh = false }: { fresh?: boolean } = {}): Promise<PaymentPlan> {
+    // `requester`: the requester as the request authenticated him (his default card is not read again).
+    async prepare(tx: Tx, task: Task, agent: Agent, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
       const existing = fresh ? null : await tx.payment.findUnique({ where: { taskId: task.id } });
       if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
       // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
@@ -235,16 +252,18 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         await tx.payment.create({ data: { ...base, method: 'credit', status: 'authorized' } });
         return { method: 'credit', ready: true };
       }
-      const requester = await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
-      await tx.payment.create({
-        data: { ...base, method: 'card', status: 'pending', autoCharged: requester.defaultPaymentMethodId !== null, provider: provider.name },
+      const payer = requester?.id === task.requesterId
+        ? requester
+        : await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
+      const payment = await tx.payment.create({
+        data: { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name },
       });
       await enqueue(tx, authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
-      return { method: 'card', ready: false };
+      return { method: 'card', ready: false, payment };
     },
 
     // After the matching transaction committed, for card payments. Throws 402 when the card is declined.
-    authorizeCard: (taskId: string) => placeHold(taskId, 'request'),
+    authorizeCard: (taskId: string, known?: KnownHold) => placeHold(taskId, 'request', known),
 
     // Job payment.authorize.
     authorizeFromJob: async (taskId: string) => void (await placeHold(taskId, 'job')),
