@@ -16,7 +16,7 @@ import type { Agent, Payment, PaymentStatus, Task, User } from '../generated/pri
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import type { Viewer } from './accounts.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue, jobCall } from '../jobs/enqueue.js';
 import { authorizePayment } from '../jobs/specs/payment-authorize.js';
 import { capturePayment } from '../jobs/specs/payment-capture.js';
 import { releasePayment } from '../jobs/specs/payment-release.js';
@@ -212,6 +212,79 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     }
   }
 
+  // The payment with what paying out needs: the payee's connected account (one statement).
+  async function payoutOf(taskId: string): Promise<(Payment & { connectAccountId: string | null }) | null> {
+    const [row] = await prisma.$queryRaw<Array<Payment & { connectAccountId: string | null }>>`
+      SELECT p.id, p.task_id AS "taskId", p.method::text AS method, p.status::text AS status, p.amount_cents AS "amountCents",
+        p.fee_cents AS "feeCents", p.auto_charged AS "autoCharged", p.provider, p.intent_id AS "intentId", p.transfer_id AS "transferId",
+        p.payee_id AS "payeeId", p.failure_message AS "failureMessage", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+        u.connect_account_id AS "connectAccountId"
+      FROM payments p LEFT JOIN users u ON u.id = p.payee_id WHERE p.task_id = ${taskId}`;
+    return row ?? null;
+  }
+
+  // The owner's share to their connected account, once per payment (see transfer).
+  async function payOut(payment: Payment & { connectAccountId: string | null }): Promise<void> {
+    const { taskId } = payment;
+    if (payment.method !== 'card' || payment.status !== 'captured' || payment.transferId || !payment.payeeId) return;
+    if (payment.failureMessage) return;
+    // The fee was fixed when the capture was decided; a later change of PLATFORM_FEE_BPS does not touch it.
+    const amountCents = payment.amountCents - payment.feeCents;
+    if (amountCents <= 0) return;
+    if (!payment.connectAccountId) {
+      logger.info({ taskId, payeeId: payment.payeeId, amountCents }, 'owner has no connected account; the transfer is owed');
+      return;
+    }
+    let transferId: string;
+    try {
+      ({ transferId } = await provider.transfer({
+        amountCents,
+        currency: CURRENCY,
+        destinationAccountId: payment.connectAccountId,
+        transferGroup: taskId,
+        idempotencyKey: taskPaymentKey(taskId, 'transfer'),
+      }));
+    } catch (error) {
+      if (error instanceof ProviderError && !error.retryable) {
+        // Typically an account whose onboarding is unfinished; it stays owed.
+        logger.warn({ err: error, taskId }, 'transfer refused; it stays owed');
+        return;
+      }
+      throw error;
+    }
+    await prisma.payment.updateMany({ where: { id: payment.id, transferId: null }, data: { transferId } });
+  }
+
+  // The payment's final move for how the task ended; false when its conditional move found it elsewhere.
+  async function settle(tx: Tx, payment: Payment, outcome: TaskOutcome): Promise<boolean> {
+    const { taskId } = payment;
+    const completed = outcome === 'completed';
+    if (payment.method === 'free') return move(tx, payment.id, ['authorized'], completed ? 'captured' : 'released');
+    if (payment.method === 'credit') {
+      // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
+      if (completed) return move(tx, payment.id, ['authorized'], 'captured');
+      if (!(await move(tx, payment.id, ['authorized'], 'refunded'))) return false;
+      await refundCredit(tx, taskId);
+      return true;
+    }
+    if (completed && payment.status === 'authorized') {
+      // The capture decision and its job in one statement; the job only when the move was made.
+      const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
+      const moved = await tx.$executeRaw`
+        WITH m AS (
+          UPDATE payments SET status = 'captured', fee_cents = ${feeCents}, updated_at = ${clock.now()}
+          WHERE id = ${payment.id} AND status = 'authorized' RETURNING id
+        )
+        SELECT ${jobCall(capturePayment, { taskId })} FROM m`;
+      return moved === 1;
+    }
+    // Not completed, or completed without a hold to capture: whatever is held is let go.
+    if (completed) logger.error({ taskId, status: payment.status }, 'task completed without an authorized payment; releasing it');
+    if (!(await move(tx, payment.id, ['pending', 'authorized'], 'released'))) return false;
+    await releaseJob(tx, taskId);
+    return true;
+  }
+
   // One event from the processor, in the transaction that records its id as processed.
   async function applyEvent(tx: Tx, afterCommit: AfterCommit, event: ProviderEvent): Promise<void> {
     if (!event.intentId) return;
@@ -269,36 +342,20 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     authorizeFromJob: async (taskId: string) => void (await placeHold(taskId, 'job')),
 
     // Inside the transaction that moves the task to a terminal state. Idempotent: a second call finds
-    // the payment already final and changes nothing.
-    async finalize(tx: Tx, taskId: string, outcome: TaskOutcome): Promise<void> {
+    // the payment already final and changes nothing. `known`: the payment as the caller read it with the
+    // task; used when it was authorized (the state it keeps while the agent works), and read again when
+    // its conditional move finds it changed.
+    async finalize(tx: Tx, taskId: string, outcome: TaskOutcome, known?: Payment | null): Promise<void> {
+      if (known && known.taskId === taskId && known.status === 'authorized' && (await settle(tx, known, outcome))) return;
       const payment = await tx.payment.findUnique({ where: { taskId } });
-      if (!payment) return;
-      const completed = outcome === 'completed';
-      if (payment.method === 'free') {
-        await move(tx, payment.id, ['authorized'], completed ? 'captured' : 'released');
-        return;
-      }
-      if (payment.method === 'credit') {
-        // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
-        if (completed) await move(tx, payment.id, ['authorized'], 'captured');
-        else if (await move(tx, payment.id, ['authorized'], 'refunded')) await refundCredit(tx, taskId);
-        return;
-      }
-      if (completed && payment.status === 'authorized') {
-        const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
-        if (await move(tx, payment.id, ['authorized'], 'captured', { feeCents })) {
-          await enqueue(tx, capturePayment, { taskId });
-        }
-        return;
-      }
-      // Not completed, or completed without a hold to capture: whatever is held is let go.
-      if (completed) logger.error({ taskId, status: payment.status }, 'task completed without an authorized payment; releasing it');
-      if (await move(tx, payment.id, ['pending', 'authorized'], 'released')) await releaseJob(tx, taskId);
+      if (payment) await settle(tx, payment, outcome);
     },
 
-    // Job payment.capture: the decision is already recorded (status captured); this tells the processor.
+    // Job payment.capture: the decision is already recorded (status captured); this tells the processor,
+    // then pays the owner's share in the same run (a retry captures again under the same key, which the
+    // processor answers with the capture already made, and goes on to the transfer).
     async capture(taskId: string): Promise<void> {
-      const payment = await prisma.payment.findUnique({ where: { taskId } });
+      const payment = await payoutOf(taskId);
       if (!payment || payment.method !== 'card' || payment.status !== 'captured' || !payment.intentId) return;
       try {
         await provider.capture({ intentId: payment.intentId, idempotencyKey: taskPaymentKey(taskId, 'capture') });
@@ -312,7 +369,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         }
         throw error;
       }
-      await enqueue(prisma, transferPayment, { taskId });
+      await payOut(payment);
     },
 
     // Job payment.release: cancels the PaymentIntent of a released payment (a late hold included).
@@ -336,36 +393,11 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     // transfers, transfer_group = task id). Without an account the share stays owed: the payment keeps
     // transferId null and payeeId, and is paid when the owner connects one (billing.startPayoutOnboarding).
     async transfer(taskId: string): Promise<void> {
-      const payment = await prisma.payment.findUnique({ where: { taskId } });
-      if (!payment || payment.method !== 'card' || payment.status !== 'captured' || payment.transferId || !payment.payeeId) return;
-      if (payment.failureMessage) return;
-      // The fee was fixed when the capture was decided; a later change of PLATFORM_FEE_BPS does not touch it.
-      const amountCents = payment.amountCents - payment.feeCents;
-      if (amountCents <= 0) return;
-      const payee = await prisma.user.findUnique({ where: { id: payment.payeeId }, select: { connectAccountId: true } });
-      if (!payee?.connectAccountId) {
-        logger.info({ taskId, payeeId: payment.payeeId, amountCents }, 'owner has no connected account; the transfer is owed');
-        return;
-      }
-      let transferId: string;
-      try {
-        ({ transferId } = await provider.transfer({
-          amountCents,
-          currency: CURRENCY,
-          destinationAccountId: payee.connectAccountId,
-          transferGroup: taskId,
-          idempotencyKey: taskPaymentKey(taskId, 'transfer'),
-        }));
-      } catch (error) {
-        if (error instanceof ProviderError && !error.retryable) {
-          // Typically an account whose onboarding is unfinished; it stays owed.
-          logger.warn({ err: error, taskId }, 'transfer refused; it stays owed');
-          return;
-        }
-        throw error;
-      }
-      await prisma.payment.updateMany({ where: { id: payment.id, transferId: null }, data: { transferId } });
+      const payment = await payoutOf(taskId);
+      if (payment) await payOut(payment);
     },
+
+
 
     // POST /v1/webhooks/stripe: verifies the signature over the raw bytes, then handles each event id once.
     async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<'processed' | 'duplicate'> {

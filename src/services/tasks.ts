@@ -17,8 +17,8 @@ import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentP
 import type { RouteCriteria } from './routing.js';
 import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
-import { isTerminal, transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
-import { taskTrust, type TaskInternals } from './task-trust.js';
+import { isTerminal, transition, type Actor, type MoveName } from './task-states.js';
+import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust.js';
 import { evidenceHash } from './evidence.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
 
@@ -112,10 +112,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return { plan };
   }
 
-  async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options: TransitionOptions = {}) {
+  async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, { payment, ...options }: FinishOptions = {}) {
     const { task, changed } = await transition(t, taskId, move, { now: clock.now(), notify, ...options });
     if (changed) {
-      await payments().finalize(t, taskId, outcome);
+      await payments().finalize(t, taskId, outcome, payment);
       await hooks.taskFinished(t, task);
       await announce(t, afterCommit, task, notify !== null);
     }
@@ -320,7 +320,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const given = (value: unknown) => value !== undefined && value !== null;
       const answers = [given(body.result), given(body.error), given(body.inputRequired)].filter(Boolean).length;
       if (answers !== 1) throw invalid(given(body.result) ? 'error' : 'result', 'send exactly one of result (object), error (string) or inputRequired');
-      const task = await prisma.task.findUnique({ where: { id } });
+      // With its payment (one statement), which completing it takes.
+      const task = await prisma.task.findUnique({ where: { id }, include: { payment: true } });
       // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
       if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
       const agent: Actor = { kind: 'agent', id: task.agentId };
@@ -328,7 +329,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       return tx((t, afterCommit) =>
         body.result
           ? trust.resultGiven(t, afterCommit, task, body.result, agent)
-          : finish(t, afterCommit, id, 'fail', 'failed', { current: task, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
+          : finish(t, afterCommit, id, 'fail', 'failed', { current: task, payment: task.payment, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
       );
     },
 
