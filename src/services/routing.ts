@@ -158,20 +158,22 @@ export interface Ranking {
 /**
  * The eligible agents ranked (`limit` of them, or every candidate read) and the agents passed over. One
  * statement reads every agent that offers what the task needs, eligible or not, when there are no more
- * than a candidate pool of them (the common case); past that, the eligible pool and the passed-over
- * agents are read apart, so ineligible agents cannot crowd eligible ones out of the pool.
+ * than a candidate pool of them (the common case); past that, the eligible pool is read apart, so that
+ * ineligible agents cannot crowd eligible ones out of it, and the passed-over agents too when the first
+ * read did not hold enough of them.
  */
 export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, limit = CANDIDATE_POOL): Promise<Ranking> {
   const offering = await db.agent.findMany({ where: offersWhere(criteria), orderBy: POOL_ORDER, take: CANDIDATE_POOL + 1, include: IN_FLIGHT });
   let candidates: Array<Agent & { _count: { tasks: number } }>;
   let passedOver: PassedOver[];
+  const judged = offering.map((agent) => ({ agent, reasons: passOverReasons(agent, criteria, now) }));
+  // The read is in the pool's order, so the first ineligible agents it saw are the first of all.
+  passedOver = judged.filter((j) => j.reasons.length > 0).slice(0, PASSED_OVER_SHOWN);
   if (offering.length <= CANDIDATE_POOL) {
-    const judged = offering.map((agent) => ({ agent, reasons: passOverReasons(agent, criteria, now) }));
     candidates = judged.filter((j) => j.reasons.length === 0).map((j) => j.agent);
-    passedOver = judged.filter((j) => j.reasons.length > 0).slice(0, PASSED_OVER_SHOWN);
   } else {
     candidates = await db.agent.findMany({ where: eligibleWhere(criteria, now), orderBy: POOL_ORDER, take: CANDIDATE_POOL, include: IN_FLIGHT });
-    passedOver = await passedOverAgents(db, criteria, now);
+    if (passedOver.length < PASSED_OVER_SHOWN) passedOver = await passedOverAgents(db, criteria, now);
   }
   const inFlight = new Map(candidates.map((a) => [a.id, a._count.tasks]));
   const cap = priceCap(criteria);

@@ -132,7 +132,10 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
   const data: Record<string, unknown> = { ...stamps, ...options.data, status: spec.to, updatedAt: now };
   const sets = options.where ? null : setClause(data);
   if (sets) {
-    // The update, its history entry and its event in one statement.
+    // The update, its history entry and its event in one statement. A CTE that only reads runs when it is
+    // read, hence the count of the notifications.
+    const notifyCte = options.notify ? Prisma.sql`, n AS (SELECT pg_notify(${options.notify}, ${EVENT_JSON}) FROM m)` : Prisma.empty;
+    const notified = options.notify ? Prisma.sql`, (SELECT count(*) FROM n)::int AS "notified"` : Prisma.empty;
     const [task] = await tx.$queryRaw<Task[]>`
       WITH m AS (
         UPDATE tasks SET ${sets} WHERE id = ${taskId} AND status = ${before.status}::"TaskStatus" RETURNING *
@@ -141,12 +144,10 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
         SELECT ${entry.id}, m.id, ${now}::timestamptz, ${entry.actor}, ${entry.actorId}, ${move}, ${before.status}::"TaskStatus",
           ${spec.to}::"TaskStatus", ${entry.note}, ${by.data === undefined ? null : JSON.stringify(by.data)}::jsonb
         FROM m
-      ), n AS (
-        SELECT pg_notify(${options.notify ?? ''}, ${EVENT_JSON}) FROM m WHERE ${options.notify ? Prisma.sql`true` : Prisma.sql`false`}
-      )
-      SELECT ${taskSelection('m')}, (SELECT count(*) FROM n)::int AS "notified" FROM m`;
+      )${notifyCte}
+      SELECT ${taskSelection('m')}${notified} FROM m`;
     if (!task) return null;
-    delete (task as Partial<Record<'notified', unknown>>).notified;
+    if (options.notify) delete (task as Partial<Record<'notified', unknown>>).notified;
     return task;
   }
   const [task] = await tx.task.updateManyAndReturn({
