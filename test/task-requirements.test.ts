@@ -3,6 +3,7 @@
 // passed over, the reason.
 import { describe, expect, testWith } from './support/fixtures.js';
 import { untilNoJobDue } from './support/jobs.js';
+import { newId } from '../src/ids.js';
 
 const test = testWith({
   agentProfile: { name: 'Baseline', capabilities: ['baseline'], protocols: ['http'] },
@@ -140,5 +141,29 @@ describe('requirements and explainable routing', () => {
     });
     expect(explained.body.data.explainRoute.candidates[0].agent.name).toBe('Baseline');
     expect(explained.body.data.explainRoute.candidates[0].terms[0]).toEqual({ term: 'capability', weight: 0.1 });
+  });
+
+  test('a capability offered by more agents than the candidate pool still routes among the eligible ones', async ({ server, owner, requester, agent }) => {
+    // 230 inactive agents with the highest trust would fill a pool of 200 read in trust order; the
+    // eligible one below them must still be chosen, and the passed-over list shows the first ten.
+    const now = new Date();
+    const crowd = Array.from({ length: 230 }, (_, i) => ({
+      id: newId('agt'),
+      ownerId: owner.id,
+      name: `crowd ${i}`,
+      slug: `crowd-${i}-${now.getTime()}`,
+      endpoint: agent.http.url,
+      capabilities: ['crowded'],
+      status: 'inactive' as const,
+      trustScore: 0.9 - i / 1000,
+      updatedAt: now,
+    }));
+    await server.prisma.agent.createMany({ data: crowd });
+    const eligible = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'crowded eligible', endpoint: agent.http.url, capabilities: ['crowded'] } })).body.data.id as string;
+    const res = await server.api.post('/v1/tasks/route', { key: requester.apiKey, body: { capabilities: ['crowded'] } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((c: { id: string }) => c.id)).toEqual([eligible]);
+    expect(res.body.passedOver.map((p: { id: string }) => p.id)).toEqual(crowd.slice(0, 10).map((a) => a.id));
+    expect(res.body.passedOver.every((p: { reasons: string[] }) => p.reasons.includes('inactive'))).toBe(true);
   });
 });

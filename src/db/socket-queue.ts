@@ -6,6 +6,7 @@
 // its Sync, as well as for a whole transaction.
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { NotificationRelay } from './notification-relay.js';
 
 interface QueuedMessage {
   handlerId: number;
@@ -34,6 +35,7 @@ export function keepExtendedQueriesTogether(server: PGLiteSocketServer): void {
     throw new Error('unexpected @electric-sql/pglite-socket internals; check the pinned version');
   }
   const open = new Set<number>();
+  const notifications = new NotificationRelay();
 
   queue.processQueue = async function processQueue(this: QueueInternals) {
     if (this.processing) return;
@@ -50,15 +52,20 @@ export function keepExtendedQueriesTogether(server: PGLiteSocketServer): void {
         if (CONTINUES.has(type)) open.add(item.handlerId);
         else if (ENDS.has(type)) open.delete(item.handlerId);
         let bytes = 0;
+        notifications.incoming(item.handlerId, item.message, item.onData);
+        const output: Uint8Array[] = [];
         try {
           await this.db.runExclusive(() =>
             this.db.execProtocolRawStream(item.message, {
               onRawData: (data: Uint8Array) => {
                 bytes += data.length;
+                // Copied: PGlite reuses its output buffer.
+                if (notifications.listening) output.push(data.slice());
                 item.onData(data);
               },
             }),
           );
+          notifications.outgoing(item.handlerId, output);
         } catch (error) {
           open.delete(item.handlerId);
           item.reject(error);
@@ -75,6 +82,7 @@ export function keepExtendedQueriesTogether(server: PGLiteSocketServer): void {
   const clear = queue.clearQueueForHandler.bind(queue);
   queue.clearQueueForHandler = (handlerId: number) => {
     clear(handlerId);
+    notifications.drop(handlerId);
     // A connection that went away mid-exchange must not hold the database.
     if (open.delete(handlerId) && queue.lastHandlerId === handlerId) queue.lastHandlerId = null;
     void queue.processQueue();

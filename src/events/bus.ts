@@ -14,6 +14,11 @@ export interface TaskEvent {
 
 export interface EventBus {
   publish(event: TaskEvent): Promise<void>;
+  // With a PostgreSQL server, the channel a transaction can send an event on itself (pg_notify, delivered
+  // at its commit) instead of publish() after it; null in one process, where publish() costs no statement.
+  readonly notifyChannel: string | null;
+  // An event a transaction sent on notifyChannel has left with its commit (for what counts events).
+  sentInTransaction(event: TaskEvent): void;
   // An API key was revoked: every process ends the subscriptions it opened.
   publishRevokedKey(apiKeyId: string): Promise<void>;
   onRevokedKey(listener: (apiKeyId: string) => void): void;
@@ -129,6 +134,8 @@ function localFanout() {
 export function createLocalBus(): EventBus {
   const fanout = localFanout();
   return {
+    notifyChannel: null,
+    sentInTransaction: () => {},
     publish: async (event) => void fanout.emit(event),
     publishRevokedKey: async (apiKeyId) => void fanout.emitRevokedKey(apiKeyId),
     onRevokedKey: fanout.onRevokedKey,
@@ -171,6 +178,8 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
   await listen();
 
   return {
+    notifyChannel: TASK_EVENTS_CHANNEL,
+    sentInTransaction: () => {},
     async publish(event) {
       await pool.query('SELECT pg_notify($1, $2)', [TASK_EVENTS_CHANNEL, JSON.stringify(event)]);
     },

@@ -4,6 +4,7 @@
 // The job key comes from the spec (spec.ts), never from the call site.
 import type { z } from 'zod';
 import type { Db } from '../db/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { jobKey, type JobSpec } from './spec.js';
 
 export interface EnqueueOptions {
@@ -21,9 +22,17 @@ export class InvalidJobPayloadError extends Error {
 }
 
 export async function enqueue<S extends z.ZodType>(db: Db, spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
+  await db.$executeRaw`SELECT ${jobCall(spec, payload, opts)}`;
+}
+
+/**
+ * The add_job call for a job, to run as part of another statement of the caller's transaction (one
+ * round trip for a write and the job it causes), e.g. `WITH w AS (INSERT …) SELECT ${jobCall(…)}`.
+ */
+export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Prisma.Sql {
   const parsed = spec.payload.safeParse(payload);
   if (!parsed.success) throw new InvalidJobPayloadError(spec.name, parsed.error.issues);
-  await db.$executeRaw`SELECT graphile_worker.add_job(
+  return Prisma.sql`graphile_worker.add_job(
     identifier => ${spec.name}::text,
     payload => ${JSON.stringify(parsed.data)}::json,
     run_at => ${opts.runAt ?? null}::timestamptz,

@@ -105,7 +105,10 @@ export async function startWorker(opts: {
     noHandleSignals: true,
     // Named prepared statements live in the session; the embedded database serves all connections from
     // one session, where two workers' statements of the same name would collide.
-    preset: { worker: { preparedStatements: false } },
+    // The local queue: the pool fetches due jobs for all its workers in one statement (per poll, per new
+    // job notice, or when a worker is free and the queue is empty), instead of each worker polling on its
+    // own and asking again after every job; locked by the pool's id, which crash recovery goes by.
+    preset: { worker: { preparedStatements: false, localQueue: { size: opts.concurrency } } },
     logger: graphileLogger(opts.logger),
     taskList: taskList(handlers, opts.services, opts.logger),
     events,

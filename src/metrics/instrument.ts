@@ -45,10 +45,15 @@ export function measureSearchEngine(engine: SearchEngine, metrics: Metrics): Sea
   });
 }
 
-// Every task change is published once on the bus (after its commit), so counting there counts each
-// status change exactly once.
+// Every task change is published once on the bus (after its commit, or by its transaction), so counting
+// there counts each status change exactly once.
 export function countTaskTransitions(bus: EventBus, metrics: Metrics): EventBus {
   return {
+    notifyChannel: bus.notifyChannel,
+    sentInTransaction: (event) => {
+      metrics.taskTransitions.inc({ status: event.status });
+      bus.sentInTransaction(event);
+    },
     publish: async (event) => {
       metrics.taskTransitions.inc({ status: event.status });
       await bus.publish(event);

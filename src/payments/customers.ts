@@ -7,7 +7,9 @@ import { notFound } from '../errors.js';
 import { connectedAccountKey, customerKey } from './keys.js';
 import type { PaymentProvider } from './provider.js';
 
-export async function ensureCustomer(prisma: PrismaClient, provider: PaymentProvider, userId: string): Promise<{ user: User; customerId: string }> {
+// `known`: the user as the caller already has him; read only when he has no customer yet.
+export async function ensureCustomer(prisma: PrismaClient, provider: PaymentProvider, userId: string, known?: User): Promise<{ user: User; customerId: string }> {
+  if (known?.id === userId && known.stripeCustomerId) return { user: known, customerId: known.stripeCustomerId };
   const user = await prisma.user.findUnique({ where: { id: userId } });
   if (!user) throw notFound('user');
   if (user.stripeCustomerId) return { user, customerId: user.stripeCustomerId };

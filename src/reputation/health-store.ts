@@ -11,6 +11,7 @@ export interface HealthChange {
 // Adds one outcome to the agent's evidence. The row is locked first: concurrent deliveries to the same
 // agent must not lose each other's failures from the streak.
 export async function recordHealthOutcome(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
+  if (ok) return recordSuccess(tx, agentId, now);
   const rows = await tx.$queryRaw<Array<HealthEvidence & { status: HealthStatus }>>`
     SELECT health_status AS status, health_fail_streak AS "failStreak",
       last_healthy_at AS "lastHealthyAt", last_unhealthy_at AS "lastUnhealthyAt"
@@ -24,6 +25,18 @@ export async function recordHealthOutcome(tx: Db, agentId: string, ok: boolean, 
       last_healthy_at = ${next.lastHealthyAt}, last_unhealthy_at = ${next.lastUnhealthyAt}, health_checked_at = ${now}
     WHERE id = ${agentId}`;
   return { before: current.status, after };
+}
+
+// A success makes the agent healthy whatever came before (withOutcome, healthStatus): one statement,
+// which locks the row and returns the status it had.
+async function recordSuccess(tx: Db, agentId: string, now: Date): Promise<HealthChange | null> {
+  const after: HealthStatus = healthStatus(withOutcome({ failStreak: 0, lastHealthyAt: null, lastUnhealthyAt: null }, true, now), now);
+  const rows = await tx.$queryRaw<Array<{ before: HealthStatus }>>`
+    UPDATE agents SET health_status = ${after}::"HealthStatus", health_fail_streak = 0, last_healthy_at = ${now}, health_checked_at = ${now}
+    FROM (SELECT id, health_status FROM agents WHERE id = ${agentId} FOR UPDATE) AS old
+    WHERE agents.id = old.id
+    RETURNING old.health_status::text AS before`;
+  return rows[0] ? { before: rows[0].before, after } : null;
 }
 
 // Agents whose latest evidence has aged out of the window go back to unknown. Returns their ids.

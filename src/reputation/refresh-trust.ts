@@ -1,26 +1,27 @@
 // Recomputes an agent's stored trust score and tier from its current inputs. Reputation writes go
 // through raw SQL so they leave updatedAt alone: that is the owner's last edit, which discovery sorts by.
 import type { Db } from '../db/client.js';
-import type { TrustTier } from '../generated/prisma/client.js';
-import { trustScore, trustTier } from './trust.js';
+import { Prisma, type TrustTier } from '../generated/prisma/client.js';
+import { trustScore, trustTier, type TrustInputs } from './trust.js';
+
+// The columns trust is computed from, as a query returns them (for RETURNING and SELECT alike).
+export const TRUST_COLUMNS = Prisma.raw(
+  'agents.verified, agents.completed_count AS "completedCount", agents.failed_count AS "failedCount", agents.rating_sum AS "ratingSum", ' +
+    'agents.rating_count AS "ratingCount", agents.health_status::text AS "healthStatus", agents.success_lower_bound AS "successLowerBound", ' +
+    'agents.rating_lower_bound AS "ratingLowerBound", agents.trust_score AS "trustScore", agents.trust_tier::text AS "trustTier"',
+);
+
+export type TrustRow = TrustInputs & { recentFinished: number; recentSuccessRate: number | null; trustScore: number; trustTier: TrustTier };
+
+export function trustOf(inputs: TrustInputs): { trustScore: number; trustTier: TrustTier } {
+  const score = trustScore(inputs);
+  return { trustScore: score, trustTier: trustTier(score, inputs.completedCount + inputs.failedCount) };
+}
 
 export async function refreshTrust(tx: Db, agentId: string): Promise<{ trustScore: number; trustTier: TrustTier } | null> {
-  const agent = await tx.agent.findUnique({
-    where: { id: agentId },
-    select: {
-      verified: true,
-      completedCount: true,
-      failedCount: true,
-      ratingSum: true,
-      ratingCount: true,
-      healthStatus: true,
-      successLowerBound: true,
-      ratingLowerBound: true,
-    },
-  });
+  const [agent] = await tx.$queryRaw<TrustRow[]>`SELECT ${TRUST_COLUMNS} FROM agents WHERE id = ${agentId}`;
   if (!agent) return null;
-  const score = trustScore(agent);
-  const tier = trustTier(score, agent.completedCount + agent.failedCount);
+  const { trustScore: score, trustTier: tier } = trustOf(agent);
   await tx.$executeRaw`
     UPDATE agents SET trust_score = ${score}, trust_tier = ${tier}::"TrustTier"
     WHERE id = ${agentId} AND (trust_score <> ${score} OR trust_tier <> ${tier}::"TrustTier")`;

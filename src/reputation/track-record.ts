@@ -7,12 +7,15 @@
 // requested himself count for nothing (self-dealing cannot build a record).
 import type { Db } from '../db/client.js';
 import { bayesianRating, wilsonLowerBound } from './bounded.js';
+import { TRUST_COLUMNS, trustOf, type TrustRow } from './refresh-trust.js';
 
 // The track record covers this many of the agent's latest finished tasks.
 export const RECENT_TASKS = 100;
 
+// The recount and the trust it leads to in two statements: the recount returns what trust is computed
+// from, and one update stores the success bound with the trust score and tier (which the bound moves).
 export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void> {
-  await tx.$executeRaw`
+  const [counted] = await tx.$queryRaw<TrustRow[]>`
     WITH finished AS (
       SELECT t.status, t.finished_at,
         -- Delivered when the agent's endpoint first answered 2xx; older data falls back to start or match.
@@ -55,12 +58,14 @@ export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void>
       p50_completion_ms = recent.p50,
       p95_completion_ms = recent.p95
     FROM lifetime, recent
-    WHERE agents.id = ${agentId}`;
-  const [recent] = await tx.$queryRaw<Array<{ n: number; rate: number | null }>>`
-    SELECT recent_finished AS n, recent_success_rate AS rate FROM agents WHERE id = ${agentId}`;
-  if (!recent) return;
-  const bound = wilsonLowerBound(Math.round((recent.rate ?? 0) * recent.n), recent.n);
-  await tx.$executeRaw`UPDATE agents SET success_lower_bound = ${bound} WHERE id = ${agentId}`;
+    WHERE agents.id = ${agentId}
+    RETURNING agents.recent_finished AS "recentFinished", agents.recent_success_rate AS "recentSuccessRate", ${TRUST_COLUMNS}`;
+  if (!counted) return;
+  const bound = wilsonLowerBound(Math.round((counted.recentSuccessRate ?? 0) * counted.recentFinished), counted.recentFinished);
+  const trust = trustOf({ ...counted, successLowerBound: bound });
+  await tx.$executeRaw`
+    UPDATE agents SET success_lower_bound = ${bound}, trust_score = ${trust.trustScore}, trust_tier = ${trust.trustTier}::"TrustTier"
+    WHERE id = ${agentId}`;
 }
 
 // Rating count and sum, recounted from the agent's rated tasks that count (not rated by its owner), and

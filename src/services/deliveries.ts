@@ -3,6 +3,7 @@
 // task expires, a 410 or the end of the schedule gives up.
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
+import { withTransaction } from '../db/transaction.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
 import { takeDeliverySlot } from '../delivery/throttle.js';
 import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
@@ -11,7 +12,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
@@ -100,7 +101,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         body,
       });
       const result = await postWebhook({ url: agent.endpoint, body, headers, timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
-      await record({ deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt }, result);
+      await record({ deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt, task }, result);
     },
 
     // `query`: the relations the GraphQL selection needs (the attempts), read with the rows.
@@ -158,6 +159,8 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     taskId: string;
     agentId: string;
     expiresAt: Date;
+    // The task as the attempt read it: a success moves it on from there in the same transaction.
+    task?: Pick<Task, 'status' | 'startedAt'>;
   }
 
   // `failure`: the exchange was answered but the call failed all the same (an A2A error), and whether a
@@ -167,11 +170,18 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     const ok = !failure && result.kind === 'response' && result.status >= 200 && result.status < 300;
     const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
     const released = { attemptJobId: null, attemptStartedAt: null };
-    const outcome = await prisma.$transaction(async (t) => {
-      const recorded = await recordIn(t);
-      await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded });
-      return recorded;
-    });
+    // A success moves the task to in_progress in the same transaction, first: the task's row is locked
+    // before the agent's (the lock order of services/payments.ts).
+    const outcome = await withTransaction(
+      prisma,
+      async (t, afterCommit) => {
+        if (ok && (!claimed.task || claimed.task.status === 'matched')) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
+        const recorded = await recordIn(t);
+        await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded });
+        return recorded;
+      },
+      (error) => logger.warn({ err: error }, 'after-commit work failed'),
+    );
     async function recordIn(t: Tx) {
       await t.deliveryAttempt.create({
         data: {
@@ -210,7 +220,6 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       const why = result.kind === 'response' ? { statusCode: result.status } : { error: result.error.slice(0, 200) };
       logger.warn({ deliveryId, taskId, agentId, outcome, ...why }, outcome === 'given_up' ? 'delivery given up; the task fails' : 'delivery attempt failed');
     }
-    if (outcome === 'delivered') await tasks.markDelivered(taskId);
     if (outcome === 'given_up') await tasks.markUndeliverable(taskId);
   }
 }

@@ -34,7 +34,7 @@ export function createServices(deps: Deps) {
     },
   });
   const payments: PaymentService = paymentService(deps, {
-    onAuthorized: (tx, taskId, afterCommit) => tasks.matchAfterAuthorization(tx, afterCommit, taskId),
+    onAuthorized: (tx, taskId, afterCommit, locked) => tasks.matchAfterAuthorization(tx, afterCommit, taskId, locked),
     // A card declined while the task waited for its hold: the task cannot go ahead.
     onDeclined: async (taskId) => void (await tasks.failUnpaid(taskId, 'payment_declined')),
   }, measurePaymentProvider(paymentProviderOf(deps.config, deps.serverKey), deps.metrics));

@@ -12,11 +12,11 @@ import type { Deps } from '../deps.js';
 import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import type { Agent, Payment, PaymentStatus, Task } from '../generated/prisma/client.js';
+import type { Agent, Payment, PaymentStatus, Task, User } from '../generated/prisma/client.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import type { Viewer } from './accounts.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue, jobCall } from '../jobs/enqueue.js';
 import { authorizePayment } from '../jobs/specs/payment-authorize.js';
 import { capturePayment } from '../jobs/specs/payment-capture.js';
 import { releasePayment } from '../jobs/specs/payment-release.js';
@@ -43,7 +43,19 @@ export interface PaymentPlan {
   method: 'free' | 'credit' | 'card';
   // true when the task may be delivered right away (free, or paid by a credit).
   ready: boolean;
+  // The card payment just made, for placing its hold after the commit without reading it back.
+  payment?: Payment;
 }
+
+// What the inline hold needs, known to the request that made the task: its new payment and the requester
+// as authenticated (customer and default card), so neither is read again.
+export interface KnownHold {
+  payment: Payment;
+  requester: User;
+}
+
+// The task's row as a transaction locked it (lockTask).
+export type LockedTask = Pick<Task, 'status' | 'agentId' | 'startedAt'>;
 
 export interface CardAuthorization {
   autoCharged: boolean;
@@ -52,7 +64,7 @@ export interface CardAuthorization {
 
 export interface PaymentHooks {
   // In the transaction that moved the payment pending → authorized: the task may now be delivered.
-  onAuthorized(tx: Tx, taskId: string, afterCommit: AfterCommit): Promise<void>;
+  onAuthorized(tx: Tx, taskId: string, afterCommit: AfterCommit, locked: LockedTask | null): Promise<void>;
   // After the transaction that recorded a declined card (payment pending → released, failureMessage set):
   // the task cannot go ahead. Runs once per task.
   onDeclined?(taskId: string, message: string): Promise<void>;
@@ -88,8 +100,10 @@ export function paymentProviderOf(config: Config, serverKey: Buffer): PaymentPro
  * payment. Two transactions taking the rows in opposite orders can deadlock, and PostgreSQL then aborts
  * one of them (40P01).
  */
-export async function lockTask(tx: Tx, taskId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+export async function lockTask(tx: Tx, taskId: string): Promise<LockedTask | null> {
+  const [row] = await tx.$queryRaw<LockedTask[]>`
+    SELECT status::text AS status, agent_id AS "agentId", started_at AS "startedAt" FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  return row ?? null;
 }
 
 // Provider failures that say the card or the request will never work, as opposed to our own set-up
@@ -116,9 +130,9 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
   // The processor reports (or the inline call learned) that the hold stands, on `card` when it said which.
   async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string, card: CardSummary | null): Promise<void> {
-    await lockTask(tx, payment.taskId);
+    const locked = await lockTask(tx, payment.taskId);
     const shown = card ? { cardBrand: card.brand.slice(0, 40), cardLast4: card.last4.slice(0, 4) } : {};
-    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId, ...shown })) await hooks.onAuthorized(tx, payment.taskId, afterCommit);
+    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId, ...shown })) await hooks.onAuthorized(tx, payment.taskId, afterCommit, locked);
     else await releaseIfEnded(tx, payment, intentId);
   }
 
@@ -153,8 +167,10 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
    * needs the client secret) and by the payment.authorize job (the safety net). Both send the key
    * task:<id>:authorize, so the processor creates one PaymentIntent per task however often this runs.
    */
-  async function placeHold(taskId: string, from: 'request' | 'job'): Promise<CardAuthorization> {
-    const payment = await prisma.payment.findUnique({ where: { taskId }, include: { task: { select: { requesterId: true } } } });
+  async function placeHold(taskId: string, from: 'request' | 'job', known?: KnownHold): Promise<CardAuthorization> {
+    const payment = known
+      ? { ...known.payment, task: { requesterId: known.requester.id } }
+      : await prisma.payment.findUnique({ where: { taskId }, include: { task: { select: { requesterId: true } } } });
     if (!payment || payment.method !== 'card') return { autoCharged: false, clientSecret: null };
     if (payment.status !== 'pending') {
       if (payment.status === 'released' && payment.failureMessage && from === 'request') throw declined(payment.failureMessage);
@@ -165,7 +181,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
     let result: AuthorizeResult;
     try {
-      const { user, customerId } = await ensureCustomer(prisma, provider, payment.task.requesterId);
+      const { user, customerId } = await ensureCustomer(prisma, provider, payment.task.requesterId, known?.requester);
       // autoCharged was decided at matching; a card removed since then leaves the requester to confirm.
       const paymentMethodId = payment.autoCharged ? user.defaultPaymentMethodId : null;
       result = await provider.authorize({
@@ -203,6 +219,81 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         return { autoCharged: true, clientSecret: null };
       }
     }
+  }
+
+  // The payment with what paying out needs: the payee's connected account (one statement).
+  async function payoutOf(taskId: string): Promise<(Payment & { connectAccountId: string | null }) | null> {
+    const [row] = await prisma.$queryRaw<Array<Payment & { connectAccountId: string | null }>>`
+      SELECT p.id, p.task_id AS "taskId", p.method::text AS method, p.status::text AS status, p.amount_cents AS "amountCents",
+        p.fee_cents AS "feeCents", p.auto_charged AS "autoCharged", p.provider, p.intent_id AS "intentId", p.transfer_id AS "transferId",
+        p.payee_id AS "payeeId", p.failure_message AS "failureMessage", p.card_brand AS "cardBrand", p.card_last4 AS "cardLast4",
+        p.held_at AS "heldAt", p.settled_at AS "settledAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
+        u.connect_account_id AS "connectAccountId"
+      FROM payments p LEFT JOIN users u ON u.id = p.payee_id WHERE p.task_id = ${taskId}`;
+    return row ?? null;
+  }
+
+  // The owner's share to their connected account, once per payment (see transfer).
+  async function payOut(payment: Payment & { connectAccountId: string | null }): Promise<void> {
+    const { taskId } = payment;
+    if (payment.method !== 'card' || payment.status !== 'captured' || payment.transferId || !payment.payeeId) return;
+    if (payment.failureMessage) return;
+    // The fee was fixed when the capture was decided; a later change of PLATFORM_FEE_BPS does not touch it.
+    const amountCents = payment.amountCents - payment.feeCents;
+    if (amountCents <= 0) return;
+    if (!payment.connectAccountId) {
+      logger.info({ taskId, payeeId: payment.payeeId, amountCents }, 'owner has no connected account; the transfer is owed');
+      return;
+    }
+    let transferId: string;
+    try {
+      ({ transferId } = await provider.transfer({
+        amountCents,
+        currency: CURRENCY,
+        destinationAccountId: payment.connectAccountId,
+        transferGroup: taskId,
+        idempotencyKey: taskPaymentKey(taskId, 'transfer'),
+      }));
+    } catch (error) {
+      if (error instanceof ProviderError && !error.retryable) {
+        // Typically an account whose onboarding is unfinished; it stays owed.
+        logger.warn({ err: error, taskId }, 'transfer refused; it stays owed');
+        return;
+      }
+      throw error;
+    }
+    await prisma.payment.updateMany({ where: { id: payment.id, transferId: null }, data: { transferId } });
+  }
+
+  // The payment's final move for how the task ended; false when its conditional move found it elsewhere.
+  async function settle(tx: Tx, payment: Payment, outcome: TaskOutcome): Promise<boolean> {
+    const { taskId } = payment;
+    const completed = outcome === 'completed';
+    if (payment.method === 'free') return move(tx, payment.id, ['authorized'], completed ? 'captured' : 'released');
+    if (payment.method === 'credit') {
+      // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
+      if (completed) return move(tx, payment.id, ['authorized'], 'captured');
+      if (!(await move(tx, payment.id, ['authorized'], 'refunded'))) return false;
+      await refundCredit(tx, taskId);
+      return true;
+    }
+    if (completed && payment.status === 'authorized') {
+      // The capture decision and its job in one statement; the job only when the move was made.
+      const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
+      const now = clock.now();
+      const moved = await tx.$executeRaw`
+        WITH m AS (
+          UPDATE payments SET status = 'captured', fee_cents = ${feeCents}, settled_at = ${now}, updated_at = ${now}
+          WHERE id = ${payment.id} AND status = 'authorized' RETURNING id
+        )
+        SELECT ${jobCall(capturePayment, { taskId })} FROM m`;
+      return moved === 1;
+    }
+    // Not completed, or completed without a hold to capture: whatever is held is let go.
+    if (completed) logger.error({ taskId, status: payment.status }, 'task completed without an authorized payment; releasing it');
+    if (!(await move(tx, payment.id, ['pending', 'authorized'], 'released'))) return false;
+    await releaseJob(tx, taskId);
+    return true;
   }
 
   // One event from the processor, in the transaction that records its id as processed.
@@ -245,7 +336,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     provider,
 
     // Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
-    async prepare(tx: Tx, task: Task, agent: Agent, { fresh = false }: { fresh?: boolean } = {}): Promise<PaymentPlan> {
+    // `requester`: the requester as the request authenticated him (his default card is not read again).
+    async prepare(tx: Tx, task: Task, agent: Agent, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
       const existing = fresh ? null : await tx.payment.findUnique({ where: { taskId: task.id } });
       if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
       // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
@@ -258,51 +350,37 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         await tx.payment.create({ data: { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt } });
         return { method: 'credit', ready: true };
       }
-      const requester = await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
-      await tx.payment.create({
-        data: { ...base, method: 'card', status: 'pending', autoCharged: requester.defaultPaymentMethodId !== null, provider: provider.name },
+      const payer = requester?.id === task.requesterId
+        ? requester
+        : await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
+      const payment = await tx.payment.create({
+        data: { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name },
       });
       await enqueue(tx, authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
-      return { method: 'card', ready: false };
+      return { method: 'card', ready: false, payment };
     },
 
     // After the matching transaction committed, for card payments. Throws 402 when the card is declined.
-    authorizeCard: (taskId: string) => placeHold(taskId, 'request'),
+    authorizeCard: (taskId: string, known?: KnownHold) => placeHold(taskId, 'request', known),
 
     // Job payment.authorize.
     authorizeFromJob: async (taskId: string) => void (await placeHold(taskId, 'job')),
 
     // Inside the transaction that moves the task to a terminal state. Idempotent: a second call finds
-    // the payment already final and changes nothing.
-    async finalize(tx: Tx, taskId: string, outcome: TaskOutcome): Promise<void> {
+    // the payment already final and changes nothing. `known`: the payment as the caller read it with the
+    // task; used when it was authorized (the state it keeps while the agent works), and read again when
+    // its conditional move finds it changed.
+    async finalize(tx: Tx, taskId: string, outcome: TaskOutcome, known?: Payment | null): Promise<void> {
+      if (known && known.taskId === taskId && known.status === 'authorized' && (await settle(tx, known, outcome))) return;
       const payment = await tx.payment.findUnique({ where: { taskId } });
-      if (!payment) return;
-      const completed = outcome === 'completed';
-      if (payment.method === 'free') {
-        await move(tx, payment.id, ['authorized'], completed ? 'captured' : 'released');
-        return;
-      }
-      if (payment.method === 'credit') {
-        // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
-        if (completed) await move(tx, payment.id, ['authorized'], 'captured');
-        else if (await move(tx, payment.id, ['authorized'], 'refunded')) await refundCredit(tx, taskId);
-        return;
-      }
-      if (completed && payment.status === 'authorized') {
-        const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
-        if (await move(tx, payment.id, ['authorized'], 'captured', { feeCents })) {
-          await enqueue(tx, capturePayment, { taskId });
-        }
-        return;
-      }
-      // Not completed, or completed without a hold to capture: whatever is held is let go.
-      if (completed) logger.error({ taskId, status: payment.status }, 'task completed without an authorized payment; releasing it');
-      if (await move(tx, payment.id, ['pending', 'authorized'], 'released')) await releaseJob(tx, taskId);
+      if (payment) await settle(tx, payment, outcome);
     },
 
-    // Job payment.capture: the decision is already recorded (status captured); this tells the processor.
+    // Job payment.capture: the decision is already recorded (status captured); this tells the processor,
+    // then pays the owner's share in the same run (a retry captures again under the same key, which the
+    // processor answers with the capture already made, and goes on to the transfer).
     async capture(taskId: string): Promise<void> {
-      const payment = await prisma.payment.findUnique({ where: { taskId } });
+      const payment = await payoutOf(taskId);
       if (!payment || payment.method !== 'card' || payment.status !== 'captured' || !payment.intentId) return;
       try {
         await provider.capture({ intentId: payment.intentId, idempotencyKey: taskPaymentKey(taskId, 'capture') });
@@ -316,7 +394,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         }
         throw error;
       }
-      await enqueue(prisma, transferPayment, { taskId });
+      await payOut(payment);
     },
 
     // Job payment.release: cancels the PaymentIntent of a released payment (a late hold included).
@@ -340,36 +418,11 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     // transfers, transfer_group = task id). Without an account the share stays owed: the payment keeps
     // transferId null and payeeId, and is paid when the owner connects one (billing.startPayoutOnboarding).
     async transfer(taskId: string): Promise<void> {
-      const payment = await prisma.payment.findUnique({ where: { taskId } });
-      if (!payment || payment.method !== 'card' || payment.status !== 'captured' || payment.transferId || !payment.payeeId) return;
-      if (payment.failureMessage) return;
-      // The fee was fixed when the capture was decided; a later change of PLATFORM_FEE_BPS does not touch it.
-      const amountCents = payment.amountCents - payment.feeCents;
-      if (amountCents <= 0) return;
-      const payee = await prisma.user.findUnique({ where: { id: payment.payeeId }, select: { connectAccountId: true } });
-      if (!payee?.connectAccountId) {
-        logger.info({ taskId, payeeId: payment.payeeId, amountCents }, 'owner has no connected account; the transfer is owed');
-        return;
-      }
-      let transferId: string;
-      try {
-        ({ transferId } = await provider.transfer({
-          amountCents,
-          currency: CURRENCY,
-          destinationAccountId: payee.connectAccountId,
-          transferGroup: taskId,
-          idempotencyKey: taskPaymentKey(taskId, 'transfer'),
-        }));
-      } catch (error) {
-        if (error instanceof ProviderError && !error.retryable) {
-          // Typically an account whose onboarding is unfinished; it stays owed.
-          logger.warn({ err: error, taskId }, 'transfer refused; it stays owed');
-          return;
-        }
-        throw error;
-      }
-      await prisma.payment.updateMany({ where: { id: payment.id, transferId: null }, data: { transferId } });
+      const payment = await payoutOf(taskId);
+      if (payment) await payOut(payment);
     },
+
+
 
     // POST /v1/webhooks/stripe: verifies the signature over the raw bytes, then handles each event id once.
     async handleWebhook(rawBody: Buffer, signature: string | undefined): Promise<'processed' | 'duplicate'> {

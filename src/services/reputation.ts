@@ -50,8 +50,9 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
   async function recordTaskOutcome(tx: Db, taskId: string, agentId?: string | null): Promise<void> {
     const agent = agentId !== undefined ? agentId : (await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } }))?.agentId;
     if (!agent) return;
+    // The recount stores the trust it leads to as well.
     await refreshTrackRecord(tx, agent);
-    await reputationChanged(tx, agent);
+    if (search.keepsIndex) await enqueue(tx, searchSync, { agentId: agent });
   }
 
   async function recordHealthEvidence(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {

@@ -14,7 +14,7 @@
 // Ties go to the older agent, then the smaller id, so the choice is deterministic. Agents that match the
 // task's capabilities and protocols but are not eligible are reported with the reasons (explanations).
 import type { Db } from '../db/client.js';
-import type { Agent, Prisma, TrustTier } from '../generated/prisma/client.js';
+import type { Agent, Prisma, TaskStatus, TrustTier } from '../generated/prisma/client.js';
 import { TRUST_TIERS, type TaskRequirements } from './task-input.js';
 
 export interface RouteCriteria {
@@ -144,26 +144,44 @@ export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number
   return scoreOf(scoreTerms(agent, inFlight, maxPriceCents, capabilities));
 }
 
-// The eligible agents, best first: `limit` of them, or every candidate read.
-export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, limit = CANDIDATE_POOL): Promise<ScoredAgent[]> {
-  const candidates = await db.agent.findMany({
-    where: eligibleWhere(criteria, now),
-    orderBy: [{ trustScore: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
-    take: CANDIDATE_POOL,
-  });
-  if (candidates.length === 0) return [];
-  const busy = await db.task.groupBy({
-    by: ['agentId'],
-    where: { agentId: { in: candidates.map((a) => a.id) }, status: { in: ['matched', 'in_progress'] } },
-    _count: { _all: true },
-  });
-  const inFlight = new Map(busy.map((b) => [b.agentId, b._count._all]));
+// Tasks an agent has in flight, counted in the statement that reads the agent.
+const IN_FLIGHT = { _count: { select: { tasks: { where: { status: { in: ['matched', 'in_progress'] as TaskStatus[] } } } } } } as const;
+const POOL_ORDER: Prisma.AgentOrderByWithRelationInput[] = [{ trustScore: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }];
+
+export interface Ranking {
+  // The eligible agents, best first.
+  ranked: ScoredAgent[];
+  // Agents that offer what the task needs but are not eligible, with why (best trust first).
+  passedOver: PassedOver[];
+}
+
+/**
+ * The eligible agents ranked (`limit` of them, or every candidate read) and the agents passed over. One
+ * statement reads every agent that offers what the task needs, eligible or not, when there are no more
+ * than a candidate pool of them (the common case); past that, the eligible pool is read apart, so that
+ * ineligible agents cannot crowd eligible ones out of it, and the passed-over agents too when the first
+ * read did not hold enough of them.
+ */
+export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, limit = CANDIDATE_POOL): Promise<Ranking> {
+  const offering = await db.agent.findMany({ where: offersWhere(criteria), orderBy: POOL_ORDER, take: CANDIDATE_POOL + 1, include: IN_FLIGHT });
+  let candidates: Array<Agent & { _count: { tasks: number } }>;
+  let passedOver: PassedOver[];
+  const judged = offering.map((agent) => ({ agent, reasons: passOverReasons(agent, criteria, now) }));
+  // The read is in the pool's order, so the first ineligible agents it saw are the first of all.
+  passedOver = judged.filter((j) => j.reasons.length > 0).slice(0, PASSED_OVER_SHOWN);
+  if (offering.length <= CANDIDATE_POOL) {
+    candidates = judged.filter((j) => j.reasons.length === 0).map((j) => j.agent);
+  } else {
+    candidates = await db.agent.findMany({ where: eligibleWhere(criteria, now), orderBy: POOL_ORDER, take: CANDIDATE_POOL, include: IN_FLIGHT });
+    if (passedOver.length < PASSED_OVER_SHOWN) passedOver = await passedOverAgents(db, criteria, now);
+  }
+  const inFlight = new Map(candidates.map((a) => [a.id, a._count.tasks]));
   const cap = priceCap(criteria);
   // An agent at its maxConcurrentTasks comes after every agent with room, whatever its score.
   const full = (agent: Agent) => agent.maxConcurrentTasks !== null && (inFlight.get(agent.id) ?? 0) >= agent.maxConcurrentTasks;
-  return candidates
-    .map((agent) => {
-      const terms = scoreTerms(agent, inFlight.get(agent.id) ?? 0, cap, criteria.capabilities);
+  const ranked = candidates
+    .map(({ _count, ...agent }) => {
+      const terms = scoreTerms(agent, _count.tasks, cap, criteria.capabilities);
       return { agent, terms, score: scoreOf(terms) };
     })
     .sort(
@@ -174,13 +192,14 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, lim
         (a.agent.id < b.agent.id ? -1 : a.agent.id > b.agent.id ? 1 : 0),
     )
     .slice(0, limit);
+  return { ranked, passedOver };
 }
 
 // Agents that offer what the task needs but are not eligible, with why (best trust first).
-export async function passedOverAgents(db: Db, criteria: RouteCriteria, now: Date): Promise<PassedOver[]> {
+async function passedOverAgents(db: Db, criteria: RouteCriteria, now: Date): Promise<PassedOver[]> {
   const agents = await db.agent.findMany({
     where: { AND: [offersWhere(criteria), { NOT: eligibleWhere(criteria, now) }] },
-    orderBy: [{ trustScore: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
+    orderBy: POOL_ORDER,
     take: PASSED_OVER_SHOWN,
   });
   return agents.map((agent) => ({ agent, reasons: passOverReasons(agent, criteria, now) }));

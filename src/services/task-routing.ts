@@ -8,7 +8,6 @@ import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
 import {
   explanation,
   passOverReasons,
-  passedOverAgents,
   rankAgents,
   scoreOf,
   scoreTerms,
@@ -68,14 +67,11 @@ export function taskRouting(deps: Deps) {
   // Ranked eligible agents split by whether their inputSchema takes the input.
   async function rankFor(task: RoutableTask, limit?: number) {
     const now = clock.now();
-    const ranked = await rankAgents(prisma, task, now, limit);
+    const { ranked, passedOver: ineligible } = await rankAgents(prisma, task, now, limit);
     const fits: ScoredAgent[] = [];
     const refused: ScoredAgent[] = [];
     for (const scored of ranked) (inputProblem(scored.agent, task.input) === null ? fits : refused).push(scored);
-    const passedOver = [
-      ...refused.map(({ agent }) => ({ agent, reasons: ['input_refused' as PassOverReason] })),
-      ...(await passedOverAgents(prisma, task, now)),
-    ].slice(0, 10);
+    const passedOver = [...refused.map(({ agent }) => ({ agent, reasons: ['input_refused' as PassOverReason] })), ...ineligible].slice(0, 10);
     return { fits, passedOver };
   }
 

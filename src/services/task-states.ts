@@ -2,9 +2,10 @@
 // update on the current status, so two concurrent calls can never both succeed; the same transaction
 // records the step on the task's history (who, when, why).
 import type { Tx } from '../db/client.js';
-import type { Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
+import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
 import { conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { columnOf, taskSelection, taskValue } from './task-columns.js';
 
 export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
 export const NON_TERMINAL: readonly TaskStatus[] = ['pending', 'matched', 'in_progress', 'input_required', 'delivered', 'disputed'];
@@ -79,7 +80,14 @@ export interface TransitionOptions {
   // The task as the caller just read it: the move then applies only if the status is still that one, and
   // the task is not read again to learn where it came from.
   current?: Pick<Task, 'status' | 'startedAt'>;
+  // The channel of the live task events (a PostgreSQL server's bus): the move's event is sent with
+  // pg_notify in the move's own statement, so it leaves exactly when the transaction commits.
+  notify?: string | null;
 }
+
+// The event a move announces, as the event bus sends it (events/bus.ts TaskEvent), built from the row.
+const EVENT_JSON = Prisma.sql`json_build_object('taskId', m.id, 'status', m.status::text, 'requesterId', m.requester_id,
+  'agentOwnerId', (SELECT owner_id FROM agents WHERE id = m.agent_id))::text`;
 
 /**
  * Applies a move to the task when its status allows it, together with `data`. Returns the updated task,
@@ -118,30 +126,48 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
     stamps.tokenHash = null;
   }
   const allowed = spec.from.filter((s) => s === before.status);
-  const [task] = allowed.length
-    ? await tx.task.updateManyAndReturn({
-        where: { ...options.where, id: taskId, status: { in: allowed } },
-        data: { ...stamps, ...options.data, status: spec.to, updatedAt: now },
-      })
-    : [];
-  if (task) {
-    const by = options.by ?? SYSTEM;
-    await tx.taskHistoryEntry.create({
-      data: {
-        id: newId('evt'),
-        taskId,
-        at: now,
-        actor: by.kind,
-        actorId: by.id ?? null,
-        action: move,
-        fromStatus: before.status,
-        toStatus: spec.to,
-        note: by.note ?? null,
-        ...(by.data !== undefined ? { data: by.data } : {}),
-      },
-      select: { id: true },
-    });
+  if (allowed.length === 0) return null;
+  const by = options.by ?? SYSTEM;
+  const entry = { id: newId('evt'), at: now, actor: by.kind, actorId: by.id ?? null, action: move, fromStatus: before.status, toStatus: spec.to, note: by.note ?? null };
+  const data: Record<string, unknown> = { ...stamps, ...options.data, status: spec.to, updatedAt: now };
+  const sets = options.where ? null : setClause(data);
+  if (sets) {
+    // The update, its history entry and its event in one statement. A CTE that only reads runs when it is
+    // read, hence the count of the notifications.
+    const notifyCte = options.notify ? Prisma.sql`, n AS (SELECT pg_notify(${options.notify}, ${EVENT_JSON}) FROM m)` : Prisma.empty;
+    const notified = options.notify ? Prisma.sql`, (SELECT count(*) FROM n)::int AS "notified"` : Prisma.empty;
+    const [task] = await tx.$queryRaw<Task[]>`
+      WITH m AS (
+        UPDATE tasks SET ${sets} WHERE id = ${taskId} AND status = ${before.status}::"TaskStatus" RETURNING *
+      ), h AS (
+        INSERT INTO task_history (id, task_id, at, actor, actor_id, action, from_status, to_status, note, data)
+        SELECT ${entry.id}, m.id, ${now}::timestamptz, ${entry.actor}, ${entry.actorId}, ${move}, ${before.status}::"TaskStatus",
+          ${spec.to}::"TaskStatus", ${entry.note}, ${by.data === undefined ? null : JSON.stringify(by.data)}::jsonb
+        FROM m
+      )${notifyCte}
+      SELECT ${taskSelection('m')}${notified} FROM m`;
+    if (!task) return null;
+    if (options.notify) delete (task as Partial<Record<'notified', unknown>>).notified;
     return task;
   }
-  return null;
+  const [task] = await tx.task.updateManyAndReturn({
+    where: { ...options.where, id: taskId, status: { in: allowed } },
+    data: data as Prisma.TaskUncheckedUpdateManyInput,
+  });
+  if (!task) return null;
+  await tx.taskHistoryEntry.create({ data: { ...entry, taskId, ...(by.data !== undefined ? { data: by.data } : {}) }, select: { id: true } });
+  if (options.notify) await tx.$executeRaw`SELECT pg_notify(${options.notify}, ${EVENT_JSON}) FROM tasks m WHERE m.id = ${taskId}`;
+  return task;
+}
+
+// `col = value, …` for the fields given, or null when one of them is not a plain value SQL can set here.
+function setClause(data: Record<string, unknown>): Prisma.Sql | null {
+  const parts: Prisma.Sql[] = [];
+  for (const [field, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    const sql = taskValue(field, value);
+    if (!sql) return null;
+    parts.push(Prisma.sql`${Prisma.raw(columnOf(field))} = ${sql}`);
+  }
+  return Prisma.join(parts, ', ');
 }

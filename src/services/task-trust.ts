@@ -5,7 +5,7 @@
 import type { Db, Tx } from '../db/client.js';
 import type { AfterCommit } from '../db/transaction.js';
 import type { Deps } from '../deps.js';
-import { Prisma, type Task } from '../generated/prisma/client.js';
+import { Prisma, type Payment, type Task } from '../generated/prisma/client.js';
 import { AppError, conflict, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
@@ -22,13 +22,16 @@ import type { TaskOutcome } from './payments.js';
 import type { InputRequest } from './task-input.js';
 import { transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
 
+// A move that ends the task; `payment`: the task's payment as read with it, if it was.
+export type FinishOptions = TransitionOptions & { payment?: Payment | null };
+
 export const MAX_INPUT_ROUNDS = 10;
 
 // What the trust moves need from the task service (services/tasks.ts).
 export interface TaskInternals {
   tx<T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>): Promise<T>;
   announce(t: Tx, afterCommit: AfterCommit, task: Task): Promise<void>;
-  finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options?: TransitionOptions): Promise<Task>;
+  finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options?: FinishOptions): Promise<Task>;
   loadForAgentOwner(viewer: Viewer, id: string): Promise<Task & { agent: { ownerId: string } | null }>;
   loadForRequester(viewer: Viewer, id: string): Promise<Task>;
 }
@@ -86,10 +89,11 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
   }
 
   // The agent's result: final at once, or held for the requester's review when the task has a window.
-  async function resultGiven(t: Tx, afterCommit: AfterCommit, task: Task, result: Record<string, unknown>, by: Actor): Promise<Task> {
+  // `task.payment`: the task's payment when it was read with the task (not read again to take it).
+  async function resultGiven(t: Tx, afterCommit: AfterCommit, task: Task & { payment?: Payment | null }, result: Record<string, unknown>, by: Actor): Promise<Task> {
     const resultHash = evidenceHash(result);
     const data = { result: result as Prisma.InputJsonValue, resultHash };
-    if (task.reviewWindowSeconds === 0) return core.finish(t, afterCommit, task.id, 'complete', 'completed', { data, by, current: task });
+    if (task.reviewWindowSeconds === 0) return core.finish(t, afterCommit, task.id, 'complete', 'completed', { data, by, current: task, payment: task.payment });
     const now = clock.now();
     const reviewEndsAt = earliest(secondsFrom(now, task.reviewWindowSeconds), await deadlineOf(t, task.id));
     const { task: moved } = await transition(t, task.id, 'deliver_result', { now, current: task, data: { ...data, reviewEndsAt }, by: { ...by, data: { resultHash } } });

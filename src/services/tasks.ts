@@ -3,22 +3,22 @@
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import type { Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
+import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
 import { AppError, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue, jobCall } from '../jobs/enqueue.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
 import { routeTask } from '../jobs/specs/task-route.js';
 import type { Viewer } from './accounts.js';
-import type { CardAuthorization, PaymentService, TaskOutcome } from './payments.js';
+import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentPlan, TaskOutcome } from './payments.js';
 import type { RouteCriteria } from './routing.js';
 import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
-import { isTerminal, transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
-import { taskTrust, type TaskInternals } from './task-trust.js';
+import { isTerminal, transition, type Actor, type MoveName } from './task-states.js';
+import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust.js';
 import { evidenceHash } from './evidence.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
 
@@ -55,7 +55,16 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return agent.ownerId;
   }
 
-  async function announce(t: Tx, afterCommit: AfterCommit, task: Task): Promise<void> {
+  // Where the bus has a channel, the hot moves send their event in their own statement (task-states.ts).
+  const notify = deps.events.notifyChannel;
+
+  // `sent`: the move's own statement sent the event (notify); it is only counted once committed.
+  async function announce(t: Tx, afterCommit: AfterCommit, task: Task, sent = false): Promise<void> {
+    if (sent) {
+      const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: null };
+      afterCommit(async () => deps.events.sentInTransaction(event));
+      return;
+    }
     const agentOwnerId = task.agentId ? await ownerOf(t, task.agentId) : null;
     const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId };
     afterCommit(() => deps.events.publish(event));
@@ -67,18 +76,27 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     const { task } = await transition(t, taskId, 'match', {
       now: clock.now(),
       current,
+      notify,
       data: { tokenNonce: nonce, tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)) },
     });
-    const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId, agentId: task.agentId! } });
-    await enqueue(t, deliverTask, { deliveryId: delivery.id });
-    await announce(t, afterCommit, task);
+    // The delivery and its job in one statement.
+    const deliveryId = newId('dlv');
+    const now = clock.now();
+    await t.$executeRaw`
+      WITH d AS (
+        INSERT INTO deliveries (id, task_id, agent_id, created_at, updated_at) VALUES (${deliveryId}, ${taskId}, ${task.agentId!}, ${now}, ${now})
+      )
+      SELECT ${jobCall(deliverTask, { deliveryId })}`;
+    await announce(t, afterCommit, task, notify !== null);
     return task;
   }
 
   // Assigns the agent, settles how the task is paid, and matches it when it can be delivered now.
   // `fresh`: the task was inserted with its agent in this transaction, so there is nothing to claim and no
   // payment yet.
-  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false) {
+  // `requester`: the requester as the request authenticated him, when there is a request.
+  // `alsoEnqueue`: a job to add with the agent's count (one statement for both).
+  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer, alsoEnqueue?: Prisma.Sql) {
     if (!fresh) {
       const { count } = await t.task.updateMany({
         where: { id: task.id, status: 'pending', agentId: null },
@@ -86,18 +104,20 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       });
       if (count === 0) return null;
     }
-    await t.agent.update({ where: { id: agent.id }, data: { taskCount: { increment: 1 } }, select: { id: true } });
-    const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh });
+    await t.$executeRaw`
+      WITH a AS (UPDATE agents SET task_count = task_count + 1, updated_at = ${clock.now()} WHERE id = ${agent.id})
+      SELECT ${alsoEnqueue ?? Prisma.sql`NULL`}`;
+    const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh, requester });
     if (plan.ready) await matchNow(t, afterCommit, task.id, { status: 'pending', startedAt: null });
     return { plan };
   }
 
-  async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options: TransitionOptions = {}) {
-    const { task, changed } = await transition(t, taskId, move, { now: clock.now(), ...options });
+  async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, { payment, ...options }: FinishOptions = {}) {
+    const { task, changed } = await transition(t, taskId, move, { now: clock.now(), notify, ...options });
     if (changed) {
-      await payments().finalize(t, taskId, outcome);
+      await payments().finalize(t, taskId, outcome, payment);
       await hooks.taskFinished(t, task);
-      await announce(t, afterCommit, task);
+      await announce(t, afterCommit, task, notify !== null);
     }
     return task;
   }
@@ -114,6 +134,15 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     if (!task) throw notFound('task');
     if (task.requesterId !== viewer.id) throw forbidden('only the requester may do this');
     return task;
+  }
+
+  async function deliveredIn(t: Tx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<void> {
+    const by: Actor = { kind: 'system', note: 'the agent accepted the delivery' };
+    const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), current, by, notify }).catch((error) => {
+      if (error instanceof AppError && error.code === 'CONFLICT') return { task: null, changed: false };
+      throw error;
+    });
+    if (changed && task) await announce(t, afterCommit, task, notify !== null);
   }
 
   const trust = taskTrust(deps, { tx, announce, finish, loadForAgentOwner, loadForRequester } satisfies TaskInternals);
@@ -146,9 +175,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   // A card-paid task's hold is placed after the commit: no network call inside a transaction. A job
   // queued with the task does the same (same processor idempotency key) if this process dies first.
   // The task is not read back: the caller reads it once, with what it needs (schema/tasks.ts).
-  async function withHold(taskId: string, method: string | undefined): Promise<CreatedTask> {
+  async function withHold(taskId: string, method: string | undefined, known?: KnownHold): Promise<CreatedTask> {
     if (method !== 'card') return { taskId, authorization: null };
-    return { taskId, authorization: await payments().authorizeCard(taskId) };
+    return { taskId, authorization: await payments().authorizeCard(taskId, known) };
   }
 
   // A task made by an earlier request: its payment method is read back, since that request's plan is gone.
@@ -177,9 +206,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const id = newId('tsk');
       const createdAt = clock.now();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
-      let method: string | undefined;
+      let plan: PaymentPlan | null;
       try {
-        const plan = await tx(async (t, afterCommit) => {
+        plan = await tx(async (t, afterCommit) => {
           const row = await t.task.create({
             data: {
               id,
@@ -201,15 +230,15 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               ...(routed ? { agentId: routed.agent.id, routing: routed.explanation as unknown as Prisma.InputJsonValue } : {}),
             },
           });
-          await enqueue(t, expireTask, { taskId: id }, { runAt: expiresAt });
-          const assigned = routed ? await assign(t, afterCommit, row, routed, true) : null;
+          const expiry = jobCall(expireTask, { taskId: id }, { runAt: expiresAt });
+          if (!routed) await t.$executeRaw`SELECT ${expiry}`;
+          const assigned = routed ? await assign(t, afterCommit, row, routed, true, viewer, expiry) : null;
           if (!assigned) {
             await enqueue(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
           }
           return assigned?.plan ?? null;
         });
-        method = plan?.method;
       } catch (error) {
         // A concurrent request with the same key made the task first.
         if (idempotencyKey === null || !isUniqueViolation(error)) throw error;
@@ -217,7 +246,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         if (!earlier) throw error;
         return withEarlierHold(earlier);
       }
-      return withHold(id, method);
+      return withHold(id, plan?.method, plan?.payment ? { payment: plan.payment, requester: viewer } : undefined);
     },
 
     // `query`: the relations the GraphQL selection needs (the payment), read with the row.
@@ -291,7 +320,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const given = (value: unknown) => value !== undefined && value !== null;
       const answers = [given(body.result), given(body.error), given(body.inputRequired)].filter(Boolean).length;
       if (answers !== 1) throw invalid(given(body.result) ? 'error' : 'result', 'send exactly one of result (object), error (string) or inputRequired');
-      const task = await prisma.task.findUnique({ where: { id } });
+      // With its payment (one statement), which completing it takes.
+      const task = await prisma.task.findUnique({ where: { id }, include: { payment: true } });
       // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
       if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
       const agent: Actor = { kind: 'agent', id: task.agentId };
@@ -299,7 +329,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       return tx((t, afterCommit) =>
         body.result
           ? trust.resultGiven(t, afterCommit, task, body.result, agent)
-          : finish(t, afterCommit, id, 'fail', 'failed', { current: task, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
+          : finish(t, afterCommit, id, 'fail', 'failed', { current: task, payment: task.payment, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
       );
     },
 
@@ -310,8 +340,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     explainRoute: (query: RouteQuery) => routing.explain(query),
 
     // Payment hook: the card hold was confirmed, so the waiting task can be delivered.
-    async matchAfterAuthorization(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<void> {
-      const task = await t.task.findUnique({ where: { id: taskId }, select: { status: true, agentId: true, startedAt: true } });
+    // `locked`: the task's row as the hold's transaction locked it.
+    async matchAfterAuthorization(t: Tx, afterCommit: AfterCommit, taskId: string, locked: LockedTask | null): Promise<void> {
+      const task = locked ?? (await t.task.findUnique({ where: { id: taskId }, select: { status: true, agentId: true, startedAt: true } }));
       if (!task || task.status !== 'pending' || !task.agentId) return;
       await matchNow(t, afterCommit, taskId, task);
     },
@@ -386,14 +417,12 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // Delivery outcomes, used by the delivery job.
     async markDelivered(taskId: string): Promise<void> {
-      await tx(async (t, afterCommit) => {
-        const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), by: { kind: 'system', note: 'the agent accepted the delivery' } }).catch((error) => {
-          if (error instanceof AppError && error.code === 'CONFLICT') return { task: null, changed: false };
-          throw error;
-        });
-        if (changed && task) await announce(t, afterCommit, task);
-      });
+      await tx((t, afterCommit) => deliveredIn(t, afterCommit, taskId));
     },
+
+    // The same in the transaction that records the delivery's attempt; `current`: the task as the
+    // delivery read it.
+    markDeliveredIn: deliveredIn,
 
     // An A2A agent cancelled the task on its side (delivery/a2a): it ends cancelled, paid back as a cancel is.
     async cancelledByAgent(taskId: string, note: string): Promise<void> {
