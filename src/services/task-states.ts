@@ -3,7 +3,7 @@
 // records the step on the task's history (who, when, why).
 import type { Tx } from '../db/client.js';
 import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
-import { conflict, notFound } from '../errors.js';
+import { AppError, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { columnOf, taskSelection, taskValue } from './task-columns.js';
 
@@ -88,6 +88,15 @@ export interface TransitionOptions {
 // The event a move announces, as the event bus sends it (events/bus.ts TaskEvent), built from the row.
 const EVENT_JSON = Prisma.sql`json_build_object('taskId', m.id, 'status', m.status::text, 'requesterId', m.requester_id,
   'agentOwnerId', (SELECT owner_id FROM agents WHERE id = m.agent_id))::text`;
+
+// A conflict from a move made for a job (expiry, delivery outcome, a timer) means someone else moved the
+// task first: the job has nothing left to do. `overtaken` answers `fallback` for that and rethrows the rest.
+export function overtaken<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (error instanceof AppError && error.code === 'CONFLICT') return fallback;
+    throw error;
+  };
+}
 
 /**
  * Applies a move to the task when its status allows it, together with `data`. Returns the updated task,

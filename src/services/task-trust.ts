@@ -20,7 +20,7 @@ import { evidenceHash } from './evidence.js';
 import { InputSchemaError, inputSchemaProblem, inputSchemaValidator } from './input-schema.js';
 import type { TaskOutcome } from './payments.js';
 import type { InputRequest } from './task-input.js';
-import { transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
+import { overtaken, transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
 
 // A move that ends the task; `payment`: the task's payment as read with it, if it was.
 export type FinishOptions = TransitionOptions & { payment?: Payment | null };
@@ -36,11 +36,9 @@ export interface TaskInternals {
   loadForRequester(viewer: Viewer, id: string): Promise<Task>;
 }
 
-// A conflict from a job's move means someone else got there first: the job has nothing left to do.
+// A job's move that finds the task already moved by someone else has nothing left to do.
 async function unlessOvertaken(work: Promise<unknown>): Promise<void> {
-  await work.catch((error) => {
-    if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
-  });
+  await work.catch(overtaken(undefined));
 }
 
 // The input request's schema, checked with the same bounds as an agent's inputSchema. Null without one.

@@ -17,7 +17,7 @@ import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentP
 import type { RouteCriteria } from './routing.js';
 import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
-import { isTerminal, transition, type Actor, type MoveName } from './task-states.js';
+import { isTerminal, overtaken, transition, type Actor, type MoveName } from './task-states.js';
 import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust.js';
 import { evidenceHash } from './evidence.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
@@ -138,10 +138,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
   async function deliveredIn(t: Tx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<void> {
     const by: Actor = { kind: 'system', note: 'the agent accepted the delivery' };
-    const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), current, by, notify }).catch((error) => {
-      if (error instanceof AppError && error.code === 'CONFLICT') return { task: null, changed: false };
-      throw error;
-    });
+    const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), current, by, notify }).catch(overtaken({ task: null, changed: false }));
     if (changed && task) await announce(t, afterCommit, task, notify !== null);
   }
 
@@ -404,13 +401,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         await enqueue(prisma, expireTask, { taskId }, { runAt: task.expiresAt });
         return;
       }
+      // Finished by someone else in the meantime: nothing to expire.
       const expired = await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'expire', 'expired', { by: { kind: 'system', note: 'the expiry time passed' } })).then(
         () => true,
-        (error) => {
-          // Finished by someone else in the meantime: nothing to expire.
-          if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
-          return false;
-        },
+        overtaken(false),
       );
       if (expired) deps.logger.warn({ taskId, agentId: task.agentId, was: task.status }, 'task expired unfinished');
     },
@@ -427,15 +421,11 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     // An A2A agent cancelled the task on its side (delivery/a2a): it ends cancelled, paid back as a cancel is.
     async cancelledByAgent(taskId: string, note: string): Promise<void> {
       const task = await prisma.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
-      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'cancel', 'cancelled', { by: { kind: 'agent', id: task?.agentId, note } })).catch((error) => {
-        if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
-      });
+      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'cancel', 'cancelled', { by: { kind: 'agent', id: task?.agentId, note } })).catch(overtaken(undefined));
     },
 
     async markUndeliverable(taskId: string): Promise<void> {
-      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'undeliverable', 'failed', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } })).catch((error) => {
-        if (!(error instanceof AppError && error.code === 'CONFLICT')) throw error;
-      });
+      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'undeliverable', 'failed', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } })).catch(overtaken(undefined));
     },
 
     requestInput: trust.requestInput,
