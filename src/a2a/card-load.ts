@@ -89,9 +89,8 @@ async function fetchJson(url: string, what: string, maxBytes: number, opts: Load
   }
   if (result.status < 200 || result.status > 299) throw unusable(`${what} URL answered HTTP ${result.status}`);
   const body = result.body!;
-  if (!body.complete) {
-    throw unusable(body.overLimit ? `${what} is larger than ${maxBytes} bytes` : `${what} did not arrive in time`);
-  }
+  if (body.overLimit) throw unusable(`${what} is larger than ${maxBytes} bytes`);
+  if (!body.complete) throw unusable(`${what} did not arrive in time`);
   try {
     return JSON.parse(body.bytes.toString('utf8'));
   } catch {

@@ -86,7 +86,9 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       settled = true;
       clearTimeout(deadline);
       request.destroy();
-      settle({ ...outcome, latencyMs: elapsedMs() });
+      // The body as it stands now: events already queued on the response must not change what the
+      // caller reads later.
+      settle({ ...outcome, ...('body' in outcome && outcome.body ? { body: { ...outcome.body } } : {}), latencyMs: elapsedMs() });
     };
     // Set once the status line arrives: from then on the server has answered.
     let answer: Answer | null = null;
@@ -117,7 +119,9 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
         }
       });
       response.on('end', () => {
-        if (answered.body) answered.body.complete = true;
+        // The end of a body already cut at the size limit (its last chunks and the end can come in one
+        // tick, before the caller reads the answer) does not make the part that was kept complete.
+        if (answered.body && !answered.body.overLimit) answered.body.complete = true;
         finish(answered);
       });
       // Cut short after the head arrived: the status still stands.
