@@ -35,6 +35,7 @@ import { ensureCustomer } from '../payments/customers.js';
 import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
 import { refundCredit, useCredit } from './credits.js';
+import { paymentSelection } from './payment-columns.js';
 
 // How a task ended; only completed takes the money (a refunded dispute gives it back like any other end).
 export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded';
@@ -224,11 +225,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   // The payment with what paying out needs: the payee's connected account (one statement).
   async function payoutOf(taskId: string): Promise<(Payment & { connectAccountId: string | null }) | null> {
     const [row] = await prisma.$queryRaw<Array<Payment & { connectAccountId: string | null }>>`
-      SELECT p.id, p.task_id AS "taskId", p.method::text AS method, p.status::text AS status, p.amount_cents AS "amountCents",
-        p.fee_cents AS "feeCents", p.auto_charged AS "autoCharged", p.provider, p.intent_id AS "intentId", p.transfer_id AS "transferId",
-        p.payee_id AS "payeeId", p.failure_message AS "failureMessage", p.card_brand AS "cardBrand", p.card_last4 AS "cardLast4",
-        p.held_at AS "heldAt", p.settled_at AS "settledAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt",
-        u.connect_account_id AS "connectAccountId"
+      SELECT ${paymentSelection('p')}, u.connect_account_id AS "connectAccountId"
       FROM payments p LEFT JOIN users u ON u.id = p.payee_id WHERE p.task_id = ${taskId}`;
     return row ?? null;
   }

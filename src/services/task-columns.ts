@@ -2,10 +2,9 @@
 // the moves written in SQL (task-states.ts), whose RETURNING gives back a Task exactly as Prisma would.
 // Typed by the model's fields, so the compiler points here when the model gains one.
 import { Prisma, type Task } from '../generated/prisma/client.js';
+import { isEnumCast, selectionOf, type Cast, type Columns } from '../db/columns.js';
 
-type Cast = 'text' | 'int' | 'timestamptz' | 'jsonb' | 'TaskStatus' | 'TaskPriority' | 'text[]';
-
-export const TASK_COLUMNS: Record<keyof Task, readonly [column: string, cast: Cast]> = {
+export const TASK_COLUMNS: Columns<Task> = {
   id: ['id', 'text'],
   requesterId: ['requester_id', 'text'],
   agentId: ['agent_id', 'text'],
@@ -48,13 +47,7 @@ export const TASK_COLUMNS: Record<keyof Task, readonly [column: string, cast: Ca
 };
 
 // `<alias>.column AS "field", …` for a RETURNING or SELECT that yields Task rows (enums as their text).
-export function taskSelection(alias: string): Prisma.Sql {
-  return Prisma.raw(
-    Object.entries(TASK_COLUMNS)
-      .map(([field, [column, cast]]) => `${alias}.${column}${cast === 'TaskStatus' || cast === 'TaskPriority' ? '::text' : ''} AS "${field}"`)
-      .join(', '),
-  );
-}
+export const taskSelection = (alias: string): Prisma.Sql => selectionOf(TASK_COLUMNS, alias);
 
 // One value for a SET clause, cast to its column's type; null when the field is not a plain column
 // value (an atomic operation such as { increment }), which SQL moves then leave to Prisma.
@@ -69,7 +62,7 @@ export function taskValue(field: string, value: unknown): Prisma.Sql | null {
   if (cast === 'jsonb') return Prisma.sql`${JSON.stringify(value)}::jsonb`;
   if (value instanceof Date) return cast === 'timestamptz' ? Prisma.sql`${value}::timestamptz` : null;
   if (typeof value === 'object') return null;
-  return Prisma.sql`${value}::${Prisma.raw(cast === 'TaskStatus' || cast === 'TaskPriority' ? `"${cast}"` : cast)}`;
+  return Prisma.sql`${value}::${Prisma.raw(isEnumCast(cast) ? `"${cast}"` : cast)}`;
 }
 
 export function columnOf(field: string): string {
