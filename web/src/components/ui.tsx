@@ -2,7 +2,7 @@
 // (loading, empty, not found, failed).
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ApiError } from '../api.js';
-import { label } from '../format.js';
+import { label, rating } from '../format.js';
 import { Link } from '../router.js';
 
 export function ErrorNote({ error }: { error: string | null | undefined }) {
@@ -20,6 +20,16 @@ export function Status({ value }: { value: string }) {
 
 export function Tier({ value }: { value: string }) {
   return <span className={`badge tier-${value}`}>{value === 'unrated' ? 'new, no tier yet' : `${value} tier`}</span>;
+}
+
+// An agent's average rating, with how many ratings it stands on once there are any.
+export function Rating({ average, count }: { average: number | null | undefined; count: number }) {
+  return (
+    <>
+      {rating(average)}
+      {count > 0 && <span className="muted"> ({count})</span>}
+    </>
+  );
 }
 
 export function Tags({ values, label: name }: { values: readonly string[]; label: string }) {

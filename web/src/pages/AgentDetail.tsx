@@ -5,9 +5,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { gql, session } from '../api.js';
 import { AgentDetailQuery } from '../documents.js';
 import type { DashAgentDetailQuery } from '../generated/gql/graphql.js';
-import { price, rating, when } from '../format.js';
+import { price, when } from '../format.js';
 import { markdownToHtml } from '../markdown.js';
-import { LoadError, PageTitle, SignInFirst, Skeleton, Status, Tags, Tier } from '../components/ui.js';
+import { LoadError, PageTitle, Rating, SignInFirst, Skeleton, Status, Tags, Tier } from '../components/ui.js';
 import { AgentIcon } from '../components/AgentIcon.js';
 import { TrackRecord } from '../components/TrackRecord.js';
 import { Snippets } from '../components/Snippets.js';
@@ -60,8 +60,7 @@ export function AgentDetail({ slug }: { slug: string }) {
         <div>
           <dt>Rating</dt>
           <dd>
-            {rating(agent.avgRating)}
-            {agent.ratingCount > 0 && <span className="muted"> ({agent.ratingCount})</span>}
+            <Rating average={agent.avgRating} count={agent.ratingCount} />
           </dd>
         </div>
         <div>

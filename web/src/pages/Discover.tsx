@@ -4,10 +4,10 @@ import { useEffect, useRef, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import { DiscoverQuery } from '../documents.js';
 import type { DashDiscoverQuery } from '../generated/gql/graphql.js';
-import { price, rating } from '../format.js';
+import { price } from '../format.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { AgentIcon } from '../components/AgentIcon.js';
-import { Empty, ErrorNote, PageTitle, SkeletonCards, Tags, Tier } from '../components/ui.js';
+import { Empty, ErrorNote, PageTitle, Rating, SkeletonCards, Tags, Tier } from '../components/ui.js';
 
 const SORTS = [
   ['relevance', 'Relevance'],
@@ -223,8 +223,7 @@ export function Discover() {
                   <div>
                     <dt>Rating</dt>
                     <dd>
-                      {rating(agent.avgRating)}
-                      {agent.ratingCount > 0 && <span className="muted"> ({agent.ratingCount})</span>}
+                      <Rating average={agent.avgRating} count={agent.ratingCount} />
                     </dd>
                   </div>
                   <div>
