@@ -24,5 +24,10 @@ export default defineConfig({
     // time. Each file still gets its own database and service; nothing a file changes may outlive it
     // (see test/support/fixtures.ts on per-file settings).
     isolate: false,
+    // The embedded database is PostgreSQL compiled to WASM. V8 first compiles it with its baseline compiler
+    // (Liftoff), then recompiles hot functions optimised in background threads; in a test run made of many
+    // short-lived databases and processes that recompiling costs more CPU than it saves (15-45 % of a
+    // start, bench/startup.ts). The code under test is the same; only V8's tier differs.
+    execArgv: ['--liftoff-only'],
   },
 });

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, migrationsDir, pendingSchemaChanges, schemaPath } from '../src/db/schema-engine.js';
+import { applyMigrations, loadMigrations, migrationsDir, pendingSchemaChanges, schemaPath } from '../src/db/schema-engine.js';
+import { matchesCommitted, migrationsAreCurrent, type AppliedMigration } from '../src/db/migrations-current.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
@@ -51,5 +52,48 @@ describe('migrations', () => {
       await client.end();
     }
     expect(await applyMigrations(db.url)).toEqual([]);
+  });
+
+  // A start on a current database skips the schema engine; anything else leaves the decision to it.
+  describe('are seen as current only when every one is applied as committed', () => {
+    let committed: Awaited<ReturnType<typeof loadMigrations>>;
+    let asApplied: AppliedMigration[];
+    beforeAll(async () => {
+      committed = await loadMigrations();
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        asApplied = (await client.query<AppliedMigration>('SELECT migration_name, checksum, finished_at, rolled_back_at FROM _prisma_migrations')).rows;
+      } finally {
+        await client.end();
+      }
+    });
+    const changed = (name: string, change: Partial<AppliedMigration>) => asApplied.map((row) => (row.migration_name === name ? { ...row, ...change } : row));
+    const first = () => asApplied.map((r) => r.migration_name).sort()[0]!;
+
+    it('current as migrated, read from the database', async () => {
+      expect(await migrationsAreCurrent(db.url, committed)).toBe(true);
+      expect(matchesCommitted(asApplied, committed)).toBe(true);
+    });
+    it('not with a migration missing', () => expect(matchesCommitted(asApplied.filter((r) => r.migration_name !== first()), committed)).toBe(false));
+    it('not with a migration edited after it was applied', () => expect(matchesCommitted(changed(first(), { checksum: 'x' }), committed)).toBe(false));
+    it('not with a migration that failed or was rolled back', () => {
+      expect(matchesCommitted(changed(first(), { finished_at: null }), committed)).toBe(false);
+      expect(matchesCommitted(changed(first(), { rolled_back_at: new Date() }), committed)).toBe(false);
+    });
+    it('not with a migration this code does not know', () =>
+      expect(matchesCommitted([...asApplied, { migration_name: '29990101000000_later', checksum: 'y', finished_at: new Date(), rolled_back_at: null }], committed)).toBe(false));
+    it('not on a database without the bookkeeping table', async () => {
+      const bare = await createTestDatabase();
+      const client = new pg.Client({ connectionString: bare.url });
+      await client.connect();
+      try {
+        await client.query('DROP TABLE _prisma_migrations');
+        expect(await migrationsAreCurrent(bare.url, committed)).toBe(false);
+      } finally {
+        await client.end();
+        await bare.close();
+      }
+    });
   });
 });

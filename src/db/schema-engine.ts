@@ -10,6 +10,7 @@ import pg from 'pg';
 import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum, type SqlQueryable } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { startEmbeddedDatabase } from './embedded.js';
+import { migrationsAreCurrent } from './migrations-current.js';
 import { projectRoot } from '../project-root.js';
 
 export const schemaPath = path.join(projectRoot, 'prisma', 'schema.prisma');
@@ -201,6 +202,7 @@ export async function loadMigrations(dir = migrationsDir): Promise<MigrationList
 
 export async function applyMigrations(connectionString: string): Promise<string[]> {
   const migrationsList = await loadMigrations();
+  if (await migrationsAreCurrent(connectionString, migrationsList)) return [];
   return withSchemaEngine(connectionString, async (engine) => {
     const out = await engine.applyMigrations({ migrationsList, filters: noFilters });
     return out.appliedMigrationNames;

@@ -13,7 +13,7 @@
 // `RateLimit: "default";r=599;t=60` (remaining requests, seconds until the window ends).
 import { isIPv6 } from 'node:net';
 import pg from 'pg';
-import { Redis } from 'ioredis';
+import { packageLoader } from '../load-package.js';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../logger.js';
 
@@ -62,6 +62,8 @@ export function addressKey(address: string | undefined): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
+const loadRedis = packageLoader<typeof import('ioredis')>('ioredis');
+
 const disabled: RateLimits = { check: async () => null, close: async () => {} };
 
 export async function createRateLimits(settings: RateLimitSettings, logger: Pick<Logger, 'warn' | 'error'>): Promise<RateLimits> {
@@ -72,7 +74,7 @@ export async function createRateLimits(settings: RateLimitSettings, logger: Pick
     const { store } = settings;
     if (store.kind === 'redis') {
       // No offline queue: a Redis that is down fails the call at once, and the memory fallback answers.
-      const client = new Redis(store.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+      const client = new (loadRedis().Redis)(store.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
       client.on('error', (error: Error) => logger.warn({ err: error }, 'rate limit store (redis) error'));
       await client.connect().catch((error: unknown) => logger.error({ err: error }, 'rate limit store (redis) unreachable'));
       closers.push(() => client.quit().catch(() => client.disconnect()));

@@ -2,9 +2,8 @@
 // request, no session), authenticated by the Bearer credential of REST. The SDK owns the wire format;
 // the tools (mcp/tools.ts) run /v1 routes as the caller.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { AppError } from '../errors.js';
 import { readBody } from '../http/body.js';
@@ -23,6 +22,19 @@ const text = (value: unknown) => JSON.stringify(value, null, 2);
 function answer(value: Record<string, unknown>, isError: boolean): CallToolResult {
   return { content: [{ type: 'text', text: text(value) }], structuredContent: value, ...(isError ? { isError: true } : {}) };
 }
+
+// The SDK is loaded by the first MCP request, not at start: most processes never serve one, and compiling
+// it was a tenth of every start.
+let sdk: Promise<McpSdk> | undefined;
+type McpSdk = typeof import('@modelcontextprotocol/sdk/server/index.js') &
+  typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js') &
+  typeof import('@modelcontextprotocol/sdk/types.js');
+const loadSdk = (): Promise<McpSdk> =>
+  (sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, transport, types]) => ({ ...server, ...transport, ...types })));
 
 export function createMcpRoute(opts: {
   routes: Route[];
@@ -49,7 +61,7 @@ export function createMcpRoute(opts: {
     }
   }
 
-  function serverFor(context: Context): Server {
+  function serverFor(context: Context, { Server, CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode }: McpSdk): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {} },
       instructions:
@@ -83,8 +95,9 @@ export function createMcpRoute(opts: {
         } catch {
           return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
         }
-        const server = serverFor(context);
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        const mcp = await loadSdk();
+        const server = serverFor(context, mcp);
+        const transport = new mcp.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         res.on('close', () => {
           void transport.close();
           void server.close();

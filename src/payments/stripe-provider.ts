@@ -2,7 +2,8 @@
 // charges and transfers (transfer_group = task id) for paying agent owners, Express
 // connected accounts for onboarding. host/port/protocol exist so tests can point the
 // official SDK at a local stand-in; production leaves them unset.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { packageLoader } from '../load-package.js';
 import {
   ProviderError,
   WebhookPayloadError,
@@ -34,8 +35,11 @@ const DEFAULT_NETWORK_RETRIES = 2;
 // Without this Stripe demands a return_url when confirming server-side.
 const NO_REDIRECT_METHODS = { enabled: true, allow_redirects: 'never' } as const;
 
+const loadStripe = packageLoader<typeof Stripe>('stripe');
+
 export function createStripeProvider(opts: StripeProviderOptions): PaymentProvider {
-  const stripe = new Stripe(opts.secretKey, {
+  const StripeClient = loadStripe();
+  const stripe = new StripeClient(opts.secretKey, {
     host: opts.host,
     port: opts.port,
     protocol: opts.protocol,

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const node = process.execPath;
-const service = ['scripts/start.mjs'];
+// The same V8 tier as the test workers (vitest.config.ts): a test's process lives for seconds.
+const service = ['--liftoff-only', 'scripts/start.mjs'];
 
 export interface Finished {
   code: number | null;

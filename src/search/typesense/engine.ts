@@ -1,7 +1,8 @@
 // The Typesense search engine. The collection is reached through an alias (TYPESENSE_COLLECTION), so a
 // reindex builds a fresh collection beside the live one and switches the alias when it is complete.
 // Agent changes arrive through search.sync jobs, which retry while Typesense is unreachable.
-import { Client, Errors } from 'typesense';
+import type { Client } from 'typesense';
+import { packageLoader } from '../../load-package.js';
 import type { PrismaClient } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import type { SearchEngine } from '../engine.js';
@@ -18,8 +19,10 @@ export interface TypesenseSettings {
   collection: string;
 }
 
+const loadTypesense = packageLoader<typeof import('typesense')>('typesense');
+
 export function createTypesenseClient(settings: TypesenseSettings): Client {
-  return new Client({
+  return new (loadTypesense().Client)({
     nodes: [{ url: settings.url.replace(/\/$/, '') }],
     apiKey: settings.apiKey,
     connectionTimeoutSeconds: 5,
@@ -29,7 +32,7 @@ export function createTypesenseClient(settings: TypesenseSettings): Client {
   });
 }
 
-const isNotFound = (error: unknown) => error instanceof Errors.ObjectNotFound;
+const isNotFound = (error: unknown) => error instanceof loadTypesense().Errors.ObjectNotFound;
 
 export function createTypesenseSearchEngine(deps: { prisma: PrismaClient; logger: Logger; client: Client; alias: string }): SearchEngine {
   const { prisma, client, alias, logger } = deps;
