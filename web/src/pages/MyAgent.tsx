@@ -303,7 +303,8 @@ function DeliveryLog({ agentId }: { agentId: string }) {
                       )}
                     </div>
                     {d.attempts.length > 0 && (
-                      <div className="table-wrap">
+                      // Focusable, so that a keyboard can scroll the table sideways where it is wider than a phone.
+                      <div className="table-wrap" tabIndex={0} role="region" aria-label={`Attempts to deliver ${task.title}`}>
                         <table>
                           <caption className="visually-hidden">Attempts to deliver {task.title}</caption>
                           <thead>
