@@ -34,18 +34,27 @@ export async function startEmbeddedDatabase(opts: { dataDir: string | null; from
   // The files PGlite wrote as it opened (or an older version of this service left) become the owner's;
   // PostgreSQL creates later ones 0600 itself.
   if (pgDir) await ownerOnlyTree(pgDir);
-  const server = opts.dataDir
-    ? new PGLiteSocketServer({ db, path: path.resolve(opts.dataDir, socketFileName), maxConnections: 64 })
-    : new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
-  keepExtendedQueriesTogether(server);
-  await server.start();
-  const url = opts.dataDir ? embeddedSocketUrl(opts.dataDir) : `postgresql://postgres@${server.getServerConn()}/postgres`;
+  const served = await serveEmbedded(db, opts.dataDir);
   return {
-    url,
+    url: served.url,
     db,
     async close() {
-      await server.stop();
+      await served.stop();
       await db.close();
     },
   };
+}
+
+/**
+ * Serves an open PGlite over the Postgres wire protocol: on a Unix socket inside dataDir, or on a loopback
+ * port when dataDir is null. stop() cuts every connection; the database stays open.
+ */
+export async function serveEmbedded(db: PGlite, dataDir: string | null): Promise<{ url: string; stop(): Promise<void> }> {
+  const server = dataDir
+    ? new PGLiteSocketServer({ db, path: path.resolve(dataDir, socketFileName), maxConnections: 64 })
+    : new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  keepExtendedQueriesTogether(server);
+  await server.start();
+  const url = dataDir ? embeddedSocketUrl(dataDir) : `postgresql://postgres@${server.getServerConn()}/postgres`;
+  return { url, stop: () => server.stop() };
 }

@@ -1,4 +1,5 @@
-// A fresh, migrated database for one test file: an in-memory PGlite by default, or a new database on
+// A fresh, migrated database for one test file: an in-memory PGlite by default (the worker's kept one,
+// made as new: kept-embedded.ts), or a new database on
 // the PostgreSQL server named by DATABASE_URL (the CI's second run), dropped afterwards. Either is a copy
 // of the database the run's global setup migrated once (global-setup.ts), not migrated again here.
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
+import { loadFromDump, takeKeptDatabase } from './kept-embedded.js';
 
 export interface TestDatabase {
   url: string;
@@ -23,7 +25,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (!serverUrl) {
     const file = inject('pgliteDump');
     if (!file) throw new Error('no migrated PGlite dump: run the tests through vitest (test/support/global-setup.ts)');
-    const embedded = await startEmbeddedDatabase({ dataDir: null, fromDump: await openAsBlob(file) });
+    const dump = await openAsBlob(file);
+    const reused = await takeKeptDatabase(() => loadFromDump(dump));
+    if (reused) return { url: reused.url, kind: 'pglite', close: () => reused.close() };
+    const embedded = await startEmbeddedDatabase({ dataDir: null, fromDump: dump });
     return { url: embedded.url, kind: 'pglite', close: () => embedded.close() };
   }
   const template = inject('templateDatabase');
