@@ -5,6 +5,10 @@
 //
 //   npm run bench:search:http -- [--agents 100000] [--seconds 20] [--connections 8] [--seed 42]
 //                                [--postgres postgresql://postgres@127.0.0.1:5432/test] [--profile DIR]
+//                                [--database URL]
+//
+// --database: a database made by bench/keep-database.ts (with the same --agents and --seed) instead of a
+// scratch one, so that runs compared back to back do not each spend minutes loading the agents.
 //
 // Then the service once more at half the rate it reached, with requests sent on a schedule (open loop):
 // the latency a deployment sized for twice its traffic would see; and last with one client, each search
@@ -32,6 +36,7 @@ const { values: args } = parseArgs({
     // Writes a V8 CPU profile of the service (node --cpu-prof) into this directory.
     profile: { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
+    database: { type: 'string' },
   },
 });
 const agentCount = Number(args.agents);
@@ -63,17 +68,19 @@ async function main() {
   const durationMs = seconds * 1000;
 
   const server = new URL(args.postgres);
-  const scratch = `bench_http_${randomBytes(4).toString('hex')}`;
+  const scratch = args.database ? null : `bench_http_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server.toString() });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${scratch}`);
+  if (scratch) await admin.query(`CREATE DATABASE ${scratch}`);
   const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-http-'));
   const children: ChildProcess[] = [];
   try {
-    const url = new URL(server);
-    url.pathname = `/${scratch}`;
-    await applyMigrations(url.toString());
-    await loadAgents(url.toString(), agents, (done) => log(`loaded ${done}/${agents.length}`));
+    const url = new URL(args.database ?? server);
+    if (scratch) {
+      url.pathname = `/${scratch}`;
+      await applyMigrations(url.toString());
+      await loadAgents(url.toString(), agents, (done) => log(`loaded ${done}/${agents.length}`));
+    }
 
     const plainPort = await freePort();
     const plain = startPlainServer(plainPort);
@@ -115,7 +122,7 @@ async function main() {
   } finally {
     for (const child of children) await stop(child);
     await rm(dataDir, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+    if (scratch) await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
     await admin.end();
   }
 }

@@ -1,6 +1,7 @@
 // The service and its helpers for the HTTP benchmarks: a child process in production mode on a given
-// database, with rate limits off (one benchmark client sends far more than a caller's budget) and no
-// health probes of the generated agents' endpoints.
+// database, with rate limits off (one benchmark client sends far more than a caller's budget), no
+// health probes of the generated agents' endpoints, and the simulated payment processor (production mode
+// otherwise refuses to start without a Stripe key; no benchmark moves money).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -18,6 +19,7 @@ export function startService(opts: { databaseUrl: string | null; dataDir: string
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: '0',
     HEALTH_PROBE_ENABLED: 'false',
+    ALLOW_SIMULATED_PAYMENTS: 'true',
     ...opts.env,
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;

@@ -80,6 +80,11 @@ const schema = z.object({
   TYPESENSE_URL: z.url().optional(),
   TYPESENSE_API_KEY: z.string().optional(),
   TYPESENSE_COLLECTION: z.string().default('agents'),
+  // Search results of the PostgreSQL engine are answered again from memory until a write changes what
+  // searches read (src/search/result-cache.ts), for at most this long; 0 turns that off. At most
+  // SEARCH_CACHE_MAX_AGENTS agents are held over all results.
+  SEARCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  SEARCH_CACHE_MAX_AGENTS: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
   // The health sweep: how often agents' health evidence is aged out and stale agents are probed.
   HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(900),
   HEALTH_PROBE_ENABLED: bool.default(true),
@@ -143,6 +148,7 @@ function toConfig(env: z.infer<typeof schema>) {
       apiProtocol: env.STRIPE_API_PROTOCOL ?? null,
     },
     typesense: { url: env.TYPESENSE_URL ?? null, apiKey: env.TYPESENSE_API_KEY ?? null, collection: env.TYPESENSE_COLLECTION },
+    searchCache: { ttlMs: env.SEARCH_CACHE_TTL_MS, maxAgents: env.SEARCH_CACHE_MAX_AGENTS },
     trust: { inputTimeoutSeconds: env.INPUT_TIMEOUT_SECONDS, disputeAnswerSeconds: env.DISPUTE_ANSWER_SECONDS },
     health: {
       checkIntervalSeconds: env.HEALTH_CHECK_INTERVAL_SECONDS,

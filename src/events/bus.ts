@@ -22,6 +22,12 @@ export interface EventBus {
   // An API key was revoked: every process ends the subscriptions it opened.
   publishRevokedKey(apiKeyId: string): Promise<void>;
   onRevokedKey(listener: (apiKeyId: string) => void): void;
+  // Search results may have changed: a transaction that wrote to the tables a search reads committed (the
+  // search_changed triggers announce it at the commit, in any process): 'changed'. 'lost' when this
+  // process may miss such news (its listening connection dropped); 'changed' follows once it listens
+  // again. Returns whether the bus hears the database now: never for the embedded one (whose writes may
+  // come from the CLI's process through its socket), which never calls the listener.
+  watchSearchChanges(listener: (news: SearchNews) => void): boolean;
   // Yields the events of the interest published from the moment of the call (not of the first read)
   // until the signal aborts or the streams are ended.
   subscribe(interest: Interest, signal: AbortSignal): AsyncIterable<TaskEvent>;
@@ -33,9 +39,13 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
+export type SearchNews = 'changed' | 'lost';
+
 // Exported for the fan-out benchmark, which announces events as a task move on another process would.
 export const TASK_EVENTS_CHANNEL = 'task_events';
 const REVOKED_KEYS = 'revoked_api_keys';
+// Sent by the search_changed triggers (migration search_changed_notify).
+const SEARCH_CHANGED = 'search_changed';
 
 // Who a subscriber listens for: one task's events, or those of every task a user is the requester of
 // or owns the agent of.
@@ -139,6 +149,7 @@ export function createLocalBus(): EventBus {
     publish: async (event) => void fanout.emit(event),
     publishRevokedKey: async (apiKeyId) => void fanout.emitRevokedKey(apiKeyId),
     onRevokedKey: fanout.onRevokedKey,
+    watchSearchChanges: () => false,
     subscribe: (interest, signal) => fanout.subscribe(interest, signal),
     count: fanout.count,
     endSubscriptions: () => fanout.end(),
@@ -152,10 +163,12 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
   pool.on('error', (error) => logger.warn({ err: error }, 'event bus pool error'));
   let listener: pg.Client | null = null;
   let closed = false;
+  const searchNews = new EventEmitter();
 
   async function listen(): Promise<void> {
     const client = new pg.Client({ connectionString });
     client.on('notification', (msg) => {
+      if (msg.channel === SEARCH_CHANGED) return void searchNews.emit('news', 'changed');
       if (msg.channel === REVOKED_KEYS && msg.payload) return void fanout.emitRevokedKey(msg.payload);
       if (msg.channel !== TASK_EVENTS_CHANNEL || !msg.payload) return;
       try {
@@ -168,12 +181,16 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     client.on('error', (error) => {
       logger.warn({ err: error }, 'event listener connection lost');
       listener = null;
+      searchNews.emit('news', 'lost');
       if (!closed) setTimeout(() => void listen().catch(() => {}), 1000);
     });
     await client.connect();
     await client.query(`LISTEN ${TASK_EVENTS_CHANNEL}`);
     await client.query(`LISTEN ${REVOKED_KEYS}`);
+    await client.query(`LISTEN ${SEARCH_CHANGED}`);
     listener = client;
+    // Anything may have changed while no connection listened.
+    searchNews.emit('news', 'changed');
   }
   await listen();
 
@@ -187,11 +204,17 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
       await pool.query('SELECT pg_notify($1, $2)', [REVOKED_KEYS, apiKeyId]);
     },
     onRevokedKey: fanout.onRevokedKey,
+    watchSearchChanges(onNews) {
+      searchNews.on('news', onNews);
+      return listener !== null && !closed;
+    },
     subscribe: (interest, signal) => fanout.subscribe(interest, signal),
     count: fanout.count,
     endSubscriptions: () => fanout.end(),
     async close() {
       closed = true;
+      // No more news will come.
+      searchNews.emit('news', 'lost');
       fanout.end();
       await listener?.end().catch(() => {});
       await pool.end();

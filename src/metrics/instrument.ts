@@ -60,6 +60,7 @@ export function countTaskTransitions(bus: EventBus, metrics: Metrics): EventBus 
     },
     publishRevokedKey: (apiKeyId) => bus.publishRevokedKey(apiKeyId),
     onRevokedKey: (listener) => bus.onRevokedKey(listener),
+    watchSearchChanges: (listener) => bus.watchSearchChanges(listener),
     subscribe: (interest, signal) => bus.subscribe(interest, signal),
     count: () => bus.count(),
     endSubscriptions: () => bus.endSubscriptions(),

@@ -2,16 +2,30 @@
 // are set (config.ts requires both or neither), otherwise PostgreSQL, which needs nothing else.
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../db/client.js';
+import type { Clock } from '../deps.js';
+import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from './engine.js';
 import { withSearchFallback } from './fallback.js';
 import { createPostgresSearchEngine } from './postgres/engine.js';
+import { withResultCache } from './result-cache.js';
 import { createTypesenseClient, createTypesenseSearchEngine } from './typesense/engine.js';
 
-export function createSearchEngine(deps: { config: Config; prisma: PrismaClient; searchPrisma: PrismaClient; logger: Logger }): SearchEngine {
+export function createSearchEngine(deps: {
+  config: Config;
+  prisma: PrismaClient;
+  searchPrisma: PrismaClient;
+  logger: Logger;
+  clock: Clock;
+  events: Pick<EventBus, 'watchSearchChanges'>;
+}): SearchEngine {
   const postgres = createPostgresSearchEngine(deps.searchPrisma);
   const { url, apiKey, collection } = deps.config.typesense;
-  if (!url || !apiKey) return postgres;
+  // Only results the database answers are kept: the announcement of a write reaches this process when
+  // the write commits, while Typesense's index follows later through jobs.
+  if (!url || !apiKey) {
+    return withResultCache(postgres, { ...deps.config.searchCache, clock: deps.clock, watch: (listener) => deps.events.watchSearchChanges(listener) });
+  }
   const typesense = createTypesenseSearchEngine({
     prisma: deps.prisma,
     logger: deps.logger,
