@@ -26,7 +26,7 @@ describe.skipIf(usingPostgres())('the kept embedded database', () => {
     const [seeded] = await query<{ n: number }>(first.url, 'SELECT count(*)::int AS n FROM search_phrases');
     await query(first.url, `INSERT INTO users (id, email, name, created_at, updated_at) VALUES ('usr_left', 'left@example.com', 'Left', now(), now())`);
     await query(first.url, `DELETE FROM search_phrases`);
-    const [{ id: jobBefore }] = await query<{ id: string }>(first.url, `SELECT nextval('graphile_worker.jobs_id_seq1')::text AS id`);
+    const jobBefore = (await query<{ id: string }>(first.url, `SELECT nextval('graphile_worker.jobs_id_seq1')::text AS id`))[0]!.id;
     // A connection the file forgot: cut when the database is handed on.
     const forgotten = new pg.Client({ connectionString: first.url });
     await forgotten.connect();
