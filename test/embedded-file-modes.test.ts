@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
+import { testDataDir } from './support/database.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -52,9 +53,10 @@ describe('the embedded database directory', () => {
   }, 180_000);
 
   it('has the modes of an existing, readable directory fixed at start', async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'tm-modes-'));
-    dirs.push(root);
-    const dataDir = path.join(root, 'data');
+    // A directory holding a migrated database already (on PGlite runs the suite's copy: a fresh one was
+    // the first test's subject).
+    const dataDir = await testDataDir('tm-modes-');
+    dirs.push(dataDir);
     await (await openAndWrite(dataDir)).close();
     // As an older version left it: everything readable and writable by everyone.
     await chmod(dataDir, 0o777);
