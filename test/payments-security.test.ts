@@ -1,11 +1,9 @@
 // The simulated processor cannot be used to forge payments: production refuses to start with it unless
 // the operator says so by name, its confirmation endpoint is the requester's only and absent in
 // production, and its secrets come from the server key (see unit/payments/create-payment-provider.test.ts).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
+import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
 import { apiClient } from './support/http.js';
 import { startPaymentWorld, type PaymentWorld } from './support/payments.js';
 import { killAll, runCli, runMain, startServerProcess, type ServerProcess } from './support/processes.js';
@@ -18,7 +16,8 @@ describe('starting in production with the simulated processor', () => {
   let databaseEnv: Record<string, string>;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'tm-payments-security-'));
+    // On PGlite a copy of the suite's migrated database: the CLI's first command need not create one.
+    dataDir = await testDataDir('tm-payments-security-');
     db = usingPostgres() ? await createTestDatabase() : null;
     databaseEnv = { DATA_DIR: dataDir, SECRET_KEY: 'd'.repeat(64), ...(db ? { DATABASE_URL: db.url } : {}) };
   });
