@@ -6,7 +6,7 @@
 // ratio to it (the machines are shared; absolute figures drift, ratios much less).
 //
 //   npm run bench:lifecycle -- [--on postgres|pglite] [--seconds 10] [--probe 20] [--processes 1]
-//                              [--postgres postgresql://postgres@127.0.0.1:5432/test]
+//                              [--postgres postgresql://postgres@127.0.0.1:5432/test] [--profile DIR]
 //
 // --processes N (PostgreSQL only) starts N service processes on the one database, with the same
 // SECRET_KEY, and sends the requesters' tasks to them in turn (round robin); each delivery calls back
@@ -43,6 +43,9 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
     // Prints the statements of each step of the last probed task.
     trace: { type: 'boolean', default: false },
+    // Writes a V8 CPU profile of each service process (node --cpu-prof) into this directory at its exit;
+    // summarise one with bench/profile-summary.ts.
+    profile: { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -188,6 +191,7 @@ async function main() {
         databaseUrl,
         dataDir,
         port,
+        nodeArgs: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [],
         env: { ALLOW_SIMULATED_PAYMENTS: 'true', ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: processBase, SECRET_KEY: secretKey },
       });
       children.push(child);
