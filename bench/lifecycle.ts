@@ -224,7 +224,10 @@ async function main() {
     agent.setSecret(secret.webhookSecret as string);
     await json(await fetch(`${base}/v1/billing/payment-method`, { method: 'POST', headers: as(requester.apiKey), body: JSON.stringify({ paymentMethodId: 'pm_card_visa' }) }));
 
-    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    // timeout: an idle socket is dropped before the service's keep-alive timeout (node's 5 s) closes it;
+    // a phase that waits 5 s (the node:http baseline) otherwise reused a socket the service was closing
+    // at that moment, and the request failed with 'socket hang up'.
+    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4000 });
     let sequence = 0;
     const taskIds: string[] = [];
     // Creates one task; resolves with its id once the service answered 201.
