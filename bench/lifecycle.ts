@@ -6,7 +6,7 @@
 // ratio to it (the machines are shared; absolute figures drift, ratios much less).
 //
 //   npm run bench:lifecycle -- [--on postgres|pglite] [--seconds 10] [--probe 20] [--processes 1]
-//                              [--postgres postgresql://postgres@127.0.0.1:5432/test]
+//                              [--postgres postgresql://postgres@127.0.0.1:5432/test] [--profile DIR]
 //
 // --processes N (PostgreSQL only) starts N service processes on the one database, with the same
 // SECRET_KEY, and sends the requesters' tasks to them in turn (round robin); each delivery calls back
@@ -43,6 +43,9 @@ const { values: args } = parseArgs({
     processes: { type: 'string', default: '1' },
     // Prints the statements of each step of the last probed task.
     trace: { type: 'boolean', default: false },
+    // Writes a V8 CPU profile of each service process (node --cpu-prof) into this directory at its exit;
+    // summarise one with bench/profile-summary.ts.
+    profile: { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -188,6 +191,7 @@ async function main() {
         databaseUrl,
         dataDir,
         port,
+        nodeArgs: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [],
         env: { ALLOW_SIMULATED_PAYMENTS: 'true', ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: processBase, SECRET_KEY: secretKey },
       });
       children.push(child);
@@ -220,7 +224,10 @@ async function main() {
     agent.setSecret(secret.webhookSecret as string);
     await json(await fetch(`${base}/v1/billing/payment-method`, { method: 'POST', headers: as(requester.apiKey), body: JSON.stringify({ paymentMethodId: 'pm_card_visa' }) }));
 
-    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64 });
+    // timeout: an idle socket is dropped before the service's keep-alive timeout (node's 5 s) closes it;
+    // a phase that waits 5 s (the node:http baseline) otherwise reused a socket the service was closing
+    // at that moment, and the request failed with 'socket hang up'.
+    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 4000 });
     let sequence = 0;
     const taskIds: string[] = [];
     // Creates one task; resolves with its id once the service answered 201.

@@ -12,6 +12,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
+import { insertAttempt, releaseDelivery } from './delivery-writes.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
@@ -169,7 +170,6 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     const { deliveryId, number, taskId, agentId, expiresAt } = claimed;
     const ok = !failure && result.kind === 'response' && result.status >= 200 && result.status < 300;
     const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
-    const released = { attemptJobId: null, attemptStartedAt: null };
     // A success moves the task to in_progress in the same transaction, first: the task's row is locked
     // before the agent's (the lock order of services/payments.ts).
     const outcome = await withTransaction(
@@ -183,21 +183,19 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       (error) => logger.warn({ err: error }, 'after-commit work failed'),
     );
     async function recordIn(t: Tx) {
-      await t.deliveryAttempt.create({
-        data: {
-          id: newId('att'),
-          deliveryId,
-          number,
-          statusCode: result.kind === 'response' ? result.status : null,
-          latencyMs: Math.round(result.latencyMs),
-          // The service's clock: recovery windows and retention go by it.
-          at: clock.now(),
-          error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
-        },
+      await insertAttempt(t, {
+        id: newId('att'),
+        deliveryId,
+        number,
+        statusCode: result.kind === 'response' ? result.status : null,
+        latencyMs: Math.round(result.latencyMs),
+        // The service's clock: recovery windows and retention go by it.
+        at: clock.now(),
+        error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
       });
       await hooks.deliveryOutcome(t, agentId, ok);
       if (ok) {
-        await t.delivery.update({ where: { id: deliveryId }, data: { ...released, status: 'succeeded', nextAttemptAt: null } });
+        await releaseDelivery(t, deliveryId, 'succeeded', null);
         return 'delivered' as const;
       }
       const delay = nextRetryDelayMs(number + 1, {
@@ -206,10 +204,10 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       });
       const nextAt = new Date(clock.now().getTime() + delay);
       if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) {
-        await t.delivery.update({ where: { id: deliveryId }, data: { ...released, status: 'failed', nextAttemptAt: null } });
+        await releaseDelivery(t, deliveryId, 'failed', null);
         return 'given_up' as const;
       }
-      await t.delivery.update({ where: { id: deliveryId }, data: { ...released, nextAttemptAt: nextAt } });
+      await releaseDelivery(t, deliveryId, null, nextAt);
       await enqueue(t, deliverTask, { deliveryId }, { runAt: nextAt });
       return 'retrying' as const;
     }

@@ -36,6 +36,7 @@ import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
 import { refundCredit, useCredit } from './credits.js';
 import { paymentSelection } from './payment-columns.js';
+import { insertPayment, markHeld } from './payment-writes.js';
 
 // How a task ended; only completed takes the money (a refunded dispute gives it back like any other end).
 export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded';
@@ -132,8 +133,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   // The processor reports (or the inline call learned) that the hold stands, on `card` when it said which.
   async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string, card: CardSummary | null): Promise<void> {
     const locked = await lockTask(tx, payment.taskId);
-    const shown = card ? { cardBrand: card.brand.slice(0, 40), cardLast4: card.last4.slice(0, 4) } : {};
-    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId, ...shown })) await hooks.onAuthorized(tx, payment.taskId, afterCommit, locked);
+    const shown = card ? { brand: card.brand.slice(0, 40), last4: card.last4.slice(0, 4) } : null;
+    if (await markHeld(tx, payment.id, intentId, shown, clock.now())) await hooks.onAuthorized(tx, payment.taskId, afterCommit, locked);
     else await releaseIfEnded(tx, payment, intentId);
   }
 
@@ -340,19 +341,17 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
       const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId, createdAt: clock.now() };
       if (agent.priceCents === 0) {
-        await tx.payment.create({ data: { ...base, method: 'free', status: 'authorized' } });
+        await insertPayment(tx, { ...base, method: 'free', status: 'authorized' });
         return { method: 'free', ready: true };
       }
       if (await useCredit(tx, task.requesterId, agent.id, task.id)) {
-        await tx.payment.create({ data: { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt } });
+        await insertPayment(tx, { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt });
         return { method: 'credit', ready: true };
       }
       const payer = requester?.id === task.requesterId
         ? requester
         : await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
-      const payment = await tx.payment.create({
-        data: { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name },
-      });
+      const payment = await insertPayment(tx, { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name });
       await enqueue(tx, authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
       return { method: 'card', ready: false, payment };
     },

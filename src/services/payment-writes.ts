@@ -1,0 +1,41 @@
+// The payment writes every card-paid task makes, in SQL: its insert (returned as the Payment model's row)
+// in the matching transaction and its hold. A Prisma model call costs about twice the service CPU of a raw
+// statement (bench/prisma-call-cost.ts). The columns Prisma's calls wrote, defaults included.
+import type { Tx } from '../db/client.js';
+import type { Payment, PaymentMethod, PaymentStatus } from '../generated/prisma/client.js';
+import { paymentSelection } from './payment-columns.js';
+
+export interface NewPayment {
+  id: string;
+  taskId: string;
+  method: PaymentMethod;
+  status: PaymentStatus;
+  amountCents: number;
+  payeeId: string;
+  createdAt: Date;
+  autoCharged?: boolean;
+  provider?: string | null;
+  heldAt?: Date | null;
+}
+
+export async function insertPayment(tx: Tx, p: NewPayment): Promise<Payment> {
+  // updated_at from the process's clock, as Prisma's @updatedAt sets it on create.
+  const rows = await tx.$queryRaw<Payment[]>`
+    INSERT INTO payments AS p (id, task_id, method, status, amount_cents, fee_cents, auto_charged, provider, payee_id, held_at, created_at, updated_at)
+    VALUES (${p.id}, ${p.taskId}, ${p.method}::text::"PaymentMethod", ${p.status}::text::"PaymentStatus", ${p.amountCents}::int, 0,
+            ${p.autoCharged ?? false}::boolean, ${p.provider ?? null}::text, ${p.payeeId}, ${p.heldAt ?? null}::timestamptz,
+            ${p.createdAt}::timestamptz, ${new Date()}::timestamptz)
+    RETURNING ${paymentSelection('p')}`;
+  return rows[0]!;
+}
+
+// pending → authorized once the hold stands: the intent, the card when the processor said which, and the
+// time it was held. False when the payment was no longer pending (the task ended meanwhile).
+export async function markHeld(tx: Tx, paymentId: string, intentId: string, card: { brand: string; last4: string } | null, now: Date): Promise<boolean> {
+  const updated = await tx.$executeRaw`
+    UPDATE payments
+    SET intent_id = ${intentId}, card_brand = COALESCE(${card?.brand ?? null}::text, card_brand), card_last4 = COALESCE(${card?.last4 ?? null}::text, card_last4),
+        held_at = ${now}::timestamptz, status = 'authorized', updated_at = ${new Date()}::timestamptz
+    WHERE id = ${paymentId} AND status = 'pending'`;
+  return updated === 1;
+}
