@@ -30,7 +30,7 @@ export async function startEmbeddedDatabase(opts: { dataDir: string | null; from
     pgDir = path.resolve(opts.dataDir, 'pg');
     await ownerOnlyDir(pgDir);
   }
-  const db = await PGlite.create({ dataDir: pgDir, extensions: { pg_trgm }, loadDataDir: opts.fromDump });
+  const db = await openPGlite({ dataDir: pgDir, fromDump: opts.fromDump });
   // The files PGlite wrote as it opened (or an older version of this service left) become the owner's;
   // PostgreSQL creates later ones 0600 itself.
   if (pgDir) await ownerOnlyTree(pgDir);
@@ -43,6 +43,11 @@ export async function startEmbeddedDatabase(opts: { dataDir: string | null; from
       await db.close();
     },
   };
+}
+
+/** PGlite with the extensions the migrations need (in memory without dataDir), not yet served. */
+export function openPGlite(opts: { dataDir?: string; fromDump?: File | Blob }): Promise<PGlite> {
+  return PGlite.create({ dataDir: opts.dataDir, extensions: { pg_trgm }, loadDataDir: opts.fromDump });
 }
 
 /**

@@ -6,9 +6,8 @@
 // the tables are emptied, the rows the migrations seed are put back and the sequences set back. A database
 // whose schema or migration records a file changed is thrown away, never passed on. A file that wants
 // another database while the kept one is in use gets one of its own, loaded from the dump as before.
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { serveEmbedded } from '../../src/db/embedded.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { openPGlite, serveEmbedded } from '../../src/db/embedded.js';
 
 const SCHEMAS = `('public', 'graphile_worker')`;
 // Bookkeeping that the migrations own; kept as it is, and part of the fingerprint.
@@ -105,4 +104,4 @@ export async function takeKeptDatabase(load: () => Promise<PGlite>): Promise<{ u
   };
 }
 
-export const loadFromDump = (dump: Blob) => PGlite.create({ extensions: { pg_trgm }, loadDataDir: dump });
+export const loadFromDump = (dump: Blob) => openPGlite({ fromDump: dump });
