@@ -61,8 +61,6 @@ async function prepare(db: PGlite): Promise<Kept> {
     `SELECT schemaname AS s, sequencename AS q, last_value::text AS last FROM pg_sequences WHERE schemaname IN ${SCHEMAS}`,
   )).rows.map(({ s, q, last }) => (last === null ? `SELECT setval('${quoted(s, q)}', 1, false)` : `SELECT setval('${quoted(s, q)}', ${last}, true)`));
   const resetSql = [
-    // PGlite has one session for every connection: what one file's connections left in it goes.
-    'DISCARD ALL',
     `TRUNCATE ${tables.map(({ schema, table }) => quoted(schema, table)).join(', ')} CASCADE`,
     ...restore,
     ...sequences,
@@ -72,6 +70,11 @@ async function prepare(db: PGlite): Promise<Kept> {
 
 async function reset(entry: Kept): Promise<boolean> {
   try {
+    // PGlite has one session for every connection: what one file's connections left in it goes, an open
+    // transaction first. Each on its own: several statements in one exec are one transaction block, and
+    // DISCARD ALL refuses to run in one.
+    await entry.db.exec('ROLLBACK');
+    await entry.db.exec('DISCARD ALL');
     if ((await fingerprintOf(entry.db)) !== entry.fingerprint) return false;
     await entry.db.exec(entry.resetSql);
     return true;
