@@ -53,6 +53,9 @@ const schema = z.object({
   // without that record another process releases the jobs it had locked.
   WORKER_HEARTBEAT_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
   WORKER_DEAD_AFTER_MS: z.coerce.number().int().min(500).default(30_000),
+  // On shutdown, how long the jobs running may take to finish; then they are stopped (a delivery waiting on
+  // its endpoint among them) and run again at the next start or by another process.
+  WORKER_STOP_GRACE_MS: z.coerce.number().int().min(0).max(60_000).default(6_000),
   // On SIGTERM, how long /readyz answers 503 while the process still serves, before it stops taking
   // connections: time for a load balancer to take it out of rotation.
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
@@ -127,6 +130,7 @@ function toConfig(env: z.infer<typeof schema>) {
       pollIntervalMs: env.WORKER_POLL_INTERVAL_MS,
       heartbeatIntervalMs: env.WORKER_HEARTBEAT_INTERVAL_MS,
       deadAfterMs: env.WORKER_DEAD_AFTER_MS,
+      stopGraceMs: env.WORKER_STOP_GRACE_MS,
     },
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,

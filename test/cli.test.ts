@@ -152,7 +152,8 @@ function cliScenario(label: string, databaseEnv: () => Promise<Record<string, st
   });
 }
 
-cliScenario('on the embedded database (DATA_DIR)', async () => ({ DATA_DIR: await embeddedDir() }));
+// Each run tests its own database: the PGlite run the embedded one, the PostgreSQL run the server.
+if (!usingPostgres()) cliScenario('on the embedded database (DATA_DIR)', async () => ({ DATA_DIR: await embeddedDir() }));
 
 describe.runIf(usingPostgres())('with DATABASE_URL', () => {
   let db: TestDatabase;

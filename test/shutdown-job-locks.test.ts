@@ -42,6 +42,8 @@ it('releases the lock of a job in flight at SIGINT, so the next start recovers n
     LOG_LEVEL: 'info',
     // Far longer than a shutdown may take: only a shutdown that gives up on the job can end in time.
     DELIVERY_TIMEOUT_MS: '120000',
+    // It gives up after this long (6 s by default).
+    WORKER_STOP_GRACE_MS: '500',
     ...(db ? { DATABASE_URL: db.url } : {}),
   };
   const first = await startServerProcess(env);

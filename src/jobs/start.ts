@@ -15,11 +15,11 @@ export interface RunningJobs {
   stop(): Promise<void>;
 }
 
-// How long a clean stop waits for the running jobs to finish by themselves. graphile-worker signals them
-// to abort at 5 s (helpers.abortSignal); a job still running after that, such as a delivery waiting on
-// an endpoint that never answers, is failed through graphile-worker's forceful shutdown: its lock is
-// released and it is retried at the next start, which then has no "crash" to recover from.
-const JOB_STOP_GRACE_MS = 6_000;
+// A clean stop waits WORKER_STOP_GRACE_MS for the running jobs to finish by themselves; graphile-worker
+// signals them to abort at the same time (helpers.abortSignal). A job still running after that, such as a
+// delivery waiting on an endpoint that never answers, is failed through graphile-worker's forceful
+// shutdown: its lock is released and it is retried at the next start, which then has no "crash" to
+// recover from. The forceful shutdown itself gets as long again, at least a second.
 
 // graphile-worker records a finished job without awaiting the write, so stop() can return before it
 // lands. Waiting (briefly) until none of this pool's jobs is still locked keeps the database open for those writes.
@@ -52,6 +52,7 @@ export async function startJobs(opts: { config: Config; database: Database; serv
     logger,
     concurrency: config.worker.concurrency,
     pollIntervalMs: config.worker.pollIntervalMs,
+    stopGraceMs: config.worker.stopGraceMs,
     events: opts.events,
   });
   let heartbeat: Heartbeat | null = null;
@@ -75,13 +76,13 @@ export async function startJobs(opts: { config: Config; database: Database; serv
         () => true,
         () => true,
       );
-      if (!(await within(stopped, JOB_STOP_GRACE_MS))) {
+      if (!(await within(stopped, config.worker.stopGraceMs))) {
         logger.warn('jobs still running at shutdown are stopped; they run again at the next start');
         await within(
           Promise.resolve()
             .then(() => worker.pool.forcefulShutdown('the service is shutting down'))
             .catch((error: unknown) => logger.warn({ err: error }, 'forced job shutdown failed')),
-          JOB_STOP_GRACE_MS,
+          Math.max(config.worker.stopGraceMs, 1000),
         );
       }
       // A job that ignored the stop may keep the runner's promise open; the process is leaving anyway.

@@ -92,6 +92,8 @@ export async function startWorker(opts: {
   logger: Logger;
   concurrency: number;
   pollIntervalMs: number;
+  // When a graceful stop signals the running jobs to abort.
+  stopGraceMs: number;
   events?: WorkerEvents;
 }): Promise<JobRunner> {
   const events: WorkerEvents = opts.events ?? new EventEmitter();
@@ -108,7 +110,7 @@ export async function startWorker(opts: {
     // The local queue: the pool fetches due jobs for all its workers in one statement (per poll, per new
     // job notice, or when a worker is free and the queue is empty), instead of each worker polling on its
     // own and asking again after every job; locked by the pool's id, which crash recovery goes by.
-    preset: { worker: { preparedStatements: false, localQueue: { size: opts.concurrency } } },
+    preset: { worker: { preparedStatements: false, localQueue: { size: opts.concurrency }, gracefulShutdownAbortTimeout: opts.stopGraceMs } },
     logger: graphileLogger(opts.logger),
     taskList: taskList(handlers, opts.services, opts.logger),
     events,

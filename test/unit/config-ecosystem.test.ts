@@ -1,5 +1,5 @@
 // The settings this area added: loopback agent endpoints by default only in development, the CORS
-// allow-list, and the log format.
+// allow-list, pool sizes, jobs (whether and how long at shutdown), and the log format.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { wantsPrettyLogs } from '../../src/logger.js';
@@ -33,6 +33,13 @@ describe('configuration', () => {
     expect(loadConfig({ RUN_JOBS: 'false', DATABASE_URL: 'postgresql://db/service' }).worker.run).toBe(false);
     expect(() => loadConfig({ RUN_JOBS: 'false' })).toThrow(/RUN_JOBS: false needs DATABASE_URL/);
     expect(() => loadConfig({ RUN_JOBS: 'sometimes' })).toThrow(/RUN_JOBS/);
+  });
+
+  it('gives running jobs WORKER_STOP_GRACE_MS at shutdown, 6 s by default, at most a minute', () => {
+    expect(loadConfig({}).worker.stopGraceMs).toBe(6000);
+    expect(loadConfig({ WORKER_STOP_GRACE_MS: '0' }).worker.stopGraceMs).toBe(0);
+    expect(() => loadConfig({ WORKER_STOP_GRACE_MS: '60001' })).toThrow(/WORKER_STOP_GRACE_MS/);
+    expect(() => loadConfig({ WORKER_STOP_GRACE_MS: '-1' })).toThrow(/WORKER_STOP_GRACE_MS/);
   });
 
   it('chooses pretty logs by LOG_FORMAT, else on a terminal outside production', () => {
