@@ -6,7 +6,8 @@ import { rm } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
-import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
+import { killAll, startServerProcess, type ServerProcess } from './support/processes.js';
+import { createUserOf } from './support/users.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { until } from './support/wait.js';
@@ -54,7 +55,7 @@ it('after a SIGKILL with SendMessage calls in flight, every task reaches the age
 
   let proc = await start(env);
   let api = apiClient(proc.url);
-  const { apiKey: key } = JSON.parse((await runCli(['user', 'create', '--email', 'a2a-crash@example.com', '--json'], env)).stdout) as { apiKey: string };
+  const { apiKey: key } = await createUserOf(env, 'a2a-crash@example.com');
   const imported = await api.post('/v1/agents/import', { key, body: { cardUrl: agent.cardUrl } });
   expect(imported.status).toBe(201);
   const agentId = imported.body.data.id as string;

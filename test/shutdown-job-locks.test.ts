@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
 import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
-import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
+import { killAll, startServerProcess, type ServerProcess } from './support/processes.js';
+import { createUserOf } from './support/users.js';
 import { apiClient } from './support/http.js';
 import { createPrismaClient } from '../src/db/client.js';
 
@@ -48,7 +49,7 @@ it('releases the lock of a job in flight at SIGINT, so the next start recovers n
   };
   const first = await startServerProcess(env);
   procs.push(first);
-  const user = JSON.parse((await runCli(['user', 'create', '--email', 'locks@example.com', '--json'], env)).stdout) as { apiKey: string };
+  const user = await createUserOf(env, 'locks@example.com');
   const silent = await silentAgent();
   agent = silent.server;
   const api = apiClient(first.url);

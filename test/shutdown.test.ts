@@ -3,7 +3,8 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, expect, it } from 'vitest';
 import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
-import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
+import { killAll, startServerProcess, type ServerProcess } from './support/processes.js';
+import { createUserOf } from './support/users.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { apiClient } from './support/http.js';
 
@@ -24,7 +25,7 @@ it('ends an open SSE subscription on SIGTERM and exits 0', async () => {
   db = usingPostgres() ? await createTestDatabase() : null;
   const env = { DATA_DIR: dataDir, SECRET_KEY: 'c'.repeat(64), RATE_LIMIT_PER_MINUTE: '0', ...(db ? { DATABASE_URL: db.url } : {}) };
   proc = await startServerProcess(env);
-  const user = JSON.parse((await runCli(['user', 'create', '--email', 'sse@example.com', '--json'], env)).stdout) as { apiKey: string };
+  const user = await createUserOf(env, 'sse@example.com');
   agentHttp = await startTestAgent();
   agentHttp.respondWith([500]);
   const api = apiClient(proc.url);

@@ -4,7 +4,8 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDataDir, usingPostgres, type TestDatabase } from './support/database.js';
-import { killAll, runCli, startServerProcess, type ServerProcess } from './support/processes.js';
+import { killAll, startServerProcess, type ServerProcess } from './support/processes.js';
+import { createUserOf } from './support/users.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { until } from './support/wait.js';
@@ -51,7 +52,7 @@ async function start(env: Record<string, string>): Promise<ServerProcess> {
 async function agentAndOwner(proc: ServerProcess, env: Record<string, string>, email: string) {
   const agentHttp = await startTestAgent();
   agents.push(agentHttp);
-  const user = JSON.parse((await runCli(['user', 'create', '--email', email, '--json'], env)).stdout) as { apiKey: string };
+  const user = await createUserOf(env, email);
   const api = apiClient(proc.url);
   const agentId = (await api.post('/v1/agents', { key: user.apiKey, body: { name: 'Crashy', endpoint: agentHttp.url } })).body.data.id as string;
   return { agentHttp, key: user.apiKey, agentId };

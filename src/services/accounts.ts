@@ -16,33 +16,36 @@ export const apiKeyName = z.string().max(100, 'must be at most 100 characters');
 // lastUsedAt is written at most this often per key, so authenticating is not a write per request.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+async function issueKey(prisma: Deps['prisma'], userId: string, name: string | null) {
+  const apiKey = newApiKey();
+  const record = await prisma.apiKey.create({
+    data: { id: newId('key'), userId, name, prefix: apiKey.slice(0, 12), hash: sha256Hex(apiKey) },
+  });
+  return { apiKey, record };
+}
+
+/** A new user with its first API key; needs nothing but the database (tests use it on a process's database). */
+export async function createUserWithKey(prisma: Deps['prisma'], input: { email: string; name?: string | null; isAdmin?: boolean }) {
+  const address = parseOrInvalid(email, input.email.trim().toLowerCase(), 'email');
+  const existing = await prisma.user.findUnique({ where: { email: address } });
+  if (existing) throw conflict('a user with this email exists');
+  const user = await prisma.user.create({
+    data: { id: newId('usr'), email: address, name: input.name?.trim() || null, isAdmin: input.isAdmin ?? false },
+  });
+  const { apiKey } = await issueKey(prisma, user.id, 'initial');
+  return { user, apiKey };
+}
+
 export function accountService(deps: Deps) {
   const { prisma, clock } = deps;
 
-  async function issueKey(userId: string, name: string | null) {
-    const apiKey = newApiKey();
-    const record = await prisma.apiKey.create({
-      data: { id: newId('key'), userId, name, prefix: apiKey.slice(0, 12), hash: sha256Hex(apiKey) },
-    });
-    return { apiKey, record };
-  }
-
   return {
-    async createUser(input: { email: string; name?: string | null; isAdmin?: boolean }) {
-      const address = parseOrInvalid(email, input.email.trim().toLowerCase(), 'email');
-      const existing = await prisma.user.findUnique({ where: { email: address } });
-      if (existing) throw conflict('a user with this email exists');
-      const user = await prisma.user.create({
-        data: { id: newId('usr'), email: address, name: input.name?.trim() || null, isAdmin: input.isAdmin ?? false },
-      });
-      const { apiKey } = await issueKey(user.id, 'initial');
-      return { user, apiKey };
-    },
+    createUser: (input: { email: string; name?: string | null; isAdmin?: boolean }) => createUserWithKey(prisma, input),
 
     async createApiKey(userId: string, name: string | null = null) {
       const user = await prisma.user.findUnique({ where: { id: userId } });
       if (!user) throw notFound('user');
-      return issueKey(userId, name === null ? null : parseOrInvalid(apiKeyName, name, 'name'));
+      return issueKey(prisma, userId, name === null ? null : parseOrInvalid(apiKeyName, name, 'name'));
     },
 
     listApiKeys(userId: string, query: { include?: Prisma.ApiKeyInclude } = {}) {
