@@ -15,5 +15,16 @@ export default tseslint.config(
   },
   { files: ['scripts/**', 'bench/**', 'examples/**'], rules: { 'no-console': 'off' } },
   // Tests read loosely shaped JSON answers; typing every body would add noise, not safety.
-  { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  {
+    files: ['test/**'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      // Files run one after another in a worker that keeps its modules (isolate: false): an override of the
+      // shared fixtures would reach the next files too.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name=/^(override|scoped)$/]", message: 'derive the fixtures with testWith() (test/support/fixtures.ts): an override stays for the next files of the worker' },
+      ],
+    },
+  },
 );

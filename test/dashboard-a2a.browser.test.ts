@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { TaskState } from '@a2a-js/sdk';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { CHROMIUM, chromiumPresent } from './support/browser.js';
+import { CHROMIUM, runsBrowserTests } from './support/browser.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
-const present = chromiumPresent('dashboard-a2a.browser.test.ts');
+const present = runsBrowserTests('dashboard-a2a.browser.test.ts');
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 
 let server: TestServer;

@@ -9,12 +9,12 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { axeViolations, CHROMIUM, chromiumPresent, tabTo } from './support/browser.js';
+import { axeViolations, CHROMIUM, runsBrowserTests, tabTo } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
-const present = chromiumPresent('dashboard.browser.test.ts');
+const present = runsBrowserTests('dashboard.browser.test.ts');
 // The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1); ordinary runs write them into the
 // ignored artifacts folder so a test run leaves the tree unchanged.
 // Only the pictures the README shows go to docs/screenshots.

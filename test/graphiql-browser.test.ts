@@ -5,9 +5,9 @@ import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from './support/server.js';
-import { CHROMIUM, chromiumPresent } from './support/browser.js';
+import { CHROMIUM, runsBrowserTests } from './support/browser.js';
 
-const present = chromiumPresent('graphiql-browser.test.ts');
+const present = runsBrowserTests('graphiql-browser.test.ts');
 
 // Distinct colours in a PNG screenshot (8-bit RGB/RGBA, as Chromium writes them): a blank page has one.
 function distinctColours(png: Buffer): number {

@@ -2,11 +2,9 @@
 // loopback, the agent's callback, and the requester's view.
 import { signServiceSignature } from '../src/delivery/signing.js';
 import { callBack, waitForStatus } from './support/agent.js';
-import { describe, expect, test as base } from './support/fixtures.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 
-// A new test object, not `override` on the shared one: that would stay for the next files this worker runs
-// (isolate: false keeps the fixtures module between files).
-const test = base.extend('agentProfile', { scope: 'file' }, { name: 'Echo', capabilities: ['echo'], protocols: ['http'] } as Record<string, unknown>);
+const test = testWith({ agentProfile: { name: 'Echo', capabilities: ['echo'], protocols: ['http'] } });
 
 describe('a task from creation to completion', () => {
   test('routes, delivers a signed payload, and completes on the callback', async ({ server, requester, agent }) => {

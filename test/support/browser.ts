@@ -1,13 +1,19 @@
 // Where the browser tests find Debian's chromium (playwright-core never downloads one). Under CI a
 // missing browser is an error, since .ci/run installs it; elsewhere the browser tests are skipped with
 // the reason printed, so `npm test` passes on a machine without chromium.
+//
+// They run in the suite's run on the embedded database only. Their subject is the pages (what they show,
+// accessibility, the keyboard, live updates as the browser sees them); every request the pages make is
+// tested on a PostgreSQL server by the API tests of that run. Repeating them there cost a fifth of it.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { usingPostgres } from './database.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function chromiumPresent(testFile: string): boolean {
+export function runsBrowserTests(testFile: string): boolean {
+  if (usingPostgres()) return false;
   if (existsSync(CHROMIUM)) return true;
   const reason = `no chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
   if (process.env.CI === 'true') throw new Error(`${testFile}: ${reason}`);
