@@ -6,7 +6,7 @@ import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
 import { newId } from '../src/ids.js';
 import { useCredit } from '../src/services/credits.js';
 import { insertAttempt, releaseDelivery } from '../src/services/delivery-writes.js';
-import { insertPayment, markHeld } from '../src/services/payment-writes.js';
+import { insertPayment } from '../src/services/payment-writes.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
@@ -34,15 +34,6 @@ it('inserts a payment and returns the row Prisma reads back', async () => {
   expect(returned).toEqual(read);
   expect(read).toMatchObject({ method: 'card', status: 'pending', amountCents: 250, feeCents: 0, autoCharged: true, provider: 'simulated', heldAt: null, createdAt });
   expect(read.updatedAt).toBeInstanceOf(Date);
-});
-
-it('marks a pending payment held once, with its card, and leaves a payment that is no longer pending alone', async () => {
-  const { id } = await prisma.payment.findUniqueOrThrow({ where: { taskId } });
-  const now = new Date('2026-11-26T10:00:02.789Z');
-  expect(await prisma.$transaction((tx) => markHeld(tx, id, 'pi_1', { brand: 'visa', last4: '4242' }, now))).toBe(true);
-  expect(await prisma.payment.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'authorized', intentId: 'pi_1', cardBrand: 'visa', cardLast4: '4242', heldAt: now });
-  expect(await prisma.$transaction((tx) => markHeld(tx, id, 'pi_2', null, new Date()))).toBe(false);
-  expect(await prisma.payment.findUniqueOrThrow({ where: { id } })).toMatchObject({ intentId: 'pi_1', cardBrand: 'visa', heldAt: now });
 });
 
 it('takes a credit only while the balance has one', async () => {

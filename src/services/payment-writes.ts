@@ -1,5 +1,6 @@
-// The payment writes every card-paid task makes, in SQL: its insert (returned as the Payment model's row)
-// in the matching transaction and its hold. A Prisma model call costs about twice the service CPU of a raw
+// The payment every matched task gets, inserted in SQL in the matching transaction (returned as the Payment
+// model's row). Its later moves go through the payment service's move(), which writes each step's time with
+// its status. A Prisma model call costs about twice the service CPU of a raw
 // statement (bench/prisma-call-cost.ts). The columns Prisma's calls wrote, defaults included.
 import type { Tx } from '../db/client.js';
 import type { Payment, PaymentMethod, PaymentStatus } from '../generated/prisma/client.js';
@@ -27,15 +28,4 @@ export async function insertPayment(tx: Tx, p: NewPayment): Promise<Payment> {
             ${p.createdAt}::timestamptz, ${new Date()}::timestamptz)
     RETURNING ${paymentSelection('p')}`;
   return rows[0]!;
-}
-
-// pending → authorized once the hold stands: the intent, the card when the processor said which, and the
-// time it was held. False when the payment was no longer pending (the task ended meanwhile).
-export async function markHeld(tx: Tx, paymentId: string, intentId: string, card: { brand: string; last4: string } | null, now: Date): Promise<boolean> {
-  const updated = await tx.$executeRaw`
-    UPDATE payments
-    SET intent_id = ${intentId}, card_brand = COALESCE(${card?.brand ?? null}::text, card_brand), card_last4 = COALESCE(${card?.last4 ?? null}::text, card_last4),
-        held_at = ${now}::timestamptz, status = 'authorized', updated_at = ${new Date()}::timestamptz
-    WHERE id = ${paymentId} AND status = 'pending'`;
-  return updated === 1;
 }

@@ -36,7 +36,7 @@ import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
 import { refundCredit, useCredit } from './credits.js';
 import { paymentSelection } from './payment-columns.js';
-import { insertPayment, markHeld } from './payment-writes.js';
+import { insertPayment } from './payment-writes.js';
 
 // How a task ended; only completed takes the money (a refunded dispute gives it back like any other end).
 export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded';
@@ -133,8 +133,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   // The processor reports (or the inline call learned) that the hold stands, on `card` when it said which.
   async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string, card: CardSummary | null): Promise<void> {
     const locked = await lockTask(tx, payment.taskId);
-    const shown = card ? { brand: card.brand.slice(0, 40), last4: card.last4.slice(0, 4) } : null;
-    if (await markHeld(tx, payment.id, intentId, shown, clock.now())) await hooks.onAuthorized(tx, payment.taskId, afterCommit, locked);
+    const shown = card ? { cardBrand: card.brand.slice(0, 40), cardLast4: card.last4.slice(0, 4) } : {};
+    if (await move(tx, payment.id, ['pending'], 'authorized', { intentId, ...shown })) await hooks.onAuthorized(tx, payment.taskId, afterCommit, locked);
     else await releaseIfEnded(tx, payment, intentId);
   }
 
