@@ -68,19 +68,18 @@ async function prepare(db: PGlite): Promise<Kept> {
   return { db, fingerprint: await fingerprintOf(db), resetSql, inUse: false };
 }
 
+// False when a file changed the schema: that database is not handed on. A reset that fails is an error
+// of its own, never a quiet "not reusable": that once hid a reset that always failed, and every file
+// loaded the dump again.
 async function reset(entry: Kept): Promise<boolean> {
-  try {
-    // PGlite has one session for every connection: what one file's connections left in it goes, an open
-    // transaction first. Each on its own: several statements in one exec are one transaction block, and
-    // DISCARD ALL refuses to run in one.
-    await entry.db.exec('ROLLBACK');
-    await entry.db.exec('DISCARD ALL');
-    if ((await fingerprintOf(entry.db)) !== entry.fingerprint) return false;
-    await entry.db.exec(entry.resetSql);
-    return true;
-  } catch {
-    return false;
-  }
+  // PGlite has one session for every connection: what one file's connections left in it goes, an open
+  // transaction first. Each on its own: several statements in one exec are one transaction block, and
+  // DISCARD ALL refuses to run in one.
+  await entry.db.exec('ROLLBACK');
+  await entry.db.exec('DISCARD ALL');
+  if ((await fingerprintOf(entry.db)) !== entry.fingerprint) return false;
+  await entry.db.exec(entry.resetSql);
+  return true;
 }
 
 /** The worker's kept embedded database, served on a port of its own; null while another file holds it. */
@@ -97,11 +96,16 @@ export async function takeKeptDatabase(load: () => Promise<PGlite>): Promise<{ u
     url: served.url,
     async close() {
       await served.stop();
-      if (await reset(entry)) {
-        entry.inUse = false;
-      } else {
-        if (kept === entry) kept = undefined;
-        await entry.db.close();
+      let handedOn = false;
+      try {
+        handedOn = await reset(entry);
+      } finally {
+        if (handedOn) {
+          entry.inUse = false;
+        } else {
+          if (kept === entry) kept = undefined;
+          await entry.db.close();
+        }
       }
     },
   };
