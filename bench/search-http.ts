@@ -5,10 +5,14 @@
 //
 //   npm run bench:search:http -- [--agents 100000] [--seconds 20] [--connections 8] [--seed 42]
 //                                [--postgres postgresql://postgres@127.0.0.1:5432/test] [--profile DIR]
-//                                [--database URL]
+//                                [--database URL] [--writes N] [--write-kind figures|content]
 //
 // --database: a database made by bench/keep-database.ts (with the same --agents and --seed) instead of a
 // scratch one, so that runs compared back to back do not each spend minutes loading the agents.
+//
+// --writes N: while the service is measured, N agent writes a second go to the database alongside: with
+// --write-kind figures (the default) what a finished task writes to its agent (counts, trust), with
+// content a change of what a search shows (the agent's version), which ends every cached result.
 //
 // Then the service once more at half the rate it reached, with requests sent on a schedule (open loop):
 // the latency a deployment sized for twice its traffic would see; and last with one client, each search
@@ -37,13 +41,16 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
     database: { type: 'string' },
+    writes: { type: 'string', default: '0' },
+    'write-kind': { type: 'string', default: 'figures' },
   },
 });
 const agentCount = Number(args.agents);
 const seconds = Number(args.seconds);
 const connections = Number(args.connections);
-if (![agentCount, seconds, connections].every((n) => Number.isInteger(n) && n > 0) || seconds > 300) {
-  console.error('usage: npm run bench:search:http -- [--agents N] [--seconds S (at most 300)] [--connections C] [--seed S] [--postgres URL]');
+const writesPerSecond = Number(args.writes);
+if (![agentCount, seconds, connections].every((n) => Number.isInteger(n) && n > 0) || seconds > 300 || !(writesPerSecond >= 0 && writesPerSecond <= 1000) || !['figures', 'content'].includes(args['write-kind']!)) {
+  console.error('usage: npm run bench:search:http -- [--agents N] [--seconds S (at most 300)] [--connections C] [--seed S] [--postgres URL] [--writes N (0-1000)] [--write-kind figures|content]');
   process.exit(2);
 }
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -55,6 +62,34 @@ function shuffled<T>(items: T[], random: () => number): T[] {
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
+}
+
+// Writes to random agents at a steady rate until stopped; returns how many it made.
+async function startWrites(url: string, perSecond: number, kind: string): Promise<() => Promise<number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const ids = (await client.query<{ id: string }>('SELECT id FROM agents ORDER BY random() LIMIT 1000')).rows.map((r) => r.id);
+  const statement =
+    kind === 'figures'
+      ? `UPDATE agents SET completed_count = completed_count + 1, trust_score = random(), success_lower_bound = random(), updated_at = now() WHERE id = $1`
+      : `UPDATE agents SET version = 'v' || floor(random() * 1000)::int, updated_at = now() WHERE id = $1`;
+  let made = 0;
+  let running = true;
+  const loop = (async () => {
+    const started = performance.now();
+    while (running) {
+      await client.query(statement, [ids[made % ids.length]]);
+      made++;
+      const wait = started + (made * 1000) / perSecond - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    await client.end();
+    return made;
+  };
 }
 
 async function main() {
@@ -100,17 +135,20 @@ async function main() {
     const check = await fetch(`${base}${paths[0]}`);
     if (!check.ok) throw new Error(`search answered ${check.status}: ${await check.text()}`);
     log(`service: one pass over ${paths.length} distinct queries (plans not yet cached), then ${seconds} s with ${connections} connections`);
+    const stopWrites = writesPerSecond > 0 ? await startWrites(url.toString(), writesPerSecond, args['write-kind']!) : null;
     const firstPass = await drive(base, paths, Math.min(durationMs, 10_000), connections);
     const search = await drive(base, paths, durationMs, connections);
     const halfRate = Math.max(1, Math.round(search.perSecond / 2));
     log(`service: ${seconds} s at ${halfRate} requests/s (half its full rate), open loop`);
     const halfLoad = await driveAtRate(base, paths, halfRate, durationMs);
+    const writesMade = stopWrites ? await stopWrites() : 0;
     log(`service: ${seconds} s with one client (each search alone: no queue)`);
     const alone = await drive(base, paths, durationMs, 1);
 
     const row = (name: string, l: Load) =>
       `| ${name.padEnd(50)} | ${String(l.requests).padStart(8)} | ${l.perSecond.toFixed(0).padStart(8)} | ${l.p50Ms.toFixed(1).padStart(6)} | ${l.p99Ms.toFixed(1).padStart(6)} | ${String(l.errors).padStart(6)} |`;
-    console.log(`${agents.length} agents on PostgreSQL, ${connections} keep-alive connections, ${seconds} s per run, ${paths.length} distinct queries\n`);
+    const writes = writesPerSecond > 0 ? `, ${writesPerSecond} agent writes/s of ${args['write-kind']} alongside (${writesMade} made)` : '';
+    console.log(`${agents.length} agents on PostgreSQL, ${connections} keep-alive connections, ${seconds} s per run, ${paths.length} distinct queries${writes}\n`);
     console.log(`| ${'target'.padEnd(50)} | requests | per s    | p50 ms | p99 ms | errors |`);
     console.log(`|${'-'.repeat(52)}|----------|----------|--------|--------|--------|`);
     console.log(row('plain node:http (baseline)', baseline));

@@ -52,6 +52,10 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
   const intentsFor = (taskId: string) => [...(world.standin?.intents.values() ?? [])].filter((pi) => pi.metadata.taskId === taskId);
   const callsOn = (intentId: string, action: 'capture' | 'cancel') =>
     world.standin?.calls.filter((c) => c.path === `/v1/payment_intents/${intentId}/${action}`) ?? [];
+  // The keys of a task's jobs still queued: the authorize safety net goes once the hold is recorded, and the
+  // expiry once the task is finished, instead of running later to find nothing to do.
+  const jobKeysOf = async (taskId: string) =>
+    (await prisma().$queryRaw<Array<{ key: string }>>`SELECT key FROM graphile_worker.jobs WHERE key LIKE ${`%:${taskId}`} ORDER BY key`).map((r) => r.key);
   const delivered = (taskId: string) => eventually(async () => (await taskOf(taskId)).status === 'in_progress', `delivery of ${taskId}`);
 
   it('saves a card and shows only its brand and last digits', async () => {
@@ -87,6 +91,8 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(res.body.data.payment).toEqual(expectedPayment);
     expect(res.body).not.toHaveProperty('clientSecret');
     const taskId = res.body.data.id as string;
+    expect(await jobKeysOf(taskId)).not.toContain(`payment.authorize:${taskId}`);
+    expect(await jobKeysOf(taskId)).toContain(`task.expire:${taskId}`);
 
     if (world.standin) {
       const [intent, ...others] = intentsFor(taskId);
@@ -101,6 +107,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     const done = await api().patch(`/v1/tasks/${taskId}/complete`, { key: owner.apiKey, body: { result: { ok: true } } });
     expect(done.status).toBe(200);
     expect(done.body.data.payment).toMatchObject({ status: 'captured', heldAt: res.body.payment.heldAt, settledAt: expect.any(String) });
+    expect(await jobKeysOf(taskId)).not.toContain(`task.expire:${taskId}`);
 
     const paid = await eventually(async () => {
       const p = await paymentOf(taskId);
@@ -130,6 +137,8 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     const taskId = res.body.data.id as string;
     // Not matched, so no delivery exists yet.
     expect(await prisma().delivery.count({ where: { taskId } })).toBe(0);
+    // Until the requester confirms, the authorize job stays: it is the safety net for this hold.
+    expect(await jobKeysOf(taskId)).toContain(`payment.authorize:${taskId}`);
     if (world.standin) expect(intentsFor(taskId)).toEqual([expect.objectContaining({ status: 'requires_payment_method', capture_method: 'manual' })]);
 
     // Confirmed with another card than the saved-card tests use: the hold names the card it stands on (the
@@ -138,6 +147,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     await delivered(taskId);
     const held = world.standin ? { cardBrand: 'mastercard', cardLast4: '4444' } : { cardBrand: 'visa', cardLast4: '4242' };
     expect(await paymentOf(taskId)).toMatchObject({ status: 'authorized', ...held, heldAt: expect.any(Date), settledAt: null });
+    expect(await jobKeysOf(taskId)).not.toContain(`payment.authorize:${taskId}`);
 
     // The processor delivers the same event again: it is handled once.
     const intentId = intentIdFromClientSecret(clientSecret)!;
@@ -151,6 +161,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     // The agent fails: the hold is released, never captured.
     const failed = await api().patch(`/v1/tasks/${taskId}/fail`, { key: owner.apiKey, body: { error: 'could not do it' } });
     expect(failed.body.data.payment).toMatchObject({ status: 'released', ...held, settledAt: expect.any(String) });
+    expect(await jobKeysOf(taskId)).not.toContain(`task.expire:${taskId}`);
     if (world.standin) {
       await eventually(async () => intentsFor(taskId)[0]!.status === 'canceled', 'the cancelled intent');
       expect(callsOn(intentId, 'capture')).toHaveLength(0);

@@ -12,11 +12,12 @@ import type { Deps } from '../deps.js';
 import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import type { Agent, Payment, PaymentStatus, Task, User } from '../generated/prisma/client.js';
+import { Prisma, type Agent, type Payment, type PaymentStatus, type Task, type User } from '../generated/prisma/client.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import type { Viewer } from './accounts.js';
 import { newId } from '../ids.js';
 import { enqueue, jobCall } from '../jobs/enqueue.js';
+import { jobKey } from '../jobs/spec.js';
 import { authorizePayment } from '../jobs/specs/payment-authorize.js';
 import { capturePayment } from '../jobs/specs/payment-capture.js';
 import { releasePayment } from '../jobs/specs/payment-release.js';
@@ -102,10 +103,13 @@ export function paymentProviderOf(config: Config, serverKey: Buffer): PaymentPro
  * payment. Two transactions taking the rows in opposite orders can deadlock, and PostgreSQL then aborts
  * one of them (40P01).
  */
-export async function lockTask(tx: Tx, taskId: string): Promise<LockedTask | null> {
-  const [row] = await tx.$queryRaw<LockedTask[]>`
-    SELECT status::text AS status, agent_id AS "agentId", started_at AS "startedAt" FROM tasks WHERE id = ${taskId} FOR UPDATE`;
-  return row ?? null;
+// `removeJob`: the key of a pending job to remove in the same statement (one round trip for both).
+export async function lockTask(tx: Tx, taskId: string, removeJob: string | null = null): Promise<LockedTask | null> {
+  const removal = removeJob ? Prisma.sql`, graphile_worker.remove_job(${removeJob}::text) IS NOT NULL AS "jobRemoved"` : Prisma.empty;
+  const [row] = await tx.$queryRaw<Array<LockedTask & { jobRemoved?: boolean }>>`
+    SELECT status::text AS status, agent_id AS "agentId", started_at AS "startedAt"${removal} FROM tasks WHERE id = ${taskId} FOR UPDATE`;
+  if (!row) return null;
+  return { status: row.status, agentId: row.agentId, startedAt: row.startedAt };
 }
 
 // Provider failures that say the card or the request will never work, as opposed to our own set-up
@@ -131,8 +135,12 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     enqueue(tx, releasePayment, intentId ? { taskId, intentId } : { taskId });
 
   // The processor reports (or the inline call learned) that the hold stands, on `card` when it said which.
-  async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string, card: CardSummary | null): Promise<void> {
-    const locked = await lockTask(tx, payment.taskId);
+  // The authorize job queued as the safety net has nothing left to do once this commits (the hold is
+  // recorded, or let go when the task ended meanwhile): unless it is the job running this, it is removed
+  // with the lock, rather than left to wake up AUTHORIZE_JOB_DELAY_MS later to find the hold placed.
+  async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string, card: CardSummary | null, from: 'request' | 'job' | 'processor'): Promise<void> {
+    const safetyNet = from === 'job' ? null : jobKey(authorizePayment, { taskId: payment.taskId });
+    const locked = await lockTask(tx, payment.taskId, safetyNet);
     const shown = card ? { cardBrand: card.brand.slice(0, 40), cardLast4: card.last4.slice(0, 4) } : {};
     if (await move(tx, payment.id, ['pending'], 'authorized', { intentId, ...shown })) await hooks.onAuthorized(tx, payment.taskId, afterCommit, locked);
     else await releaseIfEnded(tx, payment, intentId);
@@ -217,7 +225,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       }
       case 'authorized': {
         const { intentId, card } = result;
-        await transaction((tx, afterCommit) => holdPlaced(tx, afterCommit, payment, intentId, card));
+        await transaction((tx, afterCommit) => holdPlaced(tx, afterCommit, payment, intentId, card, from));
         return { autoCharged: true, clientSecret: null };
       }
     }
@@ -301,7 +309,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     // Not a task's hold (a credit purchase, or another system's intent on the same account).
     if (!payment) return;
     if (event.type === 'payment_intent.amount_capturable_updated') {
-      if (payment.status === 'pending') await holdPlaced(tx, afterCommit, payment, event.intentId, card);
+      if (payment.status === 'pending') await holdPlaced(tx, afterCommit, payment, event.intentId, card, 'processor');
       else if (payment.status === 'released') await releaseJob(tx, payment.taskId, event.intentId);
     }
   }

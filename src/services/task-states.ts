@@ -5,6 +5,8 @@ import type { Tx } from '../db/client.js';
 import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { jobKey } from '../jobs/spec.js';
+import { expireTask } from '../jobs/specs/task-expire.js';
 import { columnOf, taskSelection, taskValue } from './task-columns.js';
 
 export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
@@ -139,12 +141,18 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
   const by = options.by ?? SYSTEM;
   const entry = { id: newId('evt'), at: now, actor: by.kind, actorId: by.id ?? null, action: move, fromStatus: before.status, toStatus: spec.to, note: by.note ?? null };
   const data: Record<string, unknown> = { ...stamps, ...options.data, status: spec.to, updatedAt: now };
+  // A finished task never expires: its pending expiry job goes with the move, rather than waking up hours
+  // later to find nothing to do (and a table of such jobs growing with every task meanwhile). The expiry
+  // job's own move leaves it alone: it is the job running.
+  const expiryJob = isTerminal(spec.to) && move !== 'expire' ? jobKey(expireTask, { taskId }) : null;
   const sets = options.where ? null : setClause(data);
   if (sets) {
-    // The update, its history entry and its event in one statement. A CTE that only reads runs when it is
-    // read, hence the count of the notifications.
+    // The update, its history entry, its event and the expiry job's removal in one statement. A CTE that
+    // only reads runs when it is read, hence the counts.
     const notifyCte = options.notify ? Prisma.sql`, n AS (SELECT pg_notify(${options.notify}, ${EVENT_JSON}) FROM m)` : Prisma.empty;
     const notified = options.notify ? Prisma.sql`, (SELECT count(*) FROM n)::int AS "notified"` : Prisma.empty;
+    const expiryCte = expiryJob ? Prisma.sql`, x AS (SELECT graphile_worker.remove_job(${expiryJob}::text) FROM m)` : Prisma.empty;
+    const expiryRemoved = expiryJob ? Prisma.sql`, (SELECT count(*) FROM x)::int AS "expiryRemoved"` : Prisma.empty;
     const [task] = await tx.$queryRaw<Task[]>`
       WITH m AS (
         UPDATE tasks SET ${sets} WHERE id = ${taskId} AND status = ${before.status}::"TaskStatus" RETURNING *
@@ -153,10 +161,11 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
         SELECT ${entry.id}, m.id, ${now}::timestamptz, ${entry.actor}, ${entry.actorId}, ${move}, ${before.status}::"TaskStatus",
           ${spec.to}::"TaskStatus", ${entry.note}, ${by.data === undefined ? null : JSON.stringify(by.data)}::jsonb
         FROM m
-      )${notifyCte}
-      SELECT ${taskSelection('m')}${notified} FROM m`;
+      )${notifyCte}${expiryCte}
+      SELECT ${taskSelection('m')}${notified}${expiryRemoved} FROM m`;
     if (!task) return null;
-    if (options.notify) delete (task as Partial<Record<'notified', unknown>>).notified;
+    delete (task as Partial<Record<'notified' | 'expiryRemoved', unknown>>).notified;
+    delete (task as Partial<Record<'notified' | 'expiryRemoved', unknown>>).expiryRemoved;
     return task;
   }
   const [task] = await tx.task.updateManyAndReturn({
@@ -166,6 +175,7 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
   if (!task) return null;
   await tx.taskHistoryEntry.create({ data: { ...entry, taskId, ...(by.data !== undefined ? { data: by.data } : {}) }, select: { id: true } });
   if (options.notify) await tx.$executeRaw`SELECT pg_notify(${options.notify}, ${EVENT_JSON}) FROM tasks m WHERE m.id = ${taskId}`;
+  if (expiryJob) await tx.$executeRaw`SELECT graphile_worker.remove_job(${expiryJob}::text)`;
   return task;
 }
 
