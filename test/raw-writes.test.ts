@@ -4,8 +4,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
 import { newId } from '../src/ids.js';
+import { jobCall } from '../src/jobs/enqueue.js';
+import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
 import { useCredit } from '../src/services/credits.js';
-import { insertAttempt, releaseDelivery } from '../src/services/delivery-writes.js';
+import { recordAttempt } from '../src/services/delivery-writes.js';
 import { insertPayment } from '../src/services/payment-writes.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
@@ -36,6 +38,17 @@ it('inserts a payment and returns the row Prisma reads back', async () => {
   expect(read.updatedAt).toBeInstanceOf(Date);
 });
 
+it('adds the job a payment causes in the same statement, and returns the row alone', async () => {
+  const other = (await prisma.task.create({ data: { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt: new Date(Date.now() + 3_600_000) } })).id;
+  const runAt = new Date(Date.now() + 600_000);
+  const returned = await prisma.$transaction((tx) =>
+    insertPayment(tx, { id: newId('pay'), taskId: other, method: 'card', status: 'pending', amountCents: 250, payeeId: userId, createdAt: new Date() }, jobCall(authorizePayment, { taskId: other }, { runAt })),
+  );
+  expect(returned).toEqual(await prisma.payment.findUniqueOrThrow({ where: { taskId: other } }));
+  const jobs = await prisma.$queryRaw<Array<{ task_identifier: string; run_at: Date }>>`SELECT task_identifier, run_at FROM graphile_worker.jobs WHERE key = ${`payment.authorize:${other}`}`;
+  expect(jobs).toEqual([{ task_identifier: 'payment.authorize', run_at: runAt }]);
+});
+
 it('takes a credit only while the balance has one', async () => {
   const agentId = (await prisma.agent.create({ data: { id: newId('agt'), ownerId: userId, name: 'A', slug: newId('s'), endpoint: 'https://example.com/x' } })).id;
   await prisma.creditBalance.create({ data: { userId, agentId, balance: 1 } });
@@ -51,13 +64,14 @@ it('records an attempt and releases the delivery, and throws for a delivery that
   await prisma.delivery.create({ data: { id: deliveryId, taskId, agentId, attemptJobId: 'job-1', attemptStartedAt: new Date() } });
   const at = new Date('2026-11-26T10:00:01.456Z');
   const retryAt = new Date('2026-11-26T10:05:00.000Z');
-  await prisma.$transaction(async (tx) => {
-    await insertAttempt(tx, { id: newId('att'), deliveryId, number: 1, statusCode: 503, latencyMs: 12, error: 'HTTP 503', at });
-    await releaseDelivery(tx, deliveryId, null, retryAt);
-  });
+  const attempt = (number: number) => ({ id: newId('att'), deliveryId, number, statusCode: 503, latencyMs: 12, error: 'HTTP 503', at });
+  await prisma.$transaction((tx) => recordAttempt(tx, attempt(1), { status: null, nextAttemptAt: retryAt }));
   expect(await prisma.deliveryAttempt.findMany({ where: { deliveryId }, omit: { id: true } })).toEqual([{ deliveryId, number: 1, statusCode: 503, latencyMs: 12, error: 'HTTP 503', at }]);
   expect(await prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: 'pending', nextAttemptAt: retryAt, attemptJobId: null, attemptStartedAt: null });
-  await prisma.$transaction((tx) => releaseDelivery(tx, deliveryId, 'succeeded', null));
+  await prisma.$transaction((tx) => recordAttempt(tx, { ...attempt(2), statusCode: 200, error: null }, { status: 'succeeded', nextAttemptAt: null }));
   expect(await prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: 'succeeded', nextAttemptAt: null });
-  await expect(prisma.$transaction((tx) => releaseDelivery(tx, 'dlv_missing', 'failed', null))).rejects.toThrow(/gone/);
+  expect(await prisma.deliveryAttempt.count({ where: { deliveryId } })).toBe(2);
+  // Gone: nothing of the attempt stays either.
+  await expect(prisma.$transaction((tx) => recordAttempt(tx, { ...attempt(1), deliveryId: 'dlv_missing' }, { status: 'failed', nextAttemptAt: null }))).rejects.toThrow();
+  expect(await prisma.deliveryAttempt.count({ where: { deliveryId: 'dlv_missing' } })).toBe(0);
 });

@@ -21,3 +21,32 @@ export function selectionOf<Model>(columns: Columns<Model>, alias: string): Pris
       .join(', '),
   );
 }
+
+// One value for a SET clause, cast to its column's type; null when the field is not a plain column value
+// (an atomic operation such as { increment }), which the caller then leaves to Prisma.
+function valueOf<Model>(columns: Columns<Model>, field: string, value: unknown): Prisma.Sql | null {
+  const entry = (columns as Record<string, readonly [string, Cast] | undefined>)[field];
+  if (!entry) return null;
+  const [, cast] = entry;
+  if (value === null || value === Prisma.DbNull || value === Prisma.JsonNull) {
+    // JsonNull is JSON's null, DbNull (and null elsewhere) the column's NULL.
+    return value === Prisma.JsonNull ? Prisma.sql`'null'::jsonb` : Prisma.sql`NULL`;
+  }
+  if (cast === 'jsonb') return Prisma.sql`${JSON.stringify(value)}::jsonb`;
+  if (value instanceof Date) return cast === 'timestamptz' ? Prisma.sql`${value}::timestamptz` : null;
+  if (typeof value === 'object') return null;
+  return Prisma.sql`${value}::${Prisma.raw(isEnumCast(cast) ? `"${cast}"` : cast)}`;
+}
+
+// `column = value, …` for the fields given (undefined ones left out), or null when one of them is not a
+// plain value SQL can set here.
+export function setClauseOf<Model>(columns: Columns<Model>, data: Record<string, unknown>): Prisma.Sql | null {
+  const parts: Prisma.Sql[] = [];
+  for (const [field, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    const sql = valueOf(columns, field, value);
+    if (!sql) return null;
+    parts.push(Prisma.sql`${Prisma.raw(columns[field as keyof Model][0])} = ${sql}`);
+  }
+  return Prisma.join(parts, ', ');
+}

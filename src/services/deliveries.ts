@@ -12,7 +12,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
-import { insertAttempt, releaseDelivery } from './delivery-writes.js';
+import { recordAttempt, type DeliveryRelease } from './delivery-writes.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
@@ -183,33 +183,35 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       (error) => logger.warn({ err: error }, 'after-commit work failed'),
     );
     async function recordIn(t: Tx) {
-      await insertAttempt(t, {
-        id: newId('att'),
-        deliveryId,
-        number,
-        statusCode: result.kind === 'response' ? result.status : null,
-        latencyMs: Math.round(result.latencyMs),
-        // The service's clock: recovery windows and retention go by it.
-        at: clock.now(),
-        error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
-      });
+      const { recorded, release } = decide();
+      await recordAttempt(
+        t,
+        {
+          id: newId('att'),
+          deliveryId,
+          number,
+          statusCode: result.kind === 'response' ? result.status : null,
+          latencyMs: Math.round(result.latencyMs),
+          // The service's clock: recovery windows and retention go by it.
+          at: clock.now(),
+          error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
+        },
+        release,
+      );
       await hooks.deliveryOutcome(t, agentId, ok);
-      if (ok) {
-        await releaseDelivery(t, deliveryId, 'succeeded', null);
-        return 'delivered' as const;
-      }
+      if (recorded === 'retrying') await enqueue(t, deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! });
+      return recorded;
+    }
+    // Where the delivery goes from this attempt: done, given up, or a retry at its time.
+    function decide(): { recorded: RecordedAttempt['outcome']; release: DeliveryRelease } {
+      if (ok) return { recorded: 'delivered', release: { status: 'succeeded', nextAttemptAt: null } };
       const delay = nextRetryDelayMs(number + 1, {
         schedule: deps.retrySchedule,
         retryAfterMs: result.kind === 'response' ? result.retryAfterMs : null,
       });
       const nextAt = new Date(clock.now().getTime() + delay);
-      if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) {
-        await releaseDelivery(t, deliveryId, 'failed', null);
-        return 'given_up' as const;
-      }
-      await releaseDelivery(t, deliveryId, null, nextAt);
-      await enqueue(t, deliverTask, { deliveryId }, { runAt: nextAt });
-      return 'retrying' as const;
+      if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) return { recorded: 'given_up', release: { status: 'failed', nextAttemptAt: null } };
+      return { recorded: 'retrying', release: { status: null, nextAttemptAt: nextAt } };
     }
     metrics.deliveries.inc({ outcome });
     metrics.deliveryDuration.observe(result.latencyMs / 1000);

@@ -3,7 +3,7 @@
 // its status. A Prisma model call costs about twice the service CPU of a raw
 // statement (bench/prisma-call-cost.ts). The columns Prisma's calls wrote, defaults included.
 import type { Tx } from '../db/client.js';
-import type { Payment, PaymentMethod, PaymentStatus } from '../generated/prisma/client.js';
+import { Prisma, type Payment, type PaymentMethod, type PaymentStatus } from '../generated/prisma/client.js';
 import { paymentSelection } from './payment-columns.js';
 
 export interface NewPayment {
@@ -19,13 +19,19 @@ export interface NewPayment {
   heldAt?: Date | null;
 }
 
-export async function insertPayment(tx: Tx, p: NewPayment): Promise<Payment> {
+// `job`: a job the payment causes (a jobCall of jobs/enqueue.ts), added in the same statement.
+export async function insertPayment(tx: Tx, p: NewPayment, job: Prisma.Sql | null = null): Promise<Payment> {
   // updated_at from the process's clock, as Prisma's @updatedAt sets it on create.
-  const rows = await tx.$queryRaw<Payment[]>`
-    INSERT INTO payments AS p (id, task_id, method, status, amount_cents, fee_cents, auto_charged, provider, payee_id, held_at, created_at, updated_at)
-    VALUES (${p.id}, ${p.taskId}, ${p.method}::text::"PaymentMethod", ${p.status}::text::"PaymentStatus", ${p.amountCents}::int, 0,
-            ${p.autoCharged ?? false}::boolean, ${p.provider ?? null}::text, ${p.payeeId}, ${p.heldAt ?? null}::timestamptz,
-            ${p.createdAt}::timestamptz, ${new Date()}::timestamptz)
-    RETURNING ${paymentSelection('p')}`;
-  return rows[0]!;
+  const rows = await tx.$queryRaw<Array<Payment & { jobId?: unknown }>>`
+    WITH p AS (
+      INSERT INTO payments (id, task_id, method, status, amount_cents, fee_cents, auto_charged, provider, payee_id, held_at, created_at, updated_at)
+      VALUES (${p.id}, ${p.taskId}, ${p.method}::text::"PaymentMethod", ${p.status}::text::"PaymentStatus", ${p.amountCents}::int, 0,
+              ${p.autoCharged ?? false}::boolean, ${p.provider ?? null}::text, ${p.payeeId}, ${p.heldAt ?? null}::timestamptz,
+              ${p.createdAt}::timestamptz, ${new Date()}::timestamptz)
+      RETURNING *
+    )
+    SELECT ${paymentSelection('p')}${job ? Prisma.sql`, (${job}).id::text AS "jobId"` : Prisma.empty} FROM p`;
+  const row = rows[0]!;
+  delete row.jobId;
+  return row;
 }

@@ -36,7 +36,8 @@ import { ensureCustomer } from '../payments/customers.js';
 import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
 import { refundCredit, useCredit } from './credits.js';
-import { paymentSelection } from './payment-columns.js';
+import { PAYMENT_COLUMNS, paymentSelection } from './payment-columns.js';
+import { setClauseOf } from '../db/columns.js';
 import { insertPayment } from './payment-writes.js';
 
 // How a task ended; only completed takes the money (a refunded dispute gives it back like any other end).
@@ -126,8 +127,13 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   const transaction = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) =>
     withTransaction(prisma, work, (error) => logger.error({ err: error }, 'payment after-commit work failed'));
 
+  // One conditional update, written in SQL (it runs on every paid task, where a model call costs about
+  // twice a raw statement); updated_at from the process's clock, as Prisma's @updatedAt sets it.
   async function move(tx: Tx, paymentId: string, from: PaymentStatus[], to: PaymentStatus, data: Partial<Payment> = {}): Promise<boolean> {
-    const { count } = await tx.payment.updateMany({ where: { id: paymentId, status: { in: from } }, data: { ...data, ...stepTimeOf(to, clock.now()), status: to } });
+    const sets = setClauseOf(PAYMENT_COLUMNS, { ...data, ...stepTimeOf(to, clock.now()), status: to, updatedAt: new Date() });
+    if (!sets) throw new Error('a payment move sets plain values only');
+    const count = await tx.$executeRaw`
+      UPDATE payments SET ${sets} WHERE id = ${paymentId} AND status::text = ANY(${from}::text[])`;
     return count === 1;
   }
 
@@ -359,8 +365,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       const payer = requester?.id === task.requesterId
         ? requester
         : await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
-      const payment = await insertPayment(tx, { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name });
-      await enqueue(tx, authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
+      const safetyNet = jobCall(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
+      const payment = await insertPayment(tx, { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name }, safetyNet);
       return { method: 'card', ready: false, payment };
     },
 

@@ -7,7 +7,8 @@ import { AppError, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { jobKey } from '../jobs/spec.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
-import { columnOf, taskSelection, taskValue } from './task-columns.js';
+import { setClauseOf } from '../db/columns.js';
+import { TASK_COLUMNS, taskSelection } from './task-columns.js';
 
 export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
 export const NON_TERMINAL: readonly TaskStatus[] = ['pending', 'matched', 'in_progress', 'input_required', 'delivered', 'disputed'];
@@ -145,7 +146,7 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
   // later to find nothing to do (and a table of such jobs growing with every task meanwhile). The expiry
   // job's own move leaves it alone: it is the job running.
   const expiryJob = isTerminal(spec.to) && move !== 'expire' ? jobKey(expireTask, { taskId }) : null;
-  const sets = options.where ? null : setClause(data);
+  const sets = options.where ? null : setClauseOf(TASK_COLUMNS, data);
   if (sets) {
     // The update, its history entry, its event and the expiry job's removal in one statement. A CTE that
     // only reads runs when it is read, hence the counts.
@@ -177,16 +178,4 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
   if (options.notify) await tx.$executeRaw`SELECT pg_notify(${options.notify}, ${EVENT_JSON}) FROM tasks m WHERE m.id = ${taskId}`;
   if (expiryJob) await tx.$executeRaw`SELECT graphile_worker.remove_job(${expiryJob}::text)`;
   return task;
-}
-
-// `col = value, …` for the fields given, or null when one of them is not a plain value SQL can set here.
-function setClause(data: Record<string, unknown>): Prisma.Sql | null {
-  const parts: Prisma.Sql[] = [];
-  for (const [field, value] of Object.entries(data)) {
-    if (value === undefined) continue;
-    const sql = taskValue(field, value);
-    if (!sql) return null;
-    parts.push(Prisma.sql`${Prisma.raw(columnOf(field))} = ${sql}`);
-  }
-  return Prisma.join(parts, ', ');
 }
