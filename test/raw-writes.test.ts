@@ -1,14 +1,18 @@
-// The hot-path writes done in SQL instead of Prisma's model calls (services/payment-writes.ts,
-// services/delivery-writes.ts, the credit take) write and return what the model calls did: the rows
-// read back through Prisma equal what the raw statements returned, defaults and types included.
+// The hot-path statements written in SQL instead of Prisma's model calls (services/payment-writes.ts,
+// services/delivery-writes.ts, the credit take, the API key with its user, a task with its payment) write
+// and return what the model calls did: the rows read back through Prisma equal what the raw statements
+// returned, defaults and types included.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
+import { systemClock } from '../src/deps.js';
 import { newId } from '../src/ids.js';
 import { jobCall } from '../src/jobs/enqueue.js';
 import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
+import { accountService, createUserWithKey } from '../src/services/accounts.js';
 import { useCredit } from '../src/services/credits.js';
 import { recordAttempt } from '../src/services/delivery-writes.js';
 import { insertPayment } from '../src/services/payment-writes.js';
+import { taskWithPayment } from '../src/services/task-columns.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
@@ -74,4 +78,27 @@ it('records an attempt and releases the delivery, and throws for a delivery that
   // Gone: nothing of the attempt stays either.
   await expect(prisma.$transaction((tx) => recordAttempt(tx, { ...attempt(1), deliveryId: 'dlv_missing' }, { status: 'failed', nextAttemptAt: null }))).rejects.toThrow();
   expect(await prisma.deliveryAttempt.count({ where: { deliveryId: 'dlv_missing' } })).toBe(0);
+});
+
+it('reads an API key with its user as Prisma would, and nothing for a revoked or unknown key', async () => {
+  const { user, apiKey } = await createUserWithKey(prisma, { email: `${newId('e')}@example.com`, name: 'Key Holder' });
+  await prisma.user.update({ where: { id: user.id }, data: { defaultPaymentMethodId: 'pm_1', cardBrand: 'visa', cardLast4: '4242', isAdmin: true } });
+  const events = { publishRevokedKey: async () => {} };
+  const accounts = accountService({ prisma, clock: systemClock, events, logger: console } as never);
+  const found = await accounts.userForApiKey(apiKey);
+  expect(found?.user).toEqual(await prisma.user.findUniqueOrThrow({ where: { id: user.id } }));
+  expect(found?.apiKeyId).toBe((await prisma.apiKey.findFirstOrThrow({ where: { userId: user.id } })).id);
+  expect(await accounts.userForApiKey(`${apiKey}x`)).toBeNull();
+  await accounts.revokeApiKey(user.id, found!.apiKeyId);
+  expect(await accounts.userForApiKey(apiKey)).toBeNull();
+});
+
+it('reads a task with its payment, or with none, as Prisma would', async () => {
+  const bare = (await prisma.task.create({ data: { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', input: { a: [1] }, capabilities: ['x'], expiresAt: new Date(Date.now() + 3_600_000) } })).id;
+  for (const id of [taskId, bare]) {
+    expect(await taskWithPayment(prisma, id)).toEqual(await prisma.task.findUniqueOrThrow({ where: { id }, include: { payment: true } }));
+  }
+  expect((await taskWithPayment(prisma, taskId))?.payment?.status).toBe('pending');
+  expect((await taskWithPayment(prisma, bare))?.payment).toBeNull();
+  expect(await taskWithPayment(prisma, 'tsk_missing')).toBeNull();
 });

@@ -14,12 +14,22 @@ export function isEnumCast(cast: Cast): boolean {
 }
 
 // `<alias>.column AS "field", …` for a RETURNING or SELECT that yields the model's rows (enums as text).
-export function selectionOf<Model>(columns: Columns<Model>, alias: string): Prisma.Sql {
+// `prefix`: each name prefixed, for a second model in the same row (see rowOf).
+export function selectionOf<Model>(columns: Columns<Model>, alias: string, prefix = ''): Prisma.Sql {
   return Prisma.raw(
     Object.entries<readonly [string, Cast]>(columns)
-      .map(([field, [column, cast]]) => `${alias}.${column}${isEnumCast(cast) ? '::text' : ''} AS "${field}"`)
+      .map(([field, [column, cast]]) => `${alias}.${column}${isEnumCast(cast) ? '::text' : ''} AS "${prefix}${field}"`)
       .join(', '),
   );
+}
+
+// The model's row among the prefixed columns of a joined row; null when its id is null (an outer join
+// that found none).
+export function rowOf<Model>(columns: Columns<Model>, row: Record<string, unknown>, prefix: string): Model | null {
+  if (row[`${prefix}id`] === null || row[`${prefix}id`] === undefined) return null;
+  const model: Record<string, unknown> = {};
+  for (const field of Object.keys(columns)) model[field] = row[`${prefix}${field}`];
+  return model as Model;
 }
 
 // One value for a SET clause, cast to its column's type; null when the field is not a plain column value

@@ -1,8 +1,10 @@
 // The tasks table's columns by the Task model's field names, with the type a parameter is cast to: for
 // the moves written in SQL (task-states.ts), whose RETURNING gives back a Task exactly as Prisma would.
 // Typed by the model's fields, so the compiler points here when the model gains one.
-import type { Prisma, Task } from '../generated/prisma/client.js';
-import { selectionOf, type Columns } from '../db/columns.js';
+import type { Db } from '../db/client.js';
+import type { Payment, Prisma, Task } from '../generated/prisma/client.js';
+import { rowOf, selectionOf, type Columns } from '../db/columns.js';
+import { PAYMENT_COLUMNS } from './payment-columns.js';
 
 export const TASK_COLUMNS: Columns<Task> = {
   id: ['id', 'text'],
@@ -48,3 +50,13 @@ export const TASK_COLUMNS: Columns<Task> = {
 
 // `<alias>.column AS "field", …` for a RETURNING or SELECT that yields Task rows (enums as their text).
 export const taskSelection = (alias: string): Prisma.Sql => selectionOf(TASK_COLUMNS, alias);
+
+// The task with its payment, in SQL: every callback reads it (a model call costs about twice a raw
+// statement, bench/prisma-call-cost.ts). Null for an unknown task.
+export async function taskWithPayment(db: Db, id: string): Promise<(Task & { payment: Payment | null }) | null> {
+  const [row] = await db.$queryRaw<Array<Record<string, unknown>>>`
+    SELECT ${taskSelection('t')}, ${selectionOf(PAYMENT_COLUMNS, 'p', 'payment.')}
+    FROM tasks t LEFT JOIN payments p ON p.task_id = t.id WHERE t.id = ${id}`;
+  const task = row ? rowOf(TASK_COLUMNS, row, '') : null;
+  return task ? { ...task, payment: rowOf(PAYMENT_COLUMNS, row!, 'payment.') } : null;
+}

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
+import { taskWithPayment } from './task-columns.js';
 import { AppError, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue, jobCall } from '../jobs/enqueue.js';
@@ -318,7 +319,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const answers = [given(body.result), given(body.error), given(body.inputRequired)].filter(Boolean).length;
       if (answers !== 1) throw invalid(given(body.result) ? 'error' : 'result', 'send exactly one of result (object), error (string) or inputRequired');
       // With its payment (one statement), which completing it takes.
-      const task = await prisma.task.findUnique({ where: { id }, include: { payment: true } });
+      const task = await taskWithPayment(prisma, id);
       // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
       if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
       const agent: Actor = { kind: 'agent', id: task.agentId };
