@@ -109,12 +109,13 @@ describe('HTTP surface', () => {
       const prisma = createPrismaClient(server.db.url, 2);
       const broken = new Error(`boom: password=${secret} at /srv/app/src/services/accounts.ts:42`);
       const bind = <T extends object>(target: T, value: unknown) => (typeof value === 'function' ? value.bind(target) : value);
+      // The lookup is one SQL statement on api_keys (services/accounts.ts); every other statement runs.
+      const readsKeys = (query: unknown) => Array.isArray(query) && query.join('').includes('FROM api_keys');
       const failing = new Proxy(prisma, {
         get(target, prop) {
-          if (prop !== 'apiKey') return bind(target, Reflect.get(target, prop));
-          return new Proxy(target.apiKey, {
-            get: (model, p) => (p === 'findUnique' ? () => Promise.reject(broken) : bind(model, Reflect.get(model, p))),
-          });
+          const value = bind(target, Reflect.get(target, prop));
+          if (prop !== '$queryRaw') return value;
+          return (query: unknown, ...values: unknown[]) => (readsKeys(query) ? Promise.reject(broken) : value(query, ...values));
         },
       });
       const sink = new Writable({
