@@ -3,13 +3,15 @@
 // queries ("data", "voice to text") rank thousands of agents each: under load those set the latency of
 // everything queued behind them, and popular queries repeat.
 //
-// What keeps it correct: the search_changed triggers announce every committed write to the tables a
-// search reads (agents, agent_search, the vocabulary, the phrases), and the event bus passes that on
-// ('changed'). Each announcement starts a new generation; a result is kept only under the generation that
-// was current when its search started, so a result read before a write committed is never served after
-// the write was announced, even if the search finished later. While the bus may be missing announcements
-// ('lost', or a bus that cannot hear the database at all) nothing is kept or served. The time limit is a
-// second guard, not what makes results correct: a result past it is searched again.
+// What keeps it correct: the search_changed triggers announce every committed write that changes what a
+// search matches or shows (an agent added, removed, or its content or visibility changed; the vocabulary;
+// the phrases), and the event bus passes that on ('changed'). The figures every task moves (counts, trust,
+// health, endpoint state) are not announced: they reach a result when it is searched again, after the
+// time limit (migration search_changed_content_only). Each announcement starts a new generation; a result
+// is kept only under the generation that was current when its search started, so a result read before a
+// write committed is never served after the write was announced, even if the search finished later.
+// While the bus may be missing announcements ('lost', or a bus that cannot hear the database at all)
+// nothing is kept or served. A result past the time limit is searched again.
 import type { Clock } from '../deps.js';
 import type { SearchNews } from '../events/bus.js';
 import type { SearchEngine, SearchHits } from './engine.js';
