@@ -1,11 +1,13 @@
 // The hot-path statements written in SQL instead of Prisma's model calls (services/payment-writes.ts,
-// services/delivery-writes.ts, the credit take, the API key with its user, a task with its payment) write
+// services/delivery-writes.ts, services/task-writes.ts, the credit take, the API key with its user, a task
+// with its payment) write
 // and return what the model calls did: the rows read back through Prisma equal what the raw statements
 // returned, defaults and types included.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
 import { systemClock } from '../src/deps.js';
 import { newId } from '../src/ids.js';
+import { isUniqueViolation } from '../src/db/errors.js';
 import { jobCall } from '../src/jobs/enqueue.js';
 import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
 import { accountService, createUserWithKey } from '../src/services/accounts.js';
@@ -13,6 +15,9 @@ import { useCredit } from '../src/services/credits.js';
 import { recordAttempt } from '../src/services/delivery-writes.js';
 import { insertPayment } from '../src/services/payment-writes.js';
 import { taskWithPayment } from '../src/services/task-columns.js';
+import { insertTask } from '../src/services/task-writes.js';
+import { expireTask } from '../src/jobs/specs/task-expire.js';
+import { Prisma } from '../src/generated/prisma/client.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
@@ -101,4 +106,47 @@ it('reads a task with its payment, or with none, as Prisma would', async () => {
   expect((await taskWithPayment(prisma, taskId))?.payment?.status).toBe('pending');
   expect((await taskWithPayment(prisma, bare))?.payment).toBeNull();
   expect(await taskWithPayment(prisma, 'tsk_missing')).toBeNull();
+});
+
+it('inserts a task with its agent counted and its expiry job in one statement, as Prisma would write it', async () => {
+  const agent = await prisma.agent.findFirstOrThrow({ where: { ownerId: userId } });
+  const id = newId('tsk');
+  const expiresAt = new Date('2026-11-27T12:00:00.000Z');
+  const now = new Date('2026-11-27T10:00:00.500Z');
+  const returned = await prisma.$transaction((tx) =>
+    insertTask(
+      tx,
+      {
+        id,
+        requesterId: userId,
+        agentId: agent.id,
+        title: 'Translate',
+        description: 'into French',
+        input: { text: 'hello', n: [1, 2] },
+        inputHash: 'abc',
+        capabilities: ['translation', 'french'],
+        protocols: [],
+        priority: 'high',
+        maxPriceCents: null,
+        requirements: Prisma.DbNull,
+        routing: { score: 0.5, terms: [] },
+        reviewWindowSeconds: 60,
+        createdAt: now,
+        expiresAt,
+        idempotencyKey: 'key-1',
+      },
+      { countFor: agent.id, now, job: jobCall(expireTask, { taskId: id }, { runAt: expiresAt }) },
+    ),
+  );
+  const read = await prisma.task.findUniqueOrThrow({ where: { id } });
+  expect(returned).toEqual(read);
+  expect(read).toMatchObject({ status: 'pending', priority: 'high', capabilities: ['translation', 'french'], protocols: [], requirements: null, inputRounds: 0, result: null });
+  expect((await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } })).taskCount).toBe(agent.taskCount + 1);
+  const jobs = await prisma.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`task.expire:${id}`}`;
+  expect(jobs).toEqual([{ run_at: expiresAt }]);
+  // The same idempotency key again: the unique index refuses it as the model call's would be refused.
+  const again = prisma.$transaction((tx) =>
+    insertTask(tx, { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt, idempotencyKey: 'key-1' }, { countFor: null, now, job: jobCall(expireTask, { taskId: 'x' }) }),
+  );
+  await expect(again).rejects.toSatisfy(isUniqueViolation);
 });

@@ -44,6 +44,7 @@ function valueOf<Model>(columns: Columns<Model>, field: string, value: unknown):
   }
   if (cast === 'jsonb') return Prisma.sql`${JSON.stringify(value)}::jsonb`;
   if (value instanceof Date) return cast === 'timestamptz' ? Prisma.sql`${value}::timestamptz` : null;
+  if (Array.isArray(value)) return cast === 'text[]' && value.every((v) => typeof v === 'string') ? Prisma.sql`${value}::text[]` : null;
   if (typeof value === 'object') return null;
   return Prisma.sql`${value}::${Prisma.raw(isEnumCast(cast) ? `"${cast}"` : cast)}`;
 }
@@ -59,4 +60,19 @@ export function setClauseOf<Model>(columns: Columns<Model>, data: Record<string,
     parts.push(Prisma.sql`${Prisma.raw(columns[field as keyof Model][0])} = ${sql}`);
   }
   return Prisma.join(parts, ', ');
+}
+
+// The column list and the values of an INSERT for the fields given (undefined ones left out, so their
+// column defaults apply), or null when one of them is not a plain value SQL can write here.
+export function insertListsOf<Model>(columns: Columns<Model>, data: Record<string, unknown>): { names: Prisma.Sql; values: Prisma.Sql } | null {
+  const names: string[] = [];
+  const values: Prisma.Sql[] = [];
+  for (const [field, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    const sql = valueOf(columns, field, value);
+    if (!sql) return null;
+    names.push(columns[field as keyof Model][0]);
+    values.push(sql);
+  }
+  return { names: Prisma.raw(names.join(', ')), values: Prisma.join(values, ', ') };
 }

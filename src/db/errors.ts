@@ -1,9 +1,14 @@
 // Database errors the services recover from.
 import { Prisma } from '../generated/prisma/client.js';
 
-// A unique index refused the write: another writer got there first (a slug, an idempotency key).
-export const isUniqueViolation = (error: unknown): boolean =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+// A unique index refused the write: another writer got there first (a slug, an idempotency key). P2002
+// from a model call; a raw statement reports it through the driver adapter's cause.
+export function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === 'P2002') return true;
+  const cause = adapterCause(error);
+  return cause !== null && (cause.kind === 'UniqueConstraintViolation' || cause.sqlState === '23505');
+}
 
 // What the driver adapter reported under a Prisma error: its kind of failure and PostgreSQL's SQLSTATE
 // (`originalCode` on the kinds Prisma names, `code` on the others).

@@ -86,6 +86,10 @@ export interface TransitionOptions {
   // The channel of the live task events (a PostgreSQL server's bus): the move's event is sent with
   // pg_notify in the move's own statement, so it leaves exactly when the transaction commits.
   notify?: string | null;
+  // Writes that ride on the move's own statement (one round trip) and happen only if the move applies:
+  // `ctes`, further WITH items that may read `m` (the moved row), and `job`, a jobCall (jobs/enqueue.ts)
+  // added once. Only for moves of plain values (no `where`).
+  also?: { ctes?: Prisma.Sql; job?: Prisma.Sql };
 }
 
 // The event a move announces, as the event bus sends it (events/bus.ts TaskEvent), built from the row.
@@ -154,6 +158,8 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
     const notified = options.notify ? Prisma.sql`, (SELECT count(*) FROM n)::int AS "notified"` : Prisma.empty;
     const expiryCte = expiryJob ? Prisma.sql`, x AS (SELECT graphile_worker.remove_job(${expiryJob}::text) FROM m)` : Prisma.empty;
     const expiryRemoved = expiryJob ? Prisma.sql`, (SELECT count(*) FROM x)::int AS "expiryRemoved"` : Prisma.empty;
+    const alsoCtes = options.also?.ctes ? Prisma.sql`, ${options.also.ctes}` : Prisma.empty;
+    const alsoJob = options.also?.job ? Prisma.sql`, (${options.also.job}).id::text AS "alsoJob"` : Prisma.empty;
     const [task] = await tx.$queryRaw<Task[]>`
       WITH m AS (
         UPDATE tasks SET ${sets} WHERE id = ${taskId} AND status = ${before.status}::"TaskStatus" RETURNING *
@@ -162,13 +168,16 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
         SELECT ${entry.id}, m.id, ${now}::timestamptz, ${entry.actor}, ${entry.actorId}, ${move}, ${before.status}::"TaskStatus",
           ${spec.to}::"TaskStatus", ${entry.note}, ${by.data === undefined ? null : JSON.stringify(by.data)}::jsonb
         FROM m
-      )${notifyCte}${expiryCte}
-      SELECT ${taskSelection('m')}${notified}${expiryRemoved} FROM m`;
+      )${notifyCte}${expiryCte}${alsoCtes}
+      SELECT ${taskSelection('m')}${notified}${expiryRemoved}${alsoJob} FROM m`;
     if (!task) return null;
-    delete (task as Partial<Record<'notified' | 'expiryRemoved', unknown>>).notified;
-    delete (task as Partial<Record<'notified' | 'expiryRemoved', unknown>>).expiryRemoved;
+    const extra = task as Partial<Record<'notified' | 'expiryRemoved' | 'alsoJob', unknown>>;
+    delete extra.notified;
+    delete extra.expiryRemoved;
+    delete extra.alsoJob;
     return task;
   }
+  if (options.also) throw new Error(`the ${move} move with \`where\` cannot carry further writes`);
   const [task] = await tx.task.updateManyAndReturn({
     where: { ...options.where, id: taskId, status: { in: allowed } },
     data: data as Prisma.TaskUncheckedUpdateManyInput,

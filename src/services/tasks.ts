@@ -5,6 +5,7 @@ import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
 import { taskWithPayment } from './task-columns.js';
+import { insertTask } from './task-writes.js';
 import { AppError, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue, jobCall } from '../jobs/enqueue.js';
@@ -74,40 +75,39 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   // The task moves to matched: a callback token is made and the delivery is queued, all in `t`.
   async function matchNow(t: Tx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<Task> {
     const nonce = newTokenNonce();
+    const deliveryId = newId('dlv');
+    const now = clock.now();
+    // The move, its delivery and the delivery's job in one statement.
     const { task } = await transition(t, taskId, 'match', {
-      now: clock.now(),
+      now,
       current,
       notify,
       data: { tokenNonce: nonce, tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)) },
+      also: {
+        ctes: Prisma.sql`d AS (
+          INSERT INTO deliveries (id, task_id, agent_id, created_at, updated_at)
+          SELECT ${deliveryId}, m.id, m.agent_id, ${now}::timestamptz, ${now}::timestamptz FROM m)`,
+        job: jobCall(deliverTask, { deliveryId }),
+      },
     });
-    // The delivery and its job in one statement.
-    const deliveryId = newId('dlv');
-    const now = clock.now();
-    await t.$executeRaw`
-      WITH d AS (
-        INSERT INTO deliveries (id, task_id, agent_id, created_at, updated_at) VALUES (${deliveryId}, ${taskId}, ${task.agentId!}, ${now}, ${now})
-      )
-      SELECT ${jobCall(deliverTask, { deliveryId })}`;
     await announce(t, afterCommit, task, notify !== null);
     return task;
   }
 
   // Assigns the agent, settles how the task is paid, and matches it when it can be delivered now.
-  // `fresh`: the task was inserted with its agent in this transaction, so there is nothing to claim and no
-  // payment yet.
+  // `fresh`: the task was inserted with its agent in this transaction, its agent counted with it
+  // (insertTask), so there is nothing to claim and no payment yet; otherwise it waited unrouted and is
+  // given the agent now.
   // `requester`: the requester as the request authenticated him, when there is a request.
-  // `alsoEnqueue`: a job to add with the agent's count (one statement for both).
-  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer, alsoEnqueue?: Prisma.Sql) {
+  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer) {
     if (!fresh) {
       const { count } = await t.task.updateMany({
         where: { id: task.id, status: 'pending', agentId: null },
         data: { agentId: agent.id, routing: explanation as unknown as Prisma.InputJsonValue },
       });
       if (count === 0) return null;
+      await t.$executeRaw`UPDATE agents SET task_count = task_count + 1, updated_at = ${clock.now()} WHERE id = ${agent.id}`;
     }
-    await t.$executeRaw`
-      WITH a AS (UPDATE agents SET task_count = task_count + 1, updated_at = ${clock.now()} WHERE id = ${agent.id})
-      SELECT ${alsoEnqueue ?? Prisma.sql`NULL`}`;
     const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh, requester });
     if (plan.ready) await matchNow(t, afterCommit, task.id, { status: 'pending', startedAt: null });
     return { plan };
@@ -207,8 +207,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       let plan: PaymentPlan | null;
       try {
         plan = await tx(async (t, afterCommit) => {
-          const row = await t.task.create({
-            data: {
+          // The insert, the routed agent's task count and the expiry job: one statement.
+          const row = await insertTask(
+            t,
+            {
               id,
               requesterId: viewer.id,
               requestedAgentId: input.agentId,
@@ -227,10 +229,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               idempotencyKey,
               ...(routed ? { agentId: routed.agent.id, routing: routed.explanation as unknown as Prisma.InputJsonValue } : {}),
             },
-          });
-          const expiry = jobCall(expireTask, { taskId: id }, { runAt: expiresAt });
-          if (!routed) await t.$executeRaw`SELECT ${expiry}`;
-          const assigned = routed ? await assign(t, afterCommit, row, routed, true, viewer, expiry) : null;
+            { countFor: routed?.agent.id ?? null, now: clock.now(), job: jobCall(expireTask, { taskId: id }, { runAt: expiresAt }) },
+          );
+          const assigned = routed ? await assign(t, afterCommit, row, routed, true, viewer) : null;
           if (!assigned) {
             await enqueue(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
