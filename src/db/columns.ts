@@ -2,6 +2,7 @@
 // in SQL on hot paths (services/task-columns.ts, services/payment-columns.ts) whose rows must come back
 // exactly as Prisma would give them. A map typed by the model's fields makes the compiler point at it
 // when the model gains one.
+import type { Db } from './client.js';
 import { Prisma } from '../generated/prisma/client.js';
 
 const ENUM_CASTS = ['TaskStatus', 'TaskPriority', 'PaymentMethod', 'PaymentStatus'] as const;
@@ -62,17 +63,44 @@ export function setClauseOf<Model>(columns: Columns<Model>, data: Record<string,
   return Prisma.join(parts, ', ');
 }
 
-// The column list and the values of an INSERT for the fields given (undefined ones left out, so their
-// column defaults apply), or null when one of them is not a plain value SQL can write here.
-export function insertListsOf<Model>(columns: Columns<Model>, data: Record<string, unknown>): { names: Prisma.Sql; values: Prisma.Sql } | null {
+// Writes that ride on a statement which yields one row `m` (an insert, a task move), in that statement
+// (one round trip), and happen only if the row is: `ctes`, further WITH items that may read `m`, and
+// `job`, a jobCall (jobs/enqueue.ts) added once for the row.
+export interface Riders {
+  ctes?: Prisma.Sql;
+  job?: Prisma.Sql;
+}
+
+// The riders' SQL: `ctes` goes after the statement's own WITH items, `select` at the end of its select list.
+export function riderSql(riders: Riders = {}): { ctes: Prisma.Sql; select: Prisma.Sql } {
+  return {
+    ctes: riders.ctes ? Prisma.sql`, ${riders.ctes}` : Prisma.empty,
+    select: riders.job ? Prisma.sql`, (${riders.job}).id::text AS "riderJob"` : Prisma.empty,
+  };
+}
+
+// The row without the column the riders' job added.
+export function withoutRiders<Row extends object>(row: Row): Row {
+  delete (row as Partial<Record<'riderJob', unknown>>).riderJob;
+  return row;
+}
+
+// Inserts one row of a model in SQL and returns it as Prisma would. Fields left undefined take their
+// column defaults; a model's updatedAt is set from the process's clock, as Prisma's @updatedAt sets it.
+export async function insertRow<Model>(db: Db, table: string, columns: Columns<Model>, data: object, riders: Riders = {}): Promise<Model> {
   const names: string[] = [];
   const values: Prisma.Sql[] = [];
-  for (const [field, value] of Object.entries(data)) {
+  const stamped = 'updatedAt' in columns ? { ...data, updatedAt: new Date() } : data;
+  for (const [field, value] of Object.entries(stamped)) {
     if (value === undefined) continue;
     const sql = valueOf(columns, field, value);
-    if (!sql) return null;
+    if (!sql) throw new Error(`${table}: an insert in SQL writes plain values only (${field})`);
     names.push(columns[field as keyof Model][0]);
     values.push(sql);
   }
-  return { names: Prisma.raw(names.join(', ')), values: Prisma.join(values, ', ') };
+  const ride = riderSql(riders);
+  const rows = await db.$queryRaw<Model[]>`
+    WITH m AS (INSERT INTO ${Prisma.raw(table)} (${Prisma.raw(names.join(', '))}) VALUES (${Prisma.join(values, ', ')}) RETURNING *)${ride.ctes}
+    SELECT ${selectionOf(columns, 'm')}${ride.select} FROM m`;
+  return withoutRiders(rows[0] as Model & object);
 }

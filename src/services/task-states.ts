@@ -7,7 +7,7 @@ import { AppError, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { jobKey } from '../jobs/spec.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
-import { setClauseOf } from '../db/columns.js';
+import { riderSql, setClauseOf, withoutRiders, type Riders } from '../db/columns.js';
 import { TASK_COLUMNS, taskSelection } from './task-columns.js';
 
 export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
@@ -86,10 +86,9 @@ export interface TransitionOptions {
   // The channel of the live task events (a PostgreSQL server's bus): the move's event is sent with
   // pg_notify in the move's own statement, so it leaves exactly when the transaction commits.
   notify?: string | null;
-  // Writes that ride on the move's own statement (one round trip) and happen only if the move applies:
-  // `ctes`, further WITH items that may read `m` (the moved row), and `job`, a jobCall (jobs/enqueue.ts)
-  // added once. Only for moves of plain values (no `where`).
-  also?: { ctes?: Prisma.Sql; job?: Prisma.Sql };
+  // Writes that ride on the move's own statement and happen only if the move applies (`m` is the moved
+  // row). Only for moves of plain values (no `where`).
+  also?: Riders;
 }
 
 // The event a move announces, as the event bus sends it (events/bus.ts TaskEvent), built from the row.
@@ -158,8 +157,7 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
     const notified = options.notify ? Prisma.sql`, (SELECT count(*) FROM n)::int AS "notified"` : Prisma.empty;
     const expiryCte = expiryJob ? Prisma.sql`, x AS (SELECT graphile_worker.remove_job(${expiryJob}::text) FROM m)` : Prisma.empty;
     const expiryRemoved = expiryJob ? Prisma.sql`, (SELECT count(*) FROM x)::int AS "expiryRemoved"` : Prisma.empty;
-    const alsoCtes = options.also?.ctes ? Prisma.sql`, ${options.also.ctes}` : Prisma.empty;
-    const alsoJob = options.also?.job ? Prisma.sql`, (${options.also.job}).id::text AS "alsoJob"` : Prisma.empty;
+    const also = riderSql(options.also);
     const [task] = await tx.$queryRaw<Task[]>`
       WITH m AS (
         UPDATE tasks SET ${sets} WHERE id = ${taskId} AND status = ${before.status}::"TaskStatus" RETURNING *
@@ -168,14 +166,13 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
         SELECT ${entry.id}, m.id, ${now}::timestamptz, ${entry.actor}, ${entry.actorId}, ${move}, ${before.status}::"TaskStatus",
           ${spec.to}::"TaskStatus", ${entry.note}, ${by.data === undefined ? null : JSON.stringify(by.data)}::jsonb
         FROM m
-      )${notifyCte}${expiryCte}${alsoCtes}
-      SELECT ${taskSelection('m')}${notified}${expiryRemoved}${alsoJob} FROM m`;
+      )${notifyCte}${expiryCte}${also.ctes}
+      SELECT ${taskSelection('m')}${notified}${expiryRemoved}${also.select} FROM m`;
     if (!task) return null;
-    const extra = task as Partial<Record<'notified' | 'expiryRemoved' | 'alsoJob', unknown>>;
+    const extra = task as Partial<Record<'notified' | 'expiryRemoved', unknown>>;
     delete extra.notified;
     delete extra.expiryRemoved;
-    delete extra.alsoJob;
-    return task;
+    return withoutRiders(task);
   }
   if (options.also) throw new Error(`the ${move} move with \`where\` cannot carry further writes`);
   const [task] = await tx.task.updateManyAndReturn({
