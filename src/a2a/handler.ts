@@ -81,6 +81,10 @@ const ROUTING_FIELDS = ['capabilities', 'protocols', 'maxPriceCents', 'agentId',
 export class MarketplaceA2AHandler implements A2ARequestHandler {
   constructor(private readonly opts: A2AHandlerOptions) {}
 
+  private get viewerId(): string {
+    return this.opts.context.viewer!.id;
+  }
+
   async getAgentCard(): Promise<AgentCard> {
     return this.opts.card;
   }
@@ -242,7 +246,8 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     });
   }
 
-  // Push configurations are set on the caller's own tasks (GetTask decides who may see one).
+  // Push configurations are set on tasks the caller may see (GetTask decides), and belong to the caller:
+  // the agent's owner neither sees nor replaces the requester's, even under the same id.
   async createTaskPushNotificationConfig(params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
     return this.guard(async () => {
       const task = await this.ourTask(params.taskId);
@@ -252,7 +257,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
 
   private async savePush(taskId: string, config: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
     try {
-      return await this.opts.pushes.save(this.opts.context.viewer!.id, taskId, { ...config, taskId });
+      return await this.opts.pushes.save(this.viewerId, taskId, { ...config, taskId });
     } catch (error) {
       if (error instanceof AppError) throw a2aError({ code: error.code, message: error.message, field: error.field }, 'send');
       throw error;
@@ -262,7 +267,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
   async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
     return this.guard(async () => {
       const task = await this.ourTask(params.taskId);
-      const config = await this.opts.pushes.get(task.id, params.id);
+      const config = await this.opts.pushes.get(this.viewerId, task.id, params.id);
       if (!config) throw new TaskNotFoundError({ message: 'no such push notification configuration for this task' });
       return config;
     });
@@ -271,14 +276,14 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
   async listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
     return this.guard(async () => {
       const task = await this.ourTask(params.taskId);
-      return { configs: await this.opts.pushes.list(task.id), nextPageToken: '' };
+      return { configs: await this.opts.pushes.list(this.viewerId, task.id), nextPageToken: '' };
     });
   }
 
   async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
     return this.guard(async () => {
       const task = await this.ourTask(params.taskId);
-      if (!(await this.opts.pushes.remove(task.id, params.id))) throw new TaskNotFoundError({ message: 'no such push notification configuration for this task' });
+      if (!(await this.opts.pushes.remove(this.viewerId, task.id, params.id))) throw new TaskNotFoundError({ message: 'no such push notification configuration for this task' });
     });
   }
 
