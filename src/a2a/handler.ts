@@ -46,8 +46,10 @@ export interface A2AHandlerOptions {
   // At /a2a/agents/{slug}: the agent's id.
   agentId: string | null;
   base: string;
-  // How long a blocking SendMessage waits for the task to settle before answering it as it is.
+  // How long a blocking SendMessage waits for the task to settle before answering it as it is, and a
+  // signal that ends the wait early (the caller left, or its credential ended).
   blockingWaitMs: number;
+  waitSignal?: AbortSignal;
   pushes: A2APushService;
   logger: Logger;
 }
@@ -121,7 +123,11 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       const body = await this.run('POST /v1/tasks/:id/input', { params: { id: task.id }, body: { input: answer } }, 'send');
       return body.data as OurTask;
     }
-    const body = taskInputOf(message, params.metadata);
+    if (!message.parts.some((part) => part.content !== undefined)) {
+      throw new RequestMalformedError('message.parts: send a text part (the task’s description) or a data part (its input)');
+    }
+    // At an agent's URL its skill names what a message of data alone is about.
+    const body = taskInputOf(message, params.metadata, this.opts.agentId ? this.opts.card.skills[0]?.name : undefined);
     if (this.opts.agentId) {
       for (const field of ROUTING_FIELDS) if (field !== 'title' && field !== 'expiresInMinutes' && field !== 'priority') delete body[field];
       body.agentId = this.opts.agentId;
@@ -155,7 +161,10 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     const abort = new AbortController();
     const changes = this.opts.follow(task.id, this.opts.context, abort.signal);
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), this.opts.blockingWaitMs)));
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => resolve('deadline'), this.opts.blockingWaitMs);
+      this.opts.waitSignal?.addEventListener('abort', () => resolve('deadline'), { once: true });
+    });
     let last = task;
     try {
       for (;;) {
