@@ -10,7 +10,8 @@
 // 400 naming cardUrl for the URL itself, 422 for the card.
 import { z } from 'zod';
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { AgentCard as AgentCardCodec, verifyAgentCardSignature } from '@a2a-js/sdk';
+import { flattenedVerify } from 'jose';
+import { AgentCard as AgentCardCodec, canonicalizeAgentCard } from '@a2a-js/sdk';
 import { guardedRequest } from '../delivery/guarded-request.js';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { AppError, invalid } from '../errors.js';
@@ -19,6 +20,8 @@ import { agentInput, type AgentInput } from '../services/agent-input.js';
 
 export const MAX_CARD_BYTES = 256 * 1024;
 const MAX_JWKS_BYTES = 64 * 1024;
+// Signatures by a public key only: with an HMAC (HS256…) whoever checks holds the key and could sign.
+const ASYMMETRIC_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA', 'Ed25519'];
 
 export interface LoadOptions {
   // For the whole import: the card, every key set and every address check together.
@@ -121,7 +124,7 @@ async function fetchJson(url: string, what: string, maxBytes: number, opts: Load
   if (result.status < 200 || result.status > 299) throw unusable(`${what} URL answered HTTP ${result.status}`);
   const body = result.body!;
   if (body.overLimit) throw unusable(`${what} is larger than ${maxBytes} bytes`);
-  if (!body.complete) throw unusable(`${what} did not arrive in time (the card and its key sets have ${deadline.totalMs} ms together)`);
+  if (!body.complete) throw deadline.remaining() === 0 ? deadline.expired() : unusable(`${what} was cut short`);
   try {
     return JSON.parse(body.bytes.toString('utf8'));
   } catch {
@@ -264,28 +267,28 @@ async function verifySignatures(card: AgentCardJson, cardUrl: string, opts: Load
     return shape.ok && shape.url.origin === origin;
   });
   if (checkable.length === 0) return false;
-  let sdkCard;
+  let payload: string;
   try {
-    sdkCard = new DefaultAgentCardResolver().normalizeAgentCard({ ...card, signatures: checkable });
+    // The SDK's canonical form (JCS over the card's A2A 1.0 JSON without signatures): what a signature covers.
+    payload = Buffer.from(canonicalizeAgentCard(new DefaultAgentCardResolver().normalizeAgentCard(card))).toString('base64url');
   } catch (error) {
     throw unusable(`the card's signature cannot be checked: ${(error as Error).message}`);
   }
-  // The SDK tries each signature and keeps no reason; the first key that could not be had is the reason.
+  // One signature that verifies is enough (key rotation); otherwise the first reason is told.
   const find = keyFinder(cardUrl, opts, deadline);
-  let keyProblem: Error | null = null;
-  const recordingFind = (kid: string, jku?: string) =>
-    find(kid, jku).catch((error: unknown) => {
-      keyProblem ??= error instanceof Error ? error : new Error(String(error));
-      throw error;
-    });
-  try {
-    await verifyAgentCardSignature(recordingFind)(sdkCard);
-  } catch (error) {
-    const problem = keyProblem as Error | null;
-    if (problem instanceof AppError) throw problem.code === 'INVALID_INPUT' ? problem : unusable(`the card's signature does not verify: ${problem.message}`);
-    throw unusable(`the card's signature does not verify: ${problem?.message ?? (error as Error).message}`);
+  let firstProblem: unknown = null;
+  for (const signature of checkable) {
+    try {
+      const header = decodeHeader(signature.protected)!;
+      const key = await find(String(header.kid), String(header.jku));
+      await flattenedVerify({ payload, protected: signature.protected, signature: signature.signature, header: signature.header }, key, { algorithms: ASYMMETRIC_ALGORITHMS });
+      return true;
+    } catch (error) {
+      firstProblem ??= error;
+    }
   }
-  return true;
+  if (firstProblem instanceof AppError) throw firstProblem.code === 'INVALID_INPUT' ? firstProblem : unusable(`the card's signature does not verify: ${firstProblem.message}`);
+  throw unusable(`the card's signature does not verify: ${firstProblem instanceof Error ? firstProblem.message : 'no signature verifies'}`);
 }
 
 export async function loadCard(cardUrl: string, opts: LoadOptions): Promise<LoadedCard> {
