@@ -105,7 +105,7 @@ const fieldPath = (path: ReadonlyArray<PropertyKey>) =>
 export function paramsProblem(method: string, params: unknown): string | null {
   const schema = SCHEMAS[method];
   if (!schema) return null;
-  const parsed = schema.safeParse(params ?? {});
+  const parsed = schema.safeParse(params ?? {}, { reportInput: true });
   if (parsed.success) return null;
   const issue = parsed.error.issues[0]!;
   return `${fieldPath(issue.path)} ${describe(issue)}`;
