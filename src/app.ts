@@ -76,6 +76,7 @@ export async function createApp(opts: {
     config,
     prisma: database.prisma,
     searchPrisma: database.searchPrisma,
+    sql: database.sql,
     logger,
     secretBox: createSecretBox(opts.serverKey),
     serverKey: opts.serverKey,
