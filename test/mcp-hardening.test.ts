@@ -82,6 +82,19 @@ describe('malformed tools/call', () => {
     });
   }
 
+  test('other methods with malformed params: -32602 naming the field, not -32603', async ({ server }) => {
+    const { apiKey } = await server.createUser();
+    for (const [method, params, field] of [
+      ['initialize', {}, /params\.protocolVersion/],
+      ['tools/list', { cursor: 5 }, /params\.cursor/],
+    ] as const) {
+      const { body, text } = await post(server.url, apiKey, rpc(3, method, params));
+      expect(body, method).toMatchObject({ id: 3, error: { code: -32602 } });
+      expect(body.error.message).toMatch(field);
+      expect(text).not.toMatch(/MCP error|\\n/);
+    }
+  });
+
   test('the official client shows an error with its prefix once', async ({ server }) => {
     const { apiKey } = await server.createUser();
     const client = new Client({ name: 'test-host', version: '1.0.0' });

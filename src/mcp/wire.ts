@@ -66,12 +66,14 @@ function zodField(message: string): string | null {
 
 function plainError(error: { code: number; message: string; data?: unknown }, problem: string | undefined, logger: Logger) {
   if (problem) return { code: INVALID_PARAMS, message: problem };
+  const message = error.message.replace(PREFIX, '');
+  const field = /\n|"code":/.test(message) ? zodField(message) : null;
+  // The SDK parses a request's parameters with zod and lets the failure out as an internal error.
+  if (error.code === INTERNAL_ERROR && field !== null) return { code: INVALID_PARAMS, message: `invalid params: ${field} is missing or of the wrong type` };
   if (error.code === INTERNAL_ERROR) {
     logger.error({ mcpError: error.message }, 'MCP request failed');
     return { code: INTERNAL_ERROR, message: 'internal error' };
   }
-  const message = error.message.replace(PREFIX, '');
-  const field = /\n|"code":/.test(message) ? zodField(message) : null;
   if (field !== null || /\n/.test(message)) return { code: error.code, message: `invalid params: ${field ?? 'params'} is missing or of the wrong type` };
   return { ...error, message };
 }
