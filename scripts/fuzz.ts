@@ -31,7 +31,7 @@ REST 400 that names no field. Exit code 1 when there are findings, 2 for bad opt
 
 // Words of an exception, a stack frame, a validation library's dump, or another layer's prefix.
 const INTERNAL_TEXT =
-  /Cannot read propert|is not a function|is not iterable|of undefined|of null|TypeError|ReferenceError|RangeError|at [\w$.<>]+ \([^)]*:\d+:\d+\)|node_modules|ZodError|"code":\s*"invalid_type"|Invalid input: expected|MCP error -?\d+: MCP error|Invalid `prisma|PrismaClient|duplicate key value|violates [\w ]*constraint/;
+  /Cannot read propert|is not a function|is not iterable|of undefined|of null\b|TypeError|ReferenceError|RangeError|\bat [\w$.<>]+ \([^)]*:\d+:\d+\)|node_modules|ZodError|"code":\s*"invalid_type"|Invalid input: expected|MCP error -?\d+: MCP error|Invalid `prisma|PrismaClient|duplicate key value|violates [\w ]*constraint/;
 export interface FuzzOptions {
   url: string;
   key?: string;

@@ -44,7 +44,7 @@ const kinds: Record<string, string> = {
 
 // zod's own wording for a value of the wrong kind ("Invalid input: expected array, received null") in
 // the words the rest of the API uses.
-function plainWords(message: string): string {
+export function plainWords(message: string): string {
   const wrongKind = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
   if (!wrongKind) return message;
   const [, expected, received] = wrongKind as unknown as [string, string, string];
