@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import process from 'node:process';
+import { URL, fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -23,8 +24,8 @@ if (installed('tsx') && installed('esbuild')) {
   process.exit(run.status ?? 1);
 }
 const built = existsSync(`${root}/dist/service/service.mjs`) && existsSync(`${root}/dist/web/index.html`);
-console.log(
+process.stdout.write(
   built
-    ? 'production install: using the build in dist/'
-    : 'production install: no build in dist/ yet; build it where the development dependencies are (npm ci && npm run build) and copy dist/ here',
+    ? 'production install: using the build in dist/\n'
+    : 'production install: no build in dist/ yet; build it where the development dependencies are (npm ci && npm run build) and copy dist/ here\n',
 );
