@@ -42,11 +42,11 @@ start=$(date +%s)
 (cd "$WORK/build" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 echo "build stage: $(seconds "$start") s"
 
-step "run stage: package.json, lockfile, prisma/, scripts/, dist/ and npm ci --omit=dev"
+step "run stage: package.json, lockfile, prisma/, scripts/, dist/ and npm ci --omit=dev --omit=optional"
 mkdir "$WORK/app"
 cp -r "$WORK/build/package.json" "$WORK/build/package-lock.json" "$WORK/build/prisma" "$WORK/build/scripts" "$WORK/build/dist" "$WORK/app/"
 start=$(date +%s)
-(cd "$WORK/app" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+(cd "$WORK/app" && npm ci --omit=dev --omit=optional --no-audit --no-fund --loglevel=error)
 echo "production install: $(seconds "$start") s, $(find "$WORK/app/node_modules" -name package.json -path '*/node_modules/*/package.json' -not -path '*/node_modules/*/node_modules/*/*' | wc -l) package.json files, $(du -sm "$WORK/app/node_modules" | cut -f1) MB of node_modules"
 for dev in tsx esbuild typescript vitest react pino-pretty prisma; do
   if [[ -e $WORK/app/node_modules/$dev ]]; then echo "a development package in the production install: $dev"; exit 1; fi
