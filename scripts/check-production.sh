@@ -99,7 +99,9 @@ for _ in $(seq 1 100); do
 done
 echo "task $TASK for agent $AGENT_ID: $STATUS"
 [[ $STATUS == 'completed {"text":"HELLO"}' ]] || { echo 'the task was not completed by the agent'; exit 1; }
-curl -sf "$BASE/docs/api" | grep -q '<h1' || { echo '/docs/api is not served'; exit 1; }
-curl -sf "$BASE/" | grep -q '<html' || { echo 'the dashboard is not served'; exit 1; }
+page() { curl -sf "$BASE$1" -o "$WORK/page.html" && grep -q "$2" "$WORK/page.html"; }
+page /docs/api '<h1>Task marketplace API</h1>' || { echo '/docs/api is not served'; exit 1; }
+page / '<div id="root"' || { echo 'the dashboard is not served'; exit 1; }
+echo 'the API reference and the dashboard are served'
 echo "the service holds $(($(grep VmRSS /proc/$SERVICE/status | awk '{print $2}') / 1024)) MB RSS"
 step "production check passed"
