@@ -23,7 +23,7 @@ import { a2aPushRoute } from './delivery/a2a/push-route.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
-import { openApiRoute } from './rest/openapi/route.js';
+import { openApiRoutes } from './rest/openapi/route.js';
 import { schema } from './schema/index.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { createAdmission, rateLimitStore } from './http/admission.js';
@@ -88,7 +88,7 @@ export async function createApp(opts: {
     : null;
   const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
   const raw = rawRoutes(services);
-  raw.push(openApiRoute({ schema, routes, rawRoutes: [...raw], baseUrl: () => deps.urls.base }));
+  raw.push(...openApiRoutes({ schema, routes, rawRoutes: [...raw], baseUrl: () => deps.urls.base }));
   const limits = await createRateLimits({ ...config.rateLimit, store: rateLimitStore(config, database) }, logger);
   const admission = createAdmission({ limits, authenticateHeader, trustedProxyHops: config.rateLimit.trustedProxyHops });
 
