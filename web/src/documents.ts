@@ -50,6 +50,25 @@ export const DiscoverQuery = graphql(`
   }
 `);
 
+export const DiscoverFiltersQuery = graphql(`
+  query DashDiscoverFilters($status: AgentStatus) {
+    discoverFilters(status: $status) {
+      capabilities {
+        value
+        count
+      }
+      protocols {
+        value
+        count
+      }
+      categories {
+        value
+        count
+      }
+    }
+  }
+`);
+
 export const AgentDetailQuery = graphql(`
   query DashAgentDetail($slugOrId: String!) {
     agent(slugOrId: $slugOrId) {

@@ -1,11 +1,12 @@
 // One agent as the public sees it: who offers it, what it does (its long description, Markdown made
 // safe), its track record as a small chart, the fields its task form asks for, how to call it from
 // code, and for a signed-in user the form that sends it a task.
+import { When } from '../components/When.js';
 import { useEffect, useMemo, useState } from 'react';
 import { gql, session } from '../api.js';
 import { AgentDetailQuery } from '../documents.js';
 import type { DashAgentDetailQuery } from '../generated/gql/graphql.js';
-import { price, when } from '../format.js';
+import { price } from '../format.js';
 import { markdownToHtml } from '../markdown.js';
 import { LoadError, PageTitle, Rating, SignInFirst, Skeleton, Status, Tags, Tier } from '../components/ui.js';
 import { AgentIcon } from '../components/AgentIcon.js';
@@ -41,7 +42,7 @@ export function AgentDetail({ slug }: { slug: string }) {
           <PageTitle>{agent.name}</PageTitle>
           <p className="muted byline">
             {agent.ownerName ? `by ${agent.ownerName}` : 'independent owner'}
-            {agent.version ? ` · version ${agent.version}` : ''} · listed {new Date(agent.createdAt).toLocaleDateString()}
+            {agent.version ? ` · version ${agent.version}` : ''} · listed <When at={agent.createdAt} />
           </p>
         </div>
       </header>
@@ -131,7 +132,7 @@ export function AgentDetail({ slug }: { slug: string }) {
           <dt>Authentication</dt>
           <dd>{agent.authType ?? '–'}</dd>
           <dt>Updated</dt>
-          <dd>{when(agent.updatedAt)}</dd>
+          <dd><When at={agent.updatedAt} /></dd>
         </dl>
       </section>
     </article>

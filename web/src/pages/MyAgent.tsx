@@ -1,4 +1,5 @@
 // One of my agents: edit it, manage its webhook secret, and read its delivery log.
+import { When } from '../components/When.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import {
@@ -14,7 +15,7 @@ import {
   TestWebhookMutation,
 } from '../documents.js';
 import type { DashDeliveriesQuery, DashOwnAgentFragment } from '../generated/gql/graphql.js';
-import { label, when } from '../format.js';
+import { label } from '../format.js';
 import { DeliveryHealth } from '../components/DeliveryHealth.js';
 import { Link } from '../router.js';
 import { Empty, ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
@@ -83,7 +84,7 @@ function A2ACard({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (
         </div>
         <div>
           <dt>Fetched</dt>
-          <dd>{agent.cardFetchedAt ? when(agent.cardFetchedAt) : '–'}</dd>
+          <dd><When at={agent.cardFetchedAt} /></dd>
         </div>
         <div>
           <dt>Provider</dt>
@@ -157,7 +158,7 @@ function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onCha
       <h2 id="secret">Webhook secret</h2>
       <p>{agent.hasWebhookSecret ? 'Deliveries are signed (X-Service-Signature and Standard Webhooks headers).' : 'Deliveries are not signed.'}</p>
       {agent.previousWebhookSecretExpiresAt && (
-        <p className="note">The previous secret also signs deliveries until {when(agent.previousWebhookSecretExpiresAt)}.</p>
+        <p className="note">The previous secret also signs deliveries until <When at={agent.previousWebhookSecretExpiresAt} />.</p>
       )}
       {secret && (
         <div className="secret" role="status">
@@ -294,7 +295,7 @@ function DeliveryLog({ agentId }: { agentId: string }) {
                       {moot ? <span className="badge">{d.status === 'pending' ? 'not sent' : 'not delivered'}: task {label(task.status)}</span> : <Status value={d.status} />}
                       <span className="muted">
                         {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
-                        {d.nextAttemptAt && !moot ? `, next ${when(d.nextAttemptAt)}` : ''}
+                        {d.nextAttemptAt && !moot ? <>, next <When at={d.nextAttemptAt} /></> : ''}
                       </span>
                       {canRedeliver && (
                         <button type="button" onClick={() => void redeliver(d)} aria-label={`Redeliver ${task.title}`}>
@@ -376,12 +377,12 @@ function EndpointHealth({ agent, onChange }: { agent: DashOwnAgentFragment; onCh
       <h2 id="endpoint">Endpoint</h2>
       {agent.deliveryState === 'failing' && (
         <p className="error" role="alert">
-          Deliveries have been failing since {when(agent.endpointFailingSince)}. The endpoint is disabled if this goes on.
+          Deliveries have been failing since <When at={agent.endpointFailingSince} />. The endpoint is disabled if this goes on.
         </p>
       )}
       {agent.deliveryState === 'disabled' && (
         <p className="error" role="alert">
-          The endpoint was disabled {when(agent.endpointDisabledAt)} after failing for long: it gets no deliveries. Send a test ping that
+          The endpoint was disabled <When at={agent.endpointDisabledAt} /> after failing for long: it gets no deliveries. Send a test ping that
           succeeds, then enable it.
         </p>
       )}

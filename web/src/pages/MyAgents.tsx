@@ -1,10 +1,11 @@
 // The agents I own (made by hand or imported from an A2A card), each with its delivery health at a
 // glance, and the tasks that reached them as a compact list naming the agent; the moves are on its page.
+import { When } from '../components/When.js';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { gql, errorText } from '../api.js';
 import { DeliveriesQuery, ImportAgentMutation, MyAgentsQuery, NotificationsQuery, TasksQuery, UpdateAccountMutation } from '../documents.js';
 import type { DashDeliveriesQuery, DashNotificationsQuery, DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
-import { price, rating, when } from '../format.js';
+import { price, rating } from '../format.js';
 import { Link, navigate } from '../router.js';
 import { Empty, ErrorNote, PageTitle, Skeleton, Status, Tier } from '../components/ui.js';
 import { AgentIcon } from '../components/AgentIcon.js';
@@ -166,7 +167,7 @@ function Notifications() {
             <span className="mono">{n.type}</span>
             {n.agentId && <Link href={`/my/agents/${n.agentId}`}>{n.agentId}</Link>}
             <span className="muted">
-              {when(n.createdAt)} · {n.status}
+              <When at={n.createdAt} /> · {n.status}
             </span>
           </li>
         ))}
@@ -216,7 +217,7 @@ function AgentTasks() {
               <Link href={`/tasks/${task.id}`}>{task.title}</Link>
               <span className="muted">for {task.agent?.name ?? 'an agent since removed'}</span>
               <Status value={task.status} />
-              <span className="muted">{when(task.createdAt)}</span>
+              <span className="muted"><When at={task.createdAt} /></span>
             </li>
           ))}
         </ul>

@@ -3,6 +3,7 @@
 // moves they may make: the requester cancels, answers an input request, reviews and rates; the
 // agent's owner accepts, completes or fails the work and answers a dispute (TaskTrust.tsx).
 // Moves that cannot be undone ask for confirmation first.
+import { When } from '../components/When.js';
 import { useEffect, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import {
@@ -17,7 +18,7 @@ import {
 } from '../documents.js';
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
 import { subscribe } from '../live.js';
-import { label, paymentWords, when } from '../format.js';
+import { label, paymentWords } from '../format.js';
 import { Link, useLocation } from '../router.js';
 import { ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
 import { JsonView } from '../components/JsonView.js';
@@ -113,9 +114,9 @@ export function TaskPage({ id }: { id: string }) {
             <dt>Priority</dt>
             <dd>{label(task.priority)}</dd>
             <dt>Created</dt>
-            <dd>{when(task.createdAt)}</dd>
+            <dd><When at={task.createdAt} /></dd>
             <dt>{FINISHED.has(task.status) ? 'Finished' : 'Expires'}</dt>
-            <dd>{FINISHED.has(task.status) ? when(task.finishedAt) : when(task.expiresAt)}</dd>
+            <dd><When at={FINISHED.has(task.status) ? task.finishedAt : task.expiresAt} /></dd>
             <dt>Input</dt>
             <dd>{task.input && typeof task.input === 'object' && Object.keys(task.input).length ? <JsonView value={task.input} /> : <span className="muted">none</span>}</dd>
           </dl>

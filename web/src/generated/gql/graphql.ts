@@ -157,6 +157,13 @@ export type DashDiscoverQueryVariables = Exact<{
 
 export type DashDiscoverQuery = { discover: { total: number, page: number, perPage: number, totalPages: number, data: Array<{ id: string, name: string, slug: string, description: string, tags: Array<string>, capabilities: Array<string>, trustTier: TrustTier, avgRating: number | null, ratingCount: number, taskCount: number, completedCount: number, failedCount: number, priceCents: number, status: AgentStatus, iconUrl: string | null, ownerName: string | null, verified: boolean }> } };
 
+export type DashDiscoverFiltersQueryVariables = Exact<{
+  status?: AgentStatus | null | undefined;
+}>;
+
+
+export type DashDiscoverFiltersQuery = { discoverFilters: { capabilities: Array<{ value: string, count: number }>, protocols: Array<{ value: string, count: number }>, categories: Array<{ value: string, count: number }> } };
+
 export type DashAgentDetailQueryVariables = Exact<{
   slugOrId: string;
 }>;
@@ -583,6 +590,24 @@ export const DashDiscoverDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashDiscoverQuery, DashDiscoverQueryVariables>;
+export const DashDiscoverFiltersDocument = new TypedDocumentString(`
+    query DashDiscoverFilters($status: AgentStatus) {
+  discoverFilters(status: $status) {
+    capabilities {
+      value
+      count
+    }
+    protocols {
+      value
+      count
+    }
+    categories {
+      value
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashDiscoverFiltersQuery, DashDiscoverFiltersQueryVariables>;
 export const DashAgentDetailDocument = new TypedDocumentString(`
     query DashAgentDetail($slugOrId: String!) {
   agent(slugOrId: $slugOrId) {
