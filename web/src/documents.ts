@@ -130,6 +130,14 @@ export const MeQuery = graphql(`
   }
 `);
 
+export const MyAgentIdsQuery = graphql(`
+  query DashMyAgentIds {
+    myAgents {
+      id
+    }
+  }
+`);
+
 export const SimulateConfirmMutation = graphql(`
   mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {
     simulateCardConfirmation(input: $input) {
@@ -192,9 +200,15 @@ graphql(`
       toStatus
       note
     }
+    routing {
+      status
+      reason
+    }
     deliveries {
       id
       type
+      status
+      nextAttemptAt
       attempts {
         number
         at

@@ -8,11 +8,13 @@ import { AgentDetailQuery } from '../documents.js';
 import type { DashAgentDetailQuery } from '../generated/gql/graphql.js';
 import { price } from '../format.js';
 import { markdownToHtml } from '../markdown.js';
-import { LoadError, PageTitle, Rating, SignInFirst, Skeleton, Status, Tags, Tier } from '../components/ui.js';
+import { LoadError, PageTitle, Rating, Skeleton, Status, Tags, Tier } from '../components/ui.js';
 import { AgentIcon } from '../components/AgentIcon.js';
 import { TrackRecord } from '../components/TrackRecord.js';
 import { Snippets } from '../components/Snippets.js';
-import { InputFormPreview, TaskForm } from './TaskForm.js';
+import { TaskForm } from './TaskForm.js';
+import { InputFields } from '../components/InputFields.js';
+import { Link } from '../router.js';
 
 type Agent = DashAgentDetailQuery['agent'];
 
@@ -84,9 +86,16 @@ export function AgentDetail({ slug }: { slug: string }) {
           <TaskForm agent={agent} />
         ) : (
           <>
-            <SignInFirst what="send this agent a task" />
+            <div className="sign-in-cta">
+              <p>
+                <strong>Sign in to send this agent a task.</strong> You pay {price(agent.priceCents)} only when it delivers; the payment is held until then.
+              </p>
+              <Link href="/sign-in" className="button">
+                Sign in to send a task
+              </Link>
+            </div>
             <h3>What the agent asks for</h3>
-            <InputFormPreview inputSchema={agent.inputSchema} />
+            <InputFields inputSchema={agent.inputSchema} />
           </>
         )}
       </section>
