@@ -19,6 +19,8 @@ export const QUERY_KINDS = [
   'prefix',
   'accent',
   'nonsense',
+  // Last so that adding it left every other kind's queries as they were (one seeded sequence).
+  'as typed',
 ] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
 
@@ -172,6 +174,17 @@ export function generateQueries(agents: BenchAgent[], perKind: number, random: R
         return w;
       };
       return { kind: 'nonsense', q: random() < 0.5 ? word() : `${word()} ${word()}`, relevant: new Set() };
+    },
+    // A name as someone types it into a search-as-you-type box: cut inside its last word, anywhere from the
+    // second letter on. Every agent whose name begins so is an answer.
+    'as typed': () => {
+      const a = pick(random, agents);
+      const name = fold(a.name);
+      const lastStart = name.lastIndexOf(' ') + 1;
+      const lastLength = name.length - lastStart;
+      const keep = lastLength <= 2 ? lastLength : 2 + Math.floor(random() * (lastLength - 2));
+      const q = name.slice(0, lastStart + keep);
+      return { kind: 'as typed', q, relevant: ids(agents.filter((x) => fold(x.name).startsWith(q))) };
     },
   };
 

@@ -164,8 +164,11 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const long = page.getByTestId('long-description');
     await long.locator('strong', { hasText: 'product copy' }).waitFor();
     expect(await long.getByRole('link', { name: 'style guide' }).getAttribute('rel')).toContain('noopener');
-    await page.getByLabel(/Text to translate/).waitFor();
-    await page.getByRole('link', { name: 'Sign in' }).first().waitFor();
+    // Signed out, the form's fields are listed read-only beside a call to sign in: nothing looks sendable.
+    await page.getByRole('list', { name: 'Fields of the task form' }).getByText('Text to translate').waitFor();
+    await page.getByRole('link', { name: 'Sign in to send a task' }).waitFor();
+    expect(await page.getByLabel(/Text to translate/).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Send task' }).count()).toBe(0);
     const snippet = page.locator('pre.snippet');
     expect(await snippet.textContent()).toMatch(/curl -X POST http:\/\/[^ ]+\/v1\/tasks[\s\S]*"agentId": "agt_\w+"[\s\S]*"text": "Text to translate…"/);
     await page.getByRole('button', { name: 'GraphQL', exact: true }).click();
@@ -192,8 +195,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     const cardText = await card.textContent();
     expect(cardText).toContain('$2.50');
     expect(cardText).toContain('by Ada Lab');
-    expect(cardText).toMatch(/Trust.*0 ok · 0 failed/);
-    expect(cardText).toContain('Tasks done0');
+    // A new agent's card says so, instead of a row of zeros.
+    expect(cardText).toMatch(/New.*No tasks yet/);
+    expect(cardText).not.toContain('0 ok · 0 failed');
     await card.getByRole('list', { name: 'Capabilities' }).getByText('translation').waitFor();
     expect(await card.locator('.agent-icon').count()).toBe(1);
     await shot(page, 'discover');
@@ -481,20 +485,21 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.waitForURL(/\?sort=created$/);
     await until('newest first', async () => JSON.stringify(await names()) === JSON.stringify(['Invoice Extractor', 'Code Reviewer', 'Flaky Summarizer', 'French Translator']));
 
-    await page.getByLabel('Capability').fill('ocr');
+    // Filters are chips with counts: pressing one filters, pressing it again takes it off.
+    const ocr = page.getByRole('group', { name: 'Capabilities' }).getByRole('button', { name: 'ocr, 1 agent' });
+    await ocr.click();
     await page.waitForURL(/capability=ocr/);
     await until('only the OCR agent', async () => JSON.stringify(await names()) === JSON.stringify(['Invoice Extractor']));
-    // Back (typing replaced the sorted entry): the form shows the earlier search again, and so do the results.
+    expect(await ocr.getAttribute('aria-pressed')).toBe('true');
+    // Back: the form shows the earlier search again, and so do the results.
     await page.goBack();
-    await page.waitForURL(`${server.url}/`);
-    // The form follows the URL on the next render.
-    await until('the form shows the earlier search', async () => (await page.getByLabel('Capability').inputValue()) === '');
-    expect(await page.getByLabel('Sort by').inputValue()).toBe('relevance');
+    await page.waitForURL(/\?sort=created$/);
+    await until('the chip follows the URL', async () => (await ocr.getAttribute('aria-pressed')) === 'false');
     await until('all four again', async () => (await names()).length === 4);
     await page.goForward();
     await page.waitForURL(/capability=ocr/);
-    await until('the form shows the later search', async () => (await page.getByLabel('Capability').inputValue()) === 'ocr');
-    await page.getByLabel('Capability').fill('');
+    await until('the chip follows the URL again', async () => (await ocr.getAttribute('aria-pressed')) === 'true');
+    await ocr.click();
     await page.waitForURL(/\?sort=created$/);
 
     // More agents than a page holds (12).
@@ -552,7 +557,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     screenshotOnFailure(page, 'keyboard');
     await signIn(page, requester.apiKey);
     await page.goto(`${server.url}/`);
-    await page.getByRole('heading', { level: 1, name: 'Discover agents' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Find an agent for the job' }).waitFor();
     // Keyboard use starts at the page's heading, past the header.
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     await tabTo(page, page.getByLabel('Search'));
