@@ -353,7 +353,10 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
     // The failed delivery shows as a banner and as an operational event.
     await page.getByRole('alert').filter({ hasText: 'Flaky Summarizer: endpoint failing' }).waitFor();
-    await page.getByText('endpoint.failing').first().waitFor();
+    // In words, linked to the agent.
+    const event = page.locator('li[data-event="endpoint.failing"]').first();
+    await event.getByText(/deliveries to its endpoint keep failing/).waitFor();
+    await event.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
     // Delivery health at a glance: the failed attempt shows.
     const flakyRow = page.locator('.agent-row').filter({ has: page.getByRole('link', { name: 'Flaky Summarizer' }) });
     await flakyRow.getByText(/Deliveries: 0 % answered · median \d+ ms · 1 attempt$/).waitFor();
@@ -381,16 +384,24 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByText('Valid JSON Schema.').waitFor();
     await page.locator('.schema-editor').getByLabel(/Report URL/).waitFor();
 
+    // The console is in sections, each saved on its own.
+    const section = (name: string) => page.getByRole('region', { name, exact: true });
+    for (const name of ['Profile', 'Endpoint and signing', 'Limits', 'Input form', 'Deliveries']) await section(name).waitFor();
+    await section('Input form').getByRole('button', { name: 'Save changes' }).click();
+    await section('Input form').getByText('Saved.').waitFor();
+
     // The service's message, next to the field it names.
     await page.getByLabel('Endpoint URL').fill('ftp://example.com/tasks');
-    await page.getByRole('button', { name: 'Save changes' }).click();
+    await section('Endpoint and signing').getByRole('button', { name: 'Save changes' }).click();
     const endpointError = page.locator('#agent-endpoint-error');
     await endpointError.waitFor();
     expect(await endpointError.textContent()).toMatch(/^Endpoint URL /);
     await page.getByLabel('Endpoint URL').fill(flakyAgent.url);
+    await section('Endpoint and signing').getByRole('button', { name: 'Save changes' }).click();
+    await section('Endpoint and signing').getByText('Saved.').waitFor();
     await page.getByLabel('Tags').fill('nlp, summaries, reports');
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('Saved.').waitFor();
+    await section('Profile').getByRole('button', { name: 'Save changes' }).click();
+    await section('Profile').getByText('Saved.').waitFor();
     const saved = (await server.api.get(`/v1/agents/${flakyId}`, { key: owner.apiKey })).body.data;
     expect(saved.tags).toEqual(['nlp', 'summaries', 'reports']);
     expect(JSON.parse(saved.inputSchema).properties.url.title).toBe('Report URL');
@@ -653,8 +664,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       await ownerPage.page.goto(`${server.url}/my/agents/${agentId}`);
       await ownerPage.page.getByLabel('Most tasks at once').fill('3');
       await ownerPage.page.getByLabel('Most deliveries per second').fill('5');
-      await ownerPage.page.getByRole('button', { name: 'Save changes' }).click();
-      await ownerPage.page.getByText('Saved.').waitFor();
+      const limits = ownerPage.page.getByRole('region', { name: 'Limits', exact: true });
+      await limits.getByRole('button', { name: 'Save changes' }).click();
+      await limits.getByText('Saved.').waitFor();
       expect((await server.api.get(`/v1/agents/${agentId}`, { key: owner.apiKey })).body.data).toMatchObject({ maxConcurrentTasks: 3, maxDeliveriesPerSecond: 5 });
       await ownerPage.page.getByRole('button', { name: 'Recover' }).click();
       await ownerPage.page.getByText(/failed deliver(y|ies) sent again\./).waitFor();

@@ -524,6 +524,7 @@ export const NotificationsQuery = graphql(`
       id
       type
       agentId
+      data
       status
       createdAt
     }

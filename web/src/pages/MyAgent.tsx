@@ -39,12 +39,33 @@ export function MyAgent({ id }: { id: string }) {
       <p>
         <Link href={`/agents/${encodeURIComponent(agent.slug)}`}>Public page</Link> · <Link href="/my/agents">All my agents</Link>
       </p>
-      <section aria-labelledby="edit">
-        <h2 id="edit">Details</h2>
-        <AgentEditor agent={agent} onSaved={setAgent} />
+      <nav className="console-nav" aria-label="Sections of the console">
+        <a href="#profile">Profile</a>
+        <a href="#endpoint-signing">Endpoint and signing</a>
+        <a href="#limits">Limits</a>
+        <a href="#input-form">Input form</a>
+        <a href="#deliveries">Deliveries</a>
+      </nav>
+      <section id="profile" className="console-section" aria-labelledby="profile-title">
+        <h2 id="profile-title">Profile</h2>
+        <p className="note">What requesters see on Discover and on the agent's page.</p>
+        <AgentEditor agent={agent} onSaved={setAgent} groups={['profile']} />
       </section>
-      <EndpointHealth agent={agent} onChange={setAgent} />
-      {agent.protocols.includes('a2a') ? <A2ACard agent={agent} onChange={setAgent} /> : <WebhookSecret agent={agent} onChange={setAgent} />}
+      <section id="endpoint-signing" className="console-section" aria-labelledby="endpoint-signing-title">
+        <h2 id="endpoint-signing-title">Endpoint and signing</h2>
+        <AgentEditor agent={agent} onSaved={setAgent} groups={['endpoint']} />
+        <EndpointHealth agent={agent} onChange={setAgent} />
+        {agent.protocols.includes('a2a') ? <A2ACard agent={agent} onChange={setAgent} /> : <WebhookSecret agent={agent} onChange={setAgent} />}
+      </section>
+      <section id="limits" className="console-section" aria-labelledby="limits-title">
+        <h2 id="limits-title">Limits</h2>
+        <AgentEditor agent={agent} onSaved={setAgent} groups={['limits']} />
+      </section>
+      <section id="input-form" className="console-section" aria-labelledby="input-form-title">
+        <h2 id="input-form-title">Input form</h2>
+        <p className="note">A JSON Schema; requesters fill a form made from it, and every task's input is checked against it.</p>
+        <AgentEditor agent={agent} onSaved={setAgent} groups={['input']} />
+      </section>
       <DeliveryLog agentId={agent.id} />
     </article>
   );
@@ -68,7 +89,7 @@ function A2ACard({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (
 
   return (
     <section aria-labelledby="a2a-card">
-      <h2 id="a2a-card">A2A agent card</h2>
+      <h3 id="a2a-card">A2A agent card</h3>
       <dl className="facts">
         <div>
           <dt>Protocol</dt>
@@ -155,7 +176,7 @@ function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onCha
 
   return (
     <section aria-labelledby="secret">
-      <h2 id="secret">Webhook secret</h2>
+      <h3 id="secret">Webhook secret</h3>
       <p>{agent.hasWebhookSecret ? 'Deliveries are signed (X-Service-Signature and Standard Webhooks headers).' : 'Deliveries are not signed.'}</p>
       {agent.previousWebhookSecretExpiresAt && (
         <p className="note">The previous secret also signs deliveries until <When at={agent.previousWebhookSecretExpiresAt} />.</p>
@@ -247,9 +268,9 @@ function DeliveryLog({ agentId }: { agentId: string }) {
   }
 
   return (
-    <section aria-labelledby="deliveries">
+    <section id="deliveries" className="console-section" aria-labelledby="deliveries-title">
       <div className="section-head">
-        <h2 id="deliveries">Delivery log</h2>
+        <h2 id="deliveries-title">Deliveries</h2>
         <button type="button" className="secondary" onClick={() => void load()}>
           Refresh
         </button>
@@ -320,11 +341,15 @@ function DeliveryLog({ agentId }: { agentId: string }) {
                           <tbody>
                             {d.attempts.map((a) => (
                               <tr key={a.number}>
-                                <td>{a.number}</td>
-                                <td>{new Date(a.at as string).toLocaleTimeString()}</td>
-                                <td>{a.statusCode ?? '–'}</td>
-                                <td>{a.latencyMs} ms</td>
-                                <td className="wrap">{a.error ?? ''}</td>
+                                <td data-label="Attempt">{a.number}</td>
+                                <td data-label="At">
+                                  <When at={a.at as string} />
+                                </td>
+                                <td data-label="HTTP">{a.statusCode ?? '–'}</td>
+                                <td data-label="Latency">{a.latencyMs} ms</td>
+                                <td data-label="Error" className="wrap">
+                                  {a.error ?? ''}
+                                </td>
                               </tr>
                             ))}
                           </tbody>
@@ -374,7 +399,7 @@ function EndpointHealth({ agent, onChange }: { agent: DashOwnAgentFragment; onCh
 
   return (
     <section aria-labelledby="endpoint">
-      <h2 id="endpoint">Endpoint</h2>
+      <h3 id="endpoint">Endpoint health</h3>
       {agent.deliveryState === 'failing' && (
         <p className="error" role="alert">
           Deliveries have been failing since <When at={agent.endpointFailingSince} />. The endpoint is disabled if this goes on.
@@ -391,9 +416,14 @@ function EndpointHealth({ agent, onChange }: { agent: DashOwnAgentFragment; onCh
         <button type="button" onClick={() => void ping()}>
           Send test ping
         </button>
-        <button type="button" onClick={() => void check()} disabled={!agent.hasWebhookSecret}>
+        <button type="button" onClick={() => void check()} disabled={!agent.hasWebhookSecret} aria-describedby={agent.hasWebhookSecret ? undefined : 'check-needs-secret'}>
           Check signature verification
         </button>
+        {!agent.hasWebhookSecret && (
+          <span className="hint" id="check-needs-secret">
+            Checking signature verification needs a webhook secret: generate one below first.
+          </span>
+        )}
         {agent.deliveryState === 'disabled' && (
           <button type="button" onClick={() => void enable()}>
             Enable endpoint

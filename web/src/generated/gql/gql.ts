@@ -50,7 +50,7 @@ type Documents = {
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": typeof types.DashRemoveSecretDocument,
     "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      task {\n        id\n        title\n        status\n      }\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": typeof types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": typeof types.DashRedeliverDocument,
-    "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n": typeof types.DashNotificationsDocument,
+    "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      data\n      status\n      createdAt\n    }\n  }\n": typeof types.DashNotificationsDocument,
     "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n": typeof types.DashUpdateAccountDocument,
     "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n": typeof types.DashRequesterRecordDocument,
     "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n": typeof types.DashRecoverDeliveriesDocument,
@@ -92,7 +92,7 @@ const documents: Documents = {
     "\n  mutation DashRemoveSecret($id: ID!) {\n    removeAgentWebhookSecret(id: $id) {\n      ...DashOwnAgent\n    }\n  }\n": types.DashRemoveSecretDocument,
     "\n  query DashDeliveries($agentId: ID!, $limit: Int) {\n    agentDeliveries(agentId: $agentId, limit: $limit) {\n      id\n      taskId\n      type\n      task {\n        id\n        title\n        status\n      }\n      status\n      attemptCount\n      nextAttemptAt\n      createdAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": types.DashDeliveriesDocument,
     "\n  mutation DashRedeliver($agentId: ID!, $deliveryId: ID!) {\n    redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n      id\n      status\n      attemptCount\n    }\n  }\n": types.DashRedeliverDocument,
-    "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n": types.DashNotificationsDocument,
+    "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      data\n      status\n      createdAt\n    }\n  }\n": types.DashNotificationsDocument,
     "\n  mutation DashUpdateAccount($input: AccountUpdateInput!) {\n    updateAccount(input: $input) {\n      notificationUrl\n      notificationSecret\n      message\n    }\n  }\n": types.DashUpdateAccountDocument,
     "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n": types.DashRequesterRecordDocument,
     "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n": types.DashRecoverDeliveriesDocument,
@@ -242,7 +242,7 @@ export function graphql(source: "\n  mutation DashRedeliver($agentId: ID!, $deli
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      status\n      createdAt\n    }\n  }\n"): typeof import('./graphql.js').DashNotificationsDocument;
+export function graphql(source: "\n  query DashNotifications($limit: Int) {\n    me {\n      id\n      notificationUrl\n    }\n    myNotifications(limit: $limit) {\n      id\n      type\n      agentId\n      data\n      status\n      createdAt\n    }\n  }\n"): typeof import('./graphql.js').DashNotificationsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -403,7 +403,7 @@ export type DashNotificationsQueryVariables = Exact<{
 }>;
 
 
-export type DashNotificationsQuery = { me: { id: string, notificationUrl: string | null }, myNotifications: Array<{ id: string, type: string, agentId: string | null, status: string, createdAt: string }> };
+export type DashNotificationsQuery = { me: { id: string, notificationUrl: string | null }, myNotifications: Array<{ id: string, type: string, agentId: string | null, data: unknown, status: string, createdAt: string }> };
 
 export type DashUpdateAccountMutationVariables = Exact<{
   input: AccountUpdateInput;
@@ -2160,6 +2160,7 @@ export const DashNotificationsDocument = new TypedDocumentString(`
     id
     type
     agentId
+    data
     status
     createdAt
   }
