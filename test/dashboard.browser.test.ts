@@ -350,7 +350,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     screenshotOnFailure(page, 'owner');
     await signIn(page, owner.apiKey);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My agents' }).click();
-    await page.getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
+    await page.locator('.agent-rows').getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
     // The failed delivery shows as a banner and as an operational event.
     await page.getByRole('alert').filter({ hasText: 'Flaky Summarizer: endpoint failing' }).waitFor();
     // In words, linked to the agent.
@@ -371,7 +371,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.getByText('No schema: requesters send any JSON object.').waitFor();
     await accessible(page, 'new agent');
     await page.goBack();
-    await page.getByRole('link', { name: 'Flaky Summarizer' }).click();
+    await page.locator('.agent-rows').getByRole('link', { name: 'Flaky Summarizer' }).click();
     await page.getByRole('heading', { level: 1, name: 'Flaky Summarizer' }).waitFor();
     // Its first delivery failed: the endpoint is failing, shown as a banner.
     await page.getByRole('alert').filter({ hasText: /failing since/ }).waitFor();

@@ -327,27 +327,29 @@ function DeliveryLog({ agentId }: { agentId: string }) {
                     {d.attempts.length > 0 && (
                       // Focusable, so that a keyboard can scroll the table sideways where it is wider than a phone.
                       <div className="table-wrap" tabIndex={0} role="region" aria-label={`Attempts to deliver ${task.title}`}>
-                        <table>
+                        {/* Roles stated, so the table stays a table to assistive technology where a phone's
+                            narrow layout stacks its cells (styles.css). */}
+                        <table role="table">
                           <caption className="visually-hidden">Attempts to deliver {task.title}</caption>
-                          <thead>
-                            <tr>
-                              <th scope="col">#</th>
-                              <th scope="col">At</th>
-                              <th scope="col">HTTP</th>
-                              <th scope="col">Latency</th>
-                              <th scope="col">Error</th>
+                          <thead role="rowgroup">
+                            <tr role="row">
+                              <th role="columnheader" scope="col">#</th>
+                              <th role="columnheader" scope="col">At</th>
+                              <th role="columnheader" scope="col">HTTP</th>
+                              <th role="columnheader" scope="col">Latency</th>
+                              <th role="columnheader" scope="col">Error</th>
                             </tr>
                           </thead>
-                          <tbody>
+                          <tbody role="rowgroup">
                             {d.attempts.map((a) => (
-                              <tr key={a.number}>
-                                <td data-label="Attempt">{a.number}</td>
-                                <td data-label="At">
+                              <tr key={a.number} role="row">
+                                <td role="cell" data-label="Attempt">{a.number}</td>
+                                <td role="cell" data-label="At">
                                   <When at={a.at as string} />
                                 </td>
-                                <td data-label="HTTP">{a.statusCode ?? '–'}</td>
-                                <td data-label="Latency">{a.latencyMs} ms</td>
-                                <td data-label="Error" className="wrap">
+                                <td role="cell" data-label="HTTP">{a.statusCode ?? '–'}</td>
+                                <td role="cell" data-label="Latency">{a.latencyMs} ms</td>
+                                <td role="cell" data-label="Error" className="wrap">
                                   {a.error ?? ''}
                                 </td>
                               </tr>
