@@ -60,7 +60,10 @@ export function createMcpRoute(opts: {
       const body = outcome.body;
       return answer(typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body }, false);
     } catch (error) {
-      if (error instanceof AppError) return answer({ error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } }, true);
+      if (error instanceof AppError) {
+        const { code: _code, field: _field, ...details } = error.extensions ?? {};
+        return answer({ error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}), ...details } }, true);
+      }
       opts.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
       return answer({ error: { code: 'INTERNAL', message: 'internal error' } }, true);
     }
