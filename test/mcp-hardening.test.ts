@@ -37,7 +37,12 @@ describe('batches and the rate limit', () => {
     expect(five.body).toHaveLength(5);
     expect(remaining(five.headers)).toBe(14);
 
-    // 30 calls against the 14 left: refused whole, none of them run.
+    // More than 50 calls in one batch: refused whatever the budget.
+    const huge = await post(server.url, apiKey, Array.from({ length: 51 }, (_, i) => rpc(i + 1, 'tools/list')));
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toMatchObject({ code: -32600, message: expect.stringMatching(/at most 50 calls/) });
+
+    // 30 calls against the 13 left: refused whole, none of them run.
     const over = await post(server.url, apiKey, Array.from({ length: 30 }, (_, i) => rpc(i + 1, 'tools/list')));
     expect(over.status).toBe(429);
     expect(over.body.error).toMatchObject({ code: 'RATE_LIMITED' });
