@@ -71,7 +71,7 @@ describe('a session cookie', () => {
   it('refuses a state-changing request from another origin with 403, on REST and on POST /graphql', async () => {
     const cookie = await signIn(alice.apiKey);
     const mutation = { query: 'mutation { createApiKey(name: "csrf") { id } }' };
-    for (const headers of [{ cookie, 'sec-fetch-site': 'cross-site' }, { cookie, 'sec-fetch-site': 'same-site' }, { cookie, origin: 'https://evil.example' }]) {
+    for (const headers of [{ cookie, 'sec-fetch-site': 'cross-site' } as Record<string, string>, { cookie, 'sec-fetch-site': 'same-site' }, { cookie, origin: 'https://evil.example' }]) {
       const graphql = await server.api.post('/graphql', { headers, body: mutation });
       expect(graphql.status).toBe(403);
       expect(graphql.body.error.code).toBe('FORBIDDEN');
