@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { sha256Hex } from '../crypto/tokens.js';
 import { newId } from '../ids.js';
-import { AppError, forbidden, unauthenticated } from '../errors.js';
+import { AppError, forbidden, invalid as invalidInput, unauthenticated } from '../errors.js';
 import { parseOrInvalid } from '../services/validation.js';
 import { emailLinkStore } from './email-link-store.js';
 import { userStore } from './user-store.js';
@@ -85,7 +85,8 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
 
     // Opens a session for the link's address: the account's, or a new account's on a first sign-in.
     async signIn(token: unknown, userAgent: string | undefined) {
-      if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalid();
+      if (typeof token !== 'string' || token === '') throw invalidInput('token', 'token is required: the token of the sign-in link');
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalid();
       const now = clock.now();
       try {
         return await deps.sql.transaction().execute(async (tx) => {
