@@ -20,6 +20,7 @@ export function AgentDetail({ slug }: { slug: string }) {
   const [agent, setAgent] = useState<Agent | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
+  const signedIn = useViewer().user !== null;
 
   useEffect(() => {
     setAgent(null);
@@ -33,7 +34,6 @@ export function AgentDetail({ slug }: { slug: string }) {
 
   if (error) return <LoadError error={error} what="Agent" retry={() => setAttempt((n) => n + 1)} />;
   if (!agent) return <Skeleton lines={6} what="agent" />;
-  const signedIn = useViewer().user !== null;
   return (
     <article className="agent-page">
       <header className="agent-header">

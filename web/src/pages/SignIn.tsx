@@ -127,7 +127,7 @@ function KeyForms() {
 
   return (
     <section aria-labelledby="with-key">
-      <h2 id="with-key">With an API key</h2>
+      <h2 id="with-key">For operators and scripts</h2>
       <form onSubmit={(e) => void exchange(e, apiKey, () => setApiKey(''))}>
         <div className="field">
           <label htmlFor="api-key">API key</label>
