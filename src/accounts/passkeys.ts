@@ -38,6 +38,12 @@ const credentialResponse = z.object({
   response: z.object({ clientDataJSON: z.string().min(1).max(4096) }).loose(),
 }).loose();
 
+function answerOf(raw: unknown) {
+  const parsed = credentialResponse.safeParse(raw);
+  if (!parsed.success) throw invalid('credential', "credential must be the browser's passkey answer: an object with id, rawId, type and response");
+  return parsed.data;
+}
+
 // The challenge the browser signed, from the client data it sent (the library checks it matches).
 function challengeOf(response: z.infer<typeof credentialResponse>): string {
   try {
@@ -77,7 +83,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
   }
 
   async function verifyNew(raw: unknown, purpose: string) {
-    const response = parseOrInvalid(credentialResponse, raw, 'credential');
+    const response = answerOf(raw);
     const challenge = await store.takeChallenge(challengeOf(response), purpose, clock.now());
     if (!challenge) throw expired();
     const { rpID, origin } = relyingParty();
@@ -150,7 +156,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
     },
 
     async signIn(raw: unknown, userAgent: string | undefined) {
-      const response = parseOrInvalid(credentialResponse, raw, 'credential');
+      const response = answerOf(raw);
       const challenge = await store.takeChallenge(challengeOf(response), 'sign_in', clock.now());
       if (!challenge) throw expired();
       const passkey = await store.byCredentialId(response.id);

@@ -91,6 +91,9 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
       if (await store.revoke(userId, id, clock.now())) await announce([id]);
     },
 
+    // Sessions that ended more than a day ago (revoked or past their maximum age) are of no more use.
+    prune: () => store.prune(new Date(clock.now().getTime() - 86_400_000)),
+
     // "Sign out everywhere": every session of the user, this one included.
     async revokeAll(userId: string): Promise<number> {
       const ids = await store.revokeAll(userId, clock.now());

@@ -49,7 +49,12 @@ export const handlers: JobHandler[] = [
   handle(searchSync, (s, { agentId }) => s.discovery.syncIndex(agentId)),
   handle(healthSweep, (s) => s.reputation.healthSweep()),
   handle(healthProbe, (s, { agentId }) => s.reputation.probeAgent(agentId)),
-  handle(pruneDeliveries, (s) => s.retention.prune()),
+  // The daily pruning also removes ended browser sessions and old sign-in link requests.
+  handle(pruneDeliveries, async (s) => {
+    await s.retention.prune();
+    await s.sessions.prune();
+    await s.emailLinks.prune();
+  }),
   handle(deliverNotification, (s, { notificationId }) => s.notifications.attempt(notificationId)),
   handle(a2aPush, (s, { pushId }) => s.a2aPushes.send(pushId)),
   handle(mailSignInLink, (s, { emailLinkId }) => s.emailLinks.send(emailLinkId)),
