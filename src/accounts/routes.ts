@@ -15,6 +15,7 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 import { allScopes } from '../auth/scopes.js';
 import { clearedSessionCookie, sessionCookie } from '../auth/session-cookie.js';
 import type { Viewer } from '../services/accounts.js';
+import { currentRequest } from '../http/request-context.js';
 
 const BODY_LIMIT = 64 * 1024;
 
@@ -61,7 +62,7 @@ export function accountRoutes(opts: {
   function accountViewer(auth: Authentication | undefined): Viewer & { sessionId: string | null } {
     if (!auth?.viewer) throw unauthenticated('sign in first');
     if (auth.scopes && !auth.scopes.includes('account')) throw forbidden('this credential lacks the scope "account"');
-    return Object.assign(auth.viewer, { sessionId: auth.credential?.kind === 'session' ? auth.credential.id : null });
+    return { ...auth.viewer, sessionId: auth.credential?.kind === 'session' ? auth.credential.id : null };
   }
 
   const endpoints: Endpoint[] = [];
@@ -173,6 +174,8 @@ export function accountRoutes(opts: {
       }
       try {
         if (auth?.authError) throw unauthenticated(auth.authError);
+        const context = currentRequest();
+        if (context && auth?.viewer) context.principalId = auth.viewer.id;
         const params = hit.pattern.exec(url.pathname)!.slice(1).map((p) => decodeURIComponent(p));
         await hit.run({ req, res, params, auth, body: await jsonBody(req) });
       } catch (error) {
