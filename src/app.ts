@@ -108,7 +108,7 @@ export async function createApp(opts: {
     protocols: [
       accountRoutes({ services, admission, authenticateHeader, baseUrl: () => deps.urls.base }),
       a2aPushRoute(() => services.deliveries.a2a),
-      createMcpRoute({ routes, execute, contextFor, logger }),
+      createMcpRoute({ routes, execute, contextFor, logger, origins: () => [deps.urls.base, ...config.corsOrigins] }),
       createA2ARoute({
         execute,
         runOperation,
