@@ -1,7 +1,14 @@
 // Turns an Authorization header into the acting user. A missing header is anonymous; a header that does
-// not verify is remembered as an error, reported as 401 only where authentication is needed.
+// not verify is remembered as an error, reported as 401 only where authentication is needed. The browser's
+// session cookie arrives here as `Session <secret>` (auth/session-cookie.ts credentialOf).
 import type { AccountService, Viewer } from '../services/accounts.js';
+import type { SessionService } from '../accounts/sessions.js';
 import { looksLikeJwt, type JwtVerifier } from './jwt.js';
+import { allScopes, type Scope } from './scopes.js';
+import { SESSION_SCHEME } from './session-cookie.js';
+
+// Which credential authenticated the request, and its id where it has one (what revocation names).
+export type CredentialKind = 'apiKey' | 'session' | 'accessToken';
 
 export interface Authentication {
   viewer: Viewer | null;
@@ -12,13 +19,31 @@ export interface Authentication {
   // token expires.
   apiKeyId?: string;
   expiresAt?: Date;
+  credential?: { kind: CredentialKind; id: string | null };
+  // What the credential may do (auth/scopes.ts); absent for an anonymous caller.
+  scopes?: readonly Scope[];
 }
 
 export async function authenticate(
   header: string | null | undefined,
-  deps: { accounts: AccountService; verifyJwt: JwtVerifier | null },
+  deps: { accounts: AccountService; verifyJwt: JwtVerifier | null; sessions?: SessionService },
 ): Promise<Authentication> {
   if (!header) return { viewer: null, authError: null, principal: null };
+  const session = new RegExp(`^${SESSION_SCHEME} (\\S+)$`).exec(header);
+  if (session?.[1] && deps.sessions) {
+    // A session that ended leaves the browser signed out, not in error: public pages keep working and
+    // pages that need a user answer 401 as for anyone signed out.
+    const found = await deps.sessions.authenticate(session[1]);
+    if (!found) return { viewer: null, authError: null, principal: null };
+    return {
+      viewer: found.user,
+      authError: null,
+      principal: found.user.id,
+      expiresAt: found.expiresAt,
+      credential: { kind: 'session', id: found.sessionId },
+      scopes: allScopes,
+    };
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) return { viewer: null, authError: 'the Authorization header must be "Bearer <token>"', principal: null };
   const token = match[1];
@@ -39,9 +64,9 @@ export async function authenticate(
       name: typeof claims.name === 'string' ? claims.name : undefined,
     });
     const expiresAt = typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : undefined;
-    return { viewer, authError: null, principal: viewer.id, ...(expiresAt ? { expiresAt } : {}) };
+    return { viewer, authError: null, principal: viewer.id, ...(expiresAt ? { expiresAt } : {}), credential: { kind: 'accessToken', id: null }, scopes: allScopes };
   }
   const found = await deps.accounts.userForApiKey(token);
   if (!found) return { viewer: null, authError: 'the API key is invalid or revoked', principal: null };
-  return { viewer: found.user, authError: null, principal: found.user.id, apiKeyId: found.apiKeyId };
+  return { viewer: found.user, authError: null, principal: found.user.id, apiKeyId: found.apiKeyId, credential: { kind: 'apiKey', id: found.apiKeyId }, scopes: allScopes };
 }

@@ -15,7 +15,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface StreamOwner {
   userId: string | null;
   address: string;
-  // The API key that opened it, or the access token's expiry; neither for an anonymous caller.
+  // The API key or browser session that opened it, or the access token's expiry; neither for an anonymous caller.
   apiKeyId: string | null;
   expiresAt: Date | null;
 }

@@ -10,7 +10,8 @@ export function streamOwner(authentication: Authentication | undefined, req: Inc
   return {
     userId: authentication?.viewer?.id ?? null,
     address: admission.address(req),
-    apiKeyId: authentication?.apiKeyId ?? null,
+    // The key's or the session's id: revoking either ends the stream (live-streams.ts revokeKey).
+    apiKeyId: authentication?.credential?.id ?? authentication?.apiKeyId ?? null,
     expiresAt: authentication?.expiresAt ?? null,
   };
 }

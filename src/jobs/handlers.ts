@@ -22,6 +22,7 @@ import { healthProbe } from './specs/health-probe.js';
 import { pruneDeliveries } from './specs/delivery-prune.js';
 import { deliverNotification } from './specs/notification-deliver.js';
 import { a2aPush } from './specs/a2a-push.js';
+import { mailSignInLink } from './specs/email-sign-in-link.js';
 
 export interface JobHandler<S extends z.ZodType = z.ZodType> {
   spec: JobSpec<S>;
@@ -48,7 +49,13 @@ export const handlers: JobHandler[] = [
   handle(searchSync, (s, { agentId }) => s.discovery.syncIndex(agentId)),
   handle(healthSweep, (s) => s.reputation.healthSweep()),
   handle(healthProbe, (s, { agentId }) => s.reputation.probeAgent(agentId)),
-  handle(pruneDeliveries, (s) => s.retention.prune()),
+  // The daily pruning also removes ended browser sessions and old sign-in link requests.
+  handle(pruneDeliveries, async (s) => {
+    await s.retention.prune();
+    await s.sessions.prune();
+    await s.emailLinks.prune();
+  }),
   handle(deliverNotification, (s, { notificationId }) => s.notifications.attempt(notificationId)),
   handle(a2aPush, (s, { pushId }) => s.a2aPushes.send(pushId)),
+  handle(mailSignInLink, (s, { emailLinkId }) => s.emailLinks.send(emailLinkId)),
 ];

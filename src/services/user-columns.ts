@@ -18,6 +18,7 @@ export const USER_COLUMNS: Columns<User> = {
   connectAccountId: ['connect_account_id', 'text'],
   notificationUrl: ['notification_url', 'text'],
   notificationSecretEnc: ['notification_secret_enc', 'text'],
+  emailVerifiedAt: ['email_verified_at', 'timestamptz'],
   createdAt: ['created_at', 'timestamptz'],
   updatedAt: ['updated_at', 'timestamptz'],
 };

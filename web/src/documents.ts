@@ -138,6 +138,17 @@ export const MyAgentIdsQuery = graphql(`
   }
 `);
 
+export const AccountQuery = graphql(`
+  query DashAccount {
+    me {
+      id
+      email
+      name
+      notificationUrl
+    }
+  }
+`);
+
 export const SimulateConfirmMutation = graphql(`
   mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {
     simulateCardConfirmation(input: $input) {

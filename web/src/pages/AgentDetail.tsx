@@ -3,7 +3,8 @@
 // code, and for a signed-in user the form that sends it a task.
 import { When } from '../components/When.js';
 import { useEffect, useMemo, useState } from 'react';
-import { gql, session } from '../api.js';
+import { gql } from '../api.js';
+import { useViewer } from '../viewer.js';
 import { AgentDetailQuery } from '../documents.js';
 import type { DashAgentDetailQuery } from '../generated/gql/graphql.js';
 import { price } from '../format.js';
@@ -22,6 +23,7 @@ export function AgentDetail({ slug }: { slug: string }) {
   const [agent, setAgent] = useState<Agent | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
+  const signedIn = useViewer().user !== null;
 
   useEffect(() => {
     setAgent(null);
@@ -35,7 +37,6 @@ export function AgentDetail({ slug }: { slug: string }) {
 
   if (error) return <LoadError error={error} what="Agent" retry={() => setAttempt((n) => n + 1)} />;
   if (!agent) return <Skeleton lines={6} what="agent" />;
-  const signedIn = Boolean(session.get());
   return (
     <article className="agent-page">
       <header className="agent-header">

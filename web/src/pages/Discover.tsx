@@ -6,7 +6,7 @@ import { gql, errorText } from '../api.js';
 import { DiscoverFiltersQuery, DiscoverQuery } from '../documents.js';
 import type { DashDiscoverFiltersQuery, DashDiscoverQuery } from '../generated/gql/graphql.js';
 import { price } from '../format.js';
-import { session } from '../api.js';
+import { useViewer } from '../viewer.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { AgentIcon } from '../components/AgentIcon.js';
 import { Empty, ErrorNote, PageTitle, Rating, SkeletonCards, Tags, Tier } from '../components/ui.js';
@@ -68,6 +68,7 @@ const list = (value: string) => (value.trim() ? [value.trim()] : null);
 export function Discover() {
   const { search: params } = useLocation();
   const search = readSearch(params);
+  const viewer = useViewer();
   const [draft, setDraft] = useState(search);
   const [result, setResult] = useState<DashDiscoverQuery['discover'] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -141,7 +142,7 @@ export function Discover() {
 
   // A chip toggles its filter: pressed again, it is taken off.
   const toggle = (kind: 'capability' | 'protocol' | 'category', value: string) => choose({ [kind]: draft[kind] === value ? '' : value });
-  const listHref = session.get() ? '/my/agents/new' : '/sign-in';
+  const listHref = viewer.user ? '/my/agents/new' : '/sign-in';
 
   return (
     <section>

@@ -187,6 +187,11 @@ export type DashMyAgentIdsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type DashMyAgentIdsQuery = { myAgents: Array<{ id: string }> };
 
+export type DashAccountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashAccountQuery = { me: { id: string, email: string, name: string | null, notificationUrl: string | null } };
+
 export type DashSimulateConfirmMutationVariables = Exact<{
   input: SimulateCardConfirmationInput;
 }>;
@@ -691,6 +696,16 @@ export const DashMyAgentIdsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashMyAgentIdsQuery, DashMyAgentIdsQueryVariables>;
+export const DashAccountDocument = new TypedDocumentString(`
+    query DashAccount {
+  me {
+    id
+    email
+    name
+    notificationUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashAccountQuery, DashAccountQueryVariables>;
 export const DashSimulateConfirmDocument = new TypedDocumentString(`
     mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {
   simulateCardConfirmation(input: $input) {
