@@ -20,6 +20,7 @@ import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
 import { streamOwner } from './graphql/stream-owner.js';
 import { a2aPushRoute } from './delivery/a2a/push-route.js';
+import { fileRoutes } from './rest/file-routes.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -106,6 +107,7 @@ export async function createApp(opts: {
     handleRest: createRestHandler({ runOperation, contextFor, routes }),
     protocols: [
       a2aPushRoute(() => services.deliveries.a2a),
+      ...fileRoutes(services.files),
       createMcpRoute({ routes, execute, contextFor, logger }),
       createA2ARoute({
         execute,
@@ -165,6 +167,7 @@ export async function createApp(opts: {
       await jobs?.stop();
       await events.close();
       await limits.close();
+      await services.files.storage.close();
     },
   };
 }

@@ -95,6 +95,12 @@ const schema = z.object({
   // An input request unanswered this long cancels the task; an uncontested dispute refunds after this long.
   INPUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
   DISPUTE_ANSWER_SECONDS: z.coerce.number().int().min(1).default(259_200),
+  // Files (docs/files.md): where their bytes go (local disk under DATA_DIR unless an s3:// URL), the
+  // largest upload, the bytes one user may keep, and how long files of finished tasks are kept.
+  FILE_STORAGE_URL: z.string().regex(/^s3:\/\/[^/?#]+/, 'must look like s3://bucket?endpoint=…&region=…').optional(),
+  FILE_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(100 * 1024 * 1024),
+  FILE_QUOTA_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 * 1024 * 1024),
+  FILE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -154,6 +160,12 @@ function toConfig(env: z.infer<typeof schema>) {
     typesense: { url: env.TYPESENSE_URL ?? null, apiKey: env.TYPESENSE_API_KEY ?? null, collection: env.TYPESENSE_COLLECTION },
     searchCache: { ttlMs: env.SEARCH_CACHE_TTL_MS, maxAgents: env.SEARCH_CACHE_MAX_AGENTS },
     trust: { inputTimeoutSeconds: env.INPUT_TIMEOUT_SECONDS, disputeAnswerSeconds: env.DISPUTE_ANSWER_SECONDS },
+    files: {
+      storageUrl: env.FILE_STORAGE_URL ?? null,
+      maxBytes: env.FILE_MAX_BYTES,
+      quotaBytes: env.FILE_QUOTA_BYTES,
+      retentionDays: env.FILE_RETENTION_DAYS,
+    },
     health: {
       checkIntervalSeconds: env.HEALTH_CHECK_INTERVAL_SECONDS,
       probeEnabled: env.HEALTH_PROBE_ENABLED,

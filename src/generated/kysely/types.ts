@@ -229,6 +229,19 @@ export type DeliveryAttempt = {
     error: string | null;
     at: Generated<Timestamp>;
 };
+export type File = {
+    id: string;
+    ownerId: string;
+    taskId: string | null;
+    filename: string;
+    mediaType: string;
+    size: Generated<string>;
+    sha256: string | null;
+    status: Generated<string>;
+    storageKey: string;
+    createdAt: Timestamp;
+    storedAt: Timestamp | null;
+};
 export type IdempotencyRecord = {
     userId: string;
     key: string;
@@ -326,6 +339,11 @@ export type Task = {
     disputeContestedAt: Timestamp | null;
     disputeAnswerBy: Timestamp | null;
 };
+export type TaskFile = {
+    taskId: string;
+    fileId: string;
+    role: string;
+};
 export type TaskHistoryEntry = {
     id: string;
     taskId: string;
@@ -369,6 +387,7 @@ export type DB = {
     creditLedger: CreditLedgerEntry;
     deliveries: Delivery;
     deliveryAttempts: DeliveryAttempt;
+    files: File;
     idempotencyRecords: IdempotencyRecord;
     notifications: Notification;
     payments: Payment;
@@ -376,6 +395,7 @@ export type DB = {
     searchPhrases: SearchPhrase;
     searchVocabulary: SearchVocabulary;
     searchWords: SearchWord;
+    taskFiles: TaskFile;
     taskHistory: TaskHistoryEntry;
     tasks: Task;
     users: User;
