@@ -19,10 +19,11 @@ import type { ByteRange } from '../files/storage.js';
 const FILE = /^\/v1\/files\/(fil_[A-Za-z0-9]{1,60})\/?$/;
 const TASK_FILES = /^\/v1\/tasks\/(tsk_[A-Za-z0-9]{1,60})\/files\/?$/;
 
-function sendFailure(res: ServerResponse, error: unknown): void {
+function sendFailure(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  // The client may still be sending a body that will not be read: once answered, the connection ends.
+  if (!req.complete) res.once('finish', () => req.socket.destroy());
   if (!(error instanceof AppError)) throw error;
   const { code: _code, field: _field, ...details } = error.extensions as Record<string, unknown>;
-  // The client may still be sending a body we will not read: the connection is not reused.
   if (!res.headersSent) sendError(res, { code: error.code, message: error.message, field: error.field, details }, { connection: 'close' });
   else res.destroy();
 }
@@ -136,7 +137,7 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
           const file = await withUpload(req, url, (upload) => files.upload(viewer, upload));
           sendJson(res, 201, { data: file });
         } catch (error) {
-          sendFailure(res, error);
+          sendFailure(req, res, error);
         }
       },
     },
@@ -147,7 +148,7 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
           const row = await files.forViewer(signedIn(authentication), fileIdOf(url.pathname)!);
           await sendFile(files, req, res, row);
         } catch (error) {
-          sendFailure(res, error);
+          sendFailure(req, res, error);
         }
       },
     },
@@ -159,7 +160,7 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
           const row = await files.forLink(fileIdOf(url.pathname)!, url.searchParams.get('expires'), url.searchParams.get('sig'));
           await sendFile(files, req, res, row);
         } catch (error) {
-          sendFailure(res, error);
+          sendFailure(req, res, error);
         }
       },
     },
@@ -175,7 +176,7 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
           const file = await withUpload(req, url, (upload) => files.uploadForTask(taskId, token, upload));
           sendJson(res, 201, { data: file });
         } catch (error) {
-          sendFailure(res, error);
+          sendFailure(req, res, error);
         }
       },
     },

@@ -100,7 +100,9 @@ export function taskFiles(deps: Deps) {
 
     // The files of a task with signed links that expire with the task; null when it has none, so a
     // delivery without files keeps the spec's fields exactly.
-    async links(task: { id: string; expiresAt: Date }, role: FileRole = 'input'): Promise<DeliveredFile[] | null> {
+    async links(task: { id: string; expiresAt: Date; input?: unknown }, role: FileRole = 'input'): Promise<DeliveredFile[] | null> {
+      // Most tasks have no files: their input says so without a query.
+      if (role === 'input' && task.input !== undefined && fileRefs(task.input, 'input').length === 0) return null;
       const files = (await store.filesOfTask(task.id)).filter((f) => f.role === role);
       if (files.length === 0) return null;
       return files.map((f) => ({
