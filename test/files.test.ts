@@ -94,7 +94,7 @@ describe.each(['local', 's3'] as const)('files on %s storage', (kind) => {
     const withHashes = { ...input, recording: { $file: big.id, sha256: big.sha256 }, invoice: { $file: pdf.id, sha256: pdf.sha256 } };
     expect(created.body.data.inputHash).toBe(evidenceHash(withHashes));
 
-    [delivery] = await agent.waitFor(1);
+    delivery = (await agent.waitFor(1))[0]!;
     const files = (delivery!.body as any).files as Array<{ id: string; filename: string; mediaType: string; size: number; sha256: string; url: string }>;
     expect(files.map((f) => f.id).sort()).toEqual([big.id, pdf.id].sort());
     for (const file of files) {

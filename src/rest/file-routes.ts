@@ -130,7 +130,7 @@ const hasSignature = (req: IncomingMessage) => /[?&]sig=/.test(req.url ?? '');
 export function fileRoutes(files: FileService): ProtocolRoute[] {
   return [
     {
-      match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') ? '/v1/files' : null),
+      match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') && !hasSignature(req) ? '/v1/files' : null),
       async handle(req, res, url, authentication) {
         try {
           const viewer = signedIn(authentication);
@@ -147,6 +147,18 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
         try {
           const row = await files.forViewer(signedIn(authentication), fileIdOf(url.pathname)!);
           await sendFile(files, req, res, row);
+        } catch (error) {
+          sendFailure(req, res, error);
+        }
+      },
+    },
+    {
+      ownCredentials: true,
+      match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') && hasSignature(req) ? '/v1/files (signed)' : null),
+      async handle(req, res, url) {
+        try {
+          const file = await withUpload(req, url, (upload) => files.uploadSigned(url.searchParams, upload));
+          sendJson(res, 201, { data: file });
         } catch (error) {
           sendFailure(req, res, error);
         }

@@ -11,7 +11,7 @@ import { sweepFiles } from '../jobs/specs/files-sweep.js';
 import { fileStore, type FileRow } from '../files/store.js';
 import type { BlobStorage, ByteRange } from '../files/storage.js';
 import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
-import { checkSignedLink } from '../files/signed-link.js';
+import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
 import { tokenMatches } from './task-token.js';
 import type { Viewer } from './accounts.js';
 
@@ -19,6 +19,7 @@ import type { Viewer } from './accounts.js';
 export const UNFINISHED_AFTER_MS = 60 * 60 * 1000;
 export const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+const UPLOAD_LINK_MS = 15 * 60 * 1000;
 
 export interface Upload {
   filename: string | null | undefined;
@@ -127,6 +128,21 @@ export function fileService(deps: Deps, storage: BlobStorage) {
     store,
 
     upload: (viewer: Viewer, upload: Upload) => receive(viewer.id, null, upload),
+
+    // A pre-signed upload (createFileUpload): the link names the user it uploads for.
+    async uploadSigned(params: URLSearchParams, upload: Upload): Promise<FileView> {
+      const userId = params.get('uploader');
+      const check = checkSignedUpload(deps.serverKey, userId, params.get('expires'), params.get('sig'), clock.now());
+      if (check === 'expired') throw new AppError('FORBIDDEN', 'this upload link has expired');
+      if (check === 'invalid') throw new AppError('FORBIDDEN', 'this upload link is not valid');
+      return receive(userId!, null, upload);
+    },
+
+    // A link to upload one file as the viewer, for 15 minutes.
+    uploadLink(viewer: Viewer): { url: string; expiresAt: Date } {
+      const expiresAt = new Date(clock.now().getTime() + UPLOAD_LINK_MS);
+      return { url: signedUploadUrl(deps.urls.base, deps.serverKey, viewer.id, expiresAt), expiresAt };
+    },
 
     // An agent's result file, authenticated by its task token: kept for that task, counted against the
     // quota of the agent's owner.

@@ -20,7 +20,7 @@ export function patternStream(size: number, seed = 7): Readable {
   });
 }
 
-export async function sha256Of(stream: AsyncIterable<Uint8Array>): Promise<{ sha256: string; size: number }> {
+export async function sha256Of(stream: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
   let size = 0;
   for await (const part of stream) {
