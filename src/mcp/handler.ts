@@ -14,6 +14,7 @@ import type { Route } from '../rest/route.js';
 import type { RouteExecutor } from '../rest/runner.js';
 import type { Context } from '../schema/context.js';
 import { buildTools, type Tool } from './tools.js';
+import { withResourceLinks } from '../files/resource-links.js';
 
 const SERVER_INFO = { name: 'task-marketplace', version: '1.0.0' };
 
@@ -53,7 +54,7 @@ export function createMcpRoute(opts: {
         return answer({ error: { code, message, ...(field ? { field } : {}), ...details } }, true);
       }
       const body = outcome.body;
-      return answer(typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body }, false);
+      return withResourceLinks(answer(typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body }, false), context);
     } catch (error) {
       if (error instanceof AppError) return answer({ error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } }, true);
       opts.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
