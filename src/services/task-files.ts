@@ -125,3 +125,13 @@ export type TaskFiles = ReturnType<typeof taskFiles>;
 export function withFiles<P extends object>(payload: P, files: DeliveredFile[] | null): P {
   return files ? { ...payload, files } : payload;
 }
+
+// The value with each file reference replaced by its id, as an agent's inputSchema sees it: a file field
+// is a string ("format": "binary" or "contentMediaType").
+export function fileRefsAsIds(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(fileRefsAsIds);
+  const record = value as Record<string, unknown>;
+  if (typeof record.$file === 'string') return record.$file;
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fileRefsAsIds(v)]));
+}
