@@ -3,6 +3,7 @@
 // No path, no control or bidi characters, no quotes; at most 200 characters (keeping the extension).
 export function sanitizeFilename(raw: string | null | undefined): string {
   let name = (raw ?? '').normalize('NFC').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
   name = name.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069"<>:|?*]/g, '').trim();
   name = name.replace(/^\.+/, '');
   if (name.length > 200) {
