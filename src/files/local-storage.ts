@@ -9,6 +9,12 @@ import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { checkKey, type BlobStorage, type ByteRange } from './storage.js';
 
+// A directory not made yet (nothing was ever uploaded) holds nothing.
+function missing(error: NodeJS.ErrnoException): never[] {
+  if (error.code === 'ENOENT') return [];
+  throw error;
+}
+
 export function localStorage(dataDir: string): BlobStorage {
   const root = path.resolve(dataDir, 'files');
   const temp = path.join(root, '.tmp');
@@ -41,13 +47,11 @@ export function localStorage(dataDir: string): BlobStorage {
       await rm(pathOf(key), { force: true });
     },
     async *list() {
-      await ready();
-      for (const entry of await readdir(root, { withFileTypes: true })) if (entry.isFile()) yield entry.name;
+      for (const entry of await readdir(root, { withFileTypes: true }).catch(missing)) if (entry.isFile()) yield entry.name;
     },
     async sweepTemporary(before) {
       let removed = 0;
-      await ready();
-      for (const name of await readdir(temp)) {
+      for (const name of await readdir(temp).catch(missing)) {
         const file = path.join(temp, name);
         const info = await stat(file).catch(() => null);
         if (info && info.mtime < before) {

@@ -3,7 +3,8 @@
 // few parts of 5 MiB in memory at a time, and the object exists only once the upload is completed. A
 // failed upload is aborted; one cut short by a crash stays an open multipart upload, which
 // sweepTemporary aborts.
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   DeleteObjectCommand,
@@ -54,8 +55,9 @@ export function s3Storage(location: S3Location): BlobStorage {
     async put(key, body, mediaType) {
       // Two parts in flight at most: memory per upload stays near 10 MiB whatever the file's size.
       const upload = new Upload({ client, params: { Bucket, Key: keyOf(key), Body: body, ContentType: mediaType }, queueSize: 2, partSize: 5 * 1024 * 1024 });
-      // A body that fails (the client went away, the size limit) must end the upload too.
-      const failed = new Promise<never>((_, reject) => body.once('error', reject));
+      // A body that fails (the client went away, the size limit), even before this point, ends the upload
+      // too; a body that ends well leaves the answer to the upload.
+      const failed = finished(body).then(() => new Promise<never>(() => {}));
       try {
         await Promise.race([upload.done(), failed]);
       } catch (error) {

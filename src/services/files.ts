@@ -47,7 +47,7 @@ export const fileView = (row: FileRow): FileView => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-const mib = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+const mib = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 102.4) / 10} KiB` : `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`);
 
 const tooLarge = (maxBytes: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${maxBytes} bytes (${mib(maxBytes)}) a file may have (FILE_MAX_BYTES)`, {
@@ -90,6 +90,9 @@ export function fileService(deps: Deps, storage: BlobStorage) {
         done(null, chunk);
       },
     });
+    // The storage may attach to the counter only after an await (a directory made, a client ready); an
+    // error before that is kept on the stream (counter.errored) and reported by storage.put, not thrown.
+    counter.on('error', () => {});
     upload.body.once('error', (error) => counter.destroy(error));
     upload.body.once('aborted', () => counter.destroy(new Error('the upload was cut short')));
     upload.body.pipe(counter);
