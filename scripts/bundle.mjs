@@ -1,15 +1,16 @@
 // Bundles the service (src/main.ts) and the administration CLI (src/cli.ts), each with the project code it
 // imports, into dist/<name>/<name>.mjs with esbuild, so a start loads plain JavaScript instead of compiling
 // TypeScript through tsx on every start (seconds on a quiet machine, tens of seconds on a busy one).
-// Packages stay external (loaded from node_modules as usual). Built at install; scripts/run-bundle.mjs
-// rebuilds a bundle when one of its source files is newer, so a developer's edit is always what runs.
+// Packages stay external (loaded from node_modules as usual). Built at install; scripts/start.mjs and
+// scripts/cli.mjs rebuild a bundle when one of its source files is newer, so a developer's edit is always
+// what runs. esbuild is a development dependency: a production install (npm ci --omit=dev, the container
+// image) runs the bundles it was given and never rebuilds them.
 //
 //   node scripts/bundle.mjs [--if-stale] [service|cli …]   (all of them without a name)
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const entries = { service: 'src/main.ts', cli: 'src/cli.ts' };
@@ -20,8 +21,19 @@ export function bundlePath(name) {
 // The source files the bundle was made from (paths relative to the root), to tell when it is stale.
 const inputsPath = (name) => path.join(root, 'dist', name, 'inputs.json');
 
+// esbuild, or null in a production install (no development dependencies).
+async function loadEsbuild() {
+  try {
+    return await import('esbuild');
+  } catch {
+    return null;
+  }
+}
+
 export async function buildBundle(name) {
-  const result = await build({
+  const esbuild = await loadEsbuild();
+  if (!esbuild) throw new Error('esbuild is not installed (a production install): build the bundles with the development dependencies first (npm ci && npm run build)');
+  const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [entries[name]],
     bundle: true,
@@ -56,7 +68,8 @@ export function isStale(name) {
 
 /** Builds the bundle when it is missing or stale, and returns its path. */
 export async function currentBundle(name) {
-  if (isStale(name)) await buildBundle(name);
+  // A production install keeps the bundle it was built with; its sources may not even be there.
+  if (isStale(name) && !(existsSync(bundlePath(name)) && !(await loadEsbuild()))) await buildBundle(name);
   return bundlePath(name);
 }
 

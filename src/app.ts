@@ -24,7 +24,7 @@ import { fileRoutes } from './rest/file-routes.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
-import { openApiRoute } from './rest/openapi/route.js';
+import { openApiRoutes } from './rest/openapi/route.js';
 import { schema } from './schema/index.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { createAdmission, rateLimitStore } from './http/admission.js';
@@ -89,7 +89,7 @@ export async function createApp(opts: {
     : null;
   const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
   const raw = rawRoutes(services);
-  raw.push(openApiRoute({ schema, routes, rawRoutes: [...raw], baseUrl: () => deps.urls.base }));
+  raw.push(...openApiRoutes({ schema, routes, rawRoutes: [...raw], baseUrl: () => deps.urls.base }));
   const limits = await createRateLimits({ ...config.rateLimit, store: rateLimitStore(config, database) }, logger);
   const admission = createAdmission({ limits, authenticateHeader, trustedProxyHops: config.rateLimit.trustedProxyHops });
 
@@ -108,7 +108,7 @@ export async function createApp(opts: {
     protocols: [
       a2aPushRoute(() => services.deliveries.a2a),
       ...fileRoutes(services.files),
-      createMcpRoute({ routes, execute, contextFor, logger }),
+      createMcpRoute({ routes, execute, contextFor, logger, origins: () => [deps.urls.base, ...config.corsOrigins] }),
       createA2ARoute({
         execute,
         runOperation,

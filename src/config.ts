@@ -1,6 +1,7 @@
 // Every setting of the service, read from the environment once and checked. A bad value stops the
-// process at start with a message naming the variable, instead of failing later.
+// process at start with one line naming the variable and what it expects, instead of failing later.
 import { z } from 'zod';
+import { parseKey } from './crypto/server-key.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -18,12 +19,22 @@ const schema = z.object({
   // Connections of each of the process's pools on a PostgreSQL server (the service's, and the searches').
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   DATA_DIR: z.string().min(1).default('./.data'),
-  SECRET_KEY: z.string().optional(),
+  SECRET_KEY: z
+    .string()
+    .refine((text) => {
+      try {
+        return parseKey(text).length === 32;
+      } catch {
+        return false;
+      }
+    }, 'expected 32 bytes written as 64 hex digits or base64 (make one with: openssl rand -hex 32)')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   // Browser origins allowed to call /v1 and /graphql, comma-separated (`https://app.example.com,http://localhost:5173`).
   CORS_ORIGINS: z
     .string()
+    .describe('expected a comma-separated list of origins such as https://app.example.com,http://localhost:5173')
     .transform((v) => v.split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean))
     .pipe(z.array(z.url({ protocol: /^https?$/ }).max(200)).max(50))
     .optional(),
@@ -33,6 +44,8 @@ const schema = z.object({
   // Defaults to true in development (agents on localhost), false otherwise; see toConfig.
   ALLOW_PRIVATE_ENDPOINTS: bool.optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  // Requests the owner's webhook test and check send to one agent's endpoint a minute (a check sends three).
+  WEBHOOK_TEST_PER_MINUTE: z.coerce.number().int().min(3).max(1000).default(10),
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   // When set, /metrics answers only requests with this bearer token (see http/metrics-access.ts).
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').max(512).regex(/^\S+$/, 'no spaces').optional(),
@@ -119,6 +132,7 @@ function toConfig(env: z.infer<typeof schema>) {
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? null,
     corsOrigins: env.CORS_ORIGINS ?? [],
+    webhookTestPerMinute: env.WEBHOOK_TEST_PER_MINUTE,
     metricsToken: env.METRICS_TOKEN ?? null,
     auth: { jwksUrl: env.AUTH_JWKS_URL ?? null, issuer: env.AUTH_ISSUER ?? null, audience: env.AUTH_AUDIENCE ?? null },
     allowPrivateEndpoints: env.ALLOW_PRIVATE_ENDPOINTS ?? env.NODE_ENV === 'development',
@@ -174,37 +188,69 @@ function toConfig(env: z.infer<typeof schema>) {
   };
 }
 
+// One line per bad setting: its name and what it expects (the value itself only where it cannot be a secret).
 export class ConfigError extends Error {}
+
+// Values that may hold a credential are never repeated back.
+const SECRET_LOOKING = /SECRET|KEY|TOKEN|PASSWORD|_URL$/;
+
+// What a setting accepts, in words, read from its schema: "a whole number from 0 to 65535".
+function expectation(name: string, issue: z.core.$ZodIssue): string {
+  let field = (schema.shape as Record<string, z.ZodType>)[name];
+  while (field && (field instanceof z.ZodDefault || field instanceof z.ZodOptional)) field = field.unwrap() as z.ZodType;
+  const described = field instanceof z.ZodPipe ? (field.in as z.ZodType).description : field?.description;
+  if (described) return described;
+  const bounded = (n: number | null | undefined) => typeof n === 'number' && Math.abs(n) < Number.MAX_SAFE_INTEGER;
+  if (field instanceof z.ZodNumber) {
+    const kind = field.isInt ? 'a whole number' : 'a number';
+    const { minValue: min, maxValue: max } = field;
+    if (bounded(min) && bounded(max)) return `expected ${kind} from ${min} to ${max}`;
+    if (bounded(min)) return `expected ${kind} of at least ${min}`;
+    return `expected ${kind}`;
+  }
+  if (field instanceof z.ZodEnum) return `expected one of ${field.options.join(', ')}`;
+  if (field instanceof z.ZodPipe && field.in instanceof z.ZodEnum && field.in.options.includes('true')) return 'expected true or false';
+  if (field instanceof z.ZodURL) return 'expected a URL such as https://example.com';
+  return issue.message.startsWith('Invalid') || issue.message.startsWith('Too') ? `not accepted (${issue.message})` : issue.message;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string>): string {
+  const name = String(issue.path[0]);
+  const value = env[name];
+  const shown = value !== undefined && !SECRET_LOOKING.test(name) ? `, got ${JSON.stringify(value.length > 60 ? value.slice(0, 60) + '…' : value)}` : '';
+  return `${name}: ${expectation(name, issue)}${shown}`;
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty variables count as unset, as in most deployment tools.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string>;
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+    // One line per setting, even when zod found several things wrong with it.
+    const lines = [...new Map(parsed.error.issues.map((i) => [String(i.path[0]), describeIssue(i, present)])).values()];
+    throw new ConfigError(lines.join('\n'));
   }
   const config = toConfig(parsed.data);
-  if (config.auth.jwksUrl && !config.auth.issuer) throw new ConfigError('invalid configuration:\n  AUTH_ISSUER: required with AUTH_JWKS_URL');
+  if (config.auth.jwksUrl && !config.auth.issuer) throw new ConfigError('AUTH_ISSUER: required with AUTH_JWKS_URL');
   if (config.stripe.secretKey && !config.stripe.webhookSecret) {
-    throw new ConfigError('invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY');
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY');
   }
   if (config.env === 'production' && !config.stripe.secretKey && !config.stripe.allowSimulated) {
     throw new ConfigError(
-      'invalid configuration: STRIPE_SECRET_KEY is required in production; set ALLOW_SIMULATED_PAYMENTS=true to run the simulated payment processor (for testing only, it moves no money)',
+      'STRIPE_SECRET_KEY: required in production; set ALLOW_SIMULATED_PAYMENTS=true to run the simulated payment processor (for testing only, it moves no money)',
     );
   }
   if (Boolean(config.typesense.url) !== Boolean(config.typesense.apiKey)) {
-    throw new ConfigError('invalid configuration:\n  TYPESENSE_URL and TYPESENSE_API_KEY: set both or neither');
+    throw new ConfigError('TYPESENSE_URL and TYPESENSE_API_KEY: set both or neither');
   }
   if (config.env === 'production' && config.databaseUrl && !config.secretKey) {
-    throw new ConfigError('invalid configuration:\n  SECRET_KEY: required in production with DATABASE_URL');
+    throw new ConfigError('SECRET_KEY: required in production with DATABASE_URL');
   }
   if (!config.worker.run && !config.databaseUrl) {
-    throw new ConfigError('invalid configuration:\n  RUN_JOBS: false needs DATABASE_URL (with the embedded database, this process is the only one that can run jobs)');
+    throw new ConfigError('RUN_JOBS: false needs DATABASE_URL (with the embedded database, this process is the only one that can run jobs)');
   }
   if (config.worker.deadAfterMs < 2 * config.worker.heartbeatIntervalMs) {
-    throw new ConfigError('invalid configuration:\n  WORKER_DEAD_AFTER_MS: must be at least twice WORKER_HEARTBEAT_INTERVAL_MS');
+    throw new ConfigError('WORKER_DEAD_AFTER_MS: must be at least twice WORKER_HEARTBEAT_INTERVAL_MS');
   }
   return config;
 }

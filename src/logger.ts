@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { currentRequest } from './http/request-context.js';
 
@@ -43,7 +44,18 @@ export function createLogger(level: string, opts: LoggerOptions = {}): Logger {
 }
 
 // Pretty output where a person reads the terminal: LOG_FORMAT=pretty, or a terminal outside production.
+// pino-pretty is a development dependency; a production install writes JSON lines.
 export function wantsPrettyLogs(format: 'pretty' | 'json' | null, env: string): boolean {
+  if (!prettyInstalled()) return false;
   if (format) return format === 'pretty';
   return env !== 'production' && process.stdout.isTTY === true;
+}
+
+function prettyInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -1,5 +1,5 @@
 // Starts the service: configuration, database (embedded or DATABASE_URL) with migrations, jobs, HTTP.
-import { loadConfig, ConfigError } from './config.js';
+import { baseUrlOf, loadConfig, ConfigError } from './config.js';
 import { createLogger, wantsPrettyLogs } from './logger.js';
 import { openDatabase, DatabaseBusyError } from './db/database.js';
 import { loadServerKey } from './crypto/server-key.js';
@@ -37,8 +37,8 @@ async function main() {
       process.exit(2);
     }
     if (error instanceof DatabaseBusyError) {
-      logger.fatal(error.message);
-      process.exit(1);
+      process.stderr.write(`DATA_DIR: ${error.message}; stop that server, or set DATA_DIR to another directory\n`);
+      process.exit(2);
     }
     throw error;
   }
@@ -46,7 +46,8 @@ async function main() {
   const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
   const app = await createApp({ config, database, logger, serverKey });
   const { port } = await app.listen();
-  logger.info({ port, graphql: `http://localhost:${port}/graphql` }, 'listening');
+  const base = baseUrlOf(config, port);
+  logger.info({ port, graphql: `${base}/graphql`, apiReference: `${base}/docs/api` }, `dashboard at ${base}/`);
 
   let stopping = false;
   const stop = async (signal: string) => {

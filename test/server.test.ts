@@ -175,15 +175,18 @@ describe.skipIf(usingPostgres())('the server process', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('owns its data directory: a second server on it exits 1 naming the holder', async () => {
+  it('owns its data directory: a second server on it exits 2 in one line naming DATA_DIR and the holder', async () => {
     first = await startServerProcess({ DATA_DIR: dataDir });
     const entries = await readdir(dataDir);
     expect(entries).toEqual(expect.arrayContaining(['pglite.lock', '.s.PGSQL.5432']));
-    const run = await runMain({ DATA_DIR: dataDir, LOG_LEVEL: 'fatal' });
-    expect(run.code).toBe(1);
+    const run = await runMain({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    expect(run.code).toBe(2);
     const holder = (await readFile(path.join(dataDir, 'pglite.lock'), 'utf8')).trim();
     expect(holder).toBe(String(first.child.pid));
-    expect(run.stdout + run.stderr).toContain(`is in use by another process (pid ${holder})`);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      `DATA_DIR: the embedded database in ${dataDir} is in use by another process (pid ${holder}); stop that server, or set DATA_DIR to another directory`,
+    ]);
     // The refused start took nothing away from the running one.
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
   }, 120_000);

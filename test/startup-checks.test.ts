@@ -19,6 +19,23 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 const oneLine = (text: string) => text.trim().split('\n');
 
 describe.concurrent('start refused', () => {
+  // A bad setting stops the start before anything is built: not even the data directory is made.
+  it.each([
+    [{ PORT: 'abc' }, 'PORT: expected a whole number from 0 to 65535, got "abc"'],
+    [{ SECRET_KEY: 'abc' }, 'SECRET_KEY: expected 32 bytes written as 64 hex digits or base64 (make one with: openssl rand -hex 32)'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ RUN_JOBS: 'maybe' }, 'RUN_JOBS: expected true or false, got "maybe"'],
+    [{ DATABASE_URL: 'mysql://db/shop' }, 'DATABASE_URL: must be a postgresql:// URL'],
+    [{ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/shop', ALLOW_SIMULATED_PAYMENTS: 'true' }, 'SECRET_KEY: required in production with DATABASE_URL'],
+  ])('%o: one line naming the setting and what it expects, exit 2, nothing built', async (env, line) => {
+    const fresh = path.join(dataDir, `never-${Object.keys(env).join('-')}`);
+    const run = await runMain({ ...env, DATA_DIR: fresh, LOG_LEVEL: (env as { LOG_LEVEL?: string }).LOG_LEVEL ?? 'info' });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(oneLine(run.stderr)).toEqual([line]);
+    expect(existsSync(fresh)).toBe(false);
+  }, 120_000);
+
   it('a busy port: one line naming PORT, exit 2, and no database built', async () => {
     const busy = net.createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));

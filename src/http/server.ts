@@ -16,6 +16,12 @@ export function createHttpServer(route: RequestHandler, opts: { logger: Logger; 
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     runInRequest(observeRequest(req, res, logger, opts.metrics), () => route(req, res)).catch((error: unknown) => {
       if (error instanceof AppError) return sendAppError(res, error);
+      // Before the database check: a reset connection of the client is not the database's.
+      if (clientWentAway(error, req)) {
+        // A browser that navigated away, a client that timed out: nothing failed on this side.
+        logger.debug({ path: req.url?.split('?')[0], reason: (error as Error).message }, 'client went away');
+        return void res.destroy();
+      }
       if (isDatabaseUnavailable(error) && !res.headersSent) {
         logger.warn({ err: error, path: req.url?.split('?')[0] }, 'database unavailable');
         return sendAppError(res, temporarilyUnavailable());
@@ -27,4 +33,11 @@ export function createHttpServer(route: RequestHandler, opts: { logger: Logger; 
   });
   server.on('clientError', answerClientError);
   return server;
+}
+
+// The error is the client's connection ending (a body cut short, a request aborted), and it has ended.
+function clientWentAway(error: unknown, req: http.IncomingMessage): boolean {
+  const { name, code } = (error ?? {}) as { name?: string; code?: string };
+  const abortLike = name === 'AbortError' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ABORT_ERR';
+  return abortLike && (req.destroyed || req.socket.destroyed);
 }

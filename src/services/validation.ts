@@ -28,7 +28,29 @@ export function invalidInput(issues: readonly StandardSchemaV1.Issue[]): AppErro
   const [first, ...rest] = (issue.path ?? []).map(keyOf);
   const inner = rest.filter((segment): segment is string => typeof segment === 'string');
   const field = inner.length ? inner.join('.') : String(first ?? 'input');
-  return invalid(field, `${field} ${issue.message}`);
+  return invalid(field, `${field} ${plainWords(issue.message)}`);
+}
+
+const kinds: Record<string, string> = {
+  array: 'a list',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  record: 'an object',
+  date: 'a date',
+};
+
+// zod's own wording for a value of the wrong kind ("Invalid input: expected array, received null") in
+// the words the rest of the API uses.
+export function plainWords(message: string): string {
+  const wrongKind = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
+  if (!wrongKind) return message;
+  const [, expected, received] = wrongKind as unknown as [string, string, string];
+  if (received === 'null') return 'cannot be null';
+  if (received === 'undefined') return 'is required';
+  return `must be ${kinds[expected] ?? expected}`;
 }
 
 // For inputs that do not come through a GraphQL argument (the CLI's); `field` names a single value.

@@ -107,6 +107,9 @@ function App() {
       <main id="main">
         <Page key={route.page} route={route} onSignedIn={setEmail} />
       </main>
+      <footer className="foot">
+        <a href="/docs/api">API reference</a> · <a href="/v1/openapi.json">OpenAPI document</a> · <a href="/graphql">GraphQL</a>
+      </footer>
     </>
   );
 }
