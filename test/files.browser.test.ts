@@ -110,5 +110,5 @@ describe.skipIf(!present)('files in the dashboard', () => {
     expect(await image.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 });
