@@ -21,6 +21,7 @@ import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
 import { streamOwner } from './graphql/stream-owner.js';
 import { a2aPushRoute } from './delivery/a2a/push-route.js';
+import { fileRoutes } from './rest/file-routes.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -108,6 +109,7 @@ export async function createApp(opts: {
     protocols: [
       accountRoutes({ services, admission, authenticateHeader, baseUrl: () => deps.urls.base }),
       a2aPushRoute(() => services.deliveries.a2a),
+      ...fileRoutes(services.files),
       createMcpRoute({ routes, execute, contextFor, logger, origins: () => [deps.urls.base, ...config.corsOrigins] }),
       createA2ARoute({
         execute,
@@ -168,6 +170,7 @@ export async function createApp(opts: {
       await jobs?.stop();
       await events.close();
       await limits.close();
+      await services.files.storage.close();
     },
   };
 }

@@ -115,6 +115,12 @@ const schema = z.object({
   EMAIL_FROM: z.string().min(3).max(200).default('Task marketplace <no-reply@localhost>'),
   SESSION_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(525_600).default(10_080),
   SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(400).default(30),
+  // Files (docs/files.md): where their bytes go (local disk under DATA_DIR unless an s3:// URL), the
+  // largest upload, the bytes one user may keep, and how long files of finished tasks are kept.
+  FILE_STORAGE_URL: z.string().regex(/^s3:\/\/[^/?#]+/, 'must look like s3://bucket?endpoint=…&region=…').optional(),
+  FILE_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(100 * 1024 * 1024),
+  FILE_QUOTA_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).default(1024 * 1024 * 1024),
+  FILE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -181,6 +187,12 @@ function toConfig(env: z.infer<typeof schema>) {
       emailFrom: env.EMAIL_FROM,
       sessionIdleMs: env.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
       sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 86_400_000,
+    },
+    files: {
+      storageUrl: env.FILE_STORAGE_URL ?? null,
+      maxBytes: env.FILE_MAX_BYTES,
+      quotaBytes: env.FILE_QUOTA_BYTES,
+      retentionDays: env.FILE_RETENTION_DAYS,
     },
     health: {
       checkIntervalSeconds: env.HEALTH_CHECK_INTERVAL_SECONDS,

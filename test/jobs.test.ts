@@ -24,8 +24,8 @@ describe('job payloads', () => {
     await expect(enqueue(server.prisma, deliverTask, { deliveryId: 42 } as never)).rejects.toThrow(InvalidJobPayloadError);
     await expect(enqueue(server.prisma, expireTask, {} as never)).rejects.toThrow(/taskId/);
     const [row] = await server.prisma.$queryRaw<[{ n: bigint }]>`SELECT count(*) AS n FROM graphile_worker.jobs`;
-    // Only the periodic jobs the server schedules for itself are queued (health sweep, delivery pruning).
-    const [sweeps] = await server.prisma.$queryRaw<[{ n: bigint }]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier IN ('health.sweep', 'delivery.prune')`;
+    // Only the periodic jobs the server schedules for itself are queued (health sweep, delivery pruning, files sweep).
+    const [sweeps] = await server.prisma.$queryRaw<[{ n: bigint }]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier IN ('health.sweep', 'delivery.prune', 'files.sweep')`;
     expect(row.n).toBe(sweeps.n);
   });
 

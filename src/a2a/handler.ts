@@ -33,6 +33,7 @@ import { AppError } from '../errors.js';
 import type { A2APushService } from './pushes.js';
 import type { RouteExecutor, RouteOutcome } from '../rest/runner.js';
 import type { Context } from '../schema/context.js';
+import { filePartsIntoInput, withResultFileLinks } from '../files/a2a-files.js';
 import { isSettled, isTerminal, OUR_STATUS, resultArtifacts, stateOf, taskInputOf, toA2ATask, type OurTask } from './mapping.js';
 import { FollowError, type FollowTask } from './updates.js';
 
@@ -98,6 +99,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
   private async run(route: string, req: Parameters<RouteExecutor>[1], about: 'task' | 'send' | 'cancel'): Promise<Record<string, unknown>> {
     const outcome = await this.opts.execute(route, req, this.opts.context);
     if ('error' in outcome) throw a2aError(outcome.error, about);
+    await withResultFileLinks(outcome.body as Record<string, unknown>, this.opts.context);
     return outcome.body as Record<string, unknown>;
   }
 
@@ -132,6 +134,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       for (const field of ROUTING_FIELDS) if (field !== 'title' && field !== 'expiresInMinutes' && field !== 'priority') delete body[field];
       body.agentId = this.opts.agentId;
     }
+    await filePartsIntoInput(message, body, this.opts.context);
     const created = await this.run('POST /v1/tasks', { body, headers: { 'idempotency-key': `a2a:${message.messageId}` } }, 'send');
     const task = created.data as OurTask;
     const push = params.configuration?.taskPushNotificationConfig;

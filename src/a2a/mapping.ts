@@ -1,5 +1,6 @@
 // Our tasks as A2A tasks (the SDK's in-memory shapes; its codecs write the wire JSON), and an A2A
 // message as the fields of POST /v1/tasks.
+import { urlPart, type TaskFileLink } from '../files/a2a-files.js';
 import { Role, Task as TaskCodec, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { MARKETPLACE_EXTENSION } from './cards.js';
 
@@ -89,7 +90,11 @@ export function resultArtifacts(task: OurTask): Artifact[] {
   if (!['completed', 'delivered'].includes(task.status) || task.result === null || task.result === undefined) return [];
   const relayed = relayedArtifacts(task.result);
   if (relayed) return relayed;
-  return [{ artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] }];
+  const result: Artifact = { artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] };
+  // The files the result refers to (files/a2a-files.ts), as url parts.
+  const links = (task as { resultFileLinks?: TaskFileLink[] }).resultFileLinks ?? [];
+  if (links.length === 0) return [result];
+  return [result, { artifactId: `${task.id}-files`, name: 'files', description: 'The files of the result', parts: links.map(urlPart), metadata: undefined, extensions: [] }];
 }
 
 export function toA2ATask(task: OurTask): Task {

@@ -31,7 +31,11 @@ export type DeliveryPayload = {
   expiresAt: string;
   // SHA-256 of the canonical JSON of the input, as the task records it (evidence of what was asked).
   inputHash: string | null;
+  // The files the input refers to, with signed links (docs/files.md); only when there are some.
+  files?: DeliveredFile[];
 };
+
+export type DeliveredFile = { id: string; filename: string; mediaType: string; size: number; sha256: string; url: string };
 
 /** The requester's answer to an input request, delivered as type task.input. */
 export type InputDeliveryPayload = {

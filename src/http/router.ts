@@ -82,8 +82,9 @@ export function createRouter(parts: RouterParts): RequestHandler {
       currentRequest()!.route = GRAPHIQL_ASSETS;
       return serveGraphiQLAsset(path, res);
     }
-    // A page of another site cannot make the browser change anything with its session cookie (CSRF).
-    if ((isRest(path) || path === '/graphql') && parts.baseUrl && isForgedCookieRequest(req.method, req.headers, parts.baseUrl())) {
+    // A page of another site cannot make the browser change anything with its session cookie (CSRF), on
+    // any route the cookie signs in (REST, GraphQL, files, A2A, MCP).
+    if (parts.baseUrl && isForgedCookieRequest(req.method, req.headers, parts.baseUrl())) {
       return sendError(res, { code: 'FORBIDDEN', message: 'a request signed in by the session cookie must come from this site\'s pages' });
     }
     const rawRoute = raw.find((r) => r.method === req.method && r.path === path);

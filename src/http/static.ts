@@ -33,7 +33,9 @@ const PAGE_SECURITY_HEADERS = {
     "script-src 'self' 'unsafe-eval'",
     "style-src 'self'",
     // Agents' icons (from their A2A cards) live on their own hosts.
-    "img-src 'self' data: https:",
+    // blob: for previews of a task's images and audio, read with the credential (components/FileList.tsx).
+    "img-src 'self' data: https: blob:",
+    "media-src 'self' blob:",
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

@@ -23,6 +23,7 @@ import { pruneDeliveries } from './specs/delivery-prune.js';
 import { deliverNotification } from './specs/notification-deliver.js';
 import { a2aPush } from './specs/a2a-push.js';
 import { mailSignInLink } from './specs/email-sign-in-link.js';
+import { sweepFiles } from './specs/files-sweep.js';
 
 export interface JobHandler<S extends z.ZodType = z.ZodType> {
   spec: JobSpec<S>;
@@ -58,4 +59,5 @@ export const handlers: JobHandler[] = [
   handle(deliverNotification, (s, { notificationId }) => s.notifications.attempt(notificationId)),
   handle(a2aPush, (s, { pushId }) => s.a2aPushes.send(pushId)),
   handle(mailSignInLink, (s, { emailLinkId }) => s.emailLinks.send(emailLinkId)),
+  handle(sweepFiles, (s) => s.files.sweep()),
 ];

@@ -69,6 +69,7 @@ export async function startJobs(opts: { config: Config; database: Database; serv
   await enqueue(database.prisma, healthSweep, {}, { runAt: new Date(opts.services.deps.clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
   // So does the daily pruning of old delivery attempts.
   await opts.services.retention.schedule();
+  await opts.services.files.schedule();
 
   return {
     async stop() {

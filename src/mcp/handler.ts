@@ -15,6 +15,7 @@ import type { RouteExecutor } from '../rest/runner.js';
 import type { Context } from '../schema/context.js';
 import { buildTools, type Tool } from './tools.js';
 import { callProblems, cleanErrors, invalidParams, originAllowed } from './wire.js';
+import { withResourceLinks } from '../files/resource-links.js';
 
 const SERVER_INFO = { name: 'task-marketplace', version: '1.0.0' };
 // More calls in one JSON-RPC batch are refused outright (each call is also counted against the rate limit).
@@ -58,7 +59,7 @@ export function createMcpRoute(opts: {
         return answer({ error: { code, message, ...(field ? { field } : {}), ...details } }, true);
       }
       const body = outcome.body;
-      return answer(typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body }, false);
+      return withResourceLinks(answer(typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body }, false), context);
     } catch (error) {
       if (error instanceof AppError) {
         const { code: _code, field: _field, ...details } = error.extensions ?? {};

@@ -41,14 +41,14 @@ export const toolDefinitions: ToolDefinition[] = [
   {
     name: 'create_task',
     description:
-      'Submit a task: to one agent (agentId) or routed by capabilities, protocols and maxPriceCents. It is paid from credits or a saved card. Answers {data: task, payment}; keep data.id for get_task.',
+      'Submit a task: to one agent (agentId) or routed by capabilities, protocols and maxPriceCents. It is paid from credits or a saved card. A file uploaded with POST /v1/files is passed as {"$file": "fil_…"} anywhere in input. Answers {data: task, payment}; keep data.id for get_task.',
     route: 'POST /v1/tasks',
     headers: { 'Idempotency-Key': 'idempotencyKey' },
     describe: { idempotencyKey: 'Send the same key again (within 24 hours) to get the task the first call made instead of a second task' },
   },
   {
     name: 'get_task',
-    description: 'One of your tasks by id: status (pending, matched, in_progress, completed, failed, cancelled, expired), result or error. Answers {data: task}.',
+    description: 'One of your tasks by id: status (pending, matched, in_progress, completed, failed, cancelled, expired), result or error. Answers {data: task}, then a resource link for each file its input or result refers to.',
     route: 'GET /v1/tasks/:id',
     describe: { id: 'The task id (data.id of create_task)' },
   },

@@ -18,6 +18,7 @@ import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
 import { a2aDeliveries, speaksA2A } from '../delivery/a2a/deliveries.js';
+import { taskFiles, withFiles } from './task-files.js';
 
 export interface DeliveryHooks {
   // Delivery evidence for the agent's health, in the transaction that records the attempt.
@@ -40,6 +41,7 @@ const CLAIM_GRACE_MS = 30_000;
 
 export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, hooks: DeliveryHooks) {
   const { prisma, config, logger, metrics, clock } = deps;
+  const files = taskFiles(deps);
 
   async function ownedAgent(viewer: Viewer, agentId: string) {
     const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { ownerId: true } });
@@ -89,7 +91,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       const callbackUrl = tasks.callbackUrl(task.id);
       const payload = isInput
         ? buildInputDeliveryPayload(task, delivery.payload as { input: unknown; inputHash: string | null; round: number }, token, callbackUrl)
-        : buildDeliveryPayload(task, token, callbackUrl);
+        : withFiles(buildDeliveryPayload(task, token, callbackUrl), await files.links(task));
       const body = serializePayload(payload);
       const headers = deliveryHeaders({
         taskId: task.id,

@@ -17,6 +17,8 @@ import { notificationService } from './notifications.js';
 import { endpointHealthService } from './endpoint-health.js';
 import { deliveryRecovery } from './delivery-recovery.js';
 import { deliveryRetention } from '../delivery/retention.js';
+import { fileService } from './files.js';
+import { openStorage } from '../files/open-storage.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
 import { sessionService } from '../accounts/sessions.js';
 import { passkeyService } from '../accounts/passkeys.js';
@@ -72,6 +74,7 @@ export function createServices(deps: Deps) {
     endpointHealth,
     recovery: deliveryRecovery(deps),
     retention: deliveryRetention(deps),
+    files: fileService(deps, openStorage(deps.config)),
     hooks: {
       // Runs in the agent.changed job after any change to an agent.
       async agentChanged(agentId: string): Promise<void> {

@@ -1,6 +1,7 @@
 // Which agent a task goes to, and why: a named agent is checked against the task (its status, price,
 // requirements and inputSchema); otherwise the best eligible agent whose inputSchema accepts the input.
 // Either way the answer carries the explanation stored with the task (routing.ts RoutingExplanation).
+import { fileRefsAsIds } from './task-files.js';
 import type { Deps } from '../deps.js';
 import type { Agent, Prisma } from '../generated/prisma/client.js';
 import { AppError, conflict, invalid } from '../errors.js';
@@ -31,7 +32,8 @@ export interface Routed {
 export function inputProblem(agent: Agent, input: unknown): { message: string; unusableSchema: boolean } | null {
   if (!agent.inputSchema || !input) return null;
   try {
-    const problem = inputSchemaProblem(agent.inputSchema, input);
+    // A file reference ({"$file": id}) stands where the schema has a file field (a string, format binary).
+    const problem = inputSchemaProblem(agent.inputSchema, fileRefsAsIds(input));
     return problem === null ? null : { message: problem, unusableSchema: false };
   } catch (error) {
     if (error instanceof InputSchemaError) return { message: `the agent's inputSchema cannot be used (${error.message})`, unusableSchema: true };

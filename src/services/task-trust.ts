@@ -17,6 +17,7 @@ import { inputTimeout } from '../jobs/specs/task-input-timeout.js';
 import { earliest, paymentDeadline } from '../payments/hold-life.js';
 import type { Viewer } from './accounts.js';
 import { evidenceHash } from './evidence.js';
+import type { TaskFiles } from './task-files.js';
 import { InputSchemaError, inputSchemaProblem, inputSchemaValidator } from './input-schema.js';
 import type { TaskOutcome } from './payments.js';
 import type { InputRequest } from './task-input.js';
@@ -34,6 +35,7 @@ export interface TaskInternals {
   finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options?: FinishOptions): Promise<Task>;
   loadForAgentOwner(viewer: Viewer, id: string): Promise<Task & { agent: { ownerId: string } | null }>;
   loadForRequester(viewer: Viewer, id: string): Promise<Task>;
+  files: TaskFiles;
 }
 
 // A job's move that finds the task already moved by someone else has nothing left to do.
@@ -89,7 +91,9 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
   // The agent's result: final at once, or held for the requester's review when the task has a window.
   // `task.payment`: the task's payment when it was read with the task (not read again to take it).
   async function resultGiven(t: Tx, afterCommit: AfterCommit, task: Task & { payment?: Payment | null }, result: Record<string, unknown>, by: Actor): Promise<Task> {
-    const resultHash = evidenceHash(result);
+    const resultFiles = await core.files.forResult(t, task.id, result);
+    await core.files.link(t, task.id, 'result', resultFiles.files);
+    const resultHash = resultFiles.hash;
     const data = { result: result as Prisma.InputJsonValue, resultHash };
     if (task.reviewWindowSeconds === 0) return core.finish(t, afterCommit, task.id, 'complete', 'completed', { data, by, current: task, payment: task.payment });
     const now = clock.now();

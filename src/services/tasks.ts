@@ -21,8 +21,8 @@ import { requirementsJson, storedRequirements, taskRouting, type Routed } from '
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
 import { isTerminal, overtaken, transition, type Actor, type MoveName } from './task-states.js';
 import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust.js';
-import { evidenceHash } from './evidence.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
+import { taskFiles } from './task-files.js';
 
 // How often a task that found no agent is routed again, besides whenever an agent changes.
 export const ROUTE_RETRY_MS = 30_000;
@@ -143,7 +143,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     if (changed && task) await announce(t, afterCommit, task, notify !== null);
   }
 
-  const trust = taskTrust(deps, { tx, announce, finish, loadForAgentOwner, loadForRequester } satisfies TaskInternals);
+  const files = taskFiles(deps);
+  const trust = taskTrust(deps, { tx, announce, finish, loadForAgentOwner, loadForRequester, files } satisfies TaskInternals);
 
   const routing = taskRouting(deps);
 
@@ -200,6 +201,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       if (input.requirements?.deadline && input.requirements.deadline <= clock.now()) {
         throw invalid('requirements.deadline', 'requirements.deadline must be in the future');
       }
+      const inputFiles = await files.forInput(viewer.id, input.input);
       const chosen = input.agentId ? { routed: await routing.requested(input.agentId, input) } : await routing.choose(input);
       const routed = chosen.routed;
       // Kept with a task no agent can take now: why it waits (task-routing-state.ts).
@@ -220,7 +222,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               title: input.title,
               description: input.description,
               input: (input.input ?? undefined) as Prisma.InputJsonValue | undefined,
-              inputHash: evidenceHash(input.input),
+              inputHash: inputFiles.hash,
               reviewWindowSeconds: input.reviewWindowSeconds,
               requirements: requirementsJson(input.requirements),
               capabilities: input.capabilities,
@@ -235,6 +237,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
             },
             { countFor: routed?.agent.id ?? null, now: clock.now(), job: jobCall(expireTask, { taskId: id }, { runAt: expiresAt }) },
           );
+          await files.link(t, id, 'input', inputFiles.files);
           const assigned = routed ? await assign(t, afterCommit, row, routed, true, viewer) : null;
           if (!assigned) {
             await enqueue(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });

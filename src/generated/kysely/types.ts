@@ -239,6 +239,19 @@ export type EmailLink = {
     expiresAt: Timestamp;
     usedAt: Timestamp | null;
 };
+export type File = {
+    id: string;
+    ownerId: string;
+    taskId: string | null;
+    filename: string;
+    mediaType: string;
+    size: Generated<string>;
+    sha256: string | null;
+    status: Generated<string>;
+    storageKey: string;
+    createdAt: Timestamp;
+    storedAt: Timestamp | null;
+};
 export type IdempotencyRecord = {
     userId: string;
     key: string;
@@ -358,6 +371,11 @@ export type Task = {
     disputeContestedAt: Timestamp | null;
     disputeAnswerBy: Timestamp | null;
 };
+export type TaskFile = {
+    taskId: string;
+    fileId: string;
+    role: string;
+};
 export type TaskHistoryEntry = {
     id: string;
     taskId: string;
@@ -413,6 +431,7 @@ export type DB = {
     deliveries: Delivery;
     deliveryAttempts: DeliveryAttempt;
     emailLinks: EmailLink;
+    files: File;
     idempotencyRecords: IdempotencyRecord;
     notifications: Notification;
     passkeys: Passkey;
@@ -422,6 +441,7 @@ export type DB = {
     searchVocabulary: SearchVocabulary;
     searchWords: SearchWord;
     sessions: Session;
+    taskFiles: TaskFile;
     taskHistory: TaskHistoryEntry;
     tasks: Task;
     users: User;

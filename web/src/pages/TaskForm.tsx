@@ -8,6 +8,8 @@ import { gql, rest, errorText } from '../api.js';
 import { SimulateConfirmMutation } from '../documents.js';
 import { navigate } from '../router.js';
 import { ErrorNote } from '../components/ui.js';
+import { fileRefsIn, fileWidgets } from '../components/FileField.js';
+import type { RJSFSchema } from '@rjsf/utils';
 import { inputSchemaOf, taskFormSchema, taskFormUi, type TaskFormData } from '../task-schema.js';
 import { formValidator as validator } from '../form-validator.js';
 import { plainErrors } from '../plain-errors.js';
@@ -47,7 +49,7 @@ export function TaskForm({ agent }: { agent: { id: string; priceCents: number; i
           priority: data.priority,
           maxPriceCents: data.maxPrice === undefined ? undefined : Math.round(data.maxPrice * 100),
           expiresInMinutes: data.expiresInMinutes,
-          input: data.input ?? {},
+          input: fileRefsIn(data.input ?? {}, schema.properties!.input as RJSFSchema),
         },
         { 'idempotency-key': idempotencyKey.current },
       );
@@ -74,7 +76,7 @@ export function TaskForm({ agent }: { agent: { id: string; priceCents: number; i
     <div className="task-form">
       <Form
         schema={schema}
-        uiSchema={taskFormUi}
+        uiSchema={{ ...taskFormUi, input: fileWidgets(schema.properties!.input as RJSFSchema) }}
         validator={validator}
         formData={formData}
         onChange={(e) => setFormData((e.formData ?? {}) as TaskFormData)}

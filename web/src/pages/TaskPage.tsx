@@ -23,6 +23,7 @@ import { label, paymentWords } from '../format.js';
 import { Link, useLocation } from '../router.js';
 import { ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
 import { JsonView } from '../components/JsonView.js';
+import { TaskFiles } from '../components/FileList.js';
 import { AgentIcon } from '../components/AgentIcon.js';
 import { Dispute, InputRequest, Review } from './TaskTrust.js';
 import { RequesterRecord } from '../components/RequesterRecord.js';
@@ -94,6 +95,7 @@ export function TaskPage({ id }: { id: string }) {
       {paymentNote && task.status === 'pending' && <p className="note">The card payment is waiting for confirmation: {paymentNote}</p>}
       <ErrorNote error={error} />
       {task.status === 'input_required' && <InputRequest task={task} canAnswer={isRequester} onChange={setTask} />}
+      <TaskFiles taskId={task.id} status={task.status} />
       {hasResult && (
         <section aria-labelledby="result">
           <h2 id="result">Result</h2>

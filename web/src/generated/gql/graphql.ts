@@ -149,6 +149,13 @@ export type TrustTier =
   | 'silver'
   | 'unrated';
 
+export type DashTaskFilesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashTaskFilesQuery = { task: { id: string, inputFiles: Array<{ id: string, filename: string, mediaType: string, size: number }>, resultFiles: Array<{ id: string, filename: string, mediaType: string, size: number }> } };
+
 export type DashDiscoverQueryVariables = Exact<{
   q?: string | null | undefined;
   protocols?: Array<string> | string | null | undefined;
@@ -574,6 +581,25 @@ export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
   pushNotifications
 }
     `, {"fragmentName":"DashOwnAgent"}) as unknown as TypedDocumentString<DashOwnAgentFragment, unknown>;
+export const DashTaskFilesDocument = new TypedDocumentString(`
+    query DashTaskFiles($id: ID!) {
+  task(id: $id) {
+    id
+    inputFiles {
+      id
+      filename
+      mediaType
+      size
+    }
+    resultFiles {
+      id
+      filename
+      mediaType
+      size
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashTaskFilesQuery, DashTaskFilesQueryVariables>;
 export const DashDiscoverDocument = new TypedDocumentString(`
     query DashDiscover($q: String, $protocols: [String!], $categories: [String!], $capabilities: [String!], $status: AgentStatus, $sort: DiscoverySort, $page: Int, $perPage: Int) {
   discover(

@@ -1,0 +1,196 @@
+// The file endpoints (docs/files.md), raw HTTP beside the GraphQL-backed route table because bodies and
+// answers are streams of bytes, not JSON:
+//   POST /v1/files                  upload (API key or session): a raw body with ?filename=, or multipart/form-data
+//   GET  /v1/files/:id              download: the owner and the parties of a task using the file
+//   GET  /v1/files/:id?expires&sig  download by a signed link (agents; no credentials)
+//   POST /v1/tasks/:id/files        an agent's result file, with its task token (X-Task-Token or Bearer)
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { AppError, invalid, unauthenticated } from '../errors.js';
+import type { ProtocolRoute } from '../http/protocol-route.js';
+import { sendError, sendJson } from '../http/respond.js';
+import type { Authentication } from '../auth/authenticate.js';
+import type { FileService, FileView, Upload } from '../services/files.js';
+import type { FileRow } from '../files/store.js';
+import { dispositionOf } from '../files/names.js';
+import type { ByteRange } from '../files/storage.js';
+
+const FILE = /^\/v1\/files\/(fil_[A-Za-z0-9]{1,60})\/?$/;
+const TASK_FILES = /^\/v1\/tasks\/(tsk_[A-Za-z0-9]{1,60})\/files\/?$/;
+
+function sendFailure(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  // The client may still be sending a body that will not be read: once answered, the connection ends.
+  if (!req.complete) res.once('finish', () => req.socket.destroy());
+  if (!(error instanceof AppError)) throw error;
+  const { code: _code, field: _field, ...details } = error.extensions as Record<string, unknown>;
+  if (!res.headersSent) sendError(res, { code: error.code, message: error.message, field: error.field, details }, { connection: 'close' });
+  else res.destroy();
+}
+
+const signedIn = (authentication: Authentication | undefined) => {
+  if (authentication?.authError) throw unauthenticated(authentication.authError);
+  if (!authentication?.viewer) throw unauthenticated('send an API key as Authorization: Bearer <key>');
+  return authentication.viewer;
+};
+
+// A client that goes away mid-upload fails the body, so the partial write is undone at once.
+function watchAbort(req: IncomingMessage): void {
+  req.once('close', () => {
+    if (!req.complete) req.destroy(new Error('the upload was cut short'));
+  });
+}
+
+// The uploaded file from the request: the raw body, or the first file part of a multipart form.
+function withUpload(req: IncomingMessage, url: URL, receive: (upload: Upload) => Promise<FileView>): Promise<FileView> {
+  watchAbort(req);
+  const type = req.headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(type)) {
+    const length = req.headers['content-length'];
+    return receive({
+      filename: url.searchParams.get('filename'),
+      mediaType: type,
+      declaredSize: length && /^\d+$/.test(length) ? Number(length) : null,
+      body: req,
+    });
+  }
+  return new Promise<FileView>((resolve, reject) => {
+    let form: busboy.Busboy;
+    try {
+      form = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 1024, parts: 30 } });
+    } catch {
+      return reject(invalid('content-type', 'the multipart/form-data body has no boundary'));
+    }
+    let found = false;
+    form.on('file', (_name, stream, info) => {
+      if (found) return stream.resume();
+      found = true;
+      req.once('error', (error) => stream.destroy(error));
+      receive({ filename: url.searchParams.get('filename') ?? info.filename, mediaType: info.mimeType, declaredSize: null, body: stream }).then(resolve, reject);
+    });
+    form.on('error', () => reject(invalid('body', 'the multipart/form-data body is malformed')));
+    form.on('close', () => {
+      if (!found) reject(invalid('file', 'the form has no file part'));
+    });
+    req.pipe(form);
+  });
+}
+
+// One range of `bytes=`; null to send the whole file (no header, or several ranges); 'unsatisfiable' for 416.
+export function parseRange(header: string | undefined, size: number): ByteRange | null | 'unsatisfiable' {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!match) return header.includes(',') ? null : 'unsatisfiable';
+  const [, from, to] = match;
+  if (from === '' && to === '') return 'unsatisfiable';
+  let start: number;
+  let end: number;
+  if (from === '') {
+    const suffix = Number(to);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(from);
+    end = to === '' ? size - 1 : Math.min(Number(to), size - 1);
+  }
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
+async function sendFile(files: FileService, req: IncomingMessage, res: ServerResponse, row: FileRow): Promise<void> {
+  const headers: Record<string, string> = {
+    'content-type': row.mediaType,
+    'content-disposition': dispositionOf(row.mediaType, row.filename),
+    'x-content-type-options': 'nosniff',
+    // Even shown inline, the file runs nothing and loads nothing.
+    'content-security-policy': "default-src 'none'; media-src 'self'; img-src 'self'; sandbox",
+    'cache-control': 'private, max-age=0',
+    'accept-ranges': 'bytes',
+    etag: `"${row.sha256}"`,
+  };
+  const range = parseRange(req.headers.range, row.size);
+  if (range === 'unsatisfiable') {
+    return sendError(res, { code: 'RANGE_NOT_SATISFIABLE', message: `the range is outside the file's ${row.size} bytes` }, { 'content-range': `bytes */${row.size}` });
+  }
+  const body = await files.open(row, range ?? undefined);
+  if (range) {
+    res.writeHead(206, { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${row.size}`, 'content-length': String(range.end - range.start + 1) });
+  } else {
+    res.writeHead(200, { ...headers, 'content-length': String(row.size) });
+  }
+  if (req.method === 'HEAD') return void body.destroy(), void res.end();
+  // A reader that goes away ends the stream; nothing else to do.
+  await pipeline(body, res).catch(() => {});
+}
+
+const fileIdOf = (path: string) => FILE.exec(path)?.[1] ?? null;
+const hasSignature = (req: IncomingMessage) => /[?&]sig=/.test(req.url ?? '');
+
+export function fileRoutes(files: FileService): ProtocolRoute[] {
+  return [
+    {
+      match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') && !hasSignature(req) ? '/v1/files' : null),
+      async handle(req, res, url, authentication) {
+        try {
+          const viewer = signedIn(authentication);
+          const file = await withUpload(req, url, (upload) => files.upload(viewer, upload));
+          sendJson(res, 201, { data: file });
+        } catch (error) {
+          sendFailure(req, res, error);
+        }
+      },
+    },
+    {
+      match: (path, req) => ((req.method === 'GET' || req.method === 'HEAD') && fileIdOf(path) && !hasSignature(req) ? '/v1/files/:id' : null),
+      async handle(req, res, url, authentication) {
+        try {
+          const row = await files.forViewer(signedIn(authentication), fileIdOf(url.pathname)!);
+          await sendFile(files, req, res, row);
+        } catch (error) {
+          sendFailure(req, res, error);
+        }
+      },
+    },
+    {
+      ownCredentials: true,
+      match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') && hasSignature(req) ? '/v1/files (signed)' : null),
+      async handle(req, res, url) {
+        try {
+          const file = await withUpload(req, url, (upload) => files.uploadSigned(url.searchParams, upload));
+          sendJson(res, 201, { data: file });
+        } catch (error) {
+          sendFailure(req, res, error);
+        }
+      },
+    },
+    {
+      ownCredentials: true,
+      match: (path, req) => ((req.method === 'GET' || req.method === 'HEAD') && fileIdOf(path) && hasSignature(req) ? '/v1/files/:id (signed)' : null),
+      async handle(req, res, url) {
+        try {
+          const row = await files.forLink(fileIdOf(url.pathname)!, url.searchParams.get('expires'), url.searchParams.get('sig'));
+          await sendFile(files, req, res, row);
+        } catch (error) {
+          sendFailure(req, res, error);
+        }
+      },
+    },
+    {
+      ownCredentials: true,
+      match: (path, req) => (req.method === 'POST' && TASK_FILES.test(path) ? '/v1/tasks/:id/files' : null),
+      async handle(req, res, url) {
+        try {
+          const header = req.headers['x-task-token'];
+          const token = (typeof header === 'string' && header) || /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+          if (!token) throw unauthenticated('send the task token as X-Task-Token (or Authorization: Bearer)');
+          const taskId = TASK_FILES.exec(url.pathname)![1]!;
+          const file = await withUpload(req, url, (upload) => files.uploadForTask(taskId, token, upload));
+          sendJson(res, 201, { data: file });
+        } catch (error) {
+          sendFailure(req, res, error);
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,231 @@
+// Files (docs/files.md): uploads streamed into the storage and hashed on the way, downloads for the
+// owner and the parties of the tasks that use a file, signed links for agents, and the sweeps that
+// remove unfinished uploads and the files of long-finished tasks.
+import { createHash } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
+import type { Deps } from '../deps.js';
+import { AppError, notFound, unauthenticated } from '../errors.js';
+import { newId } from '../ids.js';
+import { enqueue } from '../jobs/enqueue.js';
+import { sweepFiles } from '../jobs/specs/files-sweep.js';
+import { fileStore, type FileRow } from '../files/store.js';
+import type { BlobStorage, ByteRange } from '../files/storage.js';
+import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
+import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
+import { tokenMatches } from './task-token.js';
+import type { Viewer } from './accounts.js';
+
+// How long an upload may take before the sweep counts it as abandoned; how often the sweep runs.
+export const UNFINISHED_AFTER_MS = 60 * 60 * 1000;
+export const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const UPLOAD_LINK_MS = 15 * 60 * 1000;
+
+export interface Upload {
+  filename: string | null | undefined;
+  mediaType: string | null | undefined;
+  // The Content-Length, when the client sent one: refused at once when too big.
+  declaredSize: number | null;
+  body: Readable;
+}
+
+export interface FileView {
+  id: string;
+  filename: string;
+  mediaType: string;
+  size: number;
+  sha256: string;
+  createdAt: string;
+}
+
+export const fileView = (row: FileRow): FileView => ({
+  id: row.id,
+  filename: row.filename,
+  mediaType: row.mediaType,
+  size: row.size,
+  sha256: row.sha256 ?? '',
+  createdAt: row.createdAt.toISOString(),
+});
+
+const mib = (bytes: number) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 102.4) / 10} KiB` : `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`);
+
+const tooLarge = (maxBytes: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `the file is larger than the ${maxBytes} bytes (${mib(maxBytes)}) a file may have (FILE_MAX_BYTES)`, {
+    field: 'file',
+    details: { maxBytes },
+  });
+const overQuota = (quotaBytes: number, usedBytes: number) =>
+  new AppError('PAYLOAD_TOO_LARGE', `the file does not fit in your storage quota of ${quotaBytes} bytes (${mib(quotaBytes)}); ${usedBytes} bytes are in use`, {
+    field: 'file',
+    details: { quotaBytes, usedBytes },
+  });
+
+export function fileService(deps: Deps, storage: BlobStorage) {
+  const { config, clock, logger } = deps;
+  const store = fileStore(deps.sql);
+
+  async function receive(ownerId: string, taskId: string | null, upload: Upload): Promise<FileView> {
+    const { maxBytes, quotaBytes } = config.files;
+    if (upload.declaredSize !== null && upload.declaredSize > maxBytes) throw tooLarge(maxBytes);
+    const used = await store.usedBytes(ownerId);
+    if (upload.declaredSize !== null && used + upload.declaredSize > quotaBytes) throw overQuota(quotaBytes, used);
+    const limit = Math.min(maxBytes, quotaBytes - used);
+    if (limit <= 0) throw overQuota(quotaBytes, used);
+
+    const id = newId('fil');
+    const mediaType = normalizeMediaType(upload.mediaType);
+    await store.insertUploading({ id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now() });
+    // Counted and hashed as the bytes pass; past the limit the stream fails and the write is undone.
+    const hash = createHash('sha256');
+    let size = 0;
+    let limitError: AppError | null = null;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > limit) {
+          limitError = limit === maxBytes ? tooLarge(maxBytes) : overQuota(quotaBytes, used);
+          return done(limitError);
+        }
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    // The storage may attach to the counter only after an await (a directory made, a client ready); an
+    // error before that is kept on the stream (counter.errored) and reported by storage.put, not thrown.
+    counter.on('error', () => {});
+    upload.body.once('error', (error) => counter.destroy(error));
+    upload.body.once('aborted', () => counter.destroy(new Error('the upload was cut short')));
+    upload.body.pipe(counter);
+    try {
+      await storage.put(id, counter, mediaType);
+    } catch (error) {
+      await discard(id);
+      if (limitError) throw limitError;
+      throw error;
+    }
+    const stored = await store.markStored(id, { size, sha256: hash.digest('hex'), storedAt: clock.now() });
+    if (!stored) throw notFound('file');
+    return fileView(stored);
+  }
+
+  // Bytes first, then the row: a row never points at nothing for long, and the sweep finds the rest.
+  async function discard(id: string): Promise<void> {
+    try {
+      await storage.delete(id);
+      await store.remove(id);
+    } catch (error) {
+      logger.warn({ err: error, fileId: id }, 'an unfinished upload could not be removed now; the sweep will');
+    }
+  }
+
+  async function readable(viewer: Viewer, id: string): Promise<FileRow> {
+    const row = await store.byId(id);
+    // Someone else's file is answered like a missing one: ids are not probed.
+    if (!row || row.status !== 'stored') throw notFound('file');
+    if (row.ownerId === viewer.id || (await store.isPartyOfTaskUsing(id, viewer.id))) return row;
+    throw notFound('file');
+  }
+
+  return {
+    storage,
+    store,
+
+    upload: (viewer: Viewer, upload: Upload) => receive(viewer.id, null, upload),
+
+    // A pre-signed upload (createFileUpload): the link names the user it uploads for.
+    async uploadSigned(params: URLSearchParams, upload: Upload): Promise<FileView> {
+      const userId = params.get('uploader');
+      const check = checkSignedUpload(deps.serverKey, userId, params.get('expires'), params.get('sig'), clock.now());
+      if (check === 'expired') throw new AppError('FORBIDDEN', 'this upload link has expired');
+      if (check === 'invalid') throw new AppError('FORBIDDEN', 'this upload link is not valid');
+      return receive(userId!, null, upload);
+    },
+
+    // A link to upload one file as the viewer, for 15 minutes.
+    uploadLink(viewer: Viewer): { url: string; expiresAt: Date } {
+      const expiresAt = new Date(clock.now().getTime() + UPLOAD_LINK_MS);
+      return { url: signedUploadUrl(deps.urls.base, deps.serverKey, viewer.id, expiresAt), expiresAt };
+    },
+
+    // An agent's result file, authenticated by its task token: kept for that task, counted against the
+    // quota of the agent's owner.
+    async uploadForTask(taskId: string, token: string, upload: Upload): Promise<FileView> {
+      const task = await deps.sql
+        .selectFrom('tasks as t')
+        .innerJoin('agents as a', 'a.id', 't.agentId')
+        .select(['t.tokenHash', 't.status', 'a.ownerId'])
+        .where('t.id', '=', taskId)
+        .executeTakeFirst();
+      if (!task || !tokenMatches(token, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
+      if (!['matched', 'in_progress', 'input_required'].includes(task.status)) {
+        throw new AppError('CONFLICT', `the task is ${task.status}; result files are added while the agent works on it`, { details: { status: task.status } });
+      }
+      return receive(task.ownerId, taskId, upload);
+    },
+
+    async describe(viewer: Viewer, id: string): Promise<FileView> {
+      return fileView(await readable(viewer, id));
+    },
+
+    // The file to send, for a signed-in caller or a signed link.
+    async forViewer(viewer: Viewer, id: string): Promise<FileRow> {
+      return readable(viewer, id);
+    },
+
+    async forLink(id: string, expires: string | null, sig: string | null): Promise<FileRow> {
+      const check = checkSignedLink(deps.serverKey, id, expires, sig, clock.now());
+      if (check === 'expired') throw new AppError('FORBIDDEN', 'this link has expired');
+      if (check === 'invalid') throw new AppError('FORBIDDEN', 'this link is not valid for this file');
+      const row = await store.byId(id);
+      if (!row || row.status !== 'stored') throw notFound('file');
+      return row;
+    },
+
+    open: (row: FileRow, range?: ByteRange) => storage.get(row.storageKey, range),
+
+    // Starts the hourly chain: a no-op while a sweep is pending.
+    async schedule(): Promise<void> {
+      await enqueue(deps.prisma, sweepFiles, {}, { runAt: new Date(clock.now().getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'preserve_run_at' });
+    },
+
+    // Job files.sweep: schedules the next one first, then removes unfinished uploads, blobs no row knows,
+    // and the files of tasks finished more than FILE_RETENTION_DAYS ago.
+    async sweep(now = clock.now()): Promise<{ unfinished: number; orphans: number; retired: number }> {
+      await enqueue(deps.prisma, sweepFiles, {}, { runAt: new Date(now.getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'replace' });
+      const stale = new Date(now.getTime() - UNFINISHED_AFTER_MS);
+      let unfinished = await storage.sweepTemporary(stale);
+      for (const row of await store.unfinished(stale, 1000)) {
+        await storage.delete(row.storageKey);
+        await store.remove(row.id);
+        unfinished += 1;
+      }
+      // A blob without a row: its row was removed and the blob's removal failed (rows come first on upload).
+      let orphans = 0;
+      let batch: string[] = [];
+      const removeUnknown = async () => {
+        const known = await store.storedKeys(batch);
+        for (const key of batch) if (!known.has(key)) {
+          await storage.delete(key);
+          orphans += 1;
+        }
+        batch = [];
+      };
+      for await (const key of storage.list()) {
+        batch.push(key);
+        if (batch.length >= 500) await removeUnknown();
+      }
+      await removeUnknown();
+      let retired = 0;
+      const before = new Date(now.getTime() - config.files.retentionDays * DAY_MS);
+      for (const row of await store.retired(before, 1000)) {
+        await storage.delete(row.storageKey);
+        await store.remove(row.id);
+        retired += 1;
+      }
+      if (unfinished + orphans + retired > 0) logger.info({ unfinished, orphans, retired }, 'removed files');
+      return { unfinished, orphans, retired };
+    },
+  };
+}
+
+export type FileService = ReturnType<typeof fileService>;
