@@ -66,7 +66,7 @@ export async function createApp(opts: {
   const metrics = createMetrics({ defaults: true });
   metrics.watchQueue(queueReader(database.prisma));
   // Across processes through the PostgreSQL server; the embedded database has a single process.
-  const bus = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
+  const bus = database.embedded ? await createLocalBus({ url: database.url, listen: true, logger }) : await createPgBus(database.url, logger);
   const events = countTaskTransitions(bus, metrics);
   const deps: Deps = {
     ...realTime,
@@ -94,7 +94,7 @@ export async function createApp(opts: {
 
   // Open subscriptions of this process; a key revoked in any process ends the ones it opened here.
   const streams = createLiveStreams({ ...config.subscriptions, clock: deps.clock });
-  events.onRevokedKey((apiKeyId) => streams.revokeKey(apiKeyId));
+  events.onRevokedKey((credentialId) => streams.revokeKey(credentialId));
 
   await installJobSchema(database.url, logger);
 
@@ -106,7 +106,7 @@ export async function createApp(opts: {
     handleRest: createRestHandler({ runOperation, contextFor, routes }),
     protocols: [
       a2aPushRoute(() => services.deliveries.a2a),
-      createMcpRoute({ routes, execute, contextFor, logger }),
+      createMcpRoute({ routes, execute, contextFor, logger, baseUrl: () => deps.urls.base }),
       createA2ARoute({
         execute,
         runOperation,

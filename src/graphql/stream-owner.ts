@@ -10,7 +10,7 @@ export function streamOwner(authentication: Authentication | undefined, req: Inc
   return {
     userId: authentication?.viewer?.id ?? null,
     address: admission.address(req),
-    apiKeyId: authentication?.apiKeyId ?? null,
+    credentialId: authentication?.credentialId ?? null,
     expiresAt: authentication?.expiresAt ?? null,
   };
 }

@@ -14,6 +14,7 @@ import type { Route } from '../rest/route.js';
 import type { RouteExecutor } from '../rest/runner.js';
 import type { Context } from '../schema/context.js';
 import { buildTools, type Tool } from './tools.js';
+import { bearerChallenge } from '../auth/challenge.js';
 
 const SERVER_INFO = { name: 'task-marketplace', version: '1.0.0' };
 
@@ -41,6 +42,7 @@ export function createMcpRoute(opts: {
   execute: RouteExecutor;
   contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
   logger: Logger;
+  baseUrl: () => string;
 }): ProtocolRoute {
   const tools = buildTools(opts.routes);
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -106,7 +108,8 @@ export function createMcpRoute(opts: {
         await transport.handleRequest(req, res, message);
       } catch (error) {
         if (error instanceof AppError) {
-          return sendAppError(res, error, error.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer' } : {});
+          const challenge = bearerChallenge(opts.baseUrl(), '/mcp', req.headers.authorization ? 'invalid_token' : undefined);
+          return sendAppError(res, error, error.code === 'UNAUTHENTICATED' ? { 'www-authenticate': challenge } : {});
         }
         throw error;
       }

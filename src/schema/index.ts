@@ -16,5 +16,6 @@ import './reputation.js';
 import './endpoint-ops.js';
 import './display.js';
 import './requester-record.js';
+import './oauth.js';
 
 export const schema = builder.toSchema({ sortSchema: true });
