@@ -16,6 +16,7 @@ import { createGraphQLServer } from './graphql/yoga.js';
 import { startWebSocketServer } from './graphql/ws-server.js';
 import { createRestHandler, createRouteExecutor } from './rest/runner.js';
 import { createMcpRoute } from './mcp/handler.js';
+import { accountRoutes } from './accounts/routes.js';
 import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
 import { streamOwner } from './graphql/stream-owner.js';
@@ -105,6 +106,7 @@ export async function createApp(opts: {
     raw,
     handleRest: createRestHandler({ runOperation, contextFor, routes }),
     protocols: [
+      accountRoutes({ services, admission, authenticateHeader, baseUrl: () => deps.urls.base }),
       a2aPushRoute(() => services.deliveries.a2a),
       createMcpRoute({ routes, execute, contextFor, logger, baseUrl: () => deps.urls.base }),
       createA2ARoute({
@@ -130,9 +132,10 @@ export async function createApp(opts: {
     serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null }),
     graphiql: config.env !== 'production',
     streams,
+    baseUrl: () => deps.urls.base,
   });
   const server = createHttpServer(route, { logger, metrics });
-  const sockets = startWebSocketServer({ server, yoga, contextFor, authenticateHeader, admission, streams, logger });
+  const sockets = startWebSocketServer({ server, yoga, contextFor, authenticateHeader, admission, streams, logger, baseUrl: () => deps.urls.base });
 
   const jobs: RunningJobs | null =
     (opts.runWorker ?? config.worker.run) ? await startJobs({ config, database, services, logger, events: jobEvents(metrics, opts.jobEvents) }) : null;

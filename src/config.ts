@@ -99,6 +99,13 @@ const schema = z.object({
   // An input request unanswered this long cancels the task; an uncontested dispute refunds after this long.
   INPUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
   DISPUTE_ANSWER_SECONDS: z.coerce.number().int().min(1).default(259_200),
+  // Accounts (docs/accounts.md): whether the dashboard may create accounts (closed: only the CLI does),
+  // where sign-in links are mailed from and through, and how long a browser session lasts.
+  SIGNUP: z.enum(['open', 'closed']).default('open'),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
+  EMAIL_FROM: z.string().min(3).max(200).default('Task marketplace <no-reply@localhost>'),
+  SESSION_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(525_600).default(10_080),
+  SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(400).default(30),
 });
 
 export type Config = ReturnType<typeof toConfig>;
@@ -163,6 +170,13 @@ function toConfig(env: z.infer<typeof schema>) {
     typesense: { url: env.TYPESENSE_URL ?? null, apiKey: env.TYPESENSE_API_KEY ?? null, collection: env.TYPESENSE_COLLECTION },
     searchCache: { ttlMs: env.SEARCH_CACHE_TTL_MS, maxAgents: env.SEARCH_CACHE_MAX_AGENTS },
     trust: { inputTimeoutSeconds: env.INPUT_TIMEOUT_SECONDS, disputeAnswerSeconds: env.DISPUTE_ANSWER_SECONDS },
+    accounts: {
+      signup: env.SIGNUP,
+      smtpUrl: env.SMTP_URL ?? null,
+      emailFrom: env.EMAIL_FROM,
+      sessionIdleMs: env.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
+      sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 86_400_000,
+    },
     health: {
       checkIntervalSeconds: env.HEALTH_CHECK_INTERVAL_SECONDS,
       probeEnabled: env.HEALTH_PROBE_ENABLED,

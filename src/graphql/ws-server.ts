@@ -13,6 +13,7 @@ import { closeCodeFor, connectionRefusal, operationErrors } from './socket-error
 import type { createGraphQLServer } from './yoga.js';
 import { endMessage, type LiveStreams, type Slot } from './live-streams.js';
 import { streamOwner, TOO_MANY_SUBSCRIPTIONS } from './stream-owner.js';
+import { credentialOf, fromAnotherOrigin } from '../auth/session-cookie.js';
 
 // The WebSocket close code for a caller over its budget (4xxx codes are the application's; 429 as in HTTP).
 const RATE_LIMITED_CLOSE_CODE = 4429;
@@ -22,8 +23,13 @@ const CREDENTIALS_ENDED_CLOSE_CODE = 4401;
 // The enveloped execute/subscribe travel to graphql-ws's callbacks in rootValue.
 type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown): unknown };
 
-const socketAuthorization = (params: Record<string, unknown> | undefined) =>
-  typeof params?.authorization === 'string' ? params.authorization : null;
+// connection_init's authorization, else the browser's session cookie sent with the upgrade request, but
+// only from a page of this site (a page elsewhere may open a socket to us; it must not be signed in).
+function socketAuthorization(params: Record<string, unknown> | undefined, request: http.IncomingMessage, baseUrl: () => string): string | null {
+  if (typeof params?.authorization === 'string') return params.authorization;
+  if (fromAnotherOrigin(request.headers, baseUrl())) return null;
+  return credentialOf(request.headers) ?? null;
+}
 
 export interface GraphQLSocketServer {
   // Completes every subscription and closes every socket.
@@ -38,6 +44,7 @@ export function startWebSocketServer(opts: {
   admission: Admission;
   streams: LiveStreams;
   logger: Logger;
+  baseUrl: () => string;
 }): GraphQLSocketServer {
   const { yoga, contextFor, logger } = opts;
   // Each socket's subscriptions by id, each holding a slot in `streams` until it ends.
@@ -56,7 +63,7 @@ export function startWebSocketServer(opts: {
       // uses, so sockets are no cheaper a way to guess keys; over it, the socket closes with 4429.
       onConnect: async (ctx) => {
         try {
-          const authorization = socketAuthorization(ctx.connectionParams);
+          const authorization = socketAuthorization(ctx.connectionParams, ctx.extra.request, opts.baseUrl);
           const authentication = await opts.authenticateHeader(authorization);
           if (authentication.authError !== null) {
             const decision = await opts.admission.count(authentication, ctx.extra.request);
@@ -81,7 +88,7 @@ export function startWebSocketServer(opts: {
             socket: ctx.extra.socket,
             params,
           });
-          const authorization = socketAuthorization(ctx.connectionParams);
+          const authorization = socketAuthorization(ctx.connectionParams, ctx.extra.request, opts.baseUrl);
           const authentication = await opts.authenticateHeader(authorization);
           // Every subscription counts against the caller's budget, as a request would.
           const decision = await opts.admission.count(authentication, ctx.extra.request);

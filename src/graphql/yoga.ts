@@ -6,6 +6,7 @@ import { AppError, temporarilyUnavailable, unauthenticated } from '../errors.js'
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
 import { authenticate, type Authentication } from '../auth/authenticate.js';
+import { credentialOf } from '../auth/session-cookie.js';
 import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
@@ -23,7 +24,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
   const { services, logger } = opts;
 
   const authenticateHeader = (authorization: string | null | undefined) =>
-    authenticate(authorization, { accounts: services.accounts, oauth: services.oauth, verifyJwt: opts.verifyJwt });
+    authenticate(authorization, { accounts: services.accounts, oauth: services.oauth, verifyJwt: opts.verifyJwt, sessions: services.sessions });
 
   // `known`: the caller was already authenticated for rate limiting (http/admission.ts); not done twice.
   async function contextFor(authorization: string | null | undefined, known?: Authentication): Promise<Context> {
@@ -48,7 +49,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     context: ({ request, connectionParams, authentication }: { request: Request; connectionParams?: Record<string, unknown>; authentication?: Authentication }) => {
       const fromSocket = connectionParams?.authorization;
       if (typeof fromSocket === 'string') return contextFor(fromSocket);
-      return contextFor(request.headers.get('authorization'), authentication);
+      return contextFor(credentialOf((name) => request.headers.get(name)), authentication);
     },
     maskedErrors: {
       // graphql-js may be loaded twice (ESM and CommonJS copies), so errors are recognised by shape, not class.

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { clientAddress } from './client-address.js';
+import { credentialOf } from '../auth/session-cookie.js';
 import { sendError } from './respond.js';
 import type { RateLimitDecision, RateLimits, RateLimitStore } from './rate-limit.js';
 
@@ -42,7 +43,7 @@ export function createAdmission(opts: {
   async function admit(req: IncomingMessage, res: ServerResponse) {
     // A look-up that breaks (database down) is counted by address here and left to fail again inside
     // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
-    const authentication = await opts.authenticateHeader(req.headers.authorization).catch(() => undefined);
+    const authentication = await opts.authenticateHeader(credentialOf(req.headers)).catch(() => undefined);
     const decision = await count(authentication, req);
     if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
     if (decision && !decision.allowed) {

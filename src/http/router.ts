@@ -16,6 +16,7 @@ import { metricsAccess } from './metrics-access.js';
 import { currentRequest } from './request-context.js';
 import { requestUrl } from './request-line.js';
 import { sendError, sendJson } from './respond.js';
+import { isForgedCookieRequest } from '../auth/session-cookie.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -38,6 +39,8 @@ export interface RouterParts {
   streams: LiveStreams;
   // Other protocols' endpoints (MCP, A2A), admitted like /v1.
   protocols?: ProtocolRoute[];
+  // The service's own address, which a browser's session cookie may be sent from.
+  baseUrl?: () => string;
 }
 
 // The last event of a stream whose credentials ended (a revoked key, an expired access token).
@@ -86,6 +89,10 @@ export function createRouter(parts: RouterParts): RequestHandler {
     if (path.startsWith(GRAPHIQL_ASSETS) && parts.graphiql) {
       currentRequest()!.route = GRAPHIQL_ASSETS;
       return serveGraphiQLAsset(path, res);
+    }
+    // A page of another site cannot make the browser change anything with its session cookie (CSRF).
+    if ((isRest(path) || path === '/graphql') && parts.baseUrl && isForgedCookieRequest(req.method, req.headers, parts.baseUrl())) {
+      return sendError(res, { code: 'FORBIDDEN', message: 'a request signed in by the session cookie must come from this site\'s pages' });
     }
     const rawRoute = raw.find((r) => r.method === req.method && r.path === path);
     if (rawRoute) return rawRoute.handle(req, res);

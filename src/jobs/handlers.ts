@@ -22,6 +22,7 @@ import { healthProbe } from './specs/health-probe.js';
 import { pruneDeliveries } from './specs/delivery-prune.js';
 import { deliverNotification } from './specs/notification-deliver.js';
 import { a2aPush } from './specs/a2a-push.js';
+import { mailSignInLink } from './specs/email-sign-in-link.js';
 
 export interface JobHandler<S extends z.ZodType = z.ZodType> {
   spec: JobSpec<S>;
@@ -51,4 +52,5 @@ export const handlers: JobHandler[] = [
   handle(pruneDeliveries, (s) => s.retention.prune()),
   handle(deliverNotification, (s, { notificationId }) => s.notifications.attempt(notificationId)),
   handle(a2aPush, (s, { pushId }) => s.a2aPushes.send(pushId)),
+  handle(mailSignInLink, (s, { emailLinkId }) => s.emailLinks.send(emailLinkId)),
 ];

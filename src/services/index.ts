@@ -19,9 +19,14 @@ import { endpointHealthService } from './endpoint-health.js';
 import { deliveryRecovery } from './delivery-recovery.js';
 import { deliveryRetention } from '../delivery/retention.js';
 import { measurePaymentProvider, measureSearchEngine } from '../metrics/instrument.js';
+import { sessionService } from '../accounts/sessions.js';
+import { passkeyService } from '../accounts/passkeys.js';
+import { emailLinkService } from '../accounts/email-links.js';
+import { createMailer } from '../accounts/mailer.js';
 
 export function createServices(deps: Deps) {
   const accounts = accountService(deps);
+  const sessions = sessionService(deps);
   const agents = agentService(deps);
   const agentCards = agentCardService(deps, agents);
   const discovery = discoveryService(deps, measureSearchEngine(createSearchEngine(deps), deps.metrics));
@@ -51,6 +56,9 @@ export function createServices(deps: Deps) {
     deps,
     accounts,
     oauth: oauthService(deps),
+    sessions,
+    passkeys: passkeyService(deps, sessions),
+    emailLinks: emailLinkService(deps, sessions, createMailer(deps.config.accounts.smtpUrl, deps.config.accounts.emailFrom)),
     agents,
     agentCards,
     a2aPushes: a2aPushService(deps),

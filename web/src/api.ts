@@ -1,15 +1,7 @@
-// Talks to the service: GraphQL over HTTP with fetch, and the few REST calls that need HTTP headers
-// GraphQL has no place for (Idempotency-Key). The credential lives in sessionStorage: it is gone when
-// the tab closes and is never written anywhere else.
+// Talks to the service: GraphQL over HTTP with fetch, and the REST calls that need HTTP headers GraphQL
+// has no place for (Idempotency-Key) or set the session cookie (signing in). The browser sends the
+// HttpOnly session cookie by itself; the page holds no key or token, in memory or in web storage.
 import type { TypedDocumentString } from './generated/gql/graphql.js';
-
-const CREDENTIAL = 'tm.credential';
-
-export const session = {
-  get: (): string | null => sessionStorage.getItem(CREDENTIAL),
-  set: (token: string) => sessionStorage.setItem(CREDENTIAL, token),
-  clear: () => sessionStorage.removeItem(CREDENTIAL),
-};
 
 export class ApiError extends Error {
   constructor(
@@ -22,8 +14,8 @@ export class ApiError extends Error {
   }
 }
 
-function headers(extra: Record<string, string> = {}, token = session.get()): Record<string, string> {
-  return { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...extra };
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  return { 'content-type': 'application/json', ...extra };
 }
 
 interface ErrorShape {
@@ -50,11 +42,11 @@ async function readJson(res: Response): Promise<Answer> {
 export async function gql<TResult, TVariables>(
   document: TypedDocumentString<TResult, TVariables>,
   variables?: TVariables,
-  opts: { token?: string } = {},
 ): Promise<TResult> {
   const res = await fetch('/graphql', {
     method: 'POST',
-    headers: headers({ accept: 'application/graphql-response+json, application/json' }, opts.token ?? session.get()),
+    credentials: 'same-origin',
+    headers: headers({ accept: 'application/graphql-response+json, application/json' }),
     body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
   });
   const body = await readJson(res);
@@ -64,8 +56,8 @@ export async function gql<TResult, TVariables>(
 }
 
 export async function rest<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<{ status: number; body: T }> {
-  const res = await fetch(path, { method, headers: headers(extra), body: body === undefined ? undefined : JSON.stringify(body) });
-  const parsed = await readJson(res);
+  const res = await fetch(path, { method, credentials: 'same-origin', headers: headers(extra), body: body === undefined ? undefined : JSON.stringify(body) });
+  const parsed = res.status === 204 ? {} : await readJson(res);
   if (!res.ok) {
     const error = parsed.error ?? {};
     throw new ApiError(error.message ?? `request failed (${res.status})`, error.code ?? 'ERROR', error.field, res.status);

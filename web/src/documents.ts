@@ -111,6 +111,17 @@ export const MeQuery = graphql(`
   }
 `);
 
+export const AccountQuery = graphql(`
+  query DashAccount {
+    me {
+      id
+      email
+      name
+      notificationUrl
+    }
+  }
+`);
+
 export const SimulateConfirmMutation = graphql(`
   mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {
     simulateCardConfirmation(input: $input) {

@@ -1,25 +1,21 @@
-// Live task status over graphql-ws (WebSocket on /graphql), one connection per tab, authenticated in
-// connection_init the way the service expects.
+// Live task status over graphql-ws (WebSocket on /graphql), one connection per tab. The browser sends
+// the session cookie with the upgrade request, which is how the service knows who is watching.
 import { createClient, type Client } from 'graphql-ws';
 import type { TypedDocumentString } from './generated/gql/graphql.js';
-import { session } from './api.js';
 
 let client: Client | null = null;
-let clientToken: string | null = null;
 
 function liveClient(): Client {
-  const token = session.get();
-  if (client && clientToken === token) return client;
-  void client?.dispose();
-  clientToken = token;
+  if (client) return client;
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
-  client = createClient({
-    url,
-    lazy: true,
-    retryAttempts: 5,
-    connectionParams: () => (token ? { authorization: `Bearer ${token}` } : {}),
-  });
+  client = createClient({ url, lazy: true, retryAttempts: 5 });
   return client;
+}
+
+// After signing in or out: the next subscription opens a socket as the new user.
+export function resetLive(): void {
+  void client?.dispose();
+  client = null;
 }
 
 // Calls onData with each result until the returned function is called.

@@ -1,11 +1,10 @@
 // The dashboard: a header with the pages, and the page the URL names.
-import { StrictMode, useEffect, useState } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import './styles.css';
-import { gql, session } from './api.js';
-import { MeQuery } from './documents.js';
 import { Link, navigate, parseRoute, useLocation, type Route } from './router.js';
-import { NotFound, PageTitle, SignInFirst } from './components/ui.js';
+import { NotFound, PageTitle, SignInFirst, Skeleton } from './components/ui.js';
+import { refreshViewer, signOut, useViewer } from './viewer.js';
 import { Discover } from './pages/Discover.js';
 import { AgentDetail } from './pages/AgentDetail.js';
 import { MyTasks } from './pages/MyTasks.js';
@@ -13,11 +12,16 @@ import { TaskPage } from './pages/TaskPage.js';
 import { MyAgents, NewAgent } from './pages/MyAgents.js';
 import { MyAgent } from './pages/MyAgent.js';
 import { SignIn } from './pages/SignIn.js';
+import { SignUp } from './pages/SignUp.js';
+import { EmailLinkSignIn } from './pages/EmailLinkSignIn.js';
+import { Account } from './pages/Account.js';
 
-const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent'];
+const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account'];
 
-function Page({ route, onSignedIn }: { route: Route; onSignedIn: (email: string) => void }) {
-  if (PRIVATE.includes(route.page) && !session.get()) {
+function Page({ route }: { route: Route }) {
+  const viewer = useViewer();
+  if (PRIVATE.includes(route.page) && !viewer.loaded) return <Skeleton />;
+  if (PRIVATE.includes(route.page) && !viewer.user) {
     return (
       <section>
         <PageTitle>Sign in needed</PageTitle>
@@ -41,7 +45,13 @@ function Page({ route, onSignedIn }: { route: Route; onSignedIn: (email: string)
     case 'myAgent':
       return <MyAgent key={route.id} id={route.id} />;
     case 'signIn':
-      return <SignIn onSignedIn={onSignedIn} />;
+      return <SignIn />;
+    case 'signUp':
+      return <SignUp />;
+    case 'emailLink':
+      return <EmailLinkSignIn />;
+    case 'account':
+      return <Account />;
     default:
       return <NotFound />;
   }
@@ -50,23 +60,12 @@ function Page({ route, onSignedIn }: { route: Route; onSignedIn: (email: string)
 function App() {
   const { pathname } = useLocation();
   const route = parseRoute(pathname);
-  const [email, setEmail] = useState<string | null>(null);
+  const { user } = useViewer();
 
-  useEffect(() => {
-    if (!session.get()) return;
-    gql(MeQuery).then(
-      (d) => setEmail(d.me.email),
-      // A key revoked since it was pasted: forget it.
-      () => {
-        session.clear();
-        setEmail(null);
-      },
-    );
-  }, []);
+  useEffect(() => void refreshViewer(), []);
 
-  const signOut = () => {
-    session.clear();
-    setEmail(null);
+  const leave = async () => {
+    await signOut();
     navigate('/');
   };
   const current = (page: Route['page'][]) => (page.includes(route.page) ? 'page' : undefined);
@@ -90,22 +89,29 @@ function App() {
           <Link href="/my/agents" aria-current={current(['myAgents', 'newAgent', 'myAgent'])}>
             My agents
           </Link>
-          {session.get() ? (
+          {user ? (
             <>
-              {email && <span className="muted who">{email}</span>}
-              <button type="button" className="link" onClick={signOut}>
+              <Link href="/account" aria-current={current(['account'])} className="who">
+                {user.email}
+              </Link>
+              <button type="button" className="link" onClick={() => void leave()}>
                 Sign out
               </button>
             </>
           ) : (
-            <Link href="/sign-in" aria-current={current(['signIn'])}>
-              Sign in
-            </Link>
+            <>
+              <Link href="/sign-in" aria-current={current(['signIn', 'emailLink'])}>
+                Sign in
+              </Link>
+              <Link href="/sign-up" aria-current={current(['signUp'])}>
+                Sign up
+              </Link>
+            </>
           )}
         </nav>
       </header>
       <main id="main">
-        <Page key={route.page} route={route} onSignedIn={setEmail} />
+        <Page key={route.page} route={route} />
       </main>
     </>
   );

@@ -10,6 +10,9 @@ export type Route =
   | { page: 'newAgent' }
   | { page: 'myAgent'; id: string }
   | { page: 'signIn' }
+  | { page: 'signUp' }
+  | { page: 'emailLink' }
+  | { page: 'account' }
   | { page: 'notFound' };
 
 // A segment with bad percent-encoding (`/agents/%zz`) names no page; decodeURIComponent would throw.
@@ -27,6 +30,9 @@ export function parseRoute(pathname: string): Route {
   const parts = decoded as string[];
   if (parts.length === 0) return { page: 'discover' };
   if (parts[0] === 'sign-in' && parts.length === 1) return { page: 'signIn' };
+  if (parts[0] === 'sign-in' && parts[1] === 'email' && parts.length === 2) return { page: 'emailLink' };
+  if (parts[0] === 'sign-up' && parts.length === 1) return { page: 'signUp' };
+  if (parts[0] === 'account' && parts.length === 1) return { page: 'account' };
   if (parts[0] === 'agents' && parts.length === 2) return { page: 'agent', slug: parts[1]! };
   if (parts[0] === 'tasks' && parts.length === 1) return { page: 'tasks' };
   if (parts[0] === 'tasks' && parts.length === 2) return { page: 'task', id: parts[1]! };

@@ -231,6 +231,16 @@ export type DeliveryAttempt = {
     error: string | null;
     at: Generated<Timestamp>;
 };
+export type EmailLink = {
+    id: string;
+    email: string;
+    hash: string | null;
+    tokenEnc: string | null;
+    addressKey: string;
+    createdAt: Timestamp;
+    expiresAt: Timestamp;
+    usedAt: Timestamp | null;
+};
 export type IdempotencyRecord = {
     userId: string;
     key: string;
@@ -285,6 +295,17 @@ export type OAuthToken = {
     usedAt: Timestamp | null;
     createdAt: Generated<Timestamp>;
 };
+export type Passkey = {
+    id: string;
+    userId: string;
+    credentialId: string;
+    publicKey: Buffer;
+    counter: Generated<string>;
+    transports: string[];
+    name: string;
+    createdAt: Generated<Timestamp>;
+    lastUsedAt: Timestamp | null;
+};
 export type Payment = {
     id: string;
     taskId: string;
@@ -319,6 +340,17 @@ export type SearchVocabulary = {
 };
 export type SearchWord = {
     word: string;
+};
+export type Session = {
+    id: string;
+    userId: string;
+    hash: string;
+    method: string;
+    userAgent: string | null;
+    createdAt: Generated<Timestamp>;
+    lastSeenAt: Timestamp;
+    expiresAt: Timestamp;
+    revokedAt: Timestamp | null;
 };
 export type Task = {
     id: string;
@@ -386,8 +418,19 @@ export type User = {
     connectAccountId: string | null;
     notificationUrl: string | null;
     notificationSecretEnc: string | null;
+    emailVerifiedAt: Timestamp | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
+};
+export type WebauthnChallenge = {
+    id: string;
+    challenge: string;
+    purpose: string;
+    userId: string | null;
+    email: string | null;
+    name: string | null;
+    newUserId: string | null;
+    expiresAt: Timestamp;
 };
 export type WorkerHeartbeat = {
     poolId: string;
@@ -404,19 +447,23 @@ export type DB = {
     creditLedger: CreditLedgerEntry;
     deliveries: Delivery;
     deliveryAttempts: DeliveryAttempt;
+    emailLinks: EmailLink;
     idempotencyRecords: IdempotencyRecord;
     notifications: Notification;
     oauthClients: OAuthClient;
     oauthCodes: OAuthCode;
     oauthGrants: OAuthGrant;
     oauthTokens: OAuthToken;
+    passkeys: Passkey;
     payments: Payment;
     processedWebhookEvents: ProcessedWebhookEvent;
     searchPhrases: SearchPhrase;
     searchVocabulary: SearchVocabulary;
     searchWords: SearchWord;
+    sessions: Session;
     taskHistory: TaskHistoryEntry;
     tasks: Task;
     users: User;
+    webauthnChallenges: WebauthnChallenge;
     workerHeartbeats: WorkerHeartbeat;
 };

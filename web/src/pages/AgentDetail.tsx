@@ -2,7 +2,8 @@
 // safe), its track record as a small chart, the fields its task form asks for, how to call it from
 // code, and for a signed-in user the form that sends it a task.
 import { useEffect, useMemo, useState } from 'react';
-import { gql, session } from '../api.js';
+import { gql } from '../api.js';
+import { useViewer } from '../viewer.js';
 import { AgentDetailQuery } from '../documents.js';
 import type { DashAgentDetailQuery } from '../generated/gql/graphql.js';
 import { price, when } from '../format.js';
@@ -32,7 +33,7 @@ export function AgentDetail({ slug }: { slug: string }) {
 
   if (error) return <LoadError error={error} what="Agent" retry={() => setAttempt((n) => n + 1)} />;
   if (!agent) return <Skeleton lines={6} what="agent" />;
-  const signedIn = Boolean(session.get());
+  const signedIn = useViewer().user !== null;
   return (
     <article className="agent-page">
       <header className="agent-header">

@@ -2,7 +2,7 @@
 // glance, and the tasks that reached them as a compact list naming the agent; the moves are on its page.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { gql, errorText } from '../api.js';
-import { DeliveriesQuery, ImportAgentMutation, MyAgentsQuery, NotificationsQuery, TasksQuery, UpdateAccountMutation } from '../documents.js';
+import { DeliveriesQuery, ImportAgentMutation, MyAgentsQuery, NotificationsQuery, TasksQuery } from '../documents.js';
 import type { DashDeliveriesQuery, DashNotificationsQuery, DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
 import { price, rating, when } from '../format.js';
 import { Link, navigate } from '../router.js';
@@ -117,47 +117,28 @@ function ImportCard() {
 }
 
 // Operational events about my agents (endpoint.failing, endpoint.disabled, delivery.exhausted,
-// delivery.recovered), and where they are POSTed.
+// delivery.recovered). Where they are POSTed is set on the account page.
 function Notifications() {
   const [data, setData] = useState<DashNotificationsQuery | null>(null);
-  const [url, setUrl] = useState('');
-  const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    gql(NotificationsQuery, { limit: 10 }).then(
-      (d) => {
-        setData(d);
-        setUrl(d.me.notificationUrl ?? '');
-      },
-      (e) => setError(errorText(e)),
-    );
+    gql(NotificationsQuery, { limit: 10 }).then(setData, (e) => setError(errorText(e)));
   }, []);
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    try {
-      const r = (await gql(UpdateAccountMutation, { input: { notificationUrl: url.trim() || null } })).updateAccount;
-      setSecret(r.notificationSecret ?? null);
-    } catch (e) {
-      setError(errorText(e));
-    }
-  }
 
   return (
     <section aria-labelledby="notifications">
       <h2 id="notifications">Notifications</h2>
-      <form className="inline-form" onSubmit={(e) => void save(e)}>
-        <label htmlFor="notification-url">Notification URL</label>
-        <input id="notification-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://…" />
-        <button type="submit">Save</button>
-      </form>
-      {secret && (
-        <p className="secret" role="status">
-          Notification secret, shown only now: <span className="mono">{secret}</span>
-        </p>
-      )}
+      <p className="hint">
+        {data?.me.notificationUrl ? (
+          <>
+            Sent to <span className="mono">{data.me.notificationUrl}</span>;
+          </>
+        ) : (
+          'Not sent anywhere yet;'
+        )}{' '}
+        set the notification URL on <Link href="/account">your account</Link>.
+      </p>
       <ErrorNote error={error} />
       {data && data.myNotifications.length === 0 && <p className="note">No events.</p>}
       <ul className="rows">

@@ -169,6 +169,11 @@ export type DashMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type DashMeQuery = { me: { id: string, email: string, name: string | null } };
 
+export type DashAccountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashAccountQuery = { me: { id: string, email: string, name: string | null, notificationUrl: string | null } };
+
 export type DashSimulateConfirmMutationVariables = Exact<{
   input: SimulateCardConfirmationInput;
 }>;
@@ -642,6 +647,16 @@ export const DashMeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashMeQuery, DashMeQueryVariables>;
+export const DashAccountDocument = new TypedDocumentString(`
+    query DashAccount {
+  me {
+    id
+    email
+    name
+    notificationUrl
+  }
+}
+    `) as unknown as TypedDocumentString<DashAccountQuery, DashAccountQueryVariables>;
 export const DashSimulateConfirmDocument = new TypedDocumentString(`
     mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {
   simulateCardConfirmation(input: $input) {

@@ -1,0 +1,187 @@
+// The REST endpoints of signing in and of the account's sessions and passkeys. They set and clear the
+// session cookie, which the GraphQL-backed route table has no place for, so they are their own route
+// (admitted like /v1: authenticated and rate limited by the router first).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Authentication } from '../auth/authenticate.js';
+import type { ProtocolRoute } from '../http/protocol-route.js';
+import type { Admission } from '../http/admission.js';
+import type { Services } from '../services/index.js';
+import { AppError, forbidden, invalid, temporarilyUnavailable, unauthenticated } from '../errors.js';
+import { isJsonContentType, readBody } from '../http/body.js';
+import { sendAppError, sendError, sendJson } from '../http/respond.js';
+import { addressKey } from '../http/rate-limit.js';
+import { overBudget } from '../http/admission.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { allScopes } from '../auth/scopes.js';
+import { clearedSessionCookie, sessionCookie } from '../auth/session-cookie.js';
+import type { Viewer } from '../services/accounts.js';
+
+const BODY_LIMIT = 64 * 1024;
+
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: string[];
+  auth: Authentication | undefined;
+  body: Record<string, unknown>;
+}
+
+interface Endpoint {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  run(call: Call): Promise<void>;
+}
+
+export function accountRoutes(opts: {
+  services: Services;
+  admission: Admission;
+  authenticateHeader: (authorization: string) => Promise<Authentication>;
+  baseUrl: () => string;
+}): ProtocolRoute {
+  const { services, admission } = opts;
+  const secure = () => opts.baseUrl().startsWith('https:');
+  const userAgent = (req: IncomingMessage) => req.headers['user-agent'];
+
+  // Answers a sign-in: the new session's cookie, and the user. A session the browser held before is
+  // ended: a sign-in never keeps an old session id (no fixation).
+  async function signedIn(call: Call, status: number, opened: { secret: string; userId: string }, extra: Record<string, unknown> = {}) {
+    const previous = call.auth?.credential;
+    if (previous?.kind === 'session' && previous.id && call.auth?.viewer) await services.sessions.end(call.auth.viewer.id, previous.id);
+    const user = await services.deps.prisma.user.findUniqueOrThrow({ where: { id: opened.userId }, select: { id: true, email: true, name: true } });
+    sendJson(call.res, status, { data: { user, ...extra } }, { 'set-cookie': sessionCookie(opened.secret, { maxAgeMs: services.sessions.maxAgeMs, secure: secure() }), 'cache-control': 'no-store' });
+  }
+
+  // One attempt of the address's failed sign-in budget (the one wrong API keys use): guessing links or keys is throttled.
+  async function countAttempt(req: IncomingMessage) {
+    const decision = await admission.count({ viewer: null, authError: 'sign-in attempt', principal: null, scopes: [] }, req);
+    if (decision && !decision.allowed) throw new AppError('RATE_LIMITED', overBudget(decision.retryAfterSeconds), { details: { retryAfterSeconds: decision.retryAfterSeconds } });
+  }
+
+  function accountViewer(auth: Authentication | undefined): Viewer & { sessionId: string | null } {
+    if (!auth?.viewer) throw unauthenticated('sign in first');
+    if (auth.scopes && !auth.scopes.includes('account')) throw forbidden('this credential lacks the scope "account"');
+    return Object.assign(auth.viewer, { sessionId: auth.credential?.kind === 'session' ? auth.credential.id : null });
+  }
+
+  const endpoints: Endpoint[] = [];
+  const on = (method: string, template: string, run: Endpoint['run']) => {
+    const pattern = new RegExp(`^${template.replace(/:\w+/g, '([^/]+)')}$`);
+    endpoints.push({ method, template, pattern, run });
+  };
+
+  on('GET', '/v1/auth/options', async ({ res }) => {
+    sendJson(res, 200, { data: { signup: services.deps.config.accounts.signup, emailLinks: services.emailLinks.delivery } });
+  });
+  on('POST', '/v1/auth/sign-up/options', async ({ res, body }) => {
+    sendJson(res, 200, { data: await services.passkeys.signUpOptions(body) }, { 'cache-control': 'no-store' });
+  });
+  on('POST', '/v1/auth/sign-up', async (call) => {
+    await signedIn(call, 201, await services.passkeys.signUp(call.body.credential, userAgent(call.req)));
+  });
+  on('POST', '/v1/auth/passkey/options', async ({ res }) => {
+    sendJson(res, 200, { data: await services.passkeys.signInOptions() }, { 'cache-control': 'no-store' });
+  });
+  on('POST', '/v1/auth/passkey', async (call) => {
+    await signedIn(call, 200, await services.passkeys.signIn(call.body.credential, userAgent(call.req)));
+  });
+  on('POST', '/v1/auth/email-link', async ({ req, res, body }) => {
+    await services.emailLinks.request(body.email, addressKey(admission.address(req)));
+    sendJson(res, 202, { data: { delivery: services.emailLinks.delivery, message: 'If the address can sign in here, a link is on its way; it works once, within 15 minutes.' } });
+  });
+  on('POST', '/v1/auth/email-link/sign-in', async (call) => {
+    await countAttempt(call.req);
+    const opened = await services.emailLinks.signIn(call.body.token, userAgent(call.req));
+    await signedIn(call, 200, opened, { created: opened.created });
+  });
+  // A key pasted on the sign-in page becomes a session; the page never keeps the key.
+  on('POST', '/v1/auth/api-key-session', async (call) => {
+    const key = call.body.apiKey;
+    if (typeof key !== 'string' || key.trim() === '' || key.length > 4096) throw invalid('apiKey', 'apiKey is required: an API key (or an access token of the identity provider)');
+    const found = await opts.authenticateHeader(`Bearer ${key.trim()}`);
+    if (!found.viewer) {
+      await countAttempt(call.req);
+      throw unauthenticated(found.authError ?? 'the API key is invalid or revoked');
+    }
+    // A session may do everything: only a credential that may too is exchanged for one.
+    if (found.scopes && allScopes.some((scope) => !found.scopes!.includes(scope))) {
+      throw forbidden('this key has limited scopes; a dashboard session needs a key with every scope');
+    }
+    const opened = await services.sessions.open(found.viewer.id, 'api_key', userAgent(call.req));
+    await signedIn(call, 200, { ...opened, userId: found.viewer.id });
+  });
+  on('POST', '/v1/auth/sign-out', async ({ res, auth }) => {
+    if (auth?.viewer && auth.credential?.kind === 'session' && auth.credential.id) await services.sessions.end(auth.viewer.id, auth.credential.id);
+    res.writeHead(204, { 'set-cookie': clearedSessionCookie(secure()) }).end();
+  });
+
+  on('GET', '/v1/account/sessions', async ({ res, auth }) => {
+    const viewer = accountViewer(auth);
+    sendJson(res, 200, { data: await services.sessions.list(viewer.id, viewer.sessionId) });
+  });
+  on('DELETE', '/v1/account/sessions', async ({ res, auth }) => {
+    const viewer = accountViewer(auth);
+    const revoked = await services.sessions.revokeAll(viewer.id);
+    sendJson(res, 200, { data: { revoked } }, viewer.sessionId ? { 'set-cookie': clearedSessionCookie(secure()) } : {});
+  });
+  on('DELETE', '/v1/account/sessions/:id', async ({ res, auth, params }) => {
+    const viewer = accountViewer(auth);
+    await services.sessions.revoke(viewer.id, params[0]!);
+    res.writeHead(204, params[0] === viewer.sessionId ? { 'set-cookie': clearedSessionCookie(secure()) } : {}).end();
+  });
+  on('GET', '/v1/account/passkeys', async ({ res, auth }) => {
+    sendJson(res, 200, { data: await services.passkeys.list(accountViewer(auth).id) });
+  });
+  on('POST', '/v1/account/passkeys/options', async ({ res, auth }) => {
+    sendJson(res, 200, { data: await services.passkeys.addOptions(accountViewer(auth)) }, { 'cache-control': 'no-store' });
+  });
+  on('POST', '/v1/account/passkeys', async ({ res, auth, body }) => {
+    sendJson(res, 201, { data: await services.passkeys.add(accountViewer(auth).id, body.credential, body.name) });
+  });
+  on('DELETE', '/v1/account/passkeys/:id', async ({ res, auth, params }) => {
+    await services.passkeys.remove(accountViewer(auth).id, params[0]!);
+    res.writeHead(204).end();
+  });
+
+  async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+    const raw = await readBody(req, BODY_LIMIT);
+    if (raw.length === 0) return {};
+    if (!isJsonContentType(req.headers['content-type'])) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw invalid('body', 'the body is not valid JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('body', 'the body must be a JSON object');
+    return parsed as Record<string, unknown>;
+  }
+
+  const find = (path: string) => endpoints.filter((e) => e.pattern.test(path));
+
+  return {
+    match(path) {
+      const hits = find(path);
+      return hits.length ? hits[0]!.template : null;
+    },
+    async handle(req, res, url, auth) {
+      const hits = find(url.pathname);
+      const hit = hits.find((e) => e.method === req.method);
+      if (!hit) {
+        const allow = hits.map((e) => e.method).join(', ');
+        return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${allow}` }, { allow });
+      }
+      try {
+        if (auth?.authError) throw unauthenticated(auth.authError);
+        const params = hit.pattern.exec(url.pathname)!.slice(1).map((p) => decodeURIComponent(p));
+        await hit.run({ req, res, params, auth, body: await jsonBody(req) });
+      } catch (error) {
+        if (error instanceof AppError) return sendAppError(res, error);
+        if (isDatabaseUnavailable(error)) return sendAppError(res, temporarilyUnavailable());
+        if (error instanceof URIError) return sendError(res, { code: 'INVALID_INPUT', message: 'the path is not valid percent-encoding', field: 'id' });
+        services.deps.logger.error({ err: error }, 'account endpoint failed');
+        sendError(res, { code: 'INTERNAL', message: 'internal error' });
+      }
+    },
+  };
+}

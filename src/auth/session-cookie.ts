@@ -1,0 +1,75 @@
+// The browser's credential: an HttpOnly cookie holding a session's secret (never readable by the page).
+// A request that carries no Authorization header but this cookie is authenticated by the session, through
+// the same pipeline as keys (auth/authenticate.ts), which sees it as `Session <secret>`.
+import type { IncomingHttpHeaders } from 'node:http';
+
+export const SESSION_COOKIE = 'tm_session';
+export const SESSION_SCHEME = 'Session';
+
+// The value of one cookie of a Cookie header, or null.
+export function cookieValue(header: string | undefined | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) {
+      const value = part.slice(eq + 1).trim();
+      return /^[A-Za-z0-9_-]{1,200}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+type HeaderGetter = (name: string) => string | null | undefined;
+
+const getterOf = (headers: IncomingHttpHeaders | HeaderGetter): HeaderGetter =>
+  typeof headers === 'function' ? headers : (name) => {
+    const value = headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+
+// The credential the request authenticates with: the Authorization header when sent, else the session
+// cookie as `Session <secret>`. An explicit header always wins, so scripts are never taken for the browser.
+export function credentialOf(headers: IncomingHttpHeaders | HeaderGetter): string | undefined {
+  const get = getterOf(headers);
+  const authorization = get('authorization');
+  if (authorization) return authorization;
+  const secret = cookieValue(get('cookie'), SESSION_COOKIE);
+  return secret ? `${SESSION_SCHEME} ${secret}` : undefined;
+}
+
+// The request is authenticated by the cookie (not by a header a page on another site cannot set).
+export function usesSessionCookie(headers: IncomingHttpHeaders): boolean {
+  return !headers.authorization && cookieValue(headers.cookie, SESSION_COOKIE) !== null;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+// A request a page of another site made the browser send (cross-site request forgery). Browsers send
+// Sec-Fetch-Site on every request; older ones at least Origin on a POST. The request's own Host and the
+// configured base URL count as this site. Without either header (curl, a script) it is not a browser's.
+export function fromAnotherOrigin(headers: IncomingHttpHeaders, baseUrl: string): boolean {
+  const site = headers['sec-fetch-site'];
+  if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
+  const origin = headers.origin;
+  if (typeof origin !== 'string') return false;
+  const own = new Set([new URL(baseUrl).origin]);
+  if (headers.host) {
+    own.add(`http://${headers.host}`);
+    own.add(`https://${headers.host}`);
+  }
+  return !own.has(origin);
+}
+
+// A state-changing request authenticated by the cookie, sent from another origin: refused with 403.
+export function isForgedCookieRequest(method: string | undefined, headers: IncomingHttpHeaders, baseUrl: string): boolean {
+  return !SAFE_METHODS.has(method ?? 'GET') && usesSessionCookie(headers) && fromAnotherOrigin(headers, baseUrl);
+}
+
+export function sessionCookie(secret: string, opts: { maxAgeMs: number; secure: boolean }): string {
+  return [`${SESSION_COOKIE}=${secret}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.floor(opts.maxAgeMs / 1000)}`, ...(opts.secure ? ['Secure'] : [])].join('; ');
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return [`${SESSION_COOKIE}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0', ...(secure ? ['Secure'] : [])].join('; ');
+}
