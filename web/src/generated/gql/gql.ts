@@ -54,6 +54,8 @@ type Documents = {
     "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n": typeof types.DashRequesterRecordDocument,
     "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n": typeof types.DashRecoverDeliveriesDocument,
     "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": typeof types.DashRequestTaskInputDocument,
+    "\n  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {\n    oauthAuthorization(request: $request) {\n      clientId\n      appName\n      redirectHost\n      scopes\n      redirectTo\n    }\n  }\n": typeof types.DashOAuthAuthorizationDocument,
+    "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n": typeof types.DashDecideOAuthAuthorizationDocument,
 };
 const documents: Documents = {
     "\n  query DashDiscover(\n    $q: String\n    $protocols: [String!]\n    $categories: [String!]\n    $capabilities: [String!]\n    $status: AgentStatus\n    $sort: DiscoverySort\n    $page: Int\n    $perPage: Int\n  ) {\n    discover(\n      q: $q\n      protocols: $protocols\n      categories: $categories\n      capabilities: $capabilities\n      status: $status\n      sort: $sort\n      page: $page\n      perPage: $perPage\n    ) {\n      data {\n        id\n        name\n        slug\n        description\n        tags\n        capabilities\n        trustTier\n        avgRating\n        ratingCount\n        taskCount\n        completedCount\n        failedCount\n        priceCents\n        status\n        iconUrl\n        ownerName\n        verified\n      }\n      total\n      page\n      perPage\n      totalPages\n    }\n  }\n": types.DashDiscoverDocument,
@@ -95,6 +97,8 @@ const documents: Documents = {
     "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n": types.DashRequesterRecordDocument,
     "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n": types.DashRecoverDeliveriesDocument,
     "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": types.DashRequestTaskInputDocument,
+    "\n  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {\n    oauthAuthorization(request: $request) {\n      clientId\n      appName\n      redirectHost\n      scopes\n      redirectTo\n    }\n  }\n": types.DashOAuthAuthorizationDocument,
+    "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n": types.DashDecideOAuthAuthorizationDocument,
 };
 
 /**
@@ -253,6 +257,14 @@ export function graphql(source: "\n  mutation DashRecoverDeliveries($agentId: ID
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashRequestTaskInputDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {\n    oauthAuthorization(request: $request) {\n      clientId\n      appName\n      redirectHost\n      scopes\n      redirectTo\n    }\n  }\n"): typeof import('./graphql.js').DashOAuthAuthorizationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n"): typeof import('./graphql.js').DashDecideOAuthAuthorizationDocument;
 
 
 export function graphql(source: string) {
