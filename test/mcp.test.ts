@@ -140,7 +140,7 @@ describe('MCP errors', () => {
     });
     expect(res.status).toBe(401);
     // Where an MCP host finds how to get a token (RFC 9728), from nothing but the URL.
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.app.services.deps.urls.base}/.well-known/oauth-protected-resource/mcp"`);
     expect(((await res.json()) as any).error.code).toBe('UNAUTHENTICATED');
   });
 
