@@ -93,7 +93,8 @@ describe('authorization', () => {
 
   it('sends a request without PKCE, or with plain, back to the app as invalid_request, with no code', async () => {
     const { body: client } = await register();
-    for (const extra of [{ codeChallenge: null }, { codeChallengeMethod: 'plain' }, { codeChallengeMethod: null }]) {
+    const variants: Array<Record<string, string | null>> = [{ codeChallenge: null }, { codeChallengeMethod: 'plain' }, { codeChallengeMethod: null }];
+    for (const extra of variants) {
       const { challenge } = pkce();
       const answer = await decide(request(client.client_id, challenge, extra));
       const url = new URL(answer.data!.decideOAuthAuthorization);
