@@ -68,7 +68,7 @@ export async function createApp(opts: {
   const metrics = createMetrics({ defaults: true });
   metrics.watchQueue(queueReader(database.prisma));
   // Across processes through the PostgreSQL server; the embedded database has a single process.
-  const bus = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
+  const bus = database.embedded ? await createLocalBus({ url: database.url, listen: true, logger }) : await createPgBus(database.url, logger);
   const events = countTaskTransitions(bus, metrics);
   const deps: Deps = {
     ...realTime,
@@ -96,7 +96,7 @@ export async function createApp(opts: {
 
   // Open subscriptions of this process; a key revoked in any process ends the ones it opened here.
   const streams = createLiveStreams({ ...config.subscriptions, clock: deps.clock });
-  events.onRevokedKey((apiKeyId) => streams.revokeKey(apiKeyId));
+  events.onRevokedKey((credentialId) => streams.revokeKey(credentialId));
 
   await installJobSchema(database.url, logger);
 
@@ -110,7 +110,7 @@ export async function createApp(opts: {
       accountRoutes({ services, admission, authenticateHeader, baseUrl: () => deps.urls.base }),
       a2aPushRoute(() => services.deliveries.a2a),
       ...fileRoutes(services.files),
-      createMcpRoute({ routes, execute, contextFor, logger, origins: () => [deps.urls.base, ...config.corsOrigins] }),
+      createMcpRoute({ routes, execute, contextFor, logger, origins: () => [deps.urls.base, ...config.corsOrigins], baseUrl: () => deps.urls.base }),
       createA2ARoute({
         execute,
         runOperation,

@@ -8,6 +8,7 @@ export const errorStatus = {
   UNAUTHENTICATED: 401,
   PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
+  INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
@@ -50,6 +51,9 @@ export const invalidFields = (problems: Array<{ field: string; message: string }
   });
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message = 'not allowed') => new AppError('FORBIDDEN', message);
+// The credential (a key or an app's token) was not given the scope the operation needs.
+export const insufficientScope = (scope: string) =>
+  new AppError('INSUFFICIENT_SCOPE', `this credential lacks the "${scope}" scope`, { details: { scope } });
 export const unauthenticated = (message = 'authentication required') => new AppError('UNAUTHENTICATED', message);
 export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, { details });
 

@@ -73,7 +73,7 @@ describe('API keys', () => {
     // No field of the type could return the key or its hash, whatever a client selects.
     const type = await graphql('query { __type(name: "ApiKey") { fields { name } } }', {});
     expect(type.data.__type.fields.map((f: { name: string }) => f.name).sort()).toEqual(
-      ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt'],
+      ['createdAt', 'expiresAt', 'id', 'lastUsedAt', 'name', 'prefix', 'revokedAt', 'scopes'],
     );
   });
 

@@ -139,7 +139,8 @@ describe('MCP errors', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    // Where an MCP host finds how to get a token (RFC 9728), from nothing but the URL.
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${server.app.services.deps.urls.base}/.well-known/oauth-protected-resource/mcp"`);
     expect(((await res.json()) as any).error.code).toBe('UNAUTHENTICATED');
   });
 

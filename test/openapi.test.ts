@@ -165,6 +165,17 @@ describe('real answers conform to the document', () => {
     await call('POST', `/v1/tasks/${t8.id}/reject`, { ...r, body: { reason: 'Wrong' } });
     await call('POST', `/v1/tasks/${t8.id}/contest`, { ...o, body: { statement: 'It is right' } });
 
+    // API keys, and an app connected through OAuth (the consent's answer as the consent page sends it).
+    const newKey = (await call('POST', '/v1/api-keys', { ...r, body: { name: 'reader', scopes: ['tasks:read'] } })).body.data;
+    await call('GET', '/v1/api-keys', r);
+    await call('DELETE', `/v1/api-keys/${newKey.id}`, r);
+    const redirect = 'http://127.0.0.1:9/cb';
+    const app = (await (await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Contract App', redirect_uris: [redirect] }) })).json()) as { client_id: string };
+    const consent = { responseType: 'code', clientId: app.client_id, redirectUri: redirect, codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', codeChallengeMethod: 'S256' };
+    await server.api.post('/graphql', { ...r, body: { query: 'mutation ($q: OAuthAuthorizationRequest!) { decideOAuthAuthorization(request: $q, allow: true) }', variables: { q: consent } } });
+    await call('GET', '/v1/account/apps', r);
+    await call('DELETE', `/v1/account/apps/${app.client_id}`, r);
+
     // Billing, on the simulated processor: a paid agent and a task held on a card until confirmed.
     const paid = (await call('POST', '/v1/agents', { ...o, body: { name: 'Paid', endpoint: agentHttp.url, priceCents: 300 } })).body.data;
     await call('GET', '/v1/billing', r);

@@ -5,6 +5,7 @@
 // returned, defaults and types included.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
+import { createKysely } from '../src/db/kysely.js';
 import { systemClock } from '../src/deps.js';
 import { newId } from '../src/ids.js';
 import { isUniqueViolation } from '../src/db/errors.js';
@@ -86,16 +87,18 @@ it('records an attempt and releases the delivery, and throws for a delivery that
 });
 
 it('reads an API key with its user as Prisma would, and nothing for a revoked or unknown key', async () => {
-  const { user, apiKey } = await createUserWithKey(prisma, { email: `${newId('e')}@example.com`, name: 'Key Holder' });
+  const sql = createKysely(db.url, 1);
+  const { user, apiKey } = await createUserWithKey(sql, { email: `${newId('e')}@example.com`, name: 'Key Holder' });
   await prisma.user.update({ where: { id: user.id }, data: { defaultPaymentMethodId: 'pm_1', cardBrand: 'visa', cardLast4: '4242', isAdmin: true } });
   const events = { publishRevokedKey: async () => {} };
-  const accounts = accountService({ prisma, clock: systemClock, events, logger: console } as never);
+  const accounts = accountService({ prisma, sql, clock: systemClock, events, logger: console } as never);
   const found = await accounts.userForApiKey(apiKey);
   expect(found?.user).toEqual(await prisma.user.findUniqueOrThrow({ where: { id: user.id } }));
   expect(found?.apiKeyId).toBe((await prisma.apiKey.findFirstOrThrow({ where: { userId: user.id } })).id);
   expect(await accounts.userForApiKey(`${apiKey}x`)).toBeNull();
   await accounts.revokeApiKey(user.id, found!.apiKeyId);
   expect(await accounts.userForApiKey(apiKey)).toBeNull();
+  await sql.destroy();
 });
 
 it('reads a task with its payment, or with none, as Prisma would', async () => {

@@ -109,16 +109,14 @@ describe('HTTP surface', () => {
       // The service over a database client whose key lookup breaks, as a lost connection would.
       const prisma = createPrismaClient(server.db.url, 2);
       const broken = new Error(`boom: password=${secret} at /srv/app/src/services/accounts.ts:42`);
-      const bind = <T extends object>(target: T, value: unknown) => (typeof value === 'function' ? value.bind(target) : value);
-      // The lookup is one SQL statement on api_keys (services/accounts.ts); every other statement runs.
-      const readsKeys = (query: unknown) => Array.isArray(query) && query.join('').includes('FROM api_keys');
+      // The lookup is one Kysely statement on api_keys (stores/accounts-store.ts); every other statement runs.
       const ownSql = createKysely(server.db.url, 2);
-      const failing = new Proxy(prisma, {
-        get(target, prop) {
-          const value = bind(target, Reflect.get(target, prop));
-          if (prop !== '$queryRaw') return value;
-          return (query: unknown, ...values: unknown[]) => (readsKeys(query) ? Promise.reject(broken) : value(query, ...values));
+      const failingSql = ownSql.withPlugin({
+        transformQuery: ({ node }) => {
+          if (/"(api_keys|apiKeys)"/.test(JSON.stringify(node))) throw broken;
+          return node;
         },
+        transformResult: async ({ result }) => result,
       });
       const sink = new Writable({
         write(chunk, _encoding, done) {
@@ -128,7 +126,7 @@ describe('HTTP surface', () => {
       });
       app = await createApp({
         config: loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }),
-        database: { url: server.db.url, embedded: server.db.kind === 'pglite', prisma: failing, searchPrisma: failing, sql: ownSql, close: async () => { await prisma.$disconnect(); await ownSql.destroy(); } },
+        database: { url: server.db.url, embedded: server.db.kind === 'pglite', prisma, searchPrisma: prisma, sql: failingSql, close: async () => { await prisma.$disconnect(); await ownSql.destroy(); } },
         logger: pino({ level: 'error' }, sink),
         serverKey: randomBytes(32),
         runWorker: false,

@@ -22,6 +22,7 @@ import { AGENT_FOR_CARD } from './operations.js';
 import type { FollowTask } from './updates.js';
 import { endMessage, type EndReason, type Slot } from '../graphql/live-streams.js';
 import { TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
+import { bearerChallenge } from '../auth/challenge.js';
 import type { A2APushService } from './pushes.js';
 import { paramsProblem } from './params.js';
 
@@ -223,7 +224,8 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
         await serveRpc(req, res, m ? decodeSlug(m[1]!) : null, authentication);
       } catch (error) {
         if (error instanceof AppError) {
-          return sendAppError(res, error, error.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer' } : {});
+          const challenge = bearerChallenge(opts.baseUrl(), '/a2a', req.headers.authorization ? 'invalid_token' : undefined);
+          return sendAppError(res, error, error.code === 'UNAUTHENTICATED' ? { 'www-authenticate': challenge } : {});
         }
         throw error;
       }

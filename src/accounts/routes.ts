@@ -55,7 +55,7 @@ export function accountRoutes(opts: {
 
   // One attempt of the address's failed sign-in budget (the one wrong API keys use): guessing links or keys is throttled.
   async function countAttempt(req: IncomingMessage) {
-    const decision = await admission.count({ viewer: null, authError: 'sign-in attempt', principal: null }, req);
+    const decision = await admission.count({ viewer: null, authError: 'sign-in attempt', principal: null, scopes: [] }, req);
     if (decision && !decision.allowed) throw new AppError('RATE_LIMITED', overBudget(decision.retryAfterSeconds), { details: { retryAfterSeconds: decision.retryAfterSeconds } });
   }
 

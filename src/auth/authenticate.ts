@@ -3,11 +3,13 @@
 // session cookie arrives here as `Session <secret>` (auth/session-cookie.ts credentialOf).
 import type { AccountService, Viewer } from '../services/accounts.js';
 import type { SessionService } from '../accounts/sessions.js';
+import { ACCESS_TOKEN_PREFIX, type OAuthService } from '../services/oauth.js';
 import { looksLikeJwt, type JwtVerifier } from './jwt.js';
 import { allScopes, type Scope } from './scopes.js';
 import { SESSION_SCHEME } from './session-cookie.js';
 
-// Which credential authenticated the request, and its id where it has one (what revocation names).
+// Which credential authenticated the request, and its id where it has one (what revocation names: an
+// API key's id, a session's id, an app grant's id).
 export type CredentialKind = 'apiKey' | 'session' | 'accessToken';
 
 export interface Authentication {
@@ -15,26 +17,26 @@ export interface Authentication {
   authError: string | null;
   // What rate limiting counts against: the user, else null (the caller's address is used).
   principal: string | null;
-  // The credential, for what outlives the request (subscriptions): the API key used, or when the access
-  // token expires.
-  apiKeyId?: string;
-  expiresAt?: Date;
+  // What the credential may do (auth/scopes.ts): all for an anonymous caller (fields needing a user say so first).
+  scopes: readonly Scope[];
+  // The credential, for what outlives the request (subscriptions): its revocation ends them; and when it expires.
   credential?: { kind: CredentialKind; id: string | null };
-  // What the credential may do (auth/scopes.ts); absent for an anonymous caller.
-  scopes?: readonly Scope[];
+  expiresAt?: Date;
 }
+
+const anonymous = (authError: string | null = null): Authentication => ({ viewer: null, authError, principal: null, scopes: allScopes });
 
 export async function authenticate(
   header: string | null | undefined,
-  deps: { accounts: AccountService; verifyJwt: JwtVerifier | null; sessions?: SessionService },
+  deps: { accounts: AccountService; oauth: OAuthService; verifyJwt: JwtVerifier | null; sessions?: SessionService },
 ): Promise<Authentication> {
-  if (!header) return { viewer: null, authError: null, principal: null };
+  if (!header) return anonymous();
   const session = new RegExp(`^${SESSION_SCHEME} (\\S+)$`).exec(header);
   if (session?.[1] && deps.sessions) {
     // A session that ended leaves the browser signed out, not in error: public pages keep working and
     // pages that need a user answer 401 as for anyone signed out.
     const found = await deps.sessions.authenticate(session[1]);
-    if (!found) return { viewer: null, authError: null, principal: null };
+    if (!found) return anonymous();
     return {
       viewer: found.user,
       authError: null,
@@ -45,15 +47,15 @@ export async function authenticate(
     };
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) return { viewer: null, authError: 'the Authorization header must be "Bearer <token>"', principal: null };
+  if (!match?.[1]) return anonymous('the Authorization header must be "Bearer <token>"');
   const token = match[1];
   if (looksLikeJwt(token)) {
-    if (!deps.verifyJwt) return { viewer: null, authError: 'access tokens are not enabled on this server', principal: null };
+    if (!deps.verifyJwt) return anonymous('access tokens are not enabled on this server');
     let claims;
     try {
       claims = await deps.verifyJwt(token);
     } catch {
-      return { viewer: null, authError: 'the access token is invalid or expired', principal: null };
+      return anonymous('the access token is invalid or expired');
     }
     // Past verification the token is good: a failure finding its user (409 for an email held by another
     // account, 503 for a database outage) is answered as what it is, not as a bad token.
@@ -66,7 +68,26 @@ export async function authenticate(
     const expiresAt = typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : undefined;
     return { viewer, authError: null, principal: viewer.id, ...(expiresAt ? { expiresAt } : {}), credential: { kind: 'accessToken', id: null }, scopes: allScopes };
   }
+  if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
+    const bearer = await deps.oauth.userForAccessToken(token);
+    if (!bearer) return anonymous('the access token is invalid, expired or revoked');
+    return {
+      viewer: bearer.user,
+      authError: null,
+      principal: bearer.user.id,
+      scopes: bearer.scopes,
+      credential: { kind: 'accessToken', id: bearer.grantId },
+      expiresAt: bearer.expiresAt,
+    };
+  }
   const found = await deps.accounts.userForApiKey(token);
-  if (!found) return { viewer: null, authError: 'the API key is invalid or revoked', principal: null };
-  return { viewer: found.user, authError: null, principal: found.user.id, apiKeyId: found.apiKeyId, credential: { kind: 'apiKey', id: found.apiKeyId }, scopes: allScopes };
+  if (!found) return anonymous('the API key is invalid, expired or revoked');
+  return {
+    viewer: found.user,
+    authError: null,
+    principal: found.user.id,
+    scopes: found.scopes,
+    credential: { kind: 'apiKey', id: found.apiKeyId },
+    ...(found.expiresAt ? { expiresAt: found.expiresAt } : {}),
+  };
 }

@@ -16,9 +16,9 @@ export async function runCommand(command: CliCommand, values: Record<string, str
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'shared', poolSize: 2 });
   const logger = createLogger('silent');
-  // On a PostgreSQL server the running service hears what the command announces (a revoked API key ends
-  // its subscriptions).
-  const events = database.embedded ? createLocalBus() : await createPgBus(database.url, logger);
+  // The running service hears what the command announces (a revoked API key ends its subscriptions):
+  // through the PostgreSQL server, or the embedded database's socket (its notification relay).
+  const events = database.embedded ? await createLocalBus({ url: database.url, listen: false, logger }) : await createPgBus(database.url, logger);
   try {
     const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
     const services = createServices({

@@ -19,9 +19,9 @@ export interface EventBus {
   readonly notifyChannel: string | null;
   // An event a transaction sent on notifyChannel has left with its commit (for what counts events).
   sentInTransaction(event: TaskEvent): void;
-  // An API key was revoked: every process ends the subscriptions it opened.
-  publishRevokedKey(apiKeyId: string): Promise<void>;
-  onRevokedKey(listener: (apiKeyId: string) => void): void;
+  // A credential (an API key, an app's grant) was revoked: every process ends the subscriptions it opened.
+  publishRevokedKey(credentialId: string): Promise<void>;
+  onRevokedKey(listener: (credentialId: string) => void): void;
   // Search results may have changed: a transaction that wrote to the tables a search reads committed (the
   // search_changed triggers announce it at the commit, in any process): 'changed'. 'lost' when this
   // process may miss such news (its listening connection dropped); 'changed' follows once it listens
@@ -141,19 +141,52 @@ function localFanout() {
   };
 }
 
-export function createLocalBus(): EventBus {
+// `revocations`: the embedded database's URL. Revoking is announced through it (pg_notify) as well as
+// here, and with `listen` this process hears what others announce: the CLI revoking a key on the
+// embedded database reaches the server through the socket's notification relay (db/notification-relay.ts).
+export async function createLocalBus(revocations?: { url: string; listen: boolean; logger: Logger }): Promise<EventBus> {
   const fanout = localFanout();
+  const relay = revocations ? await revocationChannel(revocations.url, revocations.listen, revocations.logger, fanout.emitRevokedKey) : null;
   return {
     notifyChannel: null,
     sentInTransaction: () => {},
     publish: async (event) => void fanout.emit(event),
-    publishRevokedKey: async (apiKeyId) => void fanout.emitRevokedKey(apiKeyId),
+    async publishRevokedKey(credentialId) {
+      fanout.emitRevokedKey(credentialId);
+      await relay?.announce(credentialId);
+    },
     onRevokedKey: fanout.onRevokedKey,
     watchSearchChanges: () => false,
     subscribe: (interest, signal) => fanout.subscribe(interest, signal),
     count: fanout.count,
     endSubscriptions: () => fanout.end(),
-    close: async () => fanout.end(),
+    close: async () => {
+      fanout.end();
+      await relay?.close();
+    },
+  };
+}
+
+// Revocations over the database's LISTEN/NOTIFY, for the embedded database's processes.
+async function revocationChannel(url: string, listen: boolean, logger: Logger, heard: (credentialId: string) => void) {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool.on('error', (error) => logger.warn({ err: error }, 'revocation pool error'));
+  let listener: pg.Client | null = null;
+  if (listen) {
+    listener = new pg.Client({ connectionString: url });
+    listener.on('notification', (msg) => {
+      if (msg.channel === REVOKED_KEYS && msg.payload) heard(msg.payload);
+    });
+    listener.on('error', (error) => logger.warn({ err: error }, 'revocation listener lost'));
+    await listener.connect();
+    await listener.query(`LISTEN ${REVOKED_KEYS}`);
+  }
+  return {
+    announce: async (credentialId: string) => void (await pool.query('SELECT pg_notify($1, $2)', [REVOKED_KEYS, credentialId])),
+    close: async () => {
+      await listener?.end().catch(() => {});
+      await pool.end();
+    },
   };
 }
 

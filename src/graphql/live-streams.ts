@@ -15,8 +15,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface StreamOwner {
   userId: string | null;
   address: string;
-  // The API key or browser session that opened it, or the access token's expiry; neither for an anonymous caller.
-  apiKeyId: string | null;
+  // The credential that opened it (an API key's id, an app's grant id), or the access token's expiry;
+  // neither for an anonymous caller.
+  credentialId: string | null;
   expiresAt: Date | null;
 }
 
@@ -28,8 +29,8 @@ export interface Slot {
 export interface LiveStreams {
   // A slot, or null when the user or the address already holds its limit. `end` closes the subscription.
   open(owner: StreamOwner, end: (reason: EndReason) => void): Slot | null;
-  // Ends every subscription opened with this API key.
-  revokeKey(apiKeyId: string): void;
+  // Ends every subscription opened with this credential.
+  revokeKey(credentialId: string): void;
   // Open subscriptions, for tests and metrics.
   count(): number;
 }
@@ -81,8 +82,8 @@ export function createLiveStreams(opts: { perUser: number; perAddress: number; c
       if (owner.expiresAt) armExpiry(entry, owner.expiresAt);
       return { release: () => remove(entry) };
     },
-    revokeKey(apiKeyId) {
-      for (const entry of [...entries]) if (entry.apiKeyId === apiKeyId) endEntry(entry, 'revoked');
+    revokeKey(credentialId) {
+      for (const entry of [...entries]) if (entry.credentialId === credentialId) endEntry(entry, 'revoked');
     },
     count: () => entries.size,
   };

@@ -10,8 +10,8 @@ export function streamOwner(authentication: Authentication | undefined, req: Inc
   return {
     userId: authentication?.viewer?.id ?? null,
     address: admission.address(req),
-    // The key's or the session's id: revoking either ends the stream (live-streams.ts revokeKey).
-    apiKeyId: authentication?.credential?.id ?? authentication?.apiKeyId ?? null,
+    // The key's, the session's or the app grant's id: revoking it ends the stream (live-streams.ts revokeKey).
+    credentialId: authentication?.credential?.id ?? null,
     expiresAt: authentication?.expiresAt ?? null,
   };
 }

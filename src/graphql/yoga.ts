@@ -24,7 +24,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
   const { services, logger } = opts;
 
   const authenticateHeader = (authorization: string | null | undefined) =>
-    authenticate(authorization, { accounts: services.accounts, verifyJwt: opts.verifyJwt, sessions: services.sessions });
+    authenticate(authorization, { accounts: services.accounts, oauth: services.oauth, verifyJwt: opts.verifyJwt, sessions: services.sessions });
 
   // `known`: the caller was already authenticated for rate limiting (http/admission.ts); not done twice.
   async function contextFor(authorization: string | null | undefined, known?: Authentication): Promise<Context> {
@@ -33,7 +33,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     if (auth.authError) throw unauthenticated(auth.authError);
     const request = currentRequest();
     if (request && auth.viewer) request.principalId = auth.viewer.id;
-    return { viewer: auth.viewer, services, prisma: services.deps.prisma };
+    return { viewer: auth.viewer, scopes: auth.scopes, services, prisma: services.deps.prisma };
   }
 
   const yoga = createYoga<object, Context>({

@@ -88,7 +88,11 @@ export function createRouter(parts: RouterParts): RequestHandler {
       return sendError(res, { code: 'FORBIDDEN', message: 'a request signed in by the session cookie must come from this site\'s pages' });
     }
     const rawRoute = raw.find((r) => r.method === req.method && r.path === path);
-    if (rawRoute) return rawRoute.handle(req, res);
+    if (rawRoute) {
+      // The OAuth endpoints take no credential but write rows (apps, codes, tokens): counted by address.
+      if (path.startsWith('/oauth/') && !(await admitByAddress(req, res))) return;
+      return rawRoute.handle(req, res);
+    }
     for (const protocol of parts.protocols ?? []) {
       const template = protocol.match(path, req);
       if (template === null) continue;

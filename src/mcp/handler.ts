@@ -16,6 +16,7 @@ import type { Context } from '../schema/context.js';
 import { buildTools, type Tool } from './tools.js';
 import { callProblems, cleanErrors, invalidParams, originAllowed } from './wire.js';
 import { withResourceLinks } from '../files/resource-links.js';
+import { bearerChallenge } from '../auth/challenge.js';
 
 const SERVER_INFO = { name: 'task-marketplace', version: '1.0.0' };
 // More calls in one JSON-RPC batch are refused outright (each call is also counted against the rate limit).
@@ -47,6 +48,7 @@ export function createMcpRoute(opts: {
   logger: Logger;
   // The service's own origin (PUBLIC_BASE_URL's) and the browser origins of CORS_ORIGINS: the pages allowed to call.
   origins: () => string[];
+  baseUrl: () => string;
 }): ProtocolRoute {
   const tools = buildTools(opts.routes);
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -127,7 +129,8 @@ export function createMcpRoute(opts: {
         await transport.handleRequest(req, res, message);
       } catch (error) {
         if (error instanceof AppError) {
-          return sendAppError(res, error, error.code === 'UNAUTHENTICATED' ? { 'www-authenticate': 'Bearer' } : {});
+          const challenge = bearerChallenge(opts.baseUrl(), '/mcp', req.headers.authorization ? 'invalid_token' : undefined);
+          return sendAppError(res, error, error.code === 'UNAUTHENTICATED' ? { 'www-authenticate': challenge } : {});
         }
         throw error;
       }

@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { AppError, invalid, unauthenticated } from '../errors.js';
+import { AppError, insufficientScope, invalid, unauthenticated } from '../errors.js';
+import type { Scope } from '../auth/scopes.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../auth/authenticate.js';
@@ -28,9 +29,11 @@ function sendFailure(req: IncomingMessage, res: ServerResponse, error: unknown):
   else res.destroy();
 }
 
-const signedIn = (authentication: Authentication | undefined) => {
+// Uploading is part of making a task (tasks:write), reading a file part of reading one (tasks:read).
+const signedIn = (authentication: Authentication | undefined, scope: Scope) => {
   if (authentication?.authError) throw unauthenticated(authentication.authError);
   if (!authentication?.viewer) throw unauthenticated('send an API key as Authorization: Bearer <key>');
+  if (!authentication.scopes.includes(scope)) throw insufficientScope(scope);
   return authentication.viewer;
 };
 
@@ -133,7 +136,7 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
       match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') && !hasSignature(req) ? '/v1/files' : null),
       async handle(req, res, url, authentication) {
         try {
-          const viewer = signedIn(authentication);
+          const viewer = signedIn(authentication, 'tasks:write');
           const file = await withUpload(req, url, (upload) => files.upload(viewer, upload));
           sendJson(res, 201, { data: file });
         } catch (error) {
@@ -145,7 +148,7 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
       match: (path, req) => ((req.method === 'GET' || req.method === 'HEAD') && fileIdOf(path) && !hasSignature(req) ? '/v1/files/:id' : null),
       async handle(req, res, url, authentication) {
         try {
-          const row = await files.forViewer(signedIn(authentication), fileIdOf(url.pathname)!);
+          const row = await files.forViewer(signedIn(authentication, 'tasks:read'), fileIdOf(url.pathname)!);
           await sendFile(files, req, res, row);
         } catch (error) {
           sendFailure(req, res, error);

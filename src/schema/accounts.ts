@@ -1,5 +1,8 @@
 import { builder } from './builder.js';
-import { apiKeyName } from '../services/accounts.js';
+import { z } from 'zod';
+import { apiKeyName, effectiveScopes } from '../services/accounts.js';
+import { allScopes } from '../auth/scopes.js';
+import { insufficientScope } from '../errors.js';
 
 builder.prismaObject('User', {
   fields: (t) => ({
@@ -19,13 +22,28 @@ builder.prismaObject('ApiKey', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    scopes: t.stringList({ description: `What the key may do: ${allScopes.join(', ')}`, resolve: (key) => effectiveScopes(key.scopes) }),
   }),
 });
 
-const CreatedApiKey = builder.objectRef<{ apiKey: string; id: string }>('CreatedApiKey').implement({
+interface NewKey {
+  apiKey: string;
+  id: string;
+  name: string | null;
+  prefix: string;
+  scopes: string[];
+  expiresAt: Date | null;
+}
+
+const CreatedApiKey = builder.objectRef<NewKey>('CreatedApiKey').implement({
   fields: (t) => ({
     apiKey: t.exposeString('apiKey', { description: 'The key. Store it now: it cannot be shown again.' }),
     id: t.exposeID('id'),
+    name: t.exposeString('name', { nullable: true }),
+    prefix: t.exposeString('prefix'),
+    scopes: t.exposeStringList('scopes'),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
   }),
 });
 
@@ -37,7 +55,7 @@ builder.queryFields((t) => ({
   }),
   apiKeys: t.prismaField({
     type: ['ApiKey'],
-    authScopes: { user: true },
+    authScopes: { scope: 'account' },
     resolve: (query, _root, _args, ctx) => ctx.services.accounts.listApiKeys(ctx.viewer!.id, query),
   }),
 }));
@@ -45,16 +63,23 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
-    authScopes: { user: true },
-    args: { name: t.arg.string({ required: false }).validate(apiKeyName) },
+    authScopes: { scope: 'account' },
+    args: {
+      name: t.arg.string({ required: false }).validate(apiKeyName),
+      scopes: t.arg.stringList({ required: false, description: `Leave out for all scopes (${allScopes.join(', ')})` }).validate(z.array(z.string().max(50)).max(20)),
+      expiresAt: t.arg({ type: 'DateTime', required: false }),
+    },
     resolve: async (_root, args, ctx) => {
-      const { apiKey, record } = await ctx.services.accounts.createApiKey(ctx.viewer!.id, args.name ?? null);
-      return { apiKey, id: record.id };
+      // A key cannot do more than the credential that made it.
+      const wider = (args.scopes ?? allScopes).find((scope) => !(ctx.scopes as readonly string[]).includes(scope) && (allScopes as readonly string[]).includes(scope));
+      if (wider) throw insufficientScope(wider);
+      const { apiKey, record } = await ctx.services.accounts.createApiKey(ctx.viewer!.id, { name: args.name ?? null, scopes: args.scopes ?? null, expiresAt: args.expiresAt ?? null });
+      return { apiKey, id: record.id, name: record.name, prefix: record.prefix, scopes: record.scopes, expiresAt: record.expiresAt };
     },
   }),
   revokeApiKey: t.prismaField({
     type: 'ApiKey',
-    authScopes: { user: true },
+    authScopes: { scope: 'account' },
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.accounts.revokeApiKey(ctx.viewer!.id, String(args.id), query),
   }),

@@ -52,14 +52,14 @@ builder.mutationFields((t) => ({
   importAgent: t.prismaField({
     type: 'Agent',
     description: 'An agent made from its A2A agent card (name, description, version, skills, interface); it receives its tasks over A2A',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { cardUrl: t.arg.string({ required: true }).validate(cardUrl) },
     resolve: (query, _root, args, ctx) => ctx.services.agentCards.importCard(ctx.viewer!, args.cardUrl, query),
   }),
   refreshAgentCard: t.prismaField({
     type: 'Agent',
     description: 'Fetches the agent’s A2A card again and takes what it says',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.agentCards.refreshCard(ctx.viewer!, String(args.id), query),
   }),

@@ -110,13 +110,13 @@ builder.queryFields((t) => ({
   myAgents: t.prismaField({
     type: ['Agent'],
     description: 'All agents the caller owns',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:read' },
     resolve: (query, _root, _args, ctx) => ctx.services.agents.listOwned(ctx.viewer!, query),
   }),
   myAgent: t.prismaField({
     type: 'Agent',
     description: 'One agent the caller owns',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.agents.ownedAgent(ctx.viewer!, String(args.id), query),
   }),
@@ -125,19 +125,19 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAgent: t.prismaField({
     type: 'Agent',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { input: t.arg({ type: AgentCreateInput, required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.agents.create(ctx.viewer!, args.input, query),
   }),
   updateAgent: t.prismaField({
     type: 'Agent',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentUpdateInput, required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.agents.update(ctx.viewer!, String(args.id), args.input, query),
   }),
   deleteAgent: t.field({
     type: DeleteResult,
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
       await ctx.services.agents.remove(ctx.viewer!, String(args.id));
@@ -147,7 +147,7 @@ builder.mutationFields((t) => ({
   rotateAgentWebhookSecret: t.field({
     type: WebhookSecretResult,
     description: 'Generates the webhook secret, or replaces it; the previous one keeps signing deliveries too for graceSeconds (default 86400, at most 604800, 0 ends it at once)',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { id: t.arg.id({ required: true }), graceSeconds: t.arg.int({ required: false }).validate(graceSeconds) },
     resolve: async (_root, args, ctx) => {
       const rotated = await ctx.services.agents.rotateWebhookSecret(ctx.viewer!, String(args.id), args.graceSeconds ?? DEFAULT_SECRET_GRACE_SECONDS);
@@ -163,7 +163,7 @@ builder.mutationFields((t) => ({
   removeAgentWebhookSecret: t.prismaField({
     type: 'Agent',
     description: 'Turns delivery signing off',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.agents.removeWebhookSecret(ctx.viewer!, String(args.id), query),
   }),

@@ -69,7 +69,7 @@ builder.queryFields((t) => ({
   billing: t.field({
     type: Billing,
     description: "The caller's saved card, credit balances and payouts",
-    authScopes: { user: true },
+    authScopes: { scope: 'billing' },
     resolve: (_root, _args, ctx) => ctx.services.billing.summary(ctx.viewer!),
   }),
 }));
@@ -78,20 +78,20 @@ builder.mutationFields((t) => ({
   createSetupIntent: t.field({
     type: SetupIntent,
     description: 'Starts saving a card',
-    authScopes: { user: true },
+    authScopes: { scope: 'billing' },
     resolve: (_root, _args, ctx) => ctx.services.billing.createSetupIntent(ctx.viewer!),
   }),
   setDefaultPaymentMethod: t.field({
     type: Billing,
     description: 'Makes a saved card the default: later tasks are authorized on it at creation',
-    authScopes: { user: true },
+    authScopes: { scope: 'billing' },
     args: { input: t.arg({ type: SetDefaultPaymentMethodInput, required: true }) },
     resolve: (_root, args, ctx) => ctx.services.billing.setDefaultPaymentMethod(ctx.viewer!, args.input.paymentMethodId),
   }),
   buyCredits: t.field({
     type: CreditPurchase,
     description: 'Buys credits for one agent with the saved card',
-    authScopes: { user: true },
+    authScopes: { scope: 'billing' },
     args: {
       input: t.arg({ type: BuyCreditsInput, required: true }),
       idempotencyKey: t.arg.string({ description: 'The same key charges once, however often the purchase is repeated' }),
@@ -102,7 +102,7 @@ builder.mutationFields((t) => ({
   startPayoutOnboarding: t.field({
     type: PayoutOnboarding,
     description: "Creates the owner's connected account if needed and returns its onboarding link",
-    authScopes: { user: true },
+    authScopes: { scope: 'billing' },
     resolve: (_root, _args, ctx) => ctx.services.billing.startPayoutOnboarding(ctx.viewer!),
   }),
 }));

@@ -1,9 +1,12 @@
 import type { PrismaClient } from '../db/client.js';
 import type { Viewer } from '../services/accounts.js';
 import type { Services } from '../services/index.js';
+import type { Scope } from '../auth/scopes.js';
 
 export interface Context {
   viewer: Viewer | null;
+  // What the credential may do (auth/scopes.ts): all for a session or a key made without scopes.
+  scopes: readonly Scope[];
   services: Services;
   // Used only by the Pothos Prisma plugin to load relations; resolvers go through services.
   prisma: PrismaClient;
@@ -13,5 +16,5 @@ export interface Context {
 // are sent one execution's result for the same event (graphql/shared-event-results.ts), so a field
 // added to Context that resolvers read must be part of it.
 export function resultScope(ctx: Context): string {
-  return ctx.viewer ? `user:${ctx.viewer.id}:${ctx.viewer.isAdmin}` : 'anonymous';
+  return ctx.viewer ? `user:${ctx.viewer.id}:${ctx.viewer.isAdmin}:${ctx.scopes.join(',')}` : 'anonymous';
 }

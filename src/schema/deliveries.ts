@@ -37,7 +37,7 @@ builder.queryFields((t) => ({
   agentDeliveries: t.prismaField({
     type: ['Delivery'],
     description: "Deliveries to one of the caller's agents, newest first, with every attempt",
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:read' },
     args: { agentId: t.arg.id({ required: true }), limit: t.arg.int({ defaultValue: 50 }).validate(deliveryListLimit) },
     resolve: (query, _root, args, ctx) => ctx.services.deliveries.listForAgent(ctx.viewer!, String(args.agentId), args.limit ?? 50, query),
   }),
@@ -47,7 +47,7 @@ builder.mutationFields((t) => ({
   redeliver: t.prismaField({
     type: 'Delivery',
     description: 'Delivers a still-matched task again, now',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { agentId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.deliveries.redeliver(ctx.viewer!, String(args.agentId), String(args.deliveryId), query),
   }),

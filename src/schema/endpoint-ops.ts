@@ -45,14 +45,14 @@ builder.mutationFields((t) => ({
   testAgentWebhook: t.field({
     type: WebhookPingResultRef,
     description: "Sends a signed ping to one of the caller's agents and reports its answer",
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { agentId: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.webhooks.ping(ctx.viewer!, String(args.agentId)),
   }),
   checkAgentWebhook: t.field({
     type: WebhookCheckResultRef,
     description: 'Sends a correctly signed, a wrongly signed and a stale request, and reports whether the endpoint told them apart',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { agentId: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.webhooks.check(ctx.viewer!, String(args.agentId)),
   }),
@@ -71,7 +71,7 @@ builder.mutationFields((t) => ({
   recoverDeliveries: t.field({
     type: RecoverResultRef,
     description: 'Sends again, once each, the deliveries whose attempts failed between since and until (default now), for tasks still waiting for them',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: {
       agentId: t.arg.id({ required: true }),
       since: t.arg({ type: 'DateTime', required: true }).validate(recoverSince),
@@ -133,7 +133,7 @@ builder.queryFields((t) => ({
   myNotifications: t.prismaField({
     type: ['Notification'],
     description: "Operational events about the caller's agents, newest first",
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:read' },
     args: { limit: t.arg.int({ defaultValue: 50 }).validate(notificationListLimit) },
     resolve: (_query, _root, args, ctx) => ctx.services.notifications.listForUser(ctx.viewer!, args.limit ?? 50),
   }),
@@ -143,14 +143,14 @@ builder.mutationFields((t) => ({
   enableAgentEndpoint: t.prismaField({
     type: 'Agent',
     description: 'Enables a disabled endpoint again, after a test ping it answered 2xx',
-    authScopes: { user: true },
+    authScopes: { scope: 'agents:write' },
     args: { agentId: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.endpointHealth.enable(ctx.viewer!, String(args.agentId), query),
   }),
   updateAccount: t.field({
     type: AccountUpdateResultRef,
     description: 'Sets where operational events are sent (notificationUrl); the first time, the answer shows their signing secret',
-    authScopes: { user: true },
+    authScopes: { scope: 'account' },
     args: { input: t.arg({ type: AccountUpdateInput, required: true }) },
     resolve: async (_root, args, ctx) => {
       const r = await ctx.services.notifications.updateAccount(ctx.viewer!, args.input);

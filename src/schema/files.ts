@@ -39,7 +39,7 @@ builder.mutationFields((t) => ({
   createFileUpload: t.field({
     type: FileUpload,
     description: 'A pre-signed upload link for the caller, valid 15 minutes; answers like POST /v1/files',
-    authScopes: { user: true },
+    authScopes: { scope: 'tasks:write' },
     resolve: (_root, _args, ctx) => ctx.services.files.uploadLink(ctx.viewer!),
   }),
 }));
@@ -48,7 +48,7 @@ builder.queryFields((t) => ({
   file: t.field({
     type: FileObject,
     description: "A file of the caller's, or of a task the caller is a party of",
-    authScopes: { user: true },
+    authScopes: { scope: 'tasks:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.files.forViewer(ctx.viewer!, String(args.id)),
   }),

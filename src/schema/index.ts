@@ -17,5 +17,6 @@ import './endpoint-ops.js';
 import './display.js';
 import './requester-record.js';
 import './files.js';
+import './oauth.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

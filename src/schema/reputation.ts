@@ -63,7 +63,7 @@ builder.mutationFields((t) => ({
   rateTask: t.field({
     type: TaskRatingRef,
     description: 'The requester rates a completed task from 1 to 5, once',
-    authScopes: { user: true },
+    authScopes: { scope: 'tasks:write' },
     args: { taskId: t.arg.id({ required: true }), rating: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.reputation.rateTask(ctx.viewer!, String(args.taskId), args.rating),
   }),

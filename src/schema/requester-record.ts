@@ -20,7 +20,7 @@ builder.queryFields((t) => ({
   requesterRecord: t.field({
     type: RequesterRecordRef,
     description: "A requester's record; for owners of agents (and the requester himself)",
-    authScopes: { user: true },
+    authScopes: { scope: 'tasks:read' },
     args: { requesterId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => {
       const requesterId = String(args.requesterId);

@@ -67,7 +67,7 @@ builder.subscriptionFields((t) => ({
   taskUpdated: t.prismaField({
     type: 'Task',
     description: 'The task now, then each change of it',
-    authScopes: { user: true },
+    authScopes: { scope: 'tasks:read' },
     args: { id: t.arg.id({ required: true }) },
     subscribe: async (_root, args, ctx) => {
       // Listen first, then read: a change between the two arrives as an event instead of being lost.
@@ -88,7 +88,7 @@ builder.subscriptionFields((t) => ({
   taskEvents: t.prismaField({
     type: 'Task',
     description: "Each change of any of the caller's tasks, as requester or as the owner of the assigned agent",
-    authScopes: { user: true },
+    authScopes: { scope: 'tasks:read' },
     args: { role: t.arg({ type: TaskRoleEnum }) },
     subscribe: (_root, args, ctx) => {
       const me = ctx.viewer!.id;

@@ -189,13 +189,13 @@ builder.queryFields((t) => ({
   task: t.prismaField({
     type: 'Task',
     description: 'A task, for its requester and for the owner of its agent',
-    authScopes: { user: true },
+    authScopes: { scope: 'tasks:read' },
     args: { id: t.arg.id({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.tasks.get(ctx.viewer!, String(args.id), query),
   }),
   tasks: t.field({
     type: TaskPage,
-    authScopes: { user: true },
+    authScopes: { scope: 'tasks:read' },
     args: {
       role: t.arg({ type: TaskRoleEnum, defaultValue: 'requester' }),
       status: t.arg({ type: TaskStatusEnum }),
@@ -220,14 +220,14 @@ builder.mutationFields((t) => {
   const moveById = (move: 'accept' | 'start' | 'cancel' | 'approve' | 'refund') =>
     t.prismaField({
       type: 'Task',
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: { id: t.arg.id({ required: true }) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks[move](ctx.viewer!, String(args.id)),
     });
   return {
     createTask: t.field({
       type: CreateTaskResult,
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: {
         input: t.arg({ type: CreateTaskInput, required: true }),
         idempotencyKey: t.arg
@@ -243,13 +243,13 @@ builder.mutationFields((t) => {
     startTask: moveById('start'),
     completeTask: t.prismaField({
       type: 'Task',
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: { id: t.arg.id({ required: true }), result: t.arg({ type: 'JSON', required: true }).validate(jsonObject) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.complete(ctx.viewer!, String(args.id), args.result),
     }),
     failTask: t.prismaField({
       type: 'Task',
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: { id: t.arg.id({ required: true }), error: t.arg.string({ required: true }).validate(taskError) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.fail(ctx.viewer!, String(args.id), args.error),
     }),
@@ -257,14 +257,14 @@ builder.mutationFields((t) => {
     requestTaskInput: t.prismaField({
       type: 'Task',
       description: "Ask the requester for more input (the assigned agent's owner); the task waits in input_required",
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: InputRequestInput, required: true }) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.requestInput(ctx.viewer!, String(args.id), args.input),
     }),
     provideTaskInput: t.prismaField({
       type: 'Task',
       description: "Answer the agent's input request (the requester); the task goes back to in_progress",
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: { id: t.arg.id({ required: true }), input: t.arg({ type: 'JSON', required: true }).validate(jsonObject) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.provideInput(ctx.viewer!, String(args.id), args.input),
     }),
@@ -272,7 +272,7 @@ builder.mutationFields((t) => {
     rejectTask: t.prismaField({
       type: 'Task',
       description: 'Reject a delivered result (the requester); the task becomes disputed',
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: { id: t.arg.id({ required: true }), reason: t.arg.string({ required: true }).validate(rejectReason) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.reject(ctx.viewer!, String(args.id), args.reason),
     }),
@@ -280,7 +280,7 @@ builder.mutationFields((t) => {
     contestTask: t.prismaField({
       type: 'Task',
       description: "Stand by the result of a disputed task (the assigned agent's owner); an operator settles it",
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: { id: t.arg.id({ required: true }), statement: t.arg.string({ required: true }).validate(contestStatement) },
       resolve: (_q, _root, args, ctx) => ctx.services.tasks.contest(ctx.viewer!, String(args.id), args.statement),
     }),
@@ -307,14 +307,14 @@ builder.mutationFields((t) => {
     routeTask: t.field({
       type: [RouteCandidate],
       description: 'The agents a task with these requirements would go to, best first; creates nothing',
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:write' },
       args: { input: t.arg({ type: RouteInput, required: true }) },
       resolve: (_root, args, ctx) => ctx.services.tasks.route(args.input),
     }),
     explainRoute: t.field({
       type: RouteExplanationRef,
       description: 'The dry run with reasons: candidates with each term of their score, and the agents passed over with why; creates nothing',
-      authScopes: { user: true },
+      authScopes: { scope: 'tasks:read' },
       args: { input: t.arg({ type: RouteInput, required: true }) },
       resolve: (_root, args, ctx) => ctx.services.tasks.explainRoute(args.input),
     }),

@@ -1,13 +1,15 @@
-// Users and their API keys.
+// Users and their API keys. The SQL is in stores/accounts-store.ts.
 import type { Deps } from '../deps.js';
 import { API_KEY_PREFIX, newApiKey, sha256Hex } from '../crypto/tokens.js';
-import { notFound, conflict } from '../errors.js';
+import { notFound, conflict, invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import { isUniqueViolation } from '../db/errors.js';
+import type { Sql } from '../db/kysely.js';
 import type { Prisma, User } from '../generated/prisma/client.js';
 import { z } from 'zod';
 import { parseOrInvalid } from './validation.js';
-import { userSelection } from './user-columns.js';
+import { allScopes, isScope, type Scope } from '../auth/scopes.js';
+import * as store from '../stores/accounts-store.js';
 
 export type Viewer = User;
 
@@ -15,40 +17,72 @@ const email = z.email('must be a valid address');
 // An API key's label: the createApiKey argument is checked with it, and the CLI's value too.
 export const apiKeyName = z.string().max(100, 'must be at most 100 characters');
 // lastUsedAt is written at most this often per key, so authenticating is not a write per request.
-const LAST_USED_RESOLUTION_MS = 60_000;
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
-async function issueKey(prisma: Deps['prisma'], userId: string, name: string | null) {
+export interface NewKeyOptions {
+  name?: string | null;
+  scopes?: readonly string[] | null;
+  expiresAt?: Date | null;
+}
+
+// A key's scopes as given: each one known, none twice; none given is every scope (stored as none).
+export function keyScopesOf(given: readonly string[] | null | undefined): Scope[] {
+  if (given === null || given === undefined) return [];
+  if (given.length === 0) throw invalid('scopes', `must name at least one scope (${allScopes.join(', ')}), or be left out for all of them`);
+  const unknown = given.find((scope) => !isScope(scope));
+  if (unknown !== undefined) throw invalid('scopes', `"${unknown}" is not a scope; scopes are ${allScopes.join(', ')}`);
+  return [...new Set(given as Scope[])];
+}
+
+// What a key may do: its scopes, or every scope for a key stored without any.
+export const effectiveScopes = (stored: readonly string[]): Scope[] => (stored.length === 0 ? [...allScopes] : stored.filter(isScope));
+
+async function issueKey(db: Sql, userId: string, options: NewKeyOptions, now: Date) {
+  const scopes = keyScopesOf(options.scopes);
+  const expiresAt = options.expiresAt ?? null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) throw invalid('expiresAt', 'must be in the future');
   const apiKey = newApiKey();
-  const record = await prisma.apiKey.create({
-    data: { id: newId('key'), userId, name, prefix: apiKey.slice(0, 12), hash: sha256Hex(apiKey) },
+  const record = await store.insertApiKey(db, {
+    id: newId('key'),
+    userId,
+    name: options.name ?? null,
+    prefix: apiKey.slice(0, 12),
+    hash: sha256Hex(apiKey),
+    scopes,
+    expiresAt,
   });
-  return { apiKey, record };
+  return { apiKey, record: { ...record, scopes: effectiveScopes(record.scopes) } };
 }
 
 /** A new user with its first API key; needs nothing but the database (tests use it on a process's database). */
-export async function createUserWithKey(prisma: Deps['prisma'], input: { email: string; name?: string | null; isAdmin?: boolean }) {
+export async function createUserWithKey(db: Sql, input: { email: string; name?: string | null; isAdmin?: boolean }, now = new Date()) {
   const address = parseOrInvalid(email, input.email.trim().toLowerCase(), 'email');
-  const existing = await prisma.user.findUnique({ where: { email: address } });
-  if (existing) throw conflict('a user with this email exists');
-  const user = await prisma.user.create({
-    data: { id: newId('usr'), email: address, name: input.name?.trim() || null, isAdmin: input.isAdmin ?? false },
-  });
-  const { apiKey } = await issueKey(prisma, user.id, 'initial');
+  if (await store.userByEmail(db, address)) throw conflict('a user with this email exists');
+  let user: User;
+  try {
+    user = await store.insertUser(db, { id: newId('usr'), email: address, name: input.name?.trim() || null, isAdmin: input.isAdmin ?? false }, now);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('a user with this email exists');
+    throw error;
+  }
+  const { apiKey } = await issueKey(db, user.id, { name: 'initial' }, now);
   return { user, apiKey };
 }
 
 export function accountService(deps: Deps) {
-  const { prisma, clock } = deps;
+  const { prisma, clock, sql: db } = deps;
 
   return {
-    createUser: (input: { email: string; name?: string | null; isAdmin?: boolean }) => createUserWithKey(prisma, input),
+    createUser: (input: { email: string; name?: string | null; isAdmin?: boolean }) => createUserWithKey(db, input, clock.now()),
 
-    async createApiKey(userId: string, name: string | null = null) {
-      const user = await prisma.user.findUnique({ where: { id: userId } });
-      if (!user) throw notFound('user');
-      return issueKey(prisma, userId, name === null ? null : parseOrInvalid(apiKeyName, name, 'name'));
+    async createApiKey(userId: string, options: NewKeyOptions | string | null = {}) {
+      const given = typeof options === 'string' || options === null ? { name: options } : options;
+      if (!(await store.userById(db, userId))) throw notFound('user');
+      const name = given.name === null || given.name === undefined ? null : parseOrInvalid(apiKeyName, given.name, 'name');
+      return issueKey(db, userId, { ...given, name }, clock.now());
     },
 
+    // GraphQL reads keys through the Prisma plugin (its selections); the CLI without one.
     listApiKeys(userId: string, query: { include?: Prisma.ApiKeyInclude } = {}) {
       return prisma.apiKey.findMany({ ...query, where: { userId }, orderBy: { createdAt: 'desc' } });
     },
@@ -56,30 +90,22 @@ export function accountService(deps: Deps) {
     // Revoking is permanent; revoking twice is harmless. A user can only revoke their own keys.
     // Takes the key's id, or (from the CLI) the key itself.
     async revokeApiKey(userId: string | null, keyIdOrKey: string, query: { include?: Prisma.ApiKeyInclude } = {}) {
-      const key = keyIdOrKey.startsWith(API_KEY_PREFIX)
-        ? await prisma.apiKey.findUnique({ where: { hash: sha256Hex(keyIdOrKey) } })
-        : await prisma.apiKey.findUnique({ where: { id: keyIdOrKey } });
-      if (!key || (userId !== null && key.userId !== userId)) throw notFound('API key');
-      if (key.revokedAt) return key;
-      const revoked = await prisma.apiKey.update({ ...query, where: { id: key.id }, data: { revokedAt: new Date() } });
+      const id = keyIdOrKey.startsWith(API_KEY_PREFIX) ? (await store.apiKeyBy(db, { hash: sha256Hex(keyIdOrKey) }))?.id : keyIdOrKey;
+      const result = id ? await store.revokeApiKey(db, id, userId, clock.now()) : undefined;
+      if (!result) throw notFound('API key');
       // Subscriptions opened with the key, in any process, end now rather than at their next check.
-      await deps.events.publishRevokedKey(key.id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce a revoked API key'));
-      return revoked;
+      await deps.events.publishRevokedKey(result.key.id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce a revoked API key'));
+      return prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: result.key.id } });
     },
 
-    // The key's user, with the key's id (subscriptions remember which key opened them).
-    async userForApiKey(apiKey: string): Promise<{ user: User; apiKeyId: string } | null> {
-      // The key with its user in one statement, in SQL: every authenticated request makes this read.
-      const [row] = await prisma.$queryRaw<Array<User & { keyId: string; keyRevokedAt: Date | null; keyLastUsedAt: Date | null }>>`
-        SELECT k.id AS "keyId", k.revoked_at AS "keyRevokedAt", k.last_used_at AS "keyLastUsedAt", ${userSelection('u')}
-        FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.hash = ${sha256Hex(apiKey)}`;
-      if (!row || row.keyRevokedAt) return null;
-      const { keyId, keyRevokedAt: _revoked, keyLastUsedAt, ...user } = row;
-      const now = clock.now().getTime();
-      if (!keyLastUsedAt || now - keyLastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-        await prisma.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } });
-      }
-      return { user, apiKeyId: keyId };
+    // The key's user, with the key's id (subscriptions remember which key opened them) and what it may do.
+    // A revoked or expired key finds nothing.
+    async userForApiKey(apiKey: string): Promise<{ user: User; apiKeyId: string; scopes: Scope[]; expiresAt: Date | null } | null> {
+      const found = await store.keyWithUser(db, sha256Hex(apiKey));
+      const now = clock.now();
+      if (!found || found.key.revokedAt || (found.key.expiresAt && found.key.expiresAt <= now)) return null;
+      await store.touchApiKey(db, found.key.id, now, LAST_USED_RESOLUTION_MS);
+      return { user: found.user, apiKeyId: found.key.id, scopes: effectiveScopes(found.key.scopes), expiresAt: found.key.expiresAt };
     },
 
     // Users signing in with an access token are found by its subject, else created on first sight of it.

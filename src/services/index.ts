@@ -1,6 +1,7 @@
 // All services of one running service instance, wired to the same dependencies.
 import type { Deps } from '../deps.js';
 import { accountService } from './accounts.js';
+import { oauthService } from './oauth.js';
 import { agentService } from './agents.js';
 import { agentCardService } from './agent-cards.js';
 import { a2aPushService } from '../a2a/pushes.js';
@@ -56,6 +57,7 @@ export function createServices(deps: Deps) {
   return {
     deps,
     accounts,
+    oauth: oauthService(deps),
     sessions,
     passkeys: passkeyService(deps, sessions),
     emailLinks: emailLinkService(deps, sessions, createMailer(deps.config.accounts.smtpUrl, deps.config.accounts.emailFrom)),

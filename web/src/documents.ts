@@ -580,3 +580,21 @@ export const RequestTaskInputMutation = graphql(`
     }
   }
 `);
+
+export const OAuthAuthorizationQuery = graphql(`
+  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {
+    oauthAuthorization(request: $request) {
+      clientId
+      appName
+      redirectHost
+      scopes
+      redirectTo
+    }
+  }
+`);
+
+export const DecideOAuthAuthorizationMutation = graphql(`
+  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {
+    decideOAuthAuthorization(request: $request, allow: $allow)
+  }
+`);

@@ -15,8 +15,9 @@ import { SignIn } from './pages/SignIn.js';
 import { SignUp } from './pages/SignUp.js';
 import { EmailLinkSignIn } from './pages/EmailLinkSignIn.js';
 import { Account } from './pages/Account.js';
+import { Consent } from './pages/Consent.js';
 
-const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account'];
+const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account', 'consent'];
 
 function Page({ route }: { route: Route }) {
   const viewer = useViewer();
@@ -52,6 +53,8 @@ function Page({ route }: { route: Route }) {
       return <EmailLinkSignIn />;
     case 'account':
       return <Account />;
+    case 'consent':
+      return <Consent />;
     default:
       return <NotFound />;
   }

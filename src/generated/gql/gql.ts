@@ -24,6 +24,9 @@ type Documents = {
     "\n      mutation RestDeleteAgent($id: ID!) {\n        deleteAgent(id: $id) {\n          message\n        }\n      }\n    ": typeof types.RestDeleteAgentDocument,
     "\n      mutation RestRotateWebhookSecret($id: ID!, $graceSeconds: Int) {\n        rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {\n          webhookSecret\n          previousSecretExpiresAt\n          message\n        }\n      }\n    ": typeof types.RestRotateWebhookSecretDocument,
     "\n      mutation RestRemoveWebhookSecret($id: ID!) {\n        removeAgentWebhookSecret(id: $id) {\n          id\n          hasWebhookSecret\n        }\n      }\n    ": typeof types.RestRemoveWebhookSecretDocument,
+    "\n      mutation RestCreateApiKey($name: String, $scopes: [String!], $expiresAt: DateTime) {\n        createApiKey(name: $name, scopes: $scopes, expiresAt: $expiresAt) {\n          id\n          name\n          prefix\n          scopes\n          expiresAt\n          apiKey\n        }\n      }\n    ": typeof types.RestCreateApiKeyDocument,
+    "\n      query RestApiKeys {\n        apiKeys {\n          id\n          name\n          prefix\n          scopes\n          createdAt\n          lastUsedAt\n          expiresAt\n          revokedAt\n        }\n      }\n    ": typeof types.RestApiKeysDocument,
+    "\n      mutation RestRevokeApiKey($id: ID!) {\n        revokeApiKey(id: $id) {\n          id\n          revokedAt\n        }\n      }\n    ": typeof types.RestRevokeApiKeyDocument,
     "\n  fragment BillingFields on Billing {\n    card {\n      brand\n      last4\n    }\n    credits {\n      agentId\n      balance\n      agent {\n        name\n        slug\n        priceCents\n      }\n    }\n    payouts {\n      connected\n      owedCents\n    }\n  }\n": typeof types.BillingFieldsFragmentDoc,
     "\n      query RestBilling {\n        billing {\n          ...BillingFields\n        }\n      }\n    ": typeof types.RestBillingDocument,
     "\n      mutation RestCreateSetupIntent {\n        createSetupIntent {\n          clientSecret\n        }\n      }\n    ": typeof types.RestCreateSetupIntentDocument,
@@ -31,6 +34,8 @@ type Documents = {
     "\n      mutation RestStartPayoutOnboarding {\n        startPayoutOnboarding {\n          url\n        }\n      }\n    ": typeof types.RestStartPayoutOnboardingDocument,
     "\n      mutation RestBuyCredits($input: BuyCreditsInput!, $idempotencyKey: String) {\n        buyCredits(input: $input, idempotencyKey: $idempotencyKey) {\n          agentId\n          quantity\n          amountCents\n          balance\n        }\n      }\n    ": typeof types.RestBuyCreditsDocument,
     "\n      mutation RestSimulateCardConfirmation($input: SimulateCardConfirmationInput!) {\n        simulateCardConfirmation(input: $input) {\n          status\n        }\n      }\n    ": typeof types.RestSimulateCardConfirmationDocument,
+    "\n      query RestConnectedApps {\n        connectedApps {\n          clientId\n          name\n          redirectHosts\n          scopes\n          connectedAt\n          lastUsedAt\n        }\n      }\n    ": typeof types.RestConnectedAppsDocument,
+    "\n      mutation RestDisconnectApp($clientId: ID!) {\n        disconnectApp(clientId: $clientId)\n      }\n    ": typeof types.RestDisconnectAppDocument,
     "\n  fragment DeliveryFields on Delivery {\n    id\n    taskId\n    status\n    type\n    attemptCount\n    nextAttemptAt\n    createdAt\n    attempts {\n      number\n      at\n      statusCode\n      latencyMs\n      error\n    }\n  }\n": typeof types.DeliveryFieldsFragmentDoc,
     "\n      query RestAgentDeliveries($agentId: ID!, $limit: Int) {\n        agentDeliveries(agentId: $agentId, limit: $limit) {\n          ...DeliveryFields\n        }\n      }\n    ": typeof types.RestAgentDeliveriesDocument,
     "\n      mutation RestRedeliver($agentId: ID!, $deliveryId: ID!) {\n        redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n          ...DeliveryFields\n        }\n      }\n    ": typeof types.RestRedeliverDocument,
@@ -76,6 +81,9 @@ const documents: Documents = {
     "\n      mutation RestDeleteAgent($id: ID!) {\n        deleteAgent(id: $id) {\n          message\n        }\n      }\n    ": types.RestDeleteAgentDocument,
     "\n      mutation RestRotateWebhookSecret($id: ID!, $graceSeconds: Int) {\n        rotateAgentWebhookSecret(id: $id, graceSeconds: $graceSeconds) {\n          webhookSecret\n          previousSecretExpiresAt\n          message\n        }\n      }\n    ": types.RestRotateWebhookSecretDocument,
     "\n      mutation RestRemoveWebhookSecret($id: ID!) {\n        removeAgentWebhookSecret(id: $id) {\n          id\n          hasWebhookSecret\n        }\n      }\n    ": types.RestRemoveWebhookSecretDocument,
+    "\n      mutation RestCreateApiKey($name: String, $scopes: [String!], $expiresAt: DateTime) {\n        createApiKey(name: $name, scopes: $scopes, expiresAt: $expiresAt) {\n          id\n          name\n          prefix\n          scopes\n          expiresAt\n          apiKey\n        }\n      }\n    ": types.RestCreateApiKeyDocument,
+    "\n      query RestApiKeys {\n        apiKeys {\n          id\n          name\n          prefix\n          scopes\n          createdAt\n          lastUsedAt\n          expiresAt\n          revokedAt\n        }\n      }\n    ": types.RestApiKeysDocument,
+    "\n      mutation RestRevokeApiKey($id: ID!) {\n        revokeApiKey(id: $id) {\n          id\n          revokedAt\n        }\n      }\n    ": types.RestRevokeApiKeyDocument,
     "\n  fragment BillingFields on Billing {\n    card {\n      brand\n      last4\n    }\n    credits {\n      agentId\n      balance\n      agent {\n        name\n        slug\n        priceCents\n      }\n    }\n    payouts {\n      connected\n      owedCents\n    }\n  }\n": types.BillingFieldsFragmentDoc,
     "\n      query RestBilling {\n        billing {\n          ...BillingFields\n        }\n      }\n    ": types.RestBillingDocument,
     "\n      mutation RestCreateSetupIntent {\n        createSetupIntent {\n          clientSecret\n        }\n      }\n    ": types.RestCreateSetupIntentDocument,
@@ -83,6 +91,8 @@ const documents: Documents = {
     "\n      mutation RestStartPayoutOnboarding {\n        startPayoutOnboarding {\n          url\n        }\n      }\n    ": types.RestStartPayoutOnboardingDocument,
     "\n      mutation RestBuyCredits($input: BuyCreditsInput!, $idempotencyKey: String) {\n        buyCredits(input: $input, idempotencyKey: $idempotencyKey) {\n          agentId\n          quantity\n          amountCents\n          balance\n        }\n      }\n    ": types.RestBuyCreditsDocument,
     "\n      mutation RestSimulateCardConfirmation($input: SimulateCardConfirmationInput!) {\n        simulateCardConfirmation(input: $input) {\n          status\n        }\n      }\n    ": types.RestSimulateCardConfirmationDocument,
+    "\n      query RestConnectedApps {\n        connectedApps {\n          clientId\n          name\n          redirectHosts\n          scopes\n          connectedAt\n          lastUsedAt\n        }\n      }\n    ": types.RestConnectedAppsDocument,
+    "\n      mutation RestDisconnectApp($clientId: ID!) {\n        disconnectApp(clientId: $clientId)\n      }\n    ": types.RestDisconnectAppDocument,
     "\n  fragment DeliveryFields on Delivery {\n    id\n    taskId\n    status\n    type\n    attemptCount\n    nextAttemptAt\n    createdAt\n    attempts {\n      number\n      at\n      statusCode\n      latencyMs\n      error\n    }\n  }\n": types.DeliveryFieldsFragmentDoc,
     "\n      query RestAgentDeliveries($agentId: ID!, $limit: Int) {\n        agentDeliveries(agentId: $agentId, limit: $limit) {\n          ...DeliveryFields\n        }\n      }\n    ": types.RestAgentDeliveriesDocument,
     "\n      mutation RestRedeliver($agentId: ID!, $deliveryId: ID!) {\n        redeliver(agentId: $agentId, deliveryId: $deliveryId) {\n          ...DeliveryFields\n        }\n      }\n    ": types.RestRedeliverDocument,
@@ -175,6 +185,18 @@ export function graphql(source: "\n      mutation RestRemoveWebhookSecret($id: I
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n      mutation RestCreateApiKey($name: String, $scopes: [String!], $expiresAt: DateTime) {\n        createApiKey(name: $name, scopes: $scopes, expiresAt: $expiresAt) {\n          id\n          name\n          prefix\n          scopes\n          expiresAt\n          apiKey\n        }\n      }\n    "): (typeof documents)["\n      mutation RestCreateApiKey($name: String, $scopes: [String!], $expiresAt: DateTime) {\n        createApiKey(name: $name, scopes: $scopes, expiresAt: $expiresAt) {\n          id\n          name\n          prefix\n          scopes\n          expiresAt\n          apiKey\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestApiKeys {\n        apiKeys {\n          id\n          name\n          prefix\n          scopes\n          createdAt\n          lastUsedAt\n          expiresAt\n          revokedAt\n        }\n      }\n    "): (typeof documents)["\n      query RestApiKeys {\n        apiKeys {\n          id\n          name\n          prefix\n          scopes\n          createdAt\n          lastUsedAt\n          expiresAt\n          revokedAt\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestRevokeApiKey($id: ID!) {\n        revokeApiKey(id: $id) {\n          id\n          revokedAt\n        }\n      }\n    "): (typeof documents)["\n      mutation RestRevokeApiKey($id: ID!) {\n        revokeApiKey(id: $id) {\n          id\n          revokedAt\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  fragment BillingFields on Billing {\n    card {\n      brand\n      last4\n    }\n    credits {\n      agentId\n      balance\n      agent {\n        name\n        slug\n        priceCents\n      }\n    }\n    payouts {\n      connected\n      owedCents\n    }\n  }\n"): (typeof documents)["\n  fragment BillingFields on Billing {\n    card {\n      brand\n      last4\n    }\n    credits {\n      agentId\n      balance\n      agent {\n        name\n        slug\n        priceCents\n      }\n    }\n    payouts {\n      connected\n      owedCents\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -200,6 +222,14 @@ export function graphql(source: "\n      mutation RestBuyCredits($input: BuyCred
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation RestSimulateCardConfirmation($input: SimulateCardConfirmationInput!) {\n        simulateCardConfirmation(input: $input) {\n          status\n        }\n      }\n    "): (typeof documents)["\n      mutation RestSimulateCardConfirmation($input: SimulateCardConfirmationInput!) {\n        simulateCardConfirmation(input: $input) {\n          status\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestConnectedApps {\n        connectedApps {\n          clientId\n          name\n          redirectHosts\n          scopes\n          connectedAt\n          lastUsedAt\n        }\n      }\n    "): (typeof documents)["\n      query RestConnectedApps {\n        connectedApps {\n          clientId\n          name\n          redirectHosts\n          scopes\n          connectedAt\n          lastUsedAt\n        }\n      }\n    "];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestDisconnectApp($clientId: ID!) {\n        disconnectApp(clientId: $clientId)\n      }\n    "): (typeof documents)["\n      mutation RestDisconnectApp($clientId: ID!) {\n        disconnectApp(clientId: $clientId)\n      }\n    "];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

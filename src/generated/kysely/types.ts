@@ -189,6 +189,8 @@ export type ApiKey = {
     createdAt: Generated<Timestamp>;
     lastUsedAt: Timestamp | null;
     revokedAt: Timestamp | null;
+    scopes: Generated<string[]>;
+    expiresAt: Timestamp | null;
 };
 export type CreditBalance = {
     userId: string;
@@ -272,6 +274,39 @@ export type Notification = {
     nextAttemptAt: Timestamp | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
+};
+export type OAuthClient = {
+    id: string;
+    name: string;
+    redirectUris: string[];
+    clientUri: string | null;
+    createdAt: Generated<Timestamp>;
+};
+export type OAuthCode = {
+    hash: string;
+    grantId: string;
+    redirectUri: string;
+    codeChallenge: string;
+    expiresAt: Timestamp;
+    usedAt: Timestamp | null;
+};
+export type OAuthGrant = {
+    id: string;
+    clientId: string;
+    userId: string;
+    scopes: string[];
+    resource: string;
+    createdAt: Generated<Timestamp>;
+    lastUsedAt: Timestamp | null;
+    revokedAt: Timestamp | null;
+};
+export type OAuthToken = {
+    hash: string;
+    grantId: string;
+    kind: string;
+    expiresAt: Timestamp;
+    usedAt: Timestamp | null;
+    createdAt: Generated<Timestamp>;
 };
 export type Passkey = {
     id: string;
@@ -434,6 +469,10 @@ export type DB = {
     files: File;
     idempotencyRecords: IdempotencyRecord;
     notifications: Notification;
+    oauthClients: OAuthClient;
+    oauthCodes: OAuthCode;
+    oauthGrants: OAuthGrant;
+    oauthTokens: OAuthToken;
     passkeys: Passkey;
     payments: Payment;
     processedWebhookEvents: ProcessedWebhookEvent;

@@ -9,5 +9,7 @@ import { discoveryRoutes } from './discovery.js';
 import { reputationRoutes } from './reputation.js';
 import { endpointOpsRoutes } from './endpoint-ops.js';
 import { requesterRecordRoutes } from './requester-record.js';
+import { apiKeyRoutes } from './api-keys.js';
+import { connectedAppRoutes } from './connected-apps.js';
 
-export const routes: Route[] = [...agentCardRoutes, ...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes, ...endpointOpsRoutes, ...requesterRecordRoutes];
+export const routes: Route[] = [...agentCardRoutes, ...agentRoutes, ...deliveryRoutes, ...taskRoutes, ...billingRoutes, ...discoveryRoutes, ...reputationRoutes, ...endpointOpsRoutes, ...requesterRecordRoutes, ...apiKeyRoutes, ...connectedAppRoutes];

@@ -60,7 +60,7 @@ export function PageTitle({ children }: { children: ReactNode }) {
 export function SignInFirst({ what }: { what: string }) {
   return (
     <p className="note">
-      <Link href="/sign-in">Sign in</Link> to {what}.
+      <Link href={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`}>Sign in</Link> to {what}.
     </p>
   );
 }

@@ -1,5 +1,5 @@
 // The account page: who I am, my passkeys, where I am signed in, and where operational events go.
-// The API keys and connected apps sections are added by the accounts-oauth work (marked below).
+// API keys and connected apps are their own sections (ApiKeys.tsx, ConnectedApps.tsx).
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
 import { gql, rest, errorText } from '../api.js';
@@ -9,6 +9,8 @@ import { navigate } from '../router.js';
 import { ErrorNote, PageTitle, Skeleton } from '../components/ui.js';
 import { refreshViewer } from '../viewer.js';
 import { when } from '../format.js';
+import { ApiKeys } from './ApiKeys.js';
+import { ConnectedApps } from './ConnectedApps.js';
 
 export function Account() {
   const [me, setMe] = useState<DashAccountQuery['me'] | null>(null);
@@ -37,8 +39,8 @@ export function Account() {
       </section>
       <Passkeys />
       <Sessions />
-      {/* API keys: the accounts-oauth branch puts its section here (create with scopes, copy once, revoke). */}
-      {/* Connected apps: the accounts-oauth branch puts its section here (OAuth apps, disconnect). */}
+      <ApiKeys />
+      <ConnectedApps />
       <NotificationUrl initial={me.notificationUrl ?? ''} />
     </section>
   );

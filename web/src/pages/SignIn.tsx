@@ -11,9 +11,16 @@ import { useAuthOptions } from '../auth-options.js';
 
 const jwtSignIn = document.querySelector('meta[name="tm-jwt-sign-in"]')?.getAttribute('content') === 'on';
 
+// Where to go once signed in: the page that asked (?next=, a path on this site only, such as the
+// consent page of an app being connected), else the tasks.
+function nextPath(): string {
+  const next = new URLSearchParams(location.search).get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/tasks';
+}
+
 async function finish() {
   await refreshViewer();
-  navigate('/tasks');
+  navigate(nextPath());
 }
 
 export function SignIn() {

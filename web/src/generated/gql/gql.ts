@@ -57,6 +57,8 @@ type Documents = {
     "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n": typeof types.DashRequesterRecordDocument,
     "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n": typeof types.DashRecoverDeliveriesDocument,
     "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": typeof types.DashRequestTaskInputDocument,
+    "\n  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {\n    oauthAuthorization(request: $request) {\n      clientId\n      appName\n      redirectHost\n      scopes\n      redirectTo\n    }\n  }\n": typeof types.DashOAuthAuthorizationDocument,
+    "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n": typeof types.DashDecideOAuthAuthorizationDocument,
 };
 const documents: Documents = {
     "\n  query DashTaskFiles($id: ID!) {\n    task(id: $id) {\n      id\n      inputFiles {\n        id\n        filename\n        mediaType\n        size\n      }\n      resultFiles {\n        id\n        filename\n        mediaType\n        size\n      }\n    }\n  }\n": types.DashTaskFilesDocument,
@@ -101,6 +103,8 @@ const documents: Documents = {
     "\n  query DashRequesterRecord($requesterId: ID!) {\n    requesterRecord(requesterId: $requesterId) {\n      tasks\n      reviewed\n      approvalRate\n      rejectionRate\n      disputeRate\n      cancellationRate\n    }\n  }\n": types.DashRequesterRecordDocument,
     "\n  mutation DashRecoverDeliveries($agentId: ID!, $since: DateTime!) {\n    recoverDeliveries(agentId: $agentId, since: $since) {\n      recovered\n    }\n  }\n": types.DashRecoverDeliveriesDocument,
     "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": types.DashRequestTaskInputDocument,
+    "\n  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {\n    oauthAuthorization(request: $request) {\n      clientId\n      appName\n      redirectHost\n      scopes\n      redirectTo\n    }\n  }\n": types.DashOAuthAuthorizationDocument,
+    "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n": types.DashDecideOAuthAuthorizationDocument,
 };
 
 /**
@@ -271,6 +275,14 @@ export function graphql(source: "\n  mutation DashRecoverDeliveries($agentId: ID
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n"): typeof import('./graphql.js').DashRequestTaskInputDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {\n    oauthAuthorization(request: $request) {\n      clientId\n      appName\n      redirectHost\n      scopes\n      redirectTo\n    }\n  }\n"): typeof import('./graphql.js').DashOAuthAuthorizationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n"): typeof import('./graphql.js').DashDecideOAuthAuthorizationDocument;
 
 
 export function graphql(source: string) {

@@ -94,6 +94,18 @@ export type InputRequestInput = {
   message: string;
 };
 
+/** The query parameters of /oauth/authorize, as the consent page received them */
+export type OAuthAuthorizationRequest = {
+  clientId?: string | null | undefined;
+  codeChallenge?: string | null | undefined;
+  codeChallengeMethod?: string | null | undefined;
+  redirectUri?: string | null | undefined;
+  resource?: string | null | undefined;
+  responseType?: string | null | undefined;
+  scope?: string | null | undefined;
+  state?: string | null | undefined;
+};
+
 export type PaymentMethod =
   | 'card'
   | 'credit'
@@ -446,6 +458,21 @@ export type DashRequestTaskInputMutationVariables = Exact<{
 
 
 export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+
+export type DashOAuthAuthorizationQueryVariables = Exact<{
+  request: OAuthAuthorizationRequest;
+}>;
+
+
+export type DashOAuthAuthorizationQuery = { oauthAuthorization: { clientId: string | null, appName: string | null, redirectHost: string | null, scopes: Array<string> | null, redirectTo: string | null } };
+
+export type DashDecideOAuthAuthorizationMutationVariables = Exact<{
+  request: OAuthAuthorizationRequest;
+  allow: boolean;
+}>;
+
+
+export type DashDecideOAuthAuthorizationMutation = { decideOAuthAuthorization: string };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -2312,3 +2339,19 @@ export const DashRequestTaskInputDocument = new TypedDocumentString(`
     }
   }
 }`) as unknown as TypedDocumentString<DashRequestTaskInputMutation, DashRequestTaskInputMutationVariables>;
+export const DashOAuthAuthorizationDocument = new TypedDocumentString(`
+    query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {
+  oauthAuthorization(request: $request) {
+    clientId
+    appName
+    redirectHost
+    scopes
+    redirectTo
+  }
+}
+    `) as unknown as TypedDocumentString<DashOAuthAuthorizationQuery, DashOAuthAuthorizationQueryVariables>;
+export const DashDecideOAuthAuthorizationDocument = new TypedDocumentString(`
+    mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {
+  decideOAuthAuthorization(request: $request, allow: $allow)
+}
+    `) as unknown as TypedDocumentString<DashDecideOAuthAuthorizationMutation, DashDecideOAuthAuthorizationMutationVariables>;
