@@ -17,7 +17,7 @@ import { json } from '../src/stores/json.js';
 import { jobKey } from '../src/jobs/spec.js';
 import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
 import { accountService, createUserWithKey } from '../src/services/accounts.js';
-import { useCredit } from '../src/services/credits.js';
+import { giveCreditBack, takeCredit } from '../src/stores/credit-store.js';
 import { recordAttempt } from '../src/stores/delivery-store.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
 import { deliverTask } from '../src/jobs/specs/task-deliver.js';
@@ -36,14 +36,12 @@ const WAYS = {
 const each = it.each(Object.entries(WAYS));
 const newTask = async () =>
   (await prisma.task.create({ data: { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt: new Date(Date.now() + 3_600_000) } })).id;
-let taskId: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrismaClient(db.url, 2);
   kysely = createKysely(db.url, 2);
   userId = (await prisma.user.create({ data: { id: newId('usr'), email: `${newId('e')}@example.com` } })).id;
-  taskId = (await prisma.task.create({ data: { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt: new Date(Date.now() + 3_600_000) } })).id;
 });
 afterAll(async () => {
   await prisma?.$disconnect();
@@ -74,13 +72,23 @@ each('adds the job a payment causes in the same statement, and returns the row a
   expect(jobs).toEqual([{ task_identifier: 'payment.authorize', run_at: runAt }]);
 });
 
-it('takes a credit only while the balance has one', async () => {
+each('takes a credit only while the balance has one, and gives it back once (%s)', async (_way, run) => {
   const agentId = (await prisma.agent.create({ data: { id: newId('agt'), ownerId: userId, name: 'A', slug: newId('s'), endpoint: 'https://example.com/x' } })).id;
+  const taskId = await newTask();
   await prisma.creditBalance.create({ data: { userId, agentId, balance: 1 } });
-  expect(await prisma.$transaction((tx) => useCredit(tx, userId, agentId, taskId))).toBe(true);
-  expect(await prisma.$transaction((tx) => useCredit(tx, userId, agentId, taskId))).toBe(false);
-  expect((await prisma.creditBalance.findUniqueOrThrow({ where: { userId_agentId: { userId, agentId } } })).balance).toBe(0);
-  expect(await prisma.creditLedgerEntry.count({ where: { taskId, kind: 'use' } })).toBe(1);
+  const now = new Date('2026-11-28T02:00:00.000Z');
+  const use = () => run((db) => takeCredit(db, { userId, agentId, taskId, entryId: newId('cle'), now }));
+  expect(await use()).toBe(true);
+  expect(await use()).toBe(false);
+  expect(await prisma.creditBalance.findUniqueOrThrow({ where: { userId_agentId: { userId, agentId } } })).toMatchObject({ balance: 0, updatedAt: now });
+  expect(await prisma.creditLedgerEntry.findMany({ where: { taskId }, omit: { id: true } })).toEqual([{ userId, agentId, kind: 'use', delta: -1, taskId, intentId: null, createdAt: now }]);
+  await run((db) => giveCreditBack(db, taskId, newId('cle'), now));
+  expect((await prisma.creditBalance.findUniqueOrThrow({ where: { userId_agentId: { userId, agentId } } })).balance).toBe(1);
+  expect(await prisma.creditLedgerEntry.count({ where: { taskId, kind: 'refund', delta: 1 } })).toBe(1);
+  // A task that used no credit gets none back.
+  const other = await newTask();
+  await run((db) => giveCreditBack(db, other, newId('cle'), now));
+  expect(await prisma.creditLedgerEntry.count({ where: { taskId: other } })).toBe(0);
 });
 
 each('records an attempt and releases the delivery, and throws for a delivery that is gone (%s)', async (_way, run) => {

@@ -35,7 +35,7 @@ import {
 import { ensureCustomer } from '../payments/customers.js';
 import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
-import { refundCredit, useCredit } from './credits.js';
+import { giveCreditBack, takeCredit } from '../stores/credit-store.js';
 import { sqlIn } from '../db/kysely-prisma.js';
 import * as store from '../stores/payment-store.js';
 import { lockTask as lockTaskRow } from '../stores/task-store.js';
@@ -273,7 +273,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
       if (completed) return move(tx, payment.id, ['authorized'], 'captured');
       if (!(await move(tx, payment.id, ['authorized'], 'refunded'))) return false;
-      await refundCredit(tx, taskId);
+      await giveCreditBack(sqlIn(tx), taskId, newId('cle'), clock.now());
       return true;
     }
     if (completed && payment.status === 'authorized') {
@@ -339,7 +339,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
         await store.insertPayment(sqlIn(tx), { ...base, method: 'free', status: 'authorized' });
         return { method: 'free', ready: true };
       }
-      if (await useCredit(tx, task.requesterId, agent.id, task.id)) {
+      if (await takeCredit(sqlIn(tx), { userId: task.requesterId, agentId: agent.id, taskId: task.id, entryId: newId('cle'), now: clock.now() })) {
         await store.insertPayment(sqlIn(tx), { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt });
         return { method: 'credit', ready: true };
       }
