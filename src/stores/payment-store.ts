@@ -20,11 +20,11 @@ export function paymentFromJson(row: Omit<Selectable<PaymentTable>, keyof z.infe
   return { ...row, ...STAMPS.parse(row) };
 }
 
-export type NewPayment = Omit<Insertable<PaymentTable>, 'updatedAt'>;
+export type NewPayment = Omit<Insertable<PaymentTable>, 'updatedAt' | 'createdAt'> & { createdAt: Date };
 
 // `job`: a job the payment causes (jobCallSql), added in the same statement.
 export async function insertPayment(db: SqlDb, p: NewPayment, job?: RawBuilder<unknown>): Promise<Payment> {
-  const values = { ...p, updatedAt: p.createdAt ?? new Date() };
+  const values = { ...p, updatedAt: p.createdAt };
   if (!job) return paymentOf(await db.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow());
   const row = await db
     .with('m', (q) => q.insertInto('payments').values(values).returningAll())
