@@ -12,7 +12,7 @@ import { jobCallSql } from '../src/jobs/enqueue.js';
 import { createKysely, type Sql } from '../src/db/kysely.js';
 import { sqlIn } from '../src/db/kysely-prisma.js';
 import { insertPayment } from '../src/stores/payment-store.js';
-import { applyMove, insertTask, taskWithPayment } from '../src/stores/task-store.js';
+import { applyMove, assignAgent, insertTask, taskWithPayment } from '../src/stores/task-store.js';
 import { json } from '../src/stores/json.js';
 import { jobKey } from '../src/jobs/spec.js';
 import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
@@ -219,4 +219,15 @@ each('moves a task only from the state given, with its history, its delivery and
   expect(cancelled).toMatchObject({ status: 'cancelled', result: [1, 'two'], error: 'e' });
   expect(await jobs(jobKey(expireTask, { taskId: id }))).toBe(0);
   expect(await prisma.taskHistoryEntry.count({ where: { taskId: id } })).toBe(2);
+});
+
+each('gives a waiting task its agent and counts it, once (%s)', async (_way, run) => {
+  const agent = await prisma.agent.findFirstOrThrow({ where: { ownerId: userId } });
+  const id = await newTask();
+  const now = new Date('2026-11-28T03:00:00.000Z');
+  const assign = () => run((db) => assignAgent(db, id, agent.id, json({ score: 1 }), now));
+  expect(await assign()).toBe(true);
+  expect(await assign()).toBe(false);
+  expect(await prisma.task.findUniqueOrThrow({ where: { id } })).toMatchObject({ agentId: agent.id, routing: { score: 1 }, updatedAt: now });
+  expect((await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } })).taskCount).toBe(agent.taskCount + 1);
 });

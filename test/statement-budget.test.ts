@@ -89,6 +89,7 @@ describe.skipIf(!usingPostgres())('statements per task step', () => {
     // The fewest of five: the worker's polling may add a statement or two to any one of them.
     const fewest = Object.fromEntries(Object.entries(steps).map(([step, counts]) => [step, Math.min(...counts)]));
     const counted = `statements per step (fewest of 5): ${JSON.stringify(fewest)}`;
+    // eslint-disable-next-line no-console -- the figures the budgets come from
     console.log(`free task: ${counted}`);
     expect(fewest.create, counted).toBeLessThanOrEqual(BUDGET.create);
     expect(fewest.delivery, counted).toBeLessThanOrEqual(BUDGET.delivery);
@@ -113,6 +114,7 @@ describe.skipIf(!usingPostgres())('statements per task step', () => {
       if (i > 0) totals.push(minus(c0, c1));
     }
     const fewest = Math.min(...totals);
+    // eslint-disable-next-line no-console -- the figures the budgets come from
     console.log(`card-paid task: statements to the end of its capture (fewest of 3): ${fewest}`);
     expect(fewest).toBeLessThanOrEqual(CARD_BUDGET.total);
   }, 60_000);

@@ -5,7 +5,7 @@ import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
 import { sqlIn } from '../db/kysely-prisma.js';
-import { insertTask, taskWithPayment } from '../stores/task-store.js';
+import { assignAgent, insertTask, taskWithPayment } from '../stores/task-store.js';
 import { json } from '../stores/json.js';
 import { AppError, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
@@ -98,12 +98,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   // `requester`: the requester as the request authenticated him, when there is a request.
   async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer) {
     if (!fresh) {
-      const { count } = await t.task.updateMany({
-        where: { id: task.id, status: 'pending', agentId: null },
-        data: { agentId: agent.id, routing: explanation as unknown as Prisma.InputJsonValue },
-      });
-      if (count === 0) return null;
-      await t.$executeRaw`UPDATE agents SET task_count = task_count + 1, updated_at = ${clock.now()} WHERE id = ${agent.id}`;
+      if (!(await assignAgent(sqlIn(t), task.id, agent.id, json(explanation as unknown as Prisma.InputJsonValue), clock.now()))) return null;
     }
     const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh, requester });
     if (plan.ready) await matchNow(t, afterCommit, task.id, { status: 'pending', startedAt: null });

@@ -6,7 +6,7 @@ import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable
 import type { SqlDb } from '../db/kysely.js';
 import type { Task as TaskTable } from '../generated/kysely/types.js';
 import type { Payment, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
-import { jsonOf, type WithJson } from './json.js';
+import { jsonOf, type JsonSql, type WithJson } from './json.js';
 import { paymentFromJson } from './payment-store.js';
 
 // A task row as the services know it (Prisma's Task): the tables' types and Prisma's agree field by
@@ -205,4 +205,29 @@ export async function lockTask(db: SqlDb, taskId: string, removeJobKey: string |
     .forUpdate()
     .executeTakeFirst();
   return row ? { status: row.status, agentId: row.agentId, startedAt: row.startedAt } : null;
+}
+
+// A task that waited without an agent is given one, with the agent's task count, in one statement;
+// false when it was assigned or moved on meanwhile.
+export async function assignAgent(db: SqlDb, taskId: string, agentId: string, routing: JsonSql, now: Date): Promise<boolean> {
+  const row = await db
+    .with('m', (q) =>
+      q
+        .updateTable('tasks')
+        .set({ agentId, routingExplanation: routing, updatedAt: now })
+        .where('id', '=', taskId)
+        .where('status', '=', 'pending')
+        .where('agentId', 'is', null)
+        .returning('agentId'),
+    )
+    .with('a', (q) =>
+      q
+        .updateTable('agents')
+        .set((eb) => ({ taskCount: eb('taskCount', '+', 1), updatedAt: now }))
+        .where('id', 'in', (eb) => eb.selectFrom('m').select('m.agentId').$narrowType<{ agentId: string }>()),
+    )
+    .selectFrom('m')
+    .select('m.agentId')
+    .executeTakeFirst();
+  return row !== undefined;
 }
