@@ -5,8 +5,8 @@ import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
 import { createLogger } from '../src/logger.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
 import { enqueue } from '../src/jobs/enqueue.js';
-import { installJobSchema } from '../src/jobs/worker.js';
-import { releaseAllJobLocks, releaseDeadWorkersJobs } from '../src/jobs/recovery.js';
+import { installJobSchema } from '../src/worker/worker.js';
+import { releaseAllJobLocks, releaseDeadWorkersJobs } from '../src/worker/recovery.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;

@@ -1,46 +1,59 @@
-// The hot-path statements written in SQL instead of Prisma's model calls (services/payment-writes.ts,
-// services/delivery-writes.ts, services/task-writes.ts, the credit take, the API key with its user, a task
-// with its payment) write
-// and return what the model calls did: the rows read back through Prisma equal what the raw statements
-// returned, defaults and types included.
+// The hot-path statements written in SQL instead of Prisma's model calls (the stores in src/stores/, the
+// delivery attempt's record, the credit take, the API key with its user) write and return what the model
+// calls did: the rows read back through Prisma equal what the statements returned, defaults and types
+// included. The stores run both on Kysely's own pg pool and inside a Prisma transaction (db/kysely-prisma.ts),
+// and each test runs both ways.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
-import { createKysely } from '../src/db/kysely.js';
+import { createKysely, type Sql } from '../src/db/kysely.js';
 import { systemClock } from '../src/deps.js';
 import { newId } from '../src/ids.js';
 import { isUniqueViolation } from '../src/db/errors.js';
-import { jobCall } from '../src/jobs/enqueue.js';
+import { jobCallSql } from '../src/jobs/enqueue.js';
+import { sqlIn } from '../src/db/kysely-prisma.js';
+import { insertPayment } from '../src/stores/payment-store.js';
+import { applyMove, assignAgent, insertTask, taskWithPayment } from '../src/stores/task-store.js';
+import { json } from '../src/stores/json.js';
+import { jobKey } from '../src/jobs/spec.js';
 import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
 import { accountService, createUserWithKey } from '../src/services/accounts.js';
-import { useCredit } from '../src/services/credits.js';
-import { recordAttempt } from '../src/services/delivery-writes.js';
-import { insertPayment } from '../src/services/payment-writes.js';
-import { taskWithPayment } from '../src/services/task-columns.js';
-import { insertTask } from '../src/services/task-writes.js';
+import { giveCreditBack, takeCredit } from '../src/stores/credit-store.js';
+import { recordAttempt } from '../src/stores/delivery-store.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
-import { Prisma } from '../src/generated/prisma/client.js';
+import { deliverTask } from '../src/jobs/specs/task-deliver.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
 let prisma: PrismaClient;
+let kysely: Sql;
 let userId: string;
-let taskId: string;
+
+// A store's work in a transaction, on Kysely's pool or inside Prisma's.
+const WAYS = {
+  'Kysely on pg': <T>(work: (db: Sql) => Promise<T>) => kysely.transaction().execute(work),
+  'Kysely in a Prisma transaction': <T>(work: (db: Sql) => Promise<T>) => prisma.$transaction((tx) => work(sqlIn(tx))),
+};
+const each = it.each(Object.entries(WAYS));
+const newTask = async () =>
+  (await prisma.task.create({ data: { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt: new Date(Date.now() + 3_600_000) } })).id;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   prisma = createPrismaClient(db.url, 2);
+  kysely = createKysely(db.url, 2);
   userId = (await prisma.user.create({ data: { id: newId('usr'), email: `${newId('e')}@example.com` } })).id;
-  taskId = (await prisma.task.create({ data: { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt: new Date(Date.now() + 3_600_000) } })).id;
 });
 afterAll(async () => {
   await prisma?.$disconnect();
+  await kysely?.destroy();
   await db?.close();
 });
 
-it('inserts a payment and returns the row Prisma reads back', async () => {
+each('inserts a payment and returns the row Prisma reads back (%s)', async (_way, run) => {
+  const taskId = await newTask();
   const createdAt = new Date('2026-11-26T10:00:00.123Z');
-  const returned = await prisma.$transaction((tx) =>
-    insertPayment(tx, { id: newId('pay'), taskId, method: 'card', status: 'pending', amountCents: 250, payeeId: userId, createdAt, autoCharged: true, provider: 'simulated' }),
+  const returned = await run((db) =>
+    insertPayment(db, { id: newId('pay'), taskId, method: 'card', status: 'pending', amountCents: 250, payeeId: userId, createdAt, autoCharged: true, provider: 'simulated' }),
   );
   const read = await prisma.payment.findUniqueOrThrow({ where: { taskId } });
   expect(returned).toEqual(read);
@@ -48,41 +61,54 @@ it('inserts a payment and returns the row Prisma reads back', async () => {
   expect(read.updatedAt).toBeInstanceOf(Date);
 });
 
-it('adds the job a payment causes in the same statement, and returns the row alone', async () => {
-  const other = (await prisma.task.create({ data: { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt: new Date(Date.now() + 3_600_000) } })).id;
+each('adds the job a payment causes in the same statement, and returns the row alone (%s)', async (_way, run) => {
+  const other = await newTask();
   const runAt = new Date(Date.now() + 600_000);
-  const returned = await prisma.$transaction((tx) =>
-    insertPayment(tx, { id: newId('pay'), taskId: other, method: 'card', status: 'pending', amountCents: 250, payeeId: userId, createdAt: new Date() }, jobCall(authorizePayment, { taskId: other }, { runAt })),
+  const returned = await run((db) =>
+    insertPayment(db, { id: newId('pay'), taskId: other, method: 'card', status: 'pending', amountCents: 250, payeeId: userId, createdAt: new Date() }, jobCallSql(authorizePayment, { taskId: other }, { runAt })),
   );
   expect(returned).toEqual(await prisma.payment.findUniqueOrThrow({ where: { taskId: other } }));
   const jobs = await prisma.$queryRaw<Array<{ task_identifier: string; run_at: Date }>>`SELECT task_identifier, run_at FROM graphile_worker.jobs WHERE key = ${`payment.authorize:${other}`}`;
   expect(jobs).toEqual([{ task_identifier: 'payment.authorize', run_at: runAt }]);
 });
 
-it('takes a credit only while the balance has one', async () => {
+each('takes a credit only while the balance has one, and gives it back once (%s)', async (_way, run) => {
   const agentId = (await prisma.agent.create({ data: { id: newId('agt'), ownerId: userId, name: 'A', slug: newId('s'), endpoint: 'https://example.com/x' } })).id;
+  const taskId = await newTask();
   await prisma.creditBalance.create({ data: { userId, agentId, balance: 1 } });
-  expect(await prisma.$transaction((tx) => useCredit(tx, userId, agentId, taskId))).toBe(true);
-  expect(await prisma.$transaction((tx) => useCredit(tx, userId, agentId, taskId))).toBe(false);
-  expect((await prisma.creditBalance.findUniqueOrThrow({ where: { userId_agentId: { userId, agentId } } })).balance).toBe(0);
-  expect(await prisma.creditLedgerEntry.count({ where: { taskId, kind: 'use' } })).toBe(1);
+  const now = new Date('2026-11-28T02:00:00.000Z');
+  const use = () => run((db) => takeCredit(db, { userId, agentId, taskId, entryId: newId('cle'), now }));
+  expect(await use()).toBe(true);
+  expect(await use()).toBe(false);
+  expect(await prisma.creditBalance.findUniqueOrThrow({ where: { userId_agentId: { userId, agentId } } })).toMatchObject({ balance: 0, updatedAt: now });
+  expect(await prisma.creditLedgerEntry.findMany({ where: { taskId }, omit: { id: true } })).toEqual([{ userId, agentId, kind: 'use', delta: -1, taskId, intentId: null, createdAt: now }]);
+  await run((db) => giveCreditBack(db, taskId, newId('cle'), now));
+  expect((await prisma.creditBalance.findUniqueOrThrow({ where: { userId_agentId: { userId, agentId } } })).balance).toBe(1);
+  expect(await prisma.creditLedgerEntry.count({ where: { taskId, kind: 'refund', delta: 1 } })).toBe(1);
+  // A task that used no credit gets none back.
+  const other = await newTask();
+  await run((db) => giveCreditBack(db, other, newId('cle'), now));
+  expect(await prisma.creditLedgerEntry.count({ where: { taskId: other } })).toBe(0);
 });
 
-it('records an attempt and releases the delivery, and throws for a delivery that is gone', async () => {
+each('records an attempt and releases the delivery, and throws for a delivery that is gone (%s)', async (_way, run) => {
   const agentId = (await prisma.agent.findFirstOrThrow({ where: { ownerId: userId } })).id;
+  const taskId = await newTask();
   const deliveryId = newId('dlv');
   await prisma.delivery.create({ data: { id: deliveryId, taskId, agentId, attemptJobId: 'job-1', attemptStartedAt: new Date() } });
   const at = new Date('2026-11-26T10:00:01.456Z');
   const retryAt = new Date('2026-11-26T10:05:00.000Z');
   const attempt = (number: number) => ({ id: newId('att'), deliveryId, number, statusCode: 503, latencyMs: 12, error: 'HTTP 503', at });
-  await prisma.$transaction((tx) => recordAttempt(tx, attempt(1), { status: null, nextAttemptAt: retryAt }));
+  await run((db) => recordAttempt(db, attempt(1), { status: null, nextAttemptAt: retryAt }, jobCallSql(deliverTask, { deliveryId }, { runAt: retryAt })));
   expect(await prisma.deliveryAttempt.findMany({ where: { deliveryId }, omit: { id: true } })).toEqual([{ deliveryId, number: 1, statusCode: 503, latencyMs: 12, error: 'HTTP 503', at }]);
-  expect(await prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: 'pending', nextAttemptAt: retryAt, attemptJobId: null, attemptStartedAt: null });
-  await prisma.$transaction((tx) => recordAttempt(tx, { ...attempt(2), statusCode: 200, error: null }, { status: 'succeeded', nextAttemptAt: null }));
+  expect(await prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: 'pending', nextAttemptAt: retryAt, attemptJobId: null, attemptStartedAt: null, updatedAt: at });
+  const retries = await prisma.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`task.deliver:${deliveryId}`}`;
+  expect(retries).toEqual([{ run_at: retryAt }]);
+  await run((db) => recordAttempt(db, { ...attempt(2), statusCode: 200, error: null }, { status: 'succeeded', nextAttemptAt: null }));
   expect(await prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: 'succeeded', nextAttemptAt: null });
   expect(await prisma.deliveryAttempt.count({ where: { deliveryId } })).toBe(2);
   // Gone: nothing of the attempt stays either.
-  await expect(prisma.$transaction((tx) => recordAttempt(tx, { ...attempt(1), deliveryId: 'dlv_missing' }, { status: 'failed', nextAttemptAt: null }))).rejects.toThrow();
+  await expect(run((db) => recordAttempt(db, { ...attempt(1), deliveryId: 'dlv_missing' }, { status: 'failed', nextAttemptAt: null }))).rejects.toThrow();
   expect(await prisma.deliveryAttempt.count({ where: { deliveryId: 'dlv_missing' } })).toBe(0);
 });
 
@@ -101,44 +127,47 @@ it('reads an API key with its user as Prisma would, and nothing for a revoked or
   await sql.destroy();
 });
 
-it('reads a task with its payment, or with none, as Prisma would', async () => {
+each('reads a task with its payment, or with none, as Prisma would (%s)', async (_way, run) => {
+  const paid = await newTask();
+  await prisma.payment.create({ data: { id: newId('pay'), taskId: paid, method: 'card', status: 'pending', amountCents: 250, payeeId: userId, heldAt: new Date('2026-11-26T10:00:00.001Z') } });
   const bare = (await prisma.task.create({ data: { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', input: { a: [1] }, capabilities: ['x'], expiresAt: new Date(Date.now() + 3_600_000) } })).id;
-  for (const id of [taskId, bare]) {
-    expect(await taskWithPayment(prisma, id)).toEqual(await prisma.task.findUniqueOrThrow({ where: { id }, include: { payment: true } }));
+  for (const id of [paid, bare]) {
+    expect(await run((db) => taskWithPayment(db, id))).toEqual(await prisma.task.findUniqueOrThrow({ where: { id }, include: { payment: true } }));
   }
-  expect((await taskWithPayment(prisma, taskId))?.payment?.status).toBe('pending');
-  expect((await taskWithPayment(prisma, bare))?.payment).toBeNull();
-  expect(await taskWithPayment(prisma, 'tsk_missing')).toBeNull();
+  expect((await run((db) => taskWithPayment(db, paid)))?.payment?.status).toBe('pending');
+  expect((await run((db) => taskWithPayment(db, bare)))?.payment).toBeNull();
+  expect(await run((db) => taskWithPayment(db, 'tsk_missing'))).toBeNull();
 });
 
-it('inserts a task with its agent counted and its expiry job in one statement, as Prisma would write it', async () => {
+each('inserts a task with its agent counted and its expiry job in one statement, as Prisma would write it (%s)', async (_way, run) => {
   const agent = await prisma.agent.findFirstOrThrow({ where: { ownerId: userId } });
   const id = newId('tsk');
+  const key = newId('key');
   const expiresAt = new Date('2026-11-27T12:00:00.000Z');
   const now = new Date('2026-11-27T10:00:00.500Z');
-  const returned = await prisma.$transaction((tx) =>
+  const returned = await run((db) =>
     insertTask(
-      tx,
+      db,
       {
         id,
         requesterId: userId,
         agentId: agent.id,
         title: 'Translate',
         description: 'into French',
-        input: { text: 'hello', n: [1, 2] },
+        input: json({ text: 'hello', n: [1, 2] }),
         inputHash: 'abc',
         capabilities: ['translation', 'french'],
         protocols: [],
         priority: 'high',
         maxPriceCents: null,
-        requirements: Prisma.DbNull,
-        routing: { score: 0.5, terms: [] },
+        requirements: null,
+        routingExplanation: json({ score: 0.5, terms: [] }),
         reviewWindowSeconds: 60,
         createdAt: now,
         expiresAt,
-        idempotencyKey: 'key-1',
+        idempotencyKey: key,
       },
-      { countFor: agent.id, now, job: jobCall(expireTask, { taskId: id }, { runAt: expiresAt }) },
+      { countFor: agent.id, now, job: jobCallSql(expireTask, { taskId: id }, { runAt: expiresAt }) },
     ),
   );
   const read = await prisma.task.findUniqueOrThrow({ where: { id } });
@@ -148,8 +177,59 @@ it('inserts a task with its agent counted and its expiry job in one statement, a
   const jobs = await prisma.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`task.expire:${id}`}`;
   expect(jobs).toEqual([{ run_at: expiresAt }]);
   // The same idempotency key again: the unique index refuses it as the model call's would be refused.
-  const again = prisma.$transaction((tx) =>
-    insertTask(tx, { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt, idempotencyKey: 'key-1' }, { countFor: null, now, job: jobCall(expireTask, { taskId: 'x' }) }),
+  const again = run((db) =>
+    insertTask(db, { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt, idempotencyKey: key }, { countFor: null, now, job: jobCallSql(expireTask, { taskId: 'x' }) }),
   );
   await expect(again).rejects.toSatisfy(isUniqueViolation);
+});
+
+each('moves a task only from the state given, with its history, its delivery and jobs, and the expiry removal (%s)', async (_way, run) => {
+  const agent = await prisma.agent.findFirstOrThrow({ where: { ownerId: userId } });
+  const id = newId('tsk');
+  await prisma.task.create({ data: { id, requesterId: userId, agentId: agent.id, title: 't', description: 'd', expiresAt: new Date(Date.now() + 3_600_000) } });
+  await prisma.$executeRaw`SELECT graphile_worker.add_job('task.expire', json_build_object('taskId', ${id}::text), job_key => ${jobKey(expireTask, { taskId: id })})`;
+  const now = new Date('2026-11-28T01:00:00.250Z');
+  const deliveryId = newId('dlv');
+  const history = { id: newId('evt'), actor: 'system', actorId: null, note: 'n', data: { round: 1 } };
+  const match = (from: 'pending' | 'matched') => ({
+    taskId: id, action: 'match', from, to: 'matched' as const, now, changes: { matchedAt: now, tokenHash: 'h' },
+    history: { ...history, id: newId('evt') }, notify: null, removeJobKey: null, deliveryId, jobs: [jobCallSql(deliverTask, { deliveryId })],
+  });
+  // From a state the task is not in: nothing at all is written.
+  expect(await run((db) => applyMove(db, match('matched')))).toBeNull();
+  expect(await prisma.taskHistoryEntry.count({ where: { taskId: id } })).toBe(0);
+  expect(await prisma.delivery.count({ where: { taskId: id } })).toBe(0);
+  const moved = await run((db) => applyMove(db, match('pending')));
+  expect(moved).toEqual(await prisma.task.findUniqueOrThrow({ where: { id } }));
+  expect(moved).toMatchObject({ status: 'matched', matchedAt: now, updatedAt: now, tokenHash: 'h' });
+  expect(await prisma.taskHistoryEntry.findMany({ where: { taskId: id }, omit: { id: true } })).toEqual([
+    { taskId: id, at: now, actor: 'system', actorId: null, action: 'match', fromStatus: 'pending', toStatus: 'matched', note: 'n', data: { round: 1 } },
+  ]);
+  expect(await prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ taskId: id, agentId: agent.id, status: 'pending', createdAt: now });
+  const jobs = async (key: string) => (await prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${key}`)[0]!.n;
+  expect(await jobs(`task.deliver:${deliveryId}`)).toBe(1);
+  expect(await jobs(jobKey(expireTask, { taskId: id }))).toBe(1);
+  // A guard the row does not meet stops the move; a final move removes the expiry job.
+  const cancel = (guard: { inputRounds: number }) => ({
+    taskId: id, action: 'cancel', from: 'matched' as const, to: 'cancelled' as const, now, changes: { finishedAt: now, error: 'e', result: json([1, 'two']) },
+    guard, history: { ...history, id: newId('evt') }, notify: null, removeJobKey: jobKey(expireTask, { taskId: id }),
+  });
+  expect(await run((db) => applyMove(db, cancel({ inputRounds: 3 })))).toBeNull();
+  expect(await jobs(jobKey(expireTask, { taskId: id }))).toBe(1);
+  const cancelled = await run((db) => applyMove(db, cancel({ inputRounds: 0 })));
+  expect(cancelled).toEqual(await prisma.task.findUniqueOrThrow({ where: { id } }));
+  expect(cancelled).toMatchObject({ status: 'cancelled', result: [1, 'two'], error: 'e' });
+  expect(await jobs(jobKey(expireTask, { taskId: id }))).toBe(0);
+  expect(await prisma.taskHistoryEntry.count({ where: { taskId: id } })).toBe(2);
+});
+
+each('gives a waiting task its agent and counts it, once (%s)', async (_way, run) => {
+  const agent = await prisma.agent.findFirstOrThrow({ where: { ownerId: userId } });
+  const id = await newTask();
+  const now = new Date('2026-11-28T03:00:00.000Z');
+  const assign = () => run((db) => assignAgent(db, id, agent.id, json({ score: 1 }), now));
+  expect(await assign()).toBe(true);
+  expect(await assign()).toBe(false);
+  expect(await prisma.task.findUniqueOrThrow({ where: { id } })).toMatchObject({ agentId: agent.id, routing: { score: 1 }, updatedAt: now });
+  expect((await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } })).taskCount).toBe(agent.taskCount + 1);
 });

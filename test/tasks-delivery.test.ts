@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { makeJobsDue, runNextNow, untilNoJobDue } from './support/jobs.js';
 import { defaultRetrySchedule } from '../src/delivery/backoff.js';
+import { until } from './support/wait.js';
 
 // The service's clock: real time plus what a test moved it on by (expiry is advanced, not waited for).
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
@@ -87,6 +88,42 @@ describe('retries', () => {
     const done = await waitForStatus(() => get(task.id), ['failed'], 20_000);
     expect(done.error).toBe('delivery_failed');
     expect(a.http.received).toHaveLength(1);
+    await a.http.close();
+  });
+
+  it('fails the task in the transaction that records the last attempt: neither commits without the other', async () => {
+    // The undeliverable move's history entry is refused for a while, so the attempt's transaction fails
+    // after the task's move: had the move run apart (after the commit), the delivery would be over with
+    // its task still matched until it expired.
+    await server.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_undeliverable() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$`);
+    await server.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_undeliverable BEFORE INSERT ON task_history FOR EACH ROW WHEN (NEW.action = 'undeliverable') EXECUTE FUNCTION refuse_undeliverable()`);
+    const a = await agentWith([410]);
+    let taskId: string;
+    let job: Awaited<ReturnType<typeof deliveryJob>>;
+    try {
+      taskId = (await createFor(a.id)).id;
+      await a.http.waitFor(1);
+      job = await deliveryJob(a.id);
+      await until('the attempt to fail and wait for its retry', async () => {
+        const [row] = await server.prisma.$queryRaw<Array<{ n: number }>>`
+          SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE payload::jsonb @> ${JSON.stringify(job.payload)}::jsonb AND last_error IS NOT NULL`;
+        return row!.n > 0;
+      });
+      expect((await get(taskId)).status).toBe('matched');
+      const [delivery] = await deliveries(a.id);
+      expect(delivery).toMatchObject({ status: 'pending', attempts: [] });
+    } finally {
+      await server.prisma.$executeRawUnsafe('DROP TRIGGER refuse_undeliverable ON task_history');
+      await server.prisma.$executeRawUnsafe('DROP FUNCTION refuse_undeliverable()');
+    }
+    // The retry finds the endpoint gone again and gives up: both commit, once.
+    await runNextNow(server.prisma, job);
+    const done = await waitForStatus(() => get(taskId), ['failed'], 20_000);
+    expect(done.error).toBe('delivery_failed');
+    const [delivery] = await deliveries(a.id);
+    expect(delivery).toMatchObject({ status: 'failed' });
+    expect(delivery.attempts.map((x: { statusCode: number }) => x.statusCode)).toEqual([410]);
+    expect(await server.prisma.taskHistoryEntry.count({ where: { taskId, action: 'undeliverable' } })).toBe(1);
     await a.http.close();
   });
 

@@ -1,9 +1,12 @@
 // Database errors the services recover from.
+import pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
 
 // A unique index refused the write: another writer got there first (a slug, an idempotency key). P2002
 // from a model call; a raw statement reports it through the driver adapter's cause.
 export function isUniqueViolation(error: unknown): boolean {
+  // A store's statement on `deps.sql` (Kysely over node-postgres).
+  if (error instanceof pg.DatabaseError) return error.code === '23505';
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === 'P2002') return true;
   const cause = adapterCause(error);

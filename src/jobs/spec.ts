@@ -1,6 +1,6 @@
 // What a job kind is, apart from what it does: its name, the shape of its payload (checked when it is
 // enqueued and again when it runs), its priority and attempts, and the key that keeps one pending job per
-// subject. Services import specs only; the handlers (jobs/handlers.ts) import services, so the two never
+// subject. Services import specs only; the handlers (worker/handlers.ts) import services, so the two never
 // import each other.
 import type { z } from 'zod';
 

@@ -99,7 +99,7 @@ export function agentService(deps: Deps) {
           await tx.agentPreviousSlug.upsert({ where: { slug: agent.slug }, create: { slug: agent.slug, agentId: id }, update: {} });
           await tx.agentPreviousSlug.deleteMany({ where: { slug, agentId: id } });
         }
-        const updated = await tx.agent.update({ ...query, where: { id }, data: { ...fields, ...(slug ? { slug } : {}), updatedAt: new Date() } });
+        const updated = await tx.agent.update({ ...query, where: { id }, data: { ...fields, ...(slug ? { slug } : {}), updatedAt: deps.clock.now() } });
         await agentChanged(tx, id);
         return updated;
       });

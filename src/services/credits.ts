@@ -4,7 +4,7 @@
 // did not complete).
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Db } from '../db/client.js';
 import { withTransaction } from '../db/transaction.js';
 import { isForeignKeyViolation } from '../db/errors.js';
 import { enqueue } from '../jobs/enqueue.js';
@@ -41,26 +41,6 @@ async function addToBalance(db: Db, userId: string, agentId: string, amount: num
     ON CONFLICT (user_id, agent_id) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance, updated_at = now()
     RETURNING balance`;
   return rows[0]!.balance;
-}
-
-/** Inside the matching transaction: takes one credit for the agent if there is one. */
-export async function useCredit(tx: Tx, userId: string, agentId: string, taskId: string): Promise<boolean> {
-  // In SQL: this runs for every task made (most find no credit), where a model call costs about twice a
-  // raw statement's CPU (bench/prisma-call-cost.ts). updated_at from the process's clock, as @updatedAt.
-  const count = await tx.$executeRaw`
-    UPDATE credit_balances SET balance = balance - 1, updated_at = ${new Date()}::timestamptz
-    WHERE user_id = ${userId} AND agent_id = ${agentId} AND balance >= 1`;
-  if (count === 0) return false;
-  await tx.creditLedgerEntry.create({ data: { id: newId('cle'), userId, agentId, kind: 'use', delta: -1, taskId } });
-  return true;
-}
-
-/** Gives back the credit a task used. Called once per task, by the conditional payment update before it. */
-export async function refundCredit(tx: Tx, taskId: string): Promise<void> {
-  const use = await tx.creditLedgerEntry.findFirst({ where: { taskId, kind: 'use' } });
-  if (!use) return;
-  await addToBalance(tx, use.userId, use.agentId, 1);
-  await tx.creditLedgerEntry.create({ data: { id: newId('cle'), userId: use.userId, agentId: use.agentId, kind: 'refund', delta: 1, taskId } });
 }
 
 export function creditService(deps: Deps, provider: PaymentProvider) {

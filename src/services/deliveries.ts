@@ -10,9 +10,10 @@ import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
 import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue, jobCallSql } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
-import { recordAttempt, type DeliveryRelease } from './delivery-writes.js';
+import { sqlIn } from '../db/kysely-prisma.js';
+import * as store from '../stores/delivery-store.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
@@ -68,7 +69,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       // agent works on it again.
       if (task.status !== (isInput ? 'in_progress' : 'matched')) {
         // Cancelled, expired, or already answered by the agent: nothing to deliver any more.
-        await prisma.delivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+        await store.dropDelivery(deps.sql, deliveryId);
         return;
       }
       const token = tasks.tokenFor(task);
@@ -122,7 +123,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         throw conflict(`the task is ${delivery.task.status}; only a matched task is delivered again`, { status: delivery.task.status });
       }
       return prisma.$transaction(async (t) => {
-        const updated = await t.delivery.update({ ...query, where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: new Date() } });
+        const updated = await t.delivery.update({ ...query, where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: clock.now() } });
         await enqueue(t, deliverTask, { deliveryId });
         return updated;
       });
@@ -130,7 +131,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   };
 
   async function parkDelivery(deliveryId: string): Promise<void> {
-    await prisma.delivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { nextAttemptAt: null } });
+    await store.parkDelivery(deps.sql, deliveryId);
   }
 
   // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
@@ -145,15 +146,8 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
 
   // Claims the next attempt number for `jobId` in one conditional update, so two jobs never send the
   // same delivery at once nor record the same attempt number. Null: another job holds the claim.
-  async function claimAttempt(deliveryId: string, jobId: string): Promise<number | null> {
-    const rows = await prisma.$queryRaw<Array<{ attempt_count: number }>>`
-      UPDATE deliveries
-      SET attempt_count = attempt_count + 1, attempt_job_id = ${jobId}, attempt_started_at = now(), updated_at = now()
-      WHERE id = ${deliveryId} AND status = 'pending'
-        AND (attempt_job_id IS NULL OR attempt_job_id = ${jobId}
-             OR attempt_started_at < now() - make_interval(secs => ${claimMs() / 1000}::float8))
-      RETURNING attempt_count`;
-    return rows[0]?.attempt_count ?? null;
+  function claimAttempt(deliveryId: string, jobId: string): Promise<number | null> {
+    return store.claimAttempt(deps.sql, deliveryId, jobId, claimMs(), clock.now());
   }
 
   interface Claimed {
@@ -172,40 +166,38 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     const { deliveryId, number, taskId, agentId, expiresAt } = claimed;
     const ok = !failure && result.kind === 'response' && result.status >= 200 && result.status < 300;
     const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
-    // A success moves the task to in_progress in the same transaction, first: the task's row is locked
-    // before the agent's (the lock order of services/payments.ts).
+    const { recorded, release } = decide();
+    // The task's move comes first in the attempt's transaction: the task's row is locked before the
+    // agent's (the lock order of services/payments.ts). A success moves it to in_progress; a delivery given
+    // up fails it in the same transaction, so no crash can leave it matched with its delivery over.
     const outcome = await withTransaction(
       prisma,
       async (t, afterCommit) => {
         if (ok && (!claimed.task || claimed.task.status === 'matched')) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
-        const recorded = await recordIn(t);
+        if (recorded === 'given_up') await tasks.markUndeliverableIn(t, afterCommit, taskId);
+        await store.recordAttempt(
+          sqlIn(t),
+          {
+            id: newId('att'),
+            deliveryId,
+            number,
+            statusCode: result.kind === 'response' ? result.status : null,
+            latencyMs: Math.round(result.latencyMs),
+            // The service's clock: recovery windows and retention go by it.
+            at: clock.now(),
+            error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
+          },
+          release,
+          recorded === 'retrying' ? jobCallSql(deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! }) : undefined,
+        );
+        await hooks.deliveryOutcome(t, agentId, ok);
         await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded });
         return recorded;
       },
       (error) => logger.warn({ err: error }, 'after-commit work failed'),
     );
-    async function recordIn(t: Tx) {
-      const { recorded, release } = decide();
-      await recordAttempt(
-        t,
-        {
-          id: newId('att'),
-          deliveryId,
-          number,
-          statusCode: result.kind === 'response' ? result.status : null,
-          latencyMs: Math.round(result.latencyMs),
-          // The service's clock: recovery windows and retention go by it.
-          at: clock.now(),
-          error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
-        },
-        release,
-      );
-      await hooks.deliveryOutcome(t, agentId, ok);
-      if (recorded === 'retrying') await enqueue(t, deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! });
-      return recorded;
-    }
     // Where the delivery goes from this attempt: done, given up, or a retry at its time.
-    function decide(): { recorded: RecordedAttempt['outcome']; release: DeliveryRelease } {
+    function decide(): { recorded: RecordedAttempt['outcome']; release: store.DeliveryRelease } {
       if (ok) return { recorded: 'delivered', release: { status: 'succeeded', nextAttemptAt: null } };
       const delay = nextRetryDelayMs(number + 1, {
         schedule: deps.retrySchedule,
@@ -222,7 +214,6 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       const why = result.kind === 'response' ? { statusCode: result.status } : { error: result.error.slice(0, 200) };
       logger.warn({ deliveryId, taskId, agentId, outcome, ...why }, outcome === 'given_up' ? 'delivery given up; the task fails' : 'delivery attempt failed');
     }
-    if (outcome === 'given_up') await tasks.markUndeliverable(taskId);
   }
 }
 

@@ -12,11 +12,11 @@ import type { Deps } from '../deps.js';
 import type { Config } from '../config.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import { Prisma, type Agent, type Payment, type PaymentStatus, type Task, type User } from '../generated/prisma/client.js';
+import { type Agent, type Payment, type PaymentStatus, type Task, type User } from '../generated/prisma/client.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import type { Viewer } from './accounts.js';
 import { newId } from '../ids.js';
-import { enqueue, jobCall } from '../jobs/enqueue.js';
+import { enqueue, enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { jobKey } from '../jobs/spec.js';
 import { authorizePayment } from '../jobs/specs/payment-authorize.js';
 import { capturePayment } from '../jobs/specs/payment-capture.js';
@@ -35,10 +35,10 @@ import {
 import { ensureCustomer } from '../payments/customers.js';
 import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
-import { refundCredit, useCredit } from './credits.js';
-import { PAYMENT_COLUMNS, paymentSelection } from './payment-columns.js';
-import { setClauseOf } from '../db/columns.js';
-import { insertPayment } from './payment-writes.js';
+import { giveCreditBack, takeCredit } from '../stores/credit-store.js';
+import { sqlIn } from '../db/kysely-prisma.js';
+import * as store from '../stores/payment-store.js';
+import { lockTask as lockTaskRow } from '../stores/task-store.js';
 
 // How a task ended; only completed takes the money (a refunded dispute gives it back like any other end).
 export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded';
@@ -105,12 +105,8 @@ export function paymentProviderOf(config: Config, serverKey: Buffer): PaymentPro
  * one of them (40P01).
  */
 // `removeJob`: the key of a pending job to remove in the same statement (one round trip for both).
-export async function lockTask(tx: Tx, taskId: string, removeJob: string | null = null): Promise<LockedTask | null> {
-  const removal = removeJob ? Prisma.sql`, graphile_worker.remove_job(${removeJob}::text) IS NOT NULL AS "jobRemoved"` : Prisma.empty;
-  const [row] = await tx.$queryRaw<Array<LockedTask & { jobRemoved?: boolean }>>`
-    SELECT status::text AS status, agent_id AS "agentId", started_at AS "startedAt"${removal} FROM tasks WHERE id = ${taskId} FOR UPDATE`;
-  if (!row) return null;
-  return { status: row.status, agentId: row.agentId, startedAt: row.startedAt };
+export function lockTask(tx: Tx, taskId: string, removeJob: string | null = null): Promise<LockedTask | null> {
+  return lockTaskRow(sqlIn(tx), taskId, removeJob);
 }
 
 // Provider failures that say the card or the request will never work, as opposed to our own set-up
@@ -127,14 +123,10 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   const transaction = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) =>
     withTransaction(prisma, work, (error) => logger.error({ err: error }, 'payment after-commit work failed'));
 
-  // One conditional update, written in SQL (it runs on every paid task, where a model call costs about
-  // twice a raw statement); updated_at from the process's clock, as Prisma's @updatedAt sets it.
-  async function move(tx: Tx, paymentId: string, from: PaymentStatus[], to: PaymentStatus, data: Partial<Payment> = {}): Promise<boolean> {
-    const sets = setClauseOf(PAYMENT_COLUMNS, { ...data, ...stepTimeOf(to, clock.now()), status: to, updatedAt: new Date() });
-    if (!sets) throw new Error('a payment move sets plain values only');
-    const count = await tx.$executeRaw`
-      UPDATE payments SET ${sets} WHERE id = ${paymentId} AND status::text = ANY(${from}::text[])`;
-    return count === 1;
+  // One conditional update with its step's time (payment-store.ts).
+  function move(tx: Tx, paymentId: string, from: PaymentStatus[], to: PaymentStatus, data: store.PaymentChanges = {}): Promise<boolean> {
+    const now = clock.now();
+    return store.movePayment(sqlIn(tx), { id: paymentId, from, to, now, changes: { ...data, ...stepTimeOf(to, now) } });
   }
 
   const releaseJob = (tx: Tx, taskId: string, intentId?: string) =>
@@ -154,9 +146,9 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
   // The task ended while its hold was being placed: the hold is let go.
   async function releaseIfEnded(tx: Tx, payment: Payment, intentId: string): Promise<void> {
-    const current = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
-    if (current.status !== 'released') return;
-    await tx.payment.updateMany({ where: { id: payment.id, intentId: null }, data: { intentId } });
+    const current = await store.paymentById(sqlIn(tx), payment.id);
+    if (current?.status !== 'released') return;
+    await store.recordLateIntent(sqlIn(tx), payment.id, intentId, clock.now());
     await releaseJob(tx, payment.taskId, intentId);
   }
 
@@ -238,12 +230,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   }
 
   // The payment with what paying out needs: the payee's connected account (one statement).
-  async function payoutOf(taskId: string): Promise<(Payment & { connectAccountId: string | null }) | null> {
-    const [row] = await prisma.$queryRaw<Array<Payment & { connectAccountId: string | null }>>`
-      SELECT ${paymentSelection('p')}, u.connect_account_id AS "connectAccountId"
-      FROM payments p LEFT JOIN users u ON u.id = p.payee_id WHERE p.task_id = ${taskId}`;
-    return row ?? null;
-  }
+  const payoutOf = (taskId: string) => store.payoutOf(deps.sql, taskId);
 
   // The owner's share to their connected account, once per payment (see transfer).
   async function payOut(payment: Payment & { connectAccountId: string | null }): Promise<void> {
@@ -274,7 +261,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       }
       throw error;
     }
-    await prisma.payment.updateMany({ where: { id: payment.id, transferId: null }, data: { transferId } });
+    await store.recordTransfer(deps.sql, payment.id, transferId, clock.now());
   }
 
   // The payment's final move for how the task ended; false when its conditional move found it elsewhere.
@@ -286,20 +273,14 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
       if (completed) return move(tx, payment.id, ['authorized'], 'captured');
       if (!(await move(tx, payment.id, ['authorized'], 'refunded'))) return false;
-      await refundCredit(tx, taskId);
+      await giveCreditBack(sqlIn(tx), taskId, newId('cle'), clock.now());
       return true;
     }
     if (completed && payment.status === 'authorized') {
       // The capture decision and its job in one statement; the job only when the move was made.
       const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
       const now = clock.now();
-      const moved = await tx.$executeRaw`
-        WITH m AS (
-          UPDATE payments SET status = 'captured', fee_cents = ${feeCents}, settled_at = ${now}, updated_at = ${now}
-          WHERE id = ${payment.id} AND status = 'authorized' RETURNING id
-        )
-        SELECT ${jobCall(capturePayment, { taskId })} FROM m`;
-      return moved === 1;
+      return store.movePayment(sqlIn(tx), { id: payment.id, from: ['authorized'], to: 'captured', now, changes: { feeCents, settledAt: now }, job: jobCallSql(capturePayment, { taskId }) });
     }
     // Not completed, or completed without a hold to capture: whatever is held is let go.
     if (completed) logger.error({ taskId, status: payment.status }, 'task completed without an authorized payment; releasing it');
@@ -311,7 +292,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   // One event from the processor, in the transaction that records its id as processed.
   async function applyEvent(tx: Tx, afterCommit: AfterCommit, event: ProviderEvent, card: CardSummary | null): Promise<void> {
     if (!event.intentId) return;
-    const payment = await tx.payment.findUnique({ where: { intentId: event.intentId } });
+    const payment = await store.paymentOfIntent(sqlIn(tx), event.intentId);
     // Not a task's hold (a credit purchase, or another system's intent on the same account).
     if (!payment) return;
     if (event.type === 'payment_intent.amount_capturable_updated') {
@@ -350,23 +331,23 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     // Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
     // `requester`: the requester as the request authenticated him (his default card is not read again).
     async prepare(tx: Tx, task: Task, agent: Agent, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
-      const existing = fresh ? null : await tx.payment.findUnique({ where: { taskId: task.id } });
+      const existing = fresh ? null : await store.paymentOfTask(sqlIn(tx), task.id);
       if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
       // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
       const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId, createdAt: clock.now() };
       if (agent.priceCents === 0) {
-        await insertPayment(tx, { ...base, method: 'free', status: 'authorized' });
+        await store.insertPayment(sqlIn(tx), { ...base, method: 'free', status: 'authorized' });
         return { method: 'free', ready: true };
       }
-      if (await useCredit(tx, task.requesterId, agent.id, task.id)) {
-        await insertPayment(tx, { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt });
+      if (await takeCredit(sqlIn(tx), { userId: task.requesterId, agentId: agent.id, taskId: task.id, entryId: newId('cle'), now: clock.now() })) {
+        await store.insertPayment(sqlIn(tx), { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt });
         return { method: 'credit', ready: true };
       }
       const payer = requester?.id === task.requesterId
         ? requester
         : await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
-      const safetyNet = jobCall(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
-      const payment = await insertPayment(tx, { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name }, safetyNet);
+      const safetyNet = jobCallSql(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
+      const payment = await store.insertPayment(sqlIn(tx), { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name }, safetyNet);
       return { method: 'card', ready: false, payment };
     },
 
@@ -382,7 +363,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     // its conditional move finds it changed.
     async finalize(tx: Tx, taskId: string, outcome: TaskOutcome, known?: Payment | null): Promise<void> {
       if (known && known.taskId === taskId && known.status === 'authorized' && (await settle(tx, known, outcome))) return;
-      const payment = await tx.payment.findUnique({ where: { taskId } });
+      const payment = await store.paymentOfTask(sqlIn(tx), taskId);
       if (payment) await settle(tx, payment, outcome);
     },
 
@@ -399,7 +380,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
           // E.g. the hold expired at the processor. Retrying cannot help; the status stays captured (the
           // decision) and the failure is recorded, so no share is transferred for money never received.
           logger.error({ err: error, taskId }, 'capture refused by the payment processor');
-          await prisma.payment.update({ where: { id: payment.id }, data: { failureMessage: `capture failed: ${error.message}`.slice(0, 500) } });
+          await store.recordFailure(deps.sql, payment.id, `capture failed: ${error.message}`.slice(0, 500), clock.now());
           return;
         }
         throw error;
@@ -409,7 +390,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
     // Job payment.release: cancels the PaymentIntent of a released payment (a late hold included).
     async release(taskId: string, lateIntentId?: string): Promise<void> {
-      const payment = await prisma.payment.findUnique({ where: { taskId } });
+      const payment = await store.paymentOfTask(deps.sql, taskId);
       if (!payment || payment.method !== 'card' || payment.status !== 'released') return;
       const intentId = lateIntentId ?? payment.intentId;
       if (!intentId) return;
@@ -470,13 +451,10 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
     // Owed shares of this owner (captured, not transferred): queued again, e.g. once they have an account.
     async retryOwedTransfers(payeeId: string): Promise<number> {
-      const owed = await prisma.payment.findMany({
-        where: { payeeId, method: 'card', status: 'captured', transferId: null, failureMessage: null },
-        select: { taskId: true },
-      });
+      const owed = await store.owedTransfers(deps.sql, payeeId);
       if (owed.length === 0) return 0;
-      await withTransaction(prisma, async (tx) => {
-        for (const { taskId } of owed) await enqueue(tx, transferPayment, { taskId });
+      await deps.sql.transaction().execute(async (tx) => {
+        for (const taskId of owed) await enqueueSql(tx, transferPayment, { taskId });
       });
       return owed.length;
     },

@@ -91,7 +91,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
         if (task.payment?.status !== 'captured') {
           throw conflict('only a paid task can be rated', { status: task.status, paymentStatus: task.payment?.status ?? null });
         }
-        const ratedAt = new Date();
+        const ratedAt = clock.now();
         // Conditional on "not rated yet", so two concurrent ratings cannot both count.
         const { count } = await tx.task.updateMany({ where: { id: taskId, rating: null }, data: { rating, ratedAt } });
         if (count === 0) throw conflict('this task has already been rated');
@@ -110,7 +110,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     async setVerified(agentId: string, verified: boolean): Promise<Agent> {
       return prisma.$transaction(async (tx) => {
         const changed = await tx.$executeRaw`
-          UPDATE agents SET verified = ${verified}, verified_at = ${verified ? new Date() : null}
+          UPDATE agents SET verified = ${verified}, verified_at = ${verified ? clock.now() : null}
           WHERE id = ${agentId}`;
         if (changed === 0) throw notFound('agent');
         await reputationChanged(tx, agentId);

@@ -1,14 +1,16 @@
 // The task lifecycle, in one place. Every change of status goes through `transition`, a conditional
 // update on the current status, so two concurrent calls can never both succeed; the same transaction
 // records the step on the task's history (who, when, why).
+import type { RawBuilder } from 'kysely';
 import type { Tx } from '../db/client.js';
-import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
+import type { SqlDb } from '../db/kysely.js';
+import { sqlIn } from '../db/kysely-prisma.js';
+import type { Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { jobKey } from '../jobs/spec.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
-import { riderSql, setClauseOf, withoutRiders, type Riders } from '../db/columns.js';
-import { TASK_COLUMNS, taskSelection } from './task-columns.js';
+import { applyMove, findTask, taskStatusOf, type MoveGuard, type TaskChanges } from '../stores/task-store.js';
 
 export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
 export const NON_TERMINAL: readonly TaskStatus[] = ['pending', 'matched', 'in_progress', 'input_required', 'delivered', 'disputed'];
@@ -75,25 +77,23 @@ export function isTerminal(status: TaskStatus): boolean {
 }
 
 export interface TransitionOptions {
-  data?: Prisma.TaskUncheckedUpdateManyInput;
-  // Further conditions the row must meet (e.g. a dispute not yet contested).
-  where?: Prisma.TaskWhereInput;
+  data?: TaskChanges;
+  // Further conditions the row must meet (a dispute not yet contested, the input round the caller saw).
+  where?: MoveGuard;
   by?: Actor;
-  now?: Date;
+  // From deps.clock: the move's stamps, its history entry and updatedAt.
+  now: Date;
   // The task as the caller just read it: the move then applies only if the status is still that one, and
   // the task is not read again to learn where it came from.
   current?: Pick<Task, 'status' | 'startedAt'>;
   // The channel of the live task events (a PostgreSQL server's bus): the move's event is sent with
   // pg_notify in the move's own statement, so it leaves exactly when the transaction commits.
   notify?: string | null;
-  // Writes that ride on the move's own statement and happen only if the move applies (`m` is the moved
-  // row). Only for moves of plain values (no `where`).
-  also?: Riders;
+  // Jobs the move causes (jobCallSql), added in its statement only if it applies.
+  jobs?: RawBuilder<unknown>[];
+  // The delivery a match creates, in the move's statement.
+  deliveryId?: string;
 }
-
-// The event a move announces, as the event bus sends it (events/bus.ts TaskEvent), built from the row.
-const EVENT_JSON = Prisma.sql`json_build_object('taskId', m.id, 'status', m.status::text, 'requesterId', m.requester_id,
-  'agentOwnerId', (SELECT owner_id FROM agents WHERE id = m.agent_id))::text`;
 
 // A conflict from a move made for a job (expiry, delivery outcome, a timer) means someone else moved the
 // task first: the job has nothing left to do. `overtaken` answers `fallback` for that and rethrows the rest.
@@ -108,17 +108,18 @@ export function overtaken<T>(fallback: T): (error: unknown) => T {
  * Applies a move to the task when its status allows it, together with `data`. Returns the updated task,
  * or, for an idempotent repeat, the task unchanged. Otherwise 409 naming the current status.
  */
-export async function transition(tx: Tx, taskId: string, move: MoveName, options: TransitionOptions = {}): Promise<{ task: Task; changed: boolean }> {
-  const before = options.current ?? (await tx.task.findFirst({ where: { id: taskId }, select: { status: true, startedAt: true } }));
+export async function transition(tx: Tx, taskId: string, move: MoveName, options: TransitionOptions): Promise<{ task: Task; changed: boolean }> {
+  const db = sqlIn(tx);
+  const before = options.current ?? (await taskStatusOf(db, taskId));
   if (!before) throw notFound('task');
-  const moved = await applyMove(tx, taskId, move, options, before);
+  const moved = await moveFrom(db, taskId, move, options, before);
   if (moved) return { task: moved, changed: true };
-  const unchanged = await tx.task.findUnique({ where: { id: taskId } });
+  const unchanged = await findTask(db, taskId);
   if (!unchanged) throw notFound('task');
   // The status read (or the caller's copy) was out of date but the task may still make the move from where
   // it is now (an agent's answer racing its delivery's 2xx, say).
   if (unchanged.status !== before.status && MOVES[move].from.some((s) => s === unchanged.status)) {
-    const retried = await applyMove(tx, taskId, move, options, unchanged);
+    const retried = await moveFrom(db, taskId, move, options, unchanged);
     if (retried) return { task: retried, changed: true };
   }
   const spec: Move = MOVES[move];
@@ -126,12 +127,13 @@ export async function transition(tx: Tx, taskId: string, move: MoveName, options
   throw conflict(`cannot ${move.replaceAll('_', ' ')} a task that is ${unchanged.status}`, { status: unchanged.status });
 }
 
-// One conditional update from `before.status`, when the move allows that state, and its history entry
-// (which so knows where the task came from); null when the task is no longer in that state.
-async function applyMove(tx: Tx, taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): Promise<Task | null> {
+// The move's rules (which states it leaves, the stamps it writes, the expiry job it ends) applied from
+// `before.status`, written by the store's one conditional statement; null when the task is no longer there.
+async function moveFrom(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): Promise<Task | null> {
   const spec: Move = MOVES[move];
-  const now = options.now ?? new Date();
-  const stamps: Prisma.TaskUncheckedUpdateManyInput = {};
+  if (!spec.from.includes(before.status)) return null;
+  const { now } = options;
+  const stamps: TaskChanges = {};
   if (spec.to === 'matched') stamps.matchedAt = now;
   // startedAt is the first time the work began, kept through input rounds.
   if (spec.to === 'in_progress' && !before.startedAt) stamps.startedAt = now;
@@ -140,48 +142,23 @@ async function applyMove(tx: Tx, taskId: string, move: MoveName, options: Transi
     // A finished task's token stops working.
     stamps.tokenHash = null;
   }
-  const allowed = spec.from.filter((s) => s === before.status);
-  if (allowed.length === 0) return null;
   const by = options.by ?? SYSTEM;
-  const entry = { id: newId('evt'), at: now, actor: by.kind, actorId: by.id ?? null, action: move, fromStatus: before.status, toStatus: spec.to, note: by.note ?? null };
-  const data: Record<string, unknown> = { ...stamps, ...options.data, status: spec.to, updatedAt: now };
   // A finished task never expires: its pending expiry job goes with the move, rather than waking up hours
   // later to find nothing to do (and a table of such jobs growing with every task meanwhile). The expiry
   // job's own move leaves it alone: it is the job running.
-  const expiryJob = isTerminal(spec.to) && move !== 'expire' ? jobKey(expireTask, { taskId }) : null;
-  const sets = options.where ? null : setClauseOf(TASK_COLUMNS, data);
-  if (sets) {
-    // The update, its history entry, its event and the expiry job's removal in one statement. A CTE that
-    // only reads runs when it is read, hence the counts.
-    const notifyCte = options.notify ? Prisma.sql`, n AS (SELECT pg_notify(${options.notify}, ${EVENT_JSON}) FROM m)` : Prisma.empty;
-    const notified = options.notify ? Prisma.sql`, (SELECT count(*) FROM n)::int AS "notified"` : Prisma.empty;
-    const expiryCte = expiryJob ? Prisma.sql`, x AS (SELECT graphile_worker.remove_job(${expiryJob}::text) FROM m)` : Prisma.empty;
-    const expiryRemoved = expiryJob ? Prisma.sql`, (SELECT count(*) FROM x)::int AS "expiryRemoved"` : Prisma.empty;
-    const also = riderSql(options.also);
-    const [task] = await tx.$queryRaw<Task[]>`
-      WITH m AS (
-        UPDATE tasks SET ${sets} WHERE id = ${taskId} AND status = ${before.status}::"TaskStatus" RETURNING *
-      ), h AS (
-        INSERT INTO task_history (id, task_id, at, actor, actor_id, action, from_status, to_status, note, data)
-        SELECT ${entry.id}, m.id, ${now}::timestamptz, ${entry.actor}, ${entry.actorId}, ${move}, ${before.status}::"TaskStatus",
-          ${spec.to}::"TaskStatus", ${entry.note}, ${by.data === undefined ? null : JSON.stringify(by.data)}::jsonb
-        FROM m
-      )${notifyCte}${expiryCte}${also.ctes}
-      SELECT ${taskSelection('m')}${notified}${expiryRemoved}${also.select} FROM m`;
-    if (!task) return null;
-    const extra = task as Partial<Record<'notified' | 'expiryRemoved', unknown>>;
-    delete extra.notified;
-    delete extra.expiryRemoved;
-    return withoutRiders(task);
-  }
-  if (options.also) throw new Error(`the ${move} move with \`where\` cannot carry further writes`);
-  const [task] = await tx.task.updateManyAndReturn({
-    where: { ...options.where, id: taskId, status: { in: allowed } },
-    data: data as Prisma.TaskUncheckedUpdateManyInput,
+  const removeJobKey = isTerminal(spec.to) && move !== 'expire' ? jobKey(expireTask, { taskId }) : null;
+  return applyMove(db, {
+    taskId,
+    action: move,
+    from: before.status,
+    to: spec.to,
+    now,
+    changes: { ...stamps, ...options.data },
+    guard: options.where,
+    history: { id: newId('evt'), actor: by.kind, actorId: by.id ?? null, note: by.note ?? null, data: by.data },
+    notify: options.notify ?? null,
+    removeJobKey,
+    jobs: options.jobs,
+    deliveryId: options.deliveryId,
   });
-  if (!task) return null;
-  await tx.taskHistoryEntry.create({ data: { ...entry, taskId, ...(by.data !== undefined ? { data: by.data } : {}) }, select: { id: true } });
-  if (options.notify) await tx.$executeRaw`SELECT pg_notify(${options.notify}, ${EVENT_JSON}) FROM tasks m WHERE m.id = ${taskId}`;
-  if (expiryJob) await tx.$executeRaw`SELECT graphile_worker.remove_job(${expiryJob}::text)`;
-  return task;
 }

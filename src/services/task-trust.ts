@@ -21,10 +21,11 @@ import type { TaskFiles } from './task-files.js';
 import { InputSchemaError, inputSchemaProblem, inputSchemaValidator } from './input-schema.js';
 import type { TaskOutcome } from './payments.js';
 import type { InputRequest } from './task-input.js';
+import { json } from '../stores/json.js';
 import { overtaken, transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
 
 // A move that ends the task; `payment`: the task's payment as read with it, if it was.
-export type FinishOptions = TransitionOptions & { payment?: Payment | null };
+export type FinishOptions = Omit<TransitionOptions, 'now'> & { now?: Date; payment?: Payment | null };
 
 export const MAX_INPUT_ROUNDS = 10;
 
@@ -78,7 +79,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
         now,
         current: task,
         where: { inputRounds: task.inputRounds },
-        data: { inputRequest: stored as Prisma.InputJsonValue, inputRequestedAt: now, inputRounds: round },
+        data: { inputRequest: json(stored as Prisma.InputJsonValue), inputRequestedAt: now, inputRounds: round },
         by: { ...by, note: request.message, data: { round } },
       });
       const timeoutAt = earliest(secondsFrom(now, config.trust.inputTimeoutSeconds), await deadlineOf(t, task.id));
@@ -94,7 +95,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
     const resultFiles = await core.files.forResult(t, task.id, result);
     await core.files.link(t, task.id, 'result', resultFiles.files);
     const resultHash = resultFiles.hash;
-    const data = { result: result as Prisma.InputJsonValue, resultHash };
+    const data = { result: json(result as Prisma.InputJsonValue), resultHash };
     if (task.reviewWindowSeconds === 0) return core.finish(t, afterCommit, task.id, 'complete', 'completed', { data, by, current: task, payment: task.payment });
     const now = clock.now();
     const reviewEndsAt = earliest(secondsFrom(now, task.reviewWindowSeconds), await deadlineOf(t, task.id));
@@ -138,7 +139,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
           now,
           current: task,
           where: { inputRounds: task.inputRounds },
-          data: { expiresAt, inputRequest: Prisma.DbNull, inputRequestedAt: null },
+          data: { expiresAt, inputRequest: null, inputRequestedAt: null },
           by: { kind: 'requester', id: viewer.id, data: { round: task.inputRounds, input: input as Prisma.InputJsonValue, inputHash } },
         });
         const delivery = await t.delivery.create({

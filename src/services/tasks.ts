@@ -4,11 +4,12 @@ import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
-import { taskWithPayment } from './task-columns.js';
-import { insertTask } from './task-writes.js';
+import { sqlIn } from '../db/kysely-prisma.js';
+import { assignAgent, insertTask, taskWithPayment } from '../stores/task-store.js';
+import { json } from '../stores/json.js';
 import { AppError, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue, jobCall } from '../jobs/enqueue.js';
+import { enqueue, jobCallSql } from '../jobs/enqueue.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
@@ -83,12 +84,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       current,
       notify,
       data: { tokenNonce: nonce, tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)) },
-      also: {
-        ctes: Prisma.sql`d AS (
-          INSERT INTO deliveries (id, task_id, agent_id, created_at, updated_at)
-          SELECT ${deliveryId}, m.id, m.agent_id, ${now}::timestamptz, ${now}::timestamptz FROM m)`,
-        job: jobCall(deliverTask, { deliveryId }),
-      },
+      deliveryId,
+      jobs: [jobCallSql(deliverTask, { deliveryId })],
     });
     await announce(t, afterCommit, task, notify !== null);
     return task;
@@ -101,12 +98,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   // `requester`: the requester as the request authenticated him, when there is a request.
   async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer) {
     if (!fresh) {
-      const { count } = await t.task.updateMany({
-        where: { id: task.id, status: 'pending', agentId: null },
-        data: { agentId: agent.id, routing: explanation as unknown as Prisma.InputJsonValue },
-      });
-      if (count === 0) return null;
-      await t.$executeRaw`UPDATE agents SET task_count = task_count + 1, updated_at = ${clock.now()} WHERE id = ${agent.id}`;
+      if (!(await assignAgent(sqlIn(t), task.id, agent.id, json(explanation as unknown as Prisma.InputJsonValue), clock.now()))) return null;
     }
     const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh, requester });
     if (plan.ready) await matchNow(t, afterCommit, task.id, { status: 'pending', startedAt: null });
@@ -214,17 +206,17 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         plan = await tx(async (t, afterCommit) => {
           // The insert, the routed agent's task count and the expiry job: one statement.
           const row = await insertTask(
-            t,
+            sqlIn(t),
             {
               id,
               requesterId: viewer.id,
               requestedAgentId: input.agentId,
               title: input.title,
               description: input.description,
-              input: (input.input ?? undefined) as Prisma.InputJsonValue | undefined,
+              input: input.input === undefined || input.input === null ? undefined : json(input.input as Prisma.InputJsonValue),
               inputHash: inputFiles.hash,
               reviewWindowSeconds: input.reviewWindowSeconds,
-              requirements: requirementsJson(input.requirements),
+              requirements: input.requirements ? json(requirementsJson(input.requirements)!) : undefined,
               capabilities: input.capabilities,
               protocols: input.protocols,
               priority: input.priority,
@@ -232,10 +224,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               createdAt,
               expiresAt,
               idempotencyKey,
-              ...(routed ? { agentId: routed.agent.id, routing: routed.explanation as unknown as Prisma.InputJsonValue } : {}),
-              ...(waiting ? { routing: waiting as unknown as Prisma.InputJsonValue } : {}),
+              ...(routed ? { agentId: routed.agent.id, routingExplanation: json(routed.explanation as unknown as Prisma.InputJsonValue) } : {}),
+              ...(waiting ? { routingExplanation: json(waiting as unknown as Prisma.InputJsonValue) } : {}),
             },
-            { countFor: routed?.agent.id ?? null, now: clock.now(), job: jobCall(expireTask, { taskId: id }, { runAt: expiresAt }) },
+            { countFor: routed?.agent.id ?? null, now: clock.now(), job: jobCallSql(expireTask, { taskId: id }, { runAt: expiresAt }) },
           );
           await files.link(t, id, 'input', inputFiles.files);
           const assigned = routed ? await assign(t, afterCommit, row, routed, true, viewer) : null;
@@ -327,7 +319,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const answers = [given(body.result), given(body.error), given(body.inputRequired)].filter(Boolean).length;
       if (answers !== 1) throw invalid(given(body.result) ? 'error' : 'result', 'send exactly one of result (object), error (string) or inputRequired');
       // With its payment (one statement), which completing it takes.
-      const task = await taskWithPayment(prisma, id);
+      const task = await taskWithPayment(deps.sql, id);
       // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
       if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
       const agent: Actor = { kind: 'agent', id: task.agentId };
@@ -439,8 +431,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'cancel', 'cancelled', { by: { kind: 'agent', id: task?.agentId, note } })).catch(overtaken(undefined));
     },
 
-    async markUndeliverable(taskId: string): Promise<void> {
-      await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'undeliverable', 'failed', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } })).catch(overtaken(undefined));
+    // Delivery was given up, in the transaction that records the last attempt. A task that moved on
+    // meanwhile (the agent answered, the requester cancelled) is left where it is.
+    async markUndeliverableIn(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<void> {
+      await finish(t, afterCommit, taskId, 'undeliverable', 'failed', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } }).catch(overtaken(undefined));
     },
 
     requestInput: trust.requestInput,

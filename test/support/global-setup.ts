@@ -11,7 +11,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedDatabase } from '../../src/db/embedded.js';
 import { applyMigrations } from '../../src/db/schema-engine.js';
-import { installJobSchema } from '../../src/jobs/worker.js';
+import { installJobSchema } from '../../src/worker/worker.js';
 import { createLogger } from '../../src/logger.js';
 
 declare module 'vitest' {

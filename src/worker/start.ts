@@ -5,8 +5,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import { enqueue } from './enqueue.js';
-import { healthSweep } from './specs/health-sweep.js';
+import { enqueue } from '../jobs/enqueue.js';
+import { healthSweep } from '../jobs/specs/health-sweep.js';
 import { releaseAllJobLocks, releasePoolJobLocks, startHeartbeat, type Heartbeat } from './recovery.js';
 import { startWorker } from './worker.js';
 

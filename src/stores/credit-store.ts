@@ -1,0 +1,80 @@
+// The credit balances and ledger on the task path: a credit taken at matching and given back when the
+// task did not complete, each one statement with its ledger row. A balance changes only by conditional
+// or additive SQL (services/credits.ts says why).
+import { sql } from 'kysely';
+import type { SqlDb } from '../db/kysely.js';
+
+export interface CreditUse {
+  userId: string;
+  agentId: string;
+  taskId: string;
+  // The ledger row's id.
+  entryId: string;
+  now: Date;
+}
+
+// One credit for the agent, if the balance has one, and its ledger row ('use'); false when there was none.
+export async function takeCredit(db: SqlDb, u: CreditUse): Promise<boolean> {
+  const row = await db
+    .with('b', (q) =>
+      q
+        .updateTable('creditBalances')
+        .set((eb) => ({ balance: eb('balance', '-', 1), updatedAt: u.now }))
+        .where('userId', '=', u.userId)
+        .where('agentId', '=', u.agentId)
+        .where('balance', '>=', 1)
+        .returning(['userId', 'agentId']),
+    )
+    .with('l', (q) =>
+      q
+        .insertInto('creditLedger')
+        .columns(['id', 'userId', 'agentId', 'kind', 'delta', 'taskId', 'createdAt'])
+        .expression((eb) =>
+          eb
+            .selectFrom('b')
+            .select([
+              sql<string>`${u.entryId}::text`.as('id'),
+              'b.userId',
+              'b.agentId',
+              sql<'use'>`'use'::"CreditKind"`.as('kind'),
+              sql<number>`-1`.as('delta'),
+              sql<string>`${u.taskId}::text`.as('taskId'),
+              sql<Date>`${u.now}::timestamptz`.as('createdAt'),
+            ]),
+        ),
+    )
+    .selectFrom('b')
+    .select('b.userId')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// Gives back the credit the task used (found by its 'use' row), with its ledger row ('refund').
+export async function giveCreditBack(db: SqlDb, taskId: string, entryId: string, now: Date): Promise<void> {
+  await db
+    .with('u', (q) => q.selectFrom('creditLedger').select(['userId', 'agentId']).where('taskId', '=', taskId).where('kind', '=', 'use').limit(1))
+    .with('b', (q) =>
+      q
+        .insertInto('creditBalances')
+        .columns(['userId', 'agentId', 'balance', 'updatedAt'])
+        .expression((eb) => eb.selectFrom('u').select(['u.userId', 'u.agentId', sql<number>`1`.as('balance'), sql<Date>`${now}::timestamptz`.as('updatedAt')]))
+        .onConflict((oc) => oc.columns(['userId', 'agentId']).doUpdateSet((eb) => ({ balance: sql<number>`${eb.ref('creditBalances.balance')} + 1`, updatedAt: now })))
+        .returning('userId'),
+    )
+    .insertInto('creditLedger')
+    .columns(['id', 'userId', 'agentId', 'kind', 'delta', 'taskId', 'createdAt'])
+    .expression((eb) =>
+      eb
+        .selectFrom('u')
+        .select([
+          sql<string>`${entryId}::text`.as('id'),
+          'u.userId',
+          'u.agentId',
+          sql<'refund'>`'refund'::"CreditKind"`.as('kind'),
+          sql<number>`1`.as('delta'),
+          sql<string>`${taskId}::text`.as('taskId'),
+          sql<Date>`${now}::timestamptz`.as('createdAt'),
+        ]),
+    )
+    .execute();
+}

@@ -1,0 +1,70 @@
+// The deliveries and delivery_attempts tables' SQL: the claim of an attempt, its record with the
+// delivery's release (and the retry's job), and the delivery's other small moves. Rules:
+// services/deliveries.ts.
+import { sql, type Insertable, type RawBuilder } from 'kysely';
+import type { SqlDb } from '../db/kysely.js';
+import type { DeliveryAttempt } from '../generated/kysely/types.js';
+
+export type AttemptRecord = Insertable<DeliveryAttempt> & { at: Date };
+
+// What the attempt leaves the delivery with: `status` null keeps it pending (a retry at nextAttemptAt).
+export interface DeliveryRelease {
+  status: 'succeeded' | 'failed' | null;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Claims the next attempt number for `jobId` in one conditional update, so two jobs never send the same
+ * delivery at once nor record the same attempt number. Null: another job holds the claim (one that has
+ * held it longer than `claimMs` is taken over: its holder vanished).
+ */
+export async function claimAttempt(db: SqlDb, deliveryId: string, jobId: string, claimMs: number, now: Date): Promise<number | null> {
+  const row = await db
+    .updateTable('deliveries')
+    .set((eb) => ({ attemptCount: eb('attemptCount', '+', 1), attemptJobId: jobId, attemptStartedAt: now, updatedAt: now }))
+    .where('id', '=', deliveryId)
+    .where('status', '=', 'pending')
+    .where((eb) =>
+      eb.or([eb('attemptJobId', 'is', null), eb('attemptJobId', '=', jobId), eb('attemptStartedAt', '<', new Date(now.getTime() - claimMs))]),
+    )
+    .returning('attemptCount')
+    .executeTakeFirst();
+  return row?.attemptCount ?? null;
+}
+
+/**
+ * Records the attempt and ends its claim on the delivery, with the retry's job when there is one: one
+ * statement. A delivery that is gone (its task deleted meanwhile) throws, so the transaction does not
+ * commit half of it (the insert's foreign key fails first in that case).
+ */
+export async function recordAttempt(db: SqlDb, a: AttemptRecord, release: DeliveryRelease, retryJob?: RawBuilder<unknown>): Promise<void> {
+  const row = await db
+    .with('attempt', (q) => q.insertInto('deliveryAttempts').values(a))
+    .with('d', (q) =>
+      q
+        .updateTable('deliveries')
+        .set({
+          attemptJobId: null,
+          attemptStartedAt: null,
+          nextAttemptAt: release.nextAttemptAt,
+          ...(release.status ? { status: release.status } : {}),
+          updatedAt: a.at,
+        })
+        .where('id', '=', a.deliveryId)
+        .returning('id'),
+    )
+    .selectFrom('d')
+    .select(retryJob ? sql<string>`(${retryJob}).id::text`.as('job') : 'd.id')
+    .executeTakeFirst();
+  if (!row) throw new Error(`delivery ${a.deliveryId} is gone`);
+}
+
+// A delivery whose task no longer waits for it: it ends failed.
+export async function dropDelivery(db: SqlDb, deliveryId: string): Promise<void> {
+  await db.updateTable('deliveries').set({ status: 'failed', nextAttemptAt: null }).where('id', '=', deliveryId).where('status', '=', 'pending').execute();
+}
+
+// The endpoint is disabled: the delivery waits, without a time, until its owner enables it again.
+export async function parkDelivery(db: SqlDb, deliveryId: string): Promise<void> {
+  await db.updateTable('deliveries').set({ nextAttemptAt: null }).where('id', '=', deliveryId).where('status', '=', 'pending').execute();
+}

@@ -1,0 +1,115 @@
+// The payments table's SQL: the insert every matched task makes, the conditional status moves (each with
+// its step's time), the capture decision with its job, and the payout read. Rules: services/payments.ts.
+import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import { z } from 'zod';
+import type { SqlDb } from '../db/kysely.js';
+import type { Payment as PaymentTable } from '../generated/kysely/types.js';
+import type { Payment, PaymentStatus } from '../generated/prisma/client.js';
+
+// The tables' Payment and Prisma's agree field by field (checked by the compiler here).
+export const paymentOf = (row: Selectable<PaymentTable>): Payment => row;
+
+// A payment nested in another row as JSON (jsonObjectFrom): its times arrive as text and are parsed back.
+const STAMPS = z.object({
+  heldAt: z.coerce.date().nullable(),
+  settledAt: z.coerce.date().nullable(),
+  createdAt: z.coerce.date(),
+  updatedAt: z.coerce.date(),
+});
+export function paymentFromJson(row: Omit<Selectable<PaymentTable>, keyof z.infer<typeof STAMPS>> & Record<keyof z.infer<typeof STAMPS>, unknown>): Payment {
+  return { ...row, ...STAMPS.parse(row) };
+}
+
+export type NewPayment = Omit<Insertable<PaymentTable>, 'updatedAt' | 'createdAt'> & { createdAt: Date };
+
+// `job`: a job the payment causes (jobCallSql), added in the same statement.
+export async function insertPayment(db: SqlDb, p: NewPayment, job?: RawBuilder<unknown>): Promise<Payment> {
+  const values = { ...p, updatedAt: p.createdAt };
+  if (!job) return paymentOf(await db.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow());
+  const row = await db
+    .with('m', (q) => q.insertInto('payments').values(values).returningAll())
+    .selectFrom('m')
+    .selectAll('m')
+    .select(sql<string>`(${job}).id::text`.as('job'))
+    .executeTakeFirstOrThrow();
+  const { job: _job, ...payment } = row;
+  return paymentOf(payment);
+}
+
+export type PaymentChanges = Omit<Updateable<PaymentTable>, 'id' | 'taskId' | 'status' | 'updatedAt'>;
+
+// One conditional move from any of `from` to `to`; false when the payment is elsewhere. `job`: a job the
+// move causes, added only when it applies (same statement).
+export async function movePayment(
+  db: SqlDb,
+  m: { id: string; from: readonly PaymentStatus[]; to: PaymentStatus; now: Date; changes?: PaymentChanges; job?: RawBuilder<unknown> },
+): Promise<boolean> {
+  const update = db
+    .updateTable('payments')
+    .set({ ...m.changes, status: m.to, updatedAt: m.now })
+    .where('id', '=', m.id)
+    .where('status', 'in', m.from);
+  if (!m.job) return (await update.executeTakeFirst()).numUpdatedRows === 1n;
+  const job = m.job;
+  const row = await db
+    .with('m', () => update.returning('id'))
+    .selectFrom('m')
+    .select(sql<string>`(${job}).id::text`.as('job'))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function paymentOfTask(db: SqlDb, taskId: string): Promise<Payment | null> {
+  const row = await db.selectFrom('payments').selectAll().where('taskId', '=', taskId).executeTakeFirst();
+  return row ? paymentOf(row) : null;
+}
+
+export async function paymentById(db: SqlDb, id: string): Promise<Payment | null> {
+  const row = await db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? paymentOf(row) : null;
+}
+
+export async function paymentOfIntent(db: SqlDb, intentId: string): Promise<Payment | null> {
+  const row = await db.selectFrom('payments').selectAll().where('intentId', '=', intentId).executeTakeFirst();
+  return row ? paymentOf(row) : null;
+}
+
+// The payment with what paying out needs: the payee's connected account (one statement).
+export async function payoutOf(db: SqlDb, taskId: string): Promise<(Payment & { connectAccountId: string | null }) | null> {
+  const row = await db
+    .selectFrom('payments as p')
+    .leftJoin('users as u', 'u.id', 'p.payeeId')
+    .selectAll('p')
+    .select('u.connectAccountId')
+    .where('p.taskId', '=', taskId)
+    .executeTakeFirst();
+  return row ? { ...paymentOf(row), connectAccountId: row.connectAccountId } : null;
+}
+
+// The transfer id, once per payment.
+export async function recordTransfer(db: SqlDb, id: string, transferId: string, now: Date): Promise<void> {
+  await db.updateTable('payments').set({ transferId, updatedAt: now }).where('id', '=', id).where('transferId', 'is', null).execute();
+}
+
+// The intent of a hold placed after its task ended, kept for its release.
+export async function recordLateIntent(db: SqlDb, id: string, intentId: string, now: Date): Promise<void> {
+  await db.updateTable('payments').set({ intentId, updatedAt: now }).where('id', '=', id).where('intentId', 'is', null).execute();
+}
+
+export async function recordFailure(db: SqlDb, id: string, failureMessage: string, now: Date): Promise<void> {
+  await db.updateTable('payments').set({ failureMessage, updatedAt: now }).where('id', '=', id).execute();
+}
+
+// Captured shares of a payee not yet transferred.
+export async function owedTransfers(db: SqlDb, payeeId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('payments')
+    .select('taskId')
+    .where('payeeId', '=', payeeId)
+    .where('method', '=', 'card')
+    .where('status', '=', 'captured')
+    .where('transferId', 'is', null)
+    .where('failureMessage', 'is', null)
+    .execute();
+  return rows.map((r) => r.taskId);
+}

@@ -1,0 +1,233 @@
+// The tasks table's SQL: the insert with what rides on it, every status move (one conditional statement
+// with its history entry, its event, its jobs), and the reads the moves need. Rules live in
+// services/tasks.ts and services/task-states.ts; this module knows columns, not why.
+import { jsonObjectFrom } from 'kysely/helpers/postgres';
+import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
+import type { SqlDb } from '../db/kysely.js';
+import type { Task as TaskTable } from '../generated/kysely/types.js';
+import type { Payment, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
+import { jsonOf, type JsonSql, type WithJson } from './json.js';
+import { paymentFromJson } from './payment-store.js';
+
+// A task row as the services know it (Prisma's Task): the tables' types and Prisma's agree field by
+// field, checked here by the compiler, except `routing`, which Prisma names apart from its column.
+export function taskOf({ routingExplanation, input, result, requirements, inputRequest, ...row }: Selectable<TaskTable>): Task {
+  return {
+    ...row,
+    input: jsonOf(input),
+    result: jsonOf(result),
+    requirements: jsonOf(requirements),
+    inputRequest: jsonOf(inputRequest),
+    routing: jsonOf(routingExplanation),
+  };
+}
+
+export type NewTask = Omit<WithJson<Insertable<TaskTable>>, 'updatedAt'>;
+
+// What a move may write besides its status (the stamps, and the move's own data).
+export type TaskChanges = Omit<WithJson<Updateable<TaskTable>>, 'id' | 'status' | 'updatedAt' | 'createdAt' | 'requesterId'>;
+
+export interface TaskInsertExtras {
+  // The agent the task was routed to: its task count goes up (updated_at = `now`, as Prisma's @updatedAt).
+  countFor: string | null;
+  now: Date;
+  // A job the task causes (jobCallSql of jobs/enqueue.ts), added once for the row.
+  job: RawBuilder<unknown>;
+}
+
+// The insert, the routed agent's count and the job: one statement, one round trip.
+export async function insertTask(db: SqlDb, row: NewTask, extras: TaskInsertExtras): Promise<Task> {
+  const inserted = await db
+    .with('m', (q) => q.insertInto('tasks').values({ ...row, updatedAt: extras.now }).returningAll())
+    .with('a', (q) =>
+      q
+        .updateTable('agents')
+        .set((eb) => ({ taskCount: eb('taskCount', '+', 1), updatedAt: extras.now }))
+        .where('id', '=', extras.countFor ?? '')
+        .where(sql<boolean>`${extras.countFor}::text IS NOT NULL`),
+    )
+    .selectFrom('m')
+    .selectAll('m')
+    .select(sql<string>`(${extras.job}).id::text`.as('job'))
+    .executeTakeFirstOrThrow();
+  const { job: _job, ...task } = inserted;
+  return taskOf(task);
+}
+
+// The history entry a move writes: who, why.
+export interface HistoryEntry {
+  id: string;
+  actor: string;
+  actorId: string | null;
+  note: string | null;
+  data: Prisma.InputJsonValue | undefined;
+}
+
+// Conditions besides the status that a move needs the row to meet (a dispute not yet contested, the
+// input round the caller saw).
+export interface MoveGuard {
+  inputRounds?: number;
+  disputeContestedAt?: null;
+}
+
+export interface MoveWrite {
+  taskId: string;
+  action: string;
+  from: TaskStatus;
+  to: TaskStatus;
+  now: Date;
+  changes: TaskChanges;
+  guard?: MoveGuard;
+  history: HistoryEntry;
+  // The live events' channel (a PostgreSQL server's bus): the event leaves with the commit (pg_notify).
+  notify: string | null;
+  // A job to remove with the move (the expiry job of a task that finished).
+  removeJobKey: string | null;
+  // Jobs the move causes (jobCallSql), added once for the row.
+  jobs?: RawBuilder<unknown>[];
+  // The delivery a match creates.
+  deliveryId?: string;
+}
+
+// The event a move announces, as the event bus sends it (events/bus.ts TaskEvent), built from the row.
+const eventJson = sql<string>`json_build_object('taskId', m.id, 'status', m.status::text, 'requesterId', m.requester_id,
+  'agentOwnerId', (SELECT owner_id FROM agents WHERE id = m.agent_id))::text`;
+
+/**
+ * One move, when the task is still in `from` (and meets the guard): the update, its history entry, its
+ * event, the job removal and the jobs it causes, in one statement. Null when the row did not match, in
+ * which case nothing else was written either (every other part reads the updated row `m`).
+ */
+export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Task | null> {
+  const { guard = {} } = w;
+  const jobs = w.jobs ?? [];
+  const row = await db
+    .with('m', (q) => {
+      let update = q
+        .updateTable('tasks')
+        .set({ ...w.changes, status: w.to, updatedAt: w.now })
+        .where('id', '=', w.taskId)
+        .where('status', '=', w.from);
+      if (guard.inputRounds !== undefined) update = update.where('inputRounds', '=', guard.inputRounds);
+      if ('disputeContestedAt' in guard) update = update.where('disputeContestedAt', 'is', null);
+      return update.returningAll();
+    })
+    .with('h', (q) =>
+      q
+        .insertInto('taskHistory')
+        .columns(['id', 'taskId', 'at', 'actor', 'actorId', 'action', 'fromStatus', 'toStatus', 'note', 'data'])
+        .expression((eb) =>
+          eb
+            .selectFrom('m')
+            .select([
+              sql<string>`${w.history.id}::text`.as('id'),
+              'm.id as taskId',
+              sql<Date>`${w.now}::timestamptz`.as('at'),
+              sql<string>`${w.history.actor}::text`.as('actor'),
+              sql<string | null>`${w.history.actorId}::text`.as('actorId'),
+              sql<string>`${w.action}::text`.as('action'),
+              sql<TaskStatus>`${w.from}::"TaskStatus"`.as('fromStatus'),
+              sql<TaskStatus>`${w.to}::"TaskStatus"`.as('toStatus'),
+              sql<string | null>`${w.history.note}::text`.as('note'),
+              sql<unknown>`${w.history.data === undefined ? null : JSON.stringify(w.history.data)}::jsonb`.as('data'),
+            ]),
+        ),
+    )
+    .with('d', (q) =>
+      q
+        .insertInto('deliveries')
+        .columns(['id', 'taskId', 'agentId', 'createdAt', 'updatedAt'])
+        .expression((eb) =>
+          eb
+            .selectFrom('m')
+            .select([
+              sql<string>`${w.deliveryId ?? null}::text`.as('id'),
+              'm.id as taskId',
+              sql<string>`m.agent_id`.as('agentId'),
+              sql<Date>`${w.now}::timestamptz`.as('createdAt'),
+              sql<Date>`${w.now}::timestamptz`.as('updatedAt'),
+            ])
+            .where(sql<boolean>`${w.deliveryId ?? null}::text IS NOT NULL`),
+        ),
+    )
+    // Parts that only read run when they are read: the final select counts them.
+    .with('n', (q) => q.selectFrom('m').select(sql`pg_notify(${w.notify}::text, ${eventJson})`.as('sent')).where(sql<boolean>`${w.notify}::text IS NOT NULL`))
+    .with('x', (q) =>
+      q.selectFrom('m').select(sql`graphile_worker.remove_job(${w.removeJobKey}::text)`.as('removed')).where(sql<boolean>`${w.removeJobKey}::text IS NOT NULL`),
+    )
+    .selectFrom('m')
+    .selectAll('m')
+    .select([
+      sql<number>`(SELECT count(*) FROM n)::int`.as('notified'),
+      sql<number>`(SELECT count(*) FROM x)::int`.as('removed'),
+      ...jobs.map((job, i) => sql<string>`(${job}).id::text`.as(`job${i}`)),
+    ])
+    .executeTakeFirst();
+  if (!row) return null;
+  const { notified: _n, removed: _r, ...task } = row as typeof row & Record<`job${number}`, string>;
+  for (const key of Object.keys(task)) if (/^job\d+$/.test(key)) delete (task as Record<string, unknown>)[key];
+  return taskOf(task);
+}
+
+// Where a task is now, as a move needs to know it.
+export async function taskStatusOf(db: SqlDb, taskId: string): Promise<Pick<Task, 'status' | 'startedAt'> | null> {
+  return (await db.selectFrom('tasks').select(['status', 'startedAt']).where('id', '=', taskId).executeTakeFirst()) ?? null;
+}
+
+export async function findTask(db: SqlDb, taskId: string): Promise<Task | null> {
+  const row = await db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirst();
+  return row ? taskOf(row) : null;
+}
+
+// The task with its payment: every callback reads it, in one statement. Null for an unknown task.
+export async function taskWithPayment(db: SqlDb, id: string): Promise<(Task & { payment: Payment | null }) | null> {
+  const row = await db
+    .selectFrom('tasks as t')
+    .selectAll('t')
+    .select((eb) => jsonObjectFrom(eb.selectFrom('payments as p').selectAll('p').whereRef('p.taskId', '=', 't.id')).as('payment'))
+    .where('t.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { payment, ...task } = row;
+  return { ...taskOf(task), payment: payment ? paymentFromJson(payment) : null };
+}
+
+/**
+ * Takes the task's row lock (see lockTask in services/payments.ts for the order) and removes a pending
+ * job in the same statement. Null for an unknown task.
+ */
+export async function lockTask(db: SqlDb, taskId: string, removeJobKey: string | null): Promise<Pick<Task, 'status' | 'agentId' | 'startedAt'> | null> {
+  const row = await db
+    .selectFrom('tasks')
+    .select(['status', 'agentId', 'startedAt'])
+    .$if(removeJobKey !== null, (q) => q.select(sql<boolean>`graphile_worker.remove_job(${removeJobKey}::text) IS NOT NULL`.as('removed')))
+    .where('id', '=', taskId)
+    .forUpdate()
+    .executeTakeFirst();
+  return row ? { status: row.status, agentId: row.agentId, startedAt: row.startedAt } : null;
+}
+
+// A task that waited without an agent is given one, with the agent's task count, in one statement;
+// false when it was assigned or moved on meanwhile.
+export async function assignAgent(db: SqlDb, taskId: string, agentId: string, routing: JsonSql, now: Date): Promise<boolean> {
+  const row = await db
+    .with('m', (q) =>
+      q
+        .updateTable('tasks')
+        .set({ agentId, routingExplanation: routing, updatedAt: now })
+        .where('id', '=', taskId)
+        .where('status', '=', 'pending')
+        .where('agentId', 'is', null)
+        .returning('agentId'),
+    )
+    .with('a', (q) =>
+      q
+        .updateTable('agents')
+        .set((eb) => ({ taskCount: eb('taskCount', '+', 1), updatedAt: now }))
+        .where('id', 'in', (eb) => eb.selectFrom('m').select('m.agentId').$narrowType<{ agentId: string }>()),
+    )
+    .selectFrom('m')
+    .select('m.agentId')
+    .executeTakeFirst();
+  return row !== undefined;
+}
