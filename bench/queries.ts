@@ -19,6 +19,9 @@ export const QUERY_KINDS = [
   'prefix',
   'accent',
   'nonsense',
+  // Last so that adding it left every other kind's queries as they were (one seeded sequence).
+  'as typed',
+  'prefix is a word',
 ] as const;
 export type QueryKind = (typeof QUERY_KINDS)[number];
 
@@ -172,6 +175,31 @@ export function generateQueries(agents: BenchAgent[], perKind: number, random: R
         return w;
       };
       return { kind: 'nonsense', q: random() < 0.5 ? word() : `${word()} ${word()}`, relevant: new Set() };
+    },
+    // A name as someone types it into a search-as-you-type box: cut inside its last word, anywhere from the
+    // second letter on. Every agent whose name begins so is an answer.
+    'as typed': () => {
+      const a = pick(random, agents);
+      const name = fold(a.name);
+      const lastStart = name.lastIndexOf(' ') + 1;
+      const lastLength = name.length - lastStart;
+      const keep = lastLength <= 2 ? lastLength : 2 + Math.floor(random() * (lastLength - 2));
+      const q = name.slice(0, lastStart + keep);
+      return { kind: 'as typed', q, relevant: ids(agents.filter((x) => fold(x.name).startsWith(q))) };
+    },
+    // The same, cut where the typed start of the word is a word of the registry itself ("paint" on the
+    // way to "painter"): it must find what the finished word finds, not only agents with that shorter word.
+    'prefix is a word': () => {
+      for (let attempt = 0; ; attempt++) {
+        const a = pick(random, agents);
+        const name = fold(a.name);
+        const lastStart = name.lastIndexOf(' ') + 1;
+        const last = name.slice(lastStart);
+        const cuts = [...Array(Math.max(0, last.length - 3)).keys()].map((i) => last.slice(0, i + 3)).filter((cut) => words.has(cut));
+        if (cuts.length === 0 && attempt < 200) continue;
+        const q = name.slice(0, lastStart) + (cuts.length ? pick(random, cuts) : last);
+        return { kind: 'prefix is a word', q, relevant: ids(agents.filter((x) => fold(x.name).startsWith(q))) };
+      }
     },
   };
 

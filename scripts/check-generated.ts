@@ -6,6 +6,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { generate } from '@graphql-codegen/cli';
 import codegenConfig from '../codegen.js';
 import { renderSchema } from './print-schema.js';
@@ -52,6 +53,16 @@ try {
       if (!produced.has(file)) stale.push({ file, why: 'is no longer generated', fix: `delete it, then ${fix}` });
     }
   }
+  // The Kysely types: the generator runs on a copy of the schema that writes into the scratch folder.
+  const kyselyFile = 'src/generated/kysely/types.ts';
+  const schema = await readFile(path.join(root, 'prisma/schema.prisma'), 'utf8');
+  const kyselyOut = path.join(scratch, 'kysely');
+  const scratchSchema = path.join(scratch, 'schema.prisma');
+  await writeFile(scratchSchema, schema.replace('output          = "../src/generated/kysely"', `output          = ${JSON.stringify(kyselyOut)}`));
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/prisma-generate.ts', 'kysely', '--schema', scratchSchema], { cwd: root, stdio: 'ignore' });
+  const kyselyText = await readFile(path.join(kyselyOut, 'types.ts'), 'utf8');
+  const kyselyOnDisk = await committed(kyselyFile);
+  if (kyselyOnDisk !== kyselyText) stale.push({ file: kyselyFile, why: kyselyOnDisk === null ? 'missing' : 'differs from prisma/schema.prisma', fix: 'npm run generate:kysely' });
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }
@@ -61,4 +72,4 @@ if (stale.length) {
   for (const { file, why, fix } of stale) console.error(`  ${file} ${why}; run: ${fix}`);
   process.exit(1);
 }
-console.log('generated files are current: schema.graphql, src/generated/gql, web/src/generated/gql');
+console.log('generated files are current: schema.graphql, src/generated/gql, web/src/generated/gql, src/generated/kysely');

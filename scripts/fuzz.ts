@@ -1,21 +1,37 @@
 // Malformed input against a running service: every REST route of its OpenAPI document (hostile path
 // parameters, query parameters and bodies, field by field), GraphQL over HTTP (GET and POST), SSE and
-// WebSocket, and the raw routes (processor events, signed with the webhook secret when it is given).
-// No answer may be a 500 or carry the INTERNAL code, and every 400 must name its field. Loopback only;
-// bounded in requests and time.
-//
-//   npm run fuzz -- --url http://127.0.0.1:4000 [--key tmk_…] [--webhook-secret whsec_…]
-//                   [--max-requests 4000] [--seconds 300]
-//
-// With --key (an API key from `npm run cli -- user create`) it makes an agent and a task of its own to
-// aim at, and the routes that need credentials are fuzzed past authentication. Exit code 1 when any
-// answer broke the rules; the report lists them.
+// WebSocket, the raw routes (processor events, signed with the webhook secret when it is given), and the
+// other protocols' endpoints (scripts/fuzz-protocols.ts: A2A in both versions, the agent cards, MCP, the
+// A2A push callback). No answer may be a 500, carry the INTERNAL code, be a JSON-RPC -32603 (every
+// request here is malformed) or show internal text (an exception's words, a stack, a zod dump); every
+// REST 400 must name its field. Loopback only; bounded in requests and time.
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import WebSocket from 'ws';
+import { fuzzProtocols } from './fuzz-protocols.js';
 
+const USAGE = `npm run fuzz -- [--url http://127.0.0.1:4000] [--key tmk_…] [--webhook-secret whsec_…]
+                   [--max-requests 4000] [--seconds 300]
+
+Sends malformed input to a service on loopback and reports every answer that breaks the rules: a 500,
+the INTERNAL code, a JSON-RPC -32603, internal text (an exception's words, a stack, a zod dump), or a
+REST 400 that names no field. Exit code 1 when there are findings, 2 for bad options.
+
+  --url             the service (loopback addresses only)
+  --key             an API key (npm run cli -- user create): the fuzz makes an agent and a task of its
+                    own and reaches the routes behind authentication
+  --webhook-secret  the service's STRIPE_WEBHOOK_SECRET, to send signed processor events
+  --max-requests    stop after this many requests
+  --seconds         stop after this long
+  --help            this text`;
+
+// Words of an exception, a stack frame, a validation library's dump, or another layer's prefix.
+const INTERNAL_TEXT =
+  /Cannot read propert|is not a function|is not iterable|of undefined|of null\b|TypeError|ReferenceError|RangeError|\bat [\w$.<>]+ \([^)]*:\d+:\d+\)|node_modules|ZodError|"code":\s*"invalid_type"|Invalid input: expected|MCP error -?\d+: MCP error|Invalid `prisma|PrismaClient|duplicate key value|violates [\w ]*constraint/;
 export interface FuzzOptions {
   url: string;
   key?: string;
@@ -35,6 +51,8 @@ export interface Finding {
 export interface FuzzReport {
   requests: number;
   byStatus: Record<string, number>;
+  // Answers judged per target (a route, a protocol endpoint).
+  byTarget: Record<string, number>;
   findings: Finding[];
   stoppedEarly: boolean;
 }
@@ -77,6 +95,14 @@ const hostileRawBodies: Record<string, string> = {
   'NUL escape in a key': '{"a\\u0000":1}',
 };
 
+const dataOf = (text: string): unknown => {
+  try {
+    return (JSON.parse(text) as { data?: unknown }).data;
+  } catch {
+    return undefined;
+  }
+};
+
 function isLoopback(url: URL): boolean {
   return ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(url.hostname) || /^127\./.test(url.hostname);
 }
@@ -87,16 +113,19 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const origin = base.origin;
   const maxRequests = opts.maxRequests ?? 4000;
   const deadline = Date.now() + (opts.seconds ?? 300) * 1000;
-  const report: FuzzReport = { requests: 0, byStatus: {}, findings: [], stoppedEarly: false };
+  const report: FuzzReport = { requests: 0, byStatus: {}, byTarget: {}, findings: [], stoppedEarly: false };
   const budgetLeft = () => report.requests < maxRequests && Date.now() < deadline;
 
   // Judges one answer: never 500, never INTERNAL, and a 400 names its field.
-  const judge = (target: string, name: string, status: number, text: string, opts2: { graphql?: boolean } = {}) => {
+  const judge = (target: string, name: string, status: number, text: string, opts2: { graphql?: boolean; jsonRpc?: boolean } = {}) => {
     report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
+    report.byTarget[target] = (report.byTarget[target] ?? 0) + 1;
     const problems: string[] = [];
     if (status >= 500 && status !== 503) problems.push(`answered ${status}`);
     if (/"INTERNAL(_SERVER_ERROR)?"/.test(text)) problems.push('carries INTERNAL');
-    if (status === 400 && !opts2.graphql) {
+    if (opts2.jsonRpc && /"code":\s*-32603\b/.test(text)) problems.push('answered -32603');
+    if (INTERNAL_TEXT.test(text)) problems.push('shows internal text');
+    if (status === 400 && !opts2.graphql && !opts2.jsonRpc) {
       let field: unknown;
       try {
         const body = JSON.parse(text) as { error?: { field?: unknown; details?: { field?: unknown } } };
@@ -109,13 +138,25 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     for (const problem of problems) report.findings.push({ target, case: name, status, problem, body: text.slice(0, 300) });
   };
 
-  const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string>; auth?: boolean } = {}) => {
+  const send = async (method: string, path: string, init: { body?: string; headers?: Record<string, string>; auth?: boolean; timeoutMs?: number } = {}) => {
     report.requests++;
     const headers: Record<string, string> = { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers };
     if (init.auth !== false && opts.key) headers.authorization = `Bearer ${opts.key}`;
     try {
-      const res = await fetch(`${origin}${path}`, { method, headers, body: init.body, signal: AbortSignal.timeout(30_000) });
-      return { status: res.status, text: await res.text() };
+      const res = await fetch(`${origin}${path}`, { method, headers, body: init.body, signal: AbortSignal.timeout(init.timeoutMs ?? 30_000) });
+      // A stream still open at the time bound: what came so far is the answer.
+      let text = '';
+      const reader = res.body?.getReader();
+      try {
+        for (;;) {
+          const chunk = await reader?.read();
+          if (!chunk || chunk.done) break;
+          text += Buffer.from(chunk.value).toString('utf8');
+        }
+      } catch {
+        // cut by the time bound
+      }
+      return { status: res.status, text };
     } catch (error) {
       // A reset connection is the server's refusal of a request it will not read (too large): not a crash.
       return { status: 0, text: String(error) };
@@ -124,18 +165,32 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
 
   // Something to aim at: an agent and a task of the caller's own.
   const ids: Record<string, string> = { id: 'tsk_unknown', slugOrId: 'unknown', deliveryId: 'dlv_unknown' };
-  if (opts.key) {
-    const agent = await send('POST', '/v1/agents', { body: JSON.stringify({ name: `Fuzz target ${Date.now()}`, endpoint: 'http://127.0.0.1:9/fuzz', capabilities: ['fuzz-target'] }) });
-    const agentId = (JSON.parse(agent.text) as { data?: { id?: string } }).data?.id;
-    if (agentId) {
-      ids.agentId = agentId;
-      const task = await send('POST', '/v1/tasks', { body: JSON.stringify({ title: 'Fuzz target', description: 'To aim at', agentId, input: { a: 1 } }) });
-      ids.taskId = (JSON.parse(task.text) as { data?: { id?: string } }).data?.id ?? 'tsk_unknown';
+  let slug = 'unknown';
+  let taskToken: string | null = null;
+  // The agent's endpoint catches the task's delivery (and so its token) where the service may deliver
+  // to loopback; elsewhere the agent is made with a closed port and the callback is fuzzed without a token.
+  const receiver = await catchDeliveries();
+  try {
+    if (opts.key) {
+      let agent = await send('POST', '/v1/agents', { body: JSON.stringify({ name: `Fuzz target ${Date.now()}`, endpoint: receiver.url, capabilities: ['fuzz-target'] }) });
+      if (agent.status !== 201) agent = await send('POST', '/v1/agents', { body: JSON.stringify({ name: `Fuzz target ${Date.now()}`, endpoint: 'http://127.0.0.1:9/fuzz', capabilities: ['fuzz-target'] }) });
+      const created = dataOf(agent.text) as { id?: string; slug?: string } | undefined;
+      if (created?.id) {
+        ids.agentId = created.id;
+        slug = created.slug ?? slug;
+        const task = await send('POST', '/v1/tasks', { body: JSON.stringify({ title: 'Fuzz target', description: 'To aim at', agentId: created.id, input: { a: 1 } }) });
+        ids.taskId = (dataOf(task.text) as { id?: string } | undefined)?.id ?? 'tsk_unknown';
+        taskToken = await receiver.tokenOf(ids.taskId, 5000);
+      }
     }
+  } finally {
+    receiver.close();
   }
   const fill = (path: string, paramName: string) => ids[paramName] ?? (paramName === 'id' && path.startsWith('/v1/agents') ? ids.agentId : ids.taskId) ?? 'unknown';
 
-  const spec = JSON.parse((await send('GET', '/v1/openapi.json')).text) as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
+  const specAnswer = await send('GET', '/v1/openapi.json');
+  if (specAnswer.status !== 200) throw new Error(`no OpenAPI document at ${origin}/v1/openapi.json (${specAnswer.status || 'no answer'}); is the service running there?`);
+  const spec = JSON.parse(specAnswer.text) as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
   const resolve = (schema: Schema | undefined): Schema | undefined => {
     if (schema?.$ref) return resolve(spec.components?.schemas?.[schema.$ref.split('/').pop()!]);
     return schema;
@@ -272,6 +327,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
     }
   }
 
+  if (budgetLeft()) await fuzzProtocols({ send, judge, budgetLeft, slug, taskId: ids.taskId ?? 'tsk_unknown', taskToken });
+
   // Processor events: unsigned and wrongly signed always; signed ones with malformed fields when the
   // webhook secret is known (Stripe's own signing, through its client library).
   const event = (overrides: Record<string, unknown>, object: Record<string, unknown> = {}) =>
@@ -309,16 +366,61 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   return report;
 }
 
-async function main() {
-  const { values } = parseArgs({
-    options: {
-      url: { type: 'string', default: 'http://127.0.0.1:4000' },
-      key: { type: 'string' },
-      'webhook-secret': { type: 'string' },
-      'max-requests': { type: 'string', default: '4000' },
-      seconds: { type: 'string', default: '300' },
-    },
+// A loopback endpoint that answers 200 to deliveries and remembers each task's token.
+async function catchDeliveries(): Promise<{ url: string; tokenOf(taskId: string, waitMs: number): Promise<string | null>; close(): void }> {
+  const tokens = new Map<string, string>();
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body.length < 1_000_000 ? (body += chunk) : undefined));
+    req.on('end', () => {
+      try {
+        const delivery = JSON.parse(body) as { taskId?: string; taskToken?: string };
+        if (delivery.taskId && delivery.taskToken) tokens.set(delivery.taskId, delivery.taskToken);
+      } catch {
+        // not a delivery
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"ok":true}');
+    });
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/fuzz`,
+    async tokenOf(taskId, waitMs) {
+      for (let waited = 0; waited < waitMs && !tokens.has(taskId); waited += 100) await new Promise((r) => setTimeout(r, 100));
+      return tokens.get(taskId) ?? null;
+    },
+    close: () => void server.close(),
+  };
+}
+
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        url: { type: 'string', default: 'http://127.0.0.1:4000' },
+        key: { type: 'string' },
+        'webhook-secret': { type: 'string' },
+        'max-requests': { type: 'string', default: '4000' },
+        seconds: { type: 'string', default: '300' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+async function main() {
+  const values = options();
+  if (values.help) return void console.log(USAGE);
+  for (const name of ['max-requests', 'seconds'] as const) {
+    if (!/^\d+$/.test(values[name]!)) {
+      console.error(`--${name} must be a whole number\n\n${USAGE}`);
+      process.exit(2);
+    }
+  }
   const report = await runFuzz({
     url: values.url!,
     key: values.key,
@@ -332,4 +434,9 @@ async function main() {
   process.exitCode = report.findings.length ? 1 : 0;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await main().catch((error: unknown) => {
+    console.error(`the fuzz could not run: ${(error as Error).message}`);
+    process.exitCode = 2;
+  });
+}

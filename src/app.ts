@@ -76,6 +76,7 @@ export async function createApp(opts: {
     config,
     prisma: database.prisma,
     searchPrisma: database.searchPrisma,
+    sql: database.sql,
     logger,
     secretBox: createSecretBox(opts.serverKey),
     serverKey: opts.serverKey,
@@ -105,7 +106,7 @@ export async function createApp(opts: {
     handleRest: createRestHandler({ runOperation, contextFor, routes }),
     protocols: [
       a2aPushRoute(() => services.deliveries.a2a),
-      createMcpRoute({ routes, execute, contextFor, logger }),
+      createMcpRoute({ routes, execute, contextFor, logger, origins: () => [deps.urls.base, ...config.corsOrigins] }),
       createA2ARoute({
         execute,
         runOperation,

@@ -44,6 +44,8 @@ const schema = z.object({
   // Defaults to true in development (agents on localhost), false otherwise; see toConfig.
   ALLOW_PRIVATE_ENDPOINTS: bool.optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  // Requests the owner's webhook test and check send to one agent's endpoint a minute (a check sends three).
+  WEBHOOK_TEST_PER_MINUTE: z.coerce.number().int().min(3).max(1000).default(10),
   RATE_LIMIT_FAILED_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   // When set, /metrics answers only requests with this bearer token (see http/metrics-access.ts).
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').max(512).regex(/^\S+$/, 'no spaces').optional(),
@@ -124,6 +126,7 @@ function toConfig(env: z.infer<typeof schema>) {
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? null,
     corsOrigins: env.CORS_ORIGINS ?? [],
+    webhookTestPerMinute: env.WEBHOOK_TEST_PER_MINUTE,
     metricsToken: env.METRICS_TOKEN ?? null,
     auth: { jwksUrl: env.AUTH_JWKS_URL ?? null, issuer: env.AUTH_ISSUER ?? null, audience: env.AUTH_AUDIENCE ?? null },
     allowPrivateEndpoints: env.ALLOW_PRIVATE_ENDPOINTS ?? env.NODE_ENV === 'development',

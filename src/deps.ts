@@ -1,6 +1,7 @@
 // What the services need from the running process. Built once in app.ts; tests build their own.
 import type { Config } from './config.js';
 import type { PrismaClient } from './db/client.js';
+import type { Sql } from './db/kysely.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Logger } from './logger.js';
 import type { EventBus } from './events/bus.js';
@@ -28,6 +29,8 @@ export interface Deps extends TimeDeps {
   prisma: PrismaClient;
   // The postgres search engine's client (db/client.ts createSearchClient); may be `prisma` itself.
   searchPrisma: PrismaClient;
+  // The stores' typed SQL builder (db/kysely.ts).
+  sql: Sql;
   logger: Logger;
   secretBox: SecretBox;
   serverKey: Buffer;

@@ -41,6 +41,12 @@ export const temporarilyUnavailable = () =>
   new AppError('UNAVAILABLE', 'the service is temporarily unavailable; try again shortly', { details: { retryAfterSeconds: 5 } });
 
 export const invalid = (field: string, message: string) => new AppError('INVALID_INPUT', message, { field });
+// Several fields at fault at once: the first is `field`, each with its sentence in `problems`.
+export const invalidFields = (problems: Array<{ field: string; message: string }>) =>
+  new AppError('INVALID_INPUT', problems.map((p) => `${p.field} ${p.message}`).join('; '), {
+    field: problems[0]!.field,
+    ...(problems.length > 1 ? { details: { problems } } : {}),
+  });
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message = 'not allowed') => new AppError('FORBIDDEN', message);
 export const unauthenticated = (message = 'authentication required') => new AppError('UNAUTHENTICATED', message);

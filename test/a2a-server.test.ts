@@ -282,8 +282,8 @@ describe('JSON-RPC errors', () => {
     expect((await rpc(url, [{ jsonrpc: '2.0', id: 1, method: 'GetTask' }], requester.apiKey)).body.error.code).toBe(-32600);
     expect((await rpc(url, { jsonrpc: '1.0', id: 1, method: 'GetTask', params: {} }, requester.apiKey)).body.error.code).toBe(-32600);
     expect((await rpc(url, { jsonrpc: '2.0', id: 1, method: 'DropTables', params: {} }, requester.apiKey)).body).toMatchObject({ id: 1, error: { code: -32601 } });
-    const noTitle = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ data: { a: 1 } }] } } }, requester.apiKey);
-    expect(noTitle.body).toMatchObject({ id: 2, error: { code: -32602, message: expect.stringContaining('title') } });
+    const noParts = await rpc(url, { jsonrpc: '2.0', id: 2, method: 'SendMessage', params: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [] } } }, requester.apiKey);
+    expect(noParts.body).toMatchObject({ id: 2, error: { code: -32602, message: expect.stringContaining('message.parts') } });
     const push = await rpc(url, { jsonrpc: '2.0', id: 3, method: 'CreateTaskPushNotificationConfig', params: { taskId: 'tsk_x', url: 'https://example.com/hook' } }, requester.apiKey);
     expect(push.body.error.code).toBe(-32001);
     const version = await rpc(url, { jsonrpc: '2.0', id: 4, method: 'GetTask', params: { id: 'x' } }, requester.apiKey);

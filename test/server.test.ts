@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createPrismaClient } from '../src/db/client.js';
+import { createKysely } from '../src/db/kysely.js';
 import { apiClient } from './support/http.js';
 import { killAll, runCli, runMain, startServerProcess, type ServerProcess } from './support/processes.js';
 import { usingPostgres } from './support/database.js';
@@ -111,6 +112,7 @@ describe('HTTP surface', () => {
       const bind = <T extends object>(target: T, value: unknown) => (typeof value === 'function' ? value.bind(target) : value);
       // The lookup is one SQL statement on api_keys (services/accounts.ts); every other statement runs.
       const readsKeys = (query: unknown) => Array.isArray(query) && query.join('').includes('FROM api_keys');
+      const ownSql = createKysely(server.db.url, 2);
       const failing = new Proxy(prisma, {
         get(target, prop) {
           const value = bind(target, Reflect.get(target, prop));
@@ -126,7 +128,7 @@ describe('HTTP surface', () => {
       });
       app = await createApp({
         config: loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }),
-        database: { url: server.db.url, embedded: server.db.kind === 'pglite', prisma: failing, searchPrisma: failing, close: () => prisma.$disconnect() },
+        database: { url: server.db.url, embedded: server.db.kind === 'pglite', prisma: failing, searchPrisma: failing, sql: ownSql, close: async () => { await prisma.$disconnect(); await ownSql.destroy(); } },
         logger: pino({ level: 'error' }, sink),
         serverKey: randomBytes(32),
         runWorker: false,

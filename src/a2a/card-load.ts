@@ -3,11 +3,15 @@
 // lookup, no redirects, the delivery timeout, a size limit), parsed, checked for depth and for strings
 // PostgreSQL cannot store, checked against the card's shape with limits on every list and string, its
 // URLs judged by the same policy as endpoints, and its signatures, when it has any, verified (JWS over
-// the JCS-canonical card; the key from the signature's jku, fetched the same guarded way, or embedded).
-// Every refusal is an AppError: 400 naming cardUrl for the URL itself, 422 for the card.
+// the JCS-canonical card, with a key from the signature's jku on the card's own origin, fetched the same
+// guarded way). A key the card carries itself (an embedded jwk) proves nothing about who published it,
+// so such a signature is not counted. The whole import, the card and every key set, has one deadline
+// (the delivery timeout), and each key set URL is fetched at most once. Every refusal is an AppError:
+// 400 naming cardUrl for the URL itself, 422 for the card.
 import { z } from 'zod';
 import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { verifyAgentCardSignature } from '@a2a-js/sdk';
+import { flattenedVerify } from 'jose';
+import { AgentCard as AgentCardCodec, canonicalizeAgentCard } from '@a2a-js/sdk';
 import { guardedRequest } from '../delivery/guarded-request.js';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { AppError, invalid } from '../errors.js';
@@ -16,10 +20,37 @@ import { agentInput, type AgentInput } from '../services/agent-input.js';
 
 export const MAX_CARD_BYTES = 256 * 1024;
 const MAX_JWKS_BYTES = 64 * 1024;
+// Signatures by a public key only: with an HMAC (HS256…) whoever checks holds the key and could sign.
+const ASYMMETRIC_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'EdDSA', 'Ed25519'];
 
 export interface LoadOptions {
+  // For the whole import: the card, every key set and every address check together.
   timeoutMs: number;
   allowPrivate: boolean;
+}
+
+// The one deadline of an import: each step gets what is left of it.
+class Deadline {
+  private readonly at: number;
+  constructor(readonly totalMs: number) {
+    this.at = performance.now() + totalMs;
+  }
+  remaining(): number {
+    return Math.max(0, Math.floor(this.at - performance.now()));
+  }
+  expired(): AppError {
+    return unusable(`the card and its key sets did not arrive within ${this.totalMs} ms`);
+  }
+  // The promise, unless the deadline passes first.
+  async race<T>(promise: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(this.expired()), this.remaining())));
+    try {
+      return await Promise.race([promise, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 }
 
 const unusable = (message: string) => new AppError('UNPROCESSABLE', message, { field: 'cardUrl' });
@@ -73,24 +104,27 @@ export interface LoadedCard {
   protocolVersion: string;
 }
 
-async function fetchJson(url: string, what: string, maxBytes: number, opts: LoadOptions): Promise<unknown> {
+async function fetchJson(url: string, what: string, maxBytes: number, opts: LoadOptions, deadline: Deadline): Promise<unknown> {
+  const timeoutMs = deadline.remaining();
+  if (timeoutMs <= 0) throw deadline.expired();
   const result = await guardedRequest({
     method: 'GET',
     url,
     headers: { accept: 'application/json', 'user-agent': 'task-marketplace' },
-    timeoutMs: opts.timeoutMs,
+    timeoutMs,
     maxResponseBytes: maxBytes,
     keepBody: true,
     allowPrivate: opts.allowPrivate,
   });
   if (result.kind === 'error') {
-    if (/^forbidden|^URL /.test(result.error)) throw invalid('cardUrl', `${what} URL is refused: ${result.error}`);
+    if (/^forbidden|^URL |^the address of /.test(result.error)) throw invalid('cardUrl', `${what} URL is refused: ${result.error}`);
+    if (result.error === 'timeout') throw deadline.expired();
     throw unusable(`${what} could not be fetched: ${result.error}`);
   }
   if (result.status < 200 || result.status > 299) throw unusable(`${what} URL answered HTTP ${result.status}`);
   const body = result.body!;
   if (body.overLimit) throw unusable(`${what} is larger than ${maxBytes} bytes`);
-  if (!body.complete) throw unusable(`${what} did not arrive in time`);
+  if (!body.complete) throw deadline.remaining() === 0 ? deadline.expired() : unusable(`${what} was cut short`);
   try {
     return JSON.parse(body.bytes.toString('utf8'));
   } catch {
@@ -113,17 +147,26 @@ function parseCard(json: unknown): AgentCardJson {
   return { ...(json as Record<string, unknown>), ...parsed.data };
 }
 
-function rpcInterface(card: AgentCardJson): { url: string; protocolVersion: string } {
-  const jsonRpc = card.supportedInterfaces?.find((i) => (i.protocolBinding ?? 'JSONRPC').toUpperCase() === 'JSONRPC');
+// The JSON-RPC interface deliveries use. Of a verified card, only from what its signature covers: the
+// A2A 1.0 shape (supportedInterfaces); v0.3's top-level url and preferredTransport are outside it.
+function rpcInterface(card: AgentCardJson, signedOnly: boolean): { url: string; protocolVersion: string } {
+  const interfaces = signedOnly ? signedInterfaces(card) : (card.supportedInterfaces ?? []);
+  const jsonRpc = interfaces.find((i) => (i.protocolBinding || 'JSONRPC').toUpperCase() === 'JSONRPC');
   if (jsonRpc) return { url: jsonRpc.url, protocolVersion: jsonRpc.protocolVersion || '1.0' };
+  if (signedOnly) throw unusable('the card is signed, but its signed part declares no JSON-RPC interface (supportedInterfaces with protocolBinding JSONRPC); a v0.3 url is not covered by the signature');
   if (card.url && (card.preferredTransport ?? 'JSONRPC').toUpperCase() === 'JSONRPC') return { url: card.url, protocolVersion: card.protocolVersion || '0.3' };
   throw unusable('the card declares no JSON-RPC interface (supportedInterfaces with protocolBinding JSONRPC)');
 }
 
+// The interfaces as the signature covers them (the SDK signs and verifies the card's A2A 1.0 JSON).
+function signedInterfaces(card: AgentCardJson): Array<{ url: string; protocolBinding?: string; protocolVersion?: string }> {
+  return AgentCardCodec.fromJSON(card).supportedInterfaces;
+}
+
 // A URL in the card, judged like an endpoint (shape; unless private addresses are allowed, a public host).
-async function checkCardUrl(value: string | undefined, where: string, opts: LoadOptions): Promise<void> {
+async function checkCardUrl(value: string | undefined, where: string, opts: LoadOptions, deadline: Deadline): Promise<void> {
   if (!value) return;
-  const check = await checkEndpointUrl(value, { allowPrivate: opts.allowPrivate });
+  const check = await deadline.race(checkEndpointUrl(value, { allowPrivate: opts.allowPrivate }));
   if (!check.ok) throw unusable(`the card's ${where} is refused: ${check.reason}`);
 }
 
@@ -166,24 +209,34 @@ export function agentFieldsOf(loaded: LoadedCard, cardUrl: string): AgentInput {
   return parsed.data;
 }
 
-// The public key a signature names: from its jku (a JWKS, fetched guarded), else a jwk in its headers.
-function keyFinder(card: AgentCardJson, opts: LoadOptions) {
-  return async (kid: string, jku?: string): Promise<Record<string, unknown>> => {
-    if (jku) {
-      const shape = checkUrlShape(jku);
-      if (!shape.ok) throw new Error(`jku: ${shape.reason}`);
-      const jwks = (await fetchJson(jku, 'the signature’s key set (jku)', MAX_JWKS_BYTES, opts)) as { keys?: unknown };
-      const keys = Array.isArray(jwks?.keys) ? (jwks.keys as Array<Record<string, unknown>>) : [];
-      const key = keys.find((k) => k.kid === kid) ?? (keys.length === 1 ? keys[0] : undefined);
-      if (!key) throw new Error(`no key ${kid} in ${jku}`);
-      return key;
+type Jwk = Record<string, unknown>;
+
+// The public key a signature names, from its jku: a key set on the card's own origin (whoever serves the
+// card there publishes the key), fetched once per URL for the whole import. A key the card carries, a key
+// set elsewhere, or a symmetric key (kty oct: a shared secret, anyone holding it can sign) proves nothing.
+function keyFinder(cardUrl: string, opts: LoadOptions, deadline: Deadline) {
+  const origin = new URL(cardUrl).origin;
+  const keySets = new Map<string, Promise<Jwk[]>>();
+  return async (kid: string, jku?: string): Promise<Jwk> => {
+    if (!jku) throw new Error('the signature names no key set (jku); a key the card carries itself proves nothing');
+    const shape = checkUrlShape(jku);
+    if (!shape.ok) throw new Error(`jku: ${shape.reason}`);
+    if (shape.url.origin !== origin) throw new Error(`the key set ${jku} is not on the card's origin ${origin}`);
+    let keySet = keySets.get(shape.url.href);
+    if (!keySet) {
+      keySet = fetchJson(shape.url.href, 'the signature’s key set (jku)', MAX_JWKS_BYTES, opts, deadline).then((jwks) => {
+        const keys = (jwks as { keys?: unknown } | null)?.keys;
+        return Array.isArray(keys) ? keys.filter((k): k is Jwk => typeof k === 'object' && k !== null) : [];
+      });
+      // A failed fetch is not retried by the next signature naming the same URL.
+      keySet.catch(() => undefined);
+      keySets.set(shape.url.href, keySet);
     }
-    for (const signature of card.signatures ?? []) {
-      const header = decodeHeader(signature.protected);
-      const jwk = (header?.jwk ?? signature.header?.jwk) as Record<string, unknown> | undefined;
-      if (jwk && (header?.kid ?? signature.header?.kid) === kid) return jwk;
-    }
-    throw new Error(`no key for kid ${kid}: the signature has neither jku nor an embedded jwk`);
+    const keys = await keySet;
+    const key = keys.find((k) => k.kid === kid) ?? (keys.length === 1 ? keys[0] : undefined);
+    if (!key) throw new Error(`no key ${kid} in ${jku}`);
+    if (key.kty === 'oct') throw new Error(`the key ${kid} is symmetric (kty oct): it proves nothing`);
+    return key;
   };
 }
 
@@ -196,33 +249,59 @@ function decodeHeader(encoded: string): Record<string, unknown> | null {
   }
 }
 
-async function verifySignatures(card: AgentCardJson, opts: LoadOptions): Promise<boolean> {
-  if (!card.signatures?.length) return false;
-  let sdkCard;
+// True when a signature by a key the card does not carry (a jku on its own origin) verifies; false when
+// the card has no such signature (none, or only embedded keys); a 422 when it has one and none verifies.
+async function verifySignatures(card: AgentCardJson, cardUrl: string, opts: LoadOptions, deadline: Deadline): Promise<boolean> {
+  const origin = new URL(cardUrl).origin;
+  const signatures = card.signatures ?? [];
+  signatures.forEach((signature, i) => {
+    const header = decodeHeader(signature.protected);
+    if (!header || typeof header.alg !== 'string' || typeof header.kid !== 'string' || typeof header.typ !== 'string') {
+      throw unusable(`the card's signature cannot be checked: card.signatures[${i}] has no protected header with alg, typ and kid`);
+    }
+  });
+  const checkable = signatures.filter((signature) => {
+    const jku = decodeHeader(signature.protected)?.jku;
+    if (typeof jku !== 'string') return false;
+    const shape = checkUrlShape(jku);
+    return shape.ok && shape.url.origin === origin;
+  });
+  if (checkable.length === 0) return false;
+  let payload: string;
   try {
-    sdkCard = new DefaultAgentCardResolver().normalizeAgentCard(card);
+    // The SDK's canonical form (JCS over the card's A2A 1.0 JSON without signatures): what a signature covers.
+    payload = Buffer.from(canonicalizeAgentCard(new DefaultAgentCardResolver().normalizeAgentCard(card))).toString('base64url');
   } catch (error) {
     throw unusable(`the card's signature cannot be checked: ${(error as Error).message}`);
   }
-  try {
-    await verifyAgentCardSignature(keyFinder(card, opts))(sdkCard);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'INVALID_INPUT') throw error;
-    throw unusable(`the card's signature does not verify: ${(error as Error).message}`);
+  // One signature that verifies is enough (key rotation); otherwise the first reason is told.
+  const find = keyFinder(cardUrl, opts, deadline);
+  let firstProblem: unknown = null;
+  for (const signature of checkable) {
+    try {
+      const header = decodeHeader(signature.protected)!;
+      const key = await find(String(header.kid), String(header.jku));
+      await flattenedVerify({ payload, protected: signature.protected, signature: signature.signature, header: signature.header }, key, { algorithms: ASYMMETRIC_ALGORITHMS });
+      return true;
+    } catch (error) {
+      firstProblem ??= error;
+    }
   }
-  return true;
+  if (firstProblem instanceof AppError) throw firstProblem.code === 'INVALID_INPUT' ? firstProblem : unusable(`the card's signature does not verify: ${firstProblem.message}`);
+  throw unusable(`the card's signature does not verify: ${firstProblem instanceof Error ? firstProblem.message : 'no signature verifies'}`);
 }
 
 export async function loadCard(cardUrl: string, opts: LoadOptions): Promise<LoadedCard> {
   const shape = checkUrlShape(cardUrl);
   if (!shape.ok) throw invalid('cardUrl', `cardUrl: ${shape.reason}`);
-  const json = await fetchJson(cardUrl, 'the card', MAX_CARD_BYTES, opts);
+  const deadline = new Deadline(opts.timeoutMs);
+  const json = await fetchJson(cardUrl, 'the card', MAX_CARD_BYTES, opts, deadline);
   const card = parseCard(json);
-  const rpc = rpcInterface(card);
-  await checkCardUrl(rpc.url, 'JSON-RPC interface URL', opts);
-  await checkCardUrl(card.documentationUrl, 'documentationUrl', opts);
-  await checkCardUrl(card.iconUrl, 'iconUrl', opts);
-  await checkCardUrl(card.provider?.url, 'provider.url', opts);
-  const verified = await verifySignatures(card, opts);
+  const verified = await verifySignatures(card, cardUrl, opts, deadline);
+  const rpc = rpcInterface(card, verified);
+  await checkCardUrl(rpc.url, 'JSON-RPC interface URL', opts, deadline);
+  await checkCardUrl(card.documentationUrl, 'documentationUrl', opts, deadline);
+  await checkCardUrl(card.iconUrl, 'iconUrl', opts, deadline);
+  await checkCardUrl(card.provider?.url, 'provider.url', opts, deadline);
   return { json: json as Record<string, unknown>, card, verified, rpcUrl: rpc.url, protocolVersion: rpc.protocolVersion };
 }

@@ -46,8 +46,10 @@ export interface A2AHandlerOptions {
   // At /a2a/agents/{slug}: the agent's id.
   agentId: string | null;
   base: string;
-  // How long a blocking SendMessage waits for the task to settle before answering it as it is.
+  // How long a blocking SendMessage waits for the task to settle before answering it as it is, and a
+  // signal that ends the wait early (the caller left, or its credential ended).
   blockingWaitMs: number;
+  waitSignal?: AbortSignal;
   pushes: A2APushService;
   logger: Logger;
 }
@@ -80,6 +82,10 @@ const ROUTING_FIELDS = ['capabilities', 'protocols', 'maxPriceCents', 'agentId',
 
 export class MarketplaceA2AHandler implements A2ARequestHandler {
   constructor(private readonly opts: A2AHandlerOptions) {}
+
+  private get viewerId(): string {
+    return this.opts.context.viewer!.id;
+  }
 
   async getAgentCard(): Promise<AgentCard> {
     return this.opts.card;
@@ -117,7 +123,11 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       const body = await this.run('POST /v1/tasks/:id/input', { params: { id: task.id }, body: { input: answer } }, 'send');
       return body.data as OurTask;
     }
-    const body = taskInputOf(message, params.metadata);
+    if (!message.parts.some((part) => part.content !== undefined)) {
+      throw new RequestMalformedError('message.parts: send a text part (the task’s description) or a data part (its input)');
+    }
+    // At an agent's URL its skill names what a message of data alone is about.
+    const body = taskInputOf(message, params.metadata, this.opts.agentId ? this.opts.card.skills[0]?.name : undefined);
     if (this.opts.agentId) {
       for (const field of ROUTING_FIELDS) if (field !== 'title' && field !== 'expiresInMinutes' && field !== 'priority') delete body[field];
       body.agentId = this.opts.agentId;
@@ -151,7 +161,10 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     const abort = new AbortController();
     const changes = this.opts.follow(task.id, this.opts.context, abort.signal);
     let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), this.opts.blockingWaitMs)));
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => resolve('deadline'), this.opts.blockingWaitMs);
+      this.opts.waitSignal?.addEventListener('abort', () => resolve('deadline'), { once: true });
+    });
     let last = task;
     try {
       for (;;) {
@@ -242,7 +255,8 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     });
   }
 
-  // Push configurations are set on the caller's own tasks (GetTask decides who may see one).
+  // Push configurations are set on tasks the caller may see (GetTask decides), and belong to the caller:
+  // the agent's owner neither sees nor replaces the requester's, even under the same id.
   async createTaskPushNotificationConfig(params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
     return this.guard(async () => {
       const task = await this.ourTask(params.taskId);
@@ -252,7 +266,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
 
   private async savePush(taskId: string, config: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
     try {
-      return await this.opts.pushes.save(this.opts.context.viewer!.id, taskId, { ...config, taskId });
+      return await this.opts.pushes.save(this.viewerId, taskId, { ...config, taskId });
     } catch (error) {
       if (error instanceof AppError) throw a2aError({ code: error.code, message: error.message, field: error.field }, 'send');
       throw error;
@@ -262,7 +276,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
   async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
     return this.guard(async () => {
       const task = await this.ourTask(params.taskId);
-      const config = await this.opts.pushes.get(task.id, params.id);
+      const config = await this.opts.pushes.get(this.viewerId, task.id, params.id);
       if (!config) throw new TaskNotFoundError({ message: 'no such push notification configuration for this task' });
       return config;
     });
@@ -271,14 +285,14 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
   async listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
     return this.guard(async () => {
       const task = await this.ourTask(params.taskId);
-      return { configs: await this.opts.pushes.list(task.id), nextPageToken: '' };
+      return { configs: await this.opts.pushes.list(this.viewerId, task.id), nextPageToken: '' };
     });
   }
 
   async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
     return this.guard(async () => {
       const task = await this.ourTask(params.taskId);
-      if (!(await this.opts.pushes.remove(task.id, params.id))) throw new TaskNotFoundError({ message: 'no such push notification configuration for this task' });
+      if (!(await this.opts.pushes.remove(this.viewerId, task.id, params.id))) throw new TaskNotFoundError({ message: 'no such push notification configuration for this task' });
     });
   }
 

@@ -114,21 +114,33 @@ export function toA2ATask(task: OurTask): Task {
 // Routing and task fields a message's metadata may carry (those of POST /v1/tasks).
 const METADATA_FIELDS = ['capabilities', 'protocols', 'maxPriceCents', 'agentId', 'priority', 'expiresInMinutes', 'title'] as const;
 
+// A short, one-line account of a value (for a title made from a data part).
+function summaryOf(value: unknown, max: number): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > max ? `${json.slice(0, max - 1)}…` : json;
+}
+
 // The text parts are the description (its first line, cut to 200 characters, the title unless
-// metadata.title is given); the first data part is the input.
-export function taskInputOf(message: Message, metadata: Record<string, unknown> | undefined): Record<string, unknown> {
+// metadata.title is given); the first data part is the input. A message with data and no text (valid
+// A2A) gets both made from what it carries: `subject` (the agent's skill, where known) and a short
+// summary of the data, or the names of its files.
+export function taskInputOf(message: Message, metadata: Record<string, unknown> | undefined, subject?: string): Record<string, unknown> {
   const texts: string[] = [];
+  const files: string[] = [];
   let input: unknown;
   for (const part of message.parts) {
     if (part.content?.$case === 'text') texts.push(part.content.value);
     else if (part.content?.$case === 'data' && input === undefined) input = part.content.value;
+    else if (part.content?.$case === 'url' || part.content?.$case === 'raw') files.push(part.filename || (part.content.$case === 'url' ? part.content.value : 'a file'));
   }
-  const description = texts.join('\n\n').trim();
-  const body: Record<string, unknown> = {
-    title: description.split('\n')[0]!.slice(0, 200).trim(),
-    description,
-    ...(input !== undefined ? { input } : {}),
-  };
+  let description = texts.join('\n\n').trim();
+  let title = description.split('\n')[0]!.slice(0, 200).trim();
+  if (!description && (input !== undefined || files.length > 0)) {
+    const carried = input !== undefined ? summaryOf(input, 120) : files.join(', ').slice(0, 120);
+    title = `${subject || (input !== undefined ? 'Structured input' : 'Files')}: ${carried}`.slice(0, 200);
+    description = input !== undefined ? `Sent as structured data (the task's input): ${summaryOf(input, 2000)}` : `Sent as files: ${files.join(', ').slice(0, 2000)}`;
+  }
+  const body: Record<string, unknown> = { title, description, ...(input !== undefined ? { input } : {}) };
   const extra = { ...message.metadata, ...metadata };
   for (const field of METADATA_FIELDS) if (extra[field] !== undefined) body[field] = extra[field];
   return body;

@@ -62,7 +62,9 @@ export function a2aPushService(deps: Deps) {
   });
 
   return {
-    // The caller may see the task (checked by the adapter before this).
+    // The caller may see the task (checked by the adapter before this). A configuration belongs to the
+    // user who made it: the same id from another user of the task (its agent's owner) is another
+    // configuration, and only its maker sees, changes or removes it.
     async save(userId: string, taskId: string, cfg: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
       const check = await checkEndpointUrl(cfg.url, { allowPrivate: config.allowPrivateEndpoints });
       if (!check.ok) throw invalid('url', `url: ${check.reason}`);
@@ -74,11 +76,11 @@ export function a2aPushService(deps: Deps) {
         authScheme: cfg.authentication?.scheme ? cfg.authentication.scheme.slice(0, 64) : null,
         credentialsEnc: cfg.authentication?.credentials ? secretBox.seal(cfg.authentication.credentials) : null,
       };
-      const others = await prisma.a2APushConfig.count({ where: { taskId, NOT: { configId } } });
-      if (others >= MAX_CONFIGS_PER_TASK) throw invalid('id', `a task has at most ${MAX_CONFIGS_PER_TASK} push configurations`);
+      const others = await prisma.a2APushConfig.count({ where: { taskId, userId, NOT: { configId } } });
+      if (others >= MAX_CONFIGS_PER_TASK) throw invalid('id', `a task has at most ${MAX_CONFIGS_PER_TASK} push configurations of yours`);
       const row = await prisma.$transaction(async (t) => {
         const saved = await t.a2APushConfig.upsert({
-          where: { taskId_configId: { taskId, configId } },
+          where: { taskId_userId_configId: { taskId, userId, configId } },
           create: { id: newId('psh'), taskId, userId, configId, ...data },
           update: { ...data, lastPushed: null, idleRounds: 0 },
         });
@@ -88,17 +90,17 @@ export function a2aPushService(deps: Deps) {
       return asConfig(row);
     },
 
-    async get(taskId: string, configId: string): Promise<TaskPushNotificationConfig | null> {
-      const row = await prisma.a2APushConfig.findUnique({ where: { taskId_configId: { taskId, configId } } });
+    async get(userId: string, taskId: string, configId: string): Promise<TaskPushNotificationConfig | null> {
+      const row = await prisma.a2APushConfig.findUnique({ where: { taskId_userId_configId: { taskId, userId, configId } } });
       return row ? asConfig(row) : null;
     },
 
-    async list(taskId: string): Promise<TaskPushNotificationConfig[]> {
-      return (await prisma.a2APushConfig.findMany({ where: { taskId }, orderBy: { createdAt: 'asc' } })).map(asConfig);
+    async list(userId: string, taskId: string): Promise<TaskPushNotificationConfig[]> {
+      return (await prisma.a2APushConfig.findMany({ where: { taskId, userId }, orderBy: { createdAt: 'asc' } })).map(asConfig);
     },
 
-    async remove(taskId: string, configId: string): Promise<boolean> {
-      const { count } = await prisma.a2APushConfig.deleteMany({ where: { taskId, configId } });
+    async remove(userId: string, taskId: string, configId: string): Promise<boolean> {
+      const { count } = await prisma.a2APushConfig.deleteMany({ where: { taskId, userId, configId } });
       return count > 0;
     },
 

@@ -2,6 +2,7 @@
 // public active agent at /a2a/agents/{slug}/.well-known/agent-card.json, and JSON-RPC at /a2a (routed)
 // and /a2a/agents/{slug} (that agent). The SDK's JSON-RPC transport handler reads and writes the wire
 // format (v0.3 peers through its compatibility handler); MarketplaceA2AHandler does the work.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentCard } from '@a2a-js/sdk';
 import { JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
@@ -22,6 +23,7 @@ import type { FollowTask } from './updates.js';
 import { endMessage, type EndReason, type Slot } from '../graphql/live-streams.js';
 import { TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
 import type { A2APushService } from './pushes.js';
+import { paramsProblem } from './params.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';
 const AGENT_PATH = /^\/a2a\/agents\/([^/]+)(\/\.well-known\/agent-card\.json)?\/?$/;
@@ -54,6 +56,36 @@ function envelopeProblem(body: unknown): string | null {
   return null;
 }
 
+// The A2A 1.0 JSON-RPC methods (a 0.3 request spells them with a slash).
+const V1_METHODS = new Set([
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+  'GetExtendedAgentCard',
+]);
+
+// A send that waits for its task to settle: 1.0 unless returnImmediately, 0.3 only when blocking is true
+// (the SDK's reading of 0.3, whose default is not to wait).
+function isBlockingSend(method: string, params: unknown, legacy: boolean): boolean {
+  const configuration = (params as { configuration?: { returnImmediately?: unknown; blocking?: unknown } } | undefined)?.configuration;
+  if (legacy) return method === 'message/send' && configuration?.blocking === true;
+  return method === 'SendMessage' && configuration?.returnImmediately !== true;
+}
+
+// If-None-Match: `*` or a list of entity tags, weak ones compared weakly (RFC 9110 §13.1.2).
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
 function decodeSlug(raw: string): string {
   try {
     return decodeURIComponent(raw);
@@ -71,8 +103,18 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
     return agent;
   }
 
-  async function serveCard(res: ServerResponse, card: unknown) {
-    sendJson(res, 200, card, { 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=60' });
+  // A card with its ETag (A2A 1.0 §8.6.1): a client that has it is answered 304 without the body.
+  function serveCard(req: IncomingMessage, res: ServerResponse, card: unknown) {
+    const text = JSON.stringify(card);
+    const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+    const headers = { 'access-control-allow-origin': '*', 'cache-control': 'public, max-age=60', etag };
+    if (etagMatches(req.headers['if-none-match'], etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+    res.end(text);
   }
 
   async function serveRpc(req: IncomingMessage, res: ServerResponse, slug: string | null, authentication: Authentication | undefined) {
@@ -96,11 +138,37 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
     if (problem) return sendJson(res, 200, rpcError((body as { id?: unknown } | null)?.id, -32600, `Invalid Request: ${problem}`));
     const request = body as { id?: unknown; method: string };
 
-    // A v0.3 peer sends no A2A-Version (or 0.3) and spells methods with a slash (message/send).
+    // A request without A2A-Version (or with an empty one) is A2A 0.3, as the specification says; 1.0
+    // clients (the official SDK among them) send the header.
     const version = typeof req.headers['a2a-version'] === 'string' ? req.headers['a2a-version'].trim() : '';
-    const legacy = version === '0.3' || (version === '' && request.method.includes('/'));
-    if (version !== '' && !legacy && version !== A2A_PROTOCOL_VERSION && version !== '1') {
-      return sendJson(res, 200, rpcError(request.id, -32009, `A2A version ${version} is not supported; use ${A2A_PROTOCOL_VERSION}`));
+    const legacy = version === '' || /^0\.3(\.\d+)?$/.test(version);
+    if (!legacy && version !== A2A_PROTOCOL_VERSION && version !== '1') {
+      return sendJson(res, 200, rpcError(request.id, -32009, `A2A version ${version} is not supported; use ${A2A_PROTOCOL_VERSION} (or 0.3)`));
+    }
+    if (legacy && !request.method.includes('/') && V1_METHODS.has(request.method)) {
+      return sendJson(
+        res,
+        200,
+        rpcError(request.id, -32601, `${request.method} is an A2A 1.0 method: send the header A2A-Version: 1.0 (a request without it is A2A 0.3, which spells its methods like message/send)`),
+      );
+    }
+    const params = (body as { params?: unknown }).params;
+    const badParams = paramsProblem(request.method, params);
+    if (badParams) return sendJson(res, 200, rpcError(request.id, -32602, `Invalid params: ${badParams}`));
+
+    // A blocking send holds a slot among the caller's open subscriptions while it waits, as a stream does.
+    const wait = new AbortController();
+    let slot: Slot | null = null;
+    if (isBlockingSend(request.method, params, legacy)) {
+      slot = opts.openStream(req, authentication, (reason) => {
+        wait.abort();
+        if (!res.headersSent) sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: endMessage[reason] } });
+      });
+      if (!slot) return sendJson(res, 429, { error: { code: 'RATE_LIMITED', message: TOO_MANY_SUBSCRIPTIONS } });
+      res.on('close', () => {
+        wait.abort();
+        slot?.release();
+      });
     }
     const handler = new MarketplaceA2AHandler({
       execute: opts.execute,
@@ -110,6 +178,7 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
       agentId: agent?.id ?? null,
       base,
       blockingWaitMs: opts.blockingWaitMs,
+      waitSignal: wait.signal,
       pushes: opts.pushes,
       logger: opts.logger,
     });
@@ -117,9 +186,16 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
       user: { isAuthenticated: true, userName: context.viewer!.id },
       requestedVersion: legacy ? '0.3' : A2A_PROTOCOL_VERSION,
     });
-    const answer = legacy
-      ? await new LegacyJsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, callContext)
-      : await new JsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, callContext);
+    let answer: unknown;
+    try {
+      answer = legacy
+        ? await new LegacyJsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, callContext)
+        : await new JsonRpcTransportHandler(handler).handle(body as Record<string, unknown>, callContext);
+    } finally {
+      slot?.release();
+    }
+    // The credential ended while the send waited: that was answered already.
+    if (res.headersSent || res.writableEnded) return;
     if (!(typeof answer === 'object' && answer !== null && Symbol.asyncIterator in answer)) return sendJson(res, 200, answer);
     await streamAnswer(res, answer as AsyncGenerator<unknown>, request.id, legacy, (end) => opts.openStream(req, authentication, end));
   }
@@ -139,9 +215,9 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
         const method = req.method ?? 'GET';
         if (isCard) {
           if (method !== 'GET' && method !== 'HEAD') return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'use GET' } }, { allow: 'GET' });
-          if (path === CARD_PATH) return serveCard(res, marketplaceCard(opts.baseUrl(), { jwt: opts.jwt }));
+          if (path === CARD_PATH) return serveCard(req, res, marketplaceCard(opts.baseUrl(), { jwt: opts.jwt }));
           const agent = await publicAgent(decodeSlug(m![1]!), await opts.contextFor(undefined));
-          return serveCard(res, agentCard(opts.baseUrl(), agent, { jwt: opts.jwt }));
+          return serveCard(req, res, agentCard(opts.baseUrl(), agent, { jwt: opts.jwt }));
         }
         if (method !== 'POST') return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'use POST (JSON-RPC)' } }, { allow: 'POST' });
         await serveRpc(req, res, m ? decodeSlug(m[1]!) : null, authentication);

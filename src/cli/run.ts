@@ -28,6 +28,7 @@ export async function runCommand(command: CliCommand, values: Record<string, str
       config,
       prisma: database.prisma,
       searchPrisma: database.searchPrisma,
+      sql: database.sql,
       logger,
       secretBox: createSecretBox(serverKey),
       serverKey,

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createPrismaClient, createSearchClient, disconnectClients, type PrismaClient } from './client.js';
+import { createKysely, type Sql } from './kysely.js';
 import { embeddedSocketUrl, socketFileName, startEmbeddedDatabase } from './embedded.js';
 import { applyMigrations } from './schema-engine.js';
 import { lockDataDir, lockHolder } from './dir-lock.js';
@@ -15,6 +16,8 @@ export interface Database {
   prisma: PrismaClient;
   // For the postgres search engine (createSearchClient); may be `prisma` itself.
   searchPrisma: PrismaClient;
+  // The stores' typed SQL (db/kysely.ts), on a pool of its own.
+  sql: Sql;
   close(): Promise<void>;
 }
 
@@ -49,7 +52,18 @@ export async function openDatabase(opts: {
     const preparedStatements = opts.preparedStatements ?? false;
     const prisma = createPrismaClient(opts.databaseUrl, opts.poolSize, { preparedStatements });
     const searchPrisma = createSearchClient(opts.databaseUrl, opts.poolSize, prisma, preparedStatements);
-    return { url: opts.databaseUrl, embedded: false, prisma, searchPrisma, close: () => disconnectClients(prisma, searchPrisma) };
+    const sql = createKysely(opts.databaseUrl, opts.poolSize);
+    return {
+      url: opts.databaseUrl,
+      embedded: false,
+      prisma,
+      searchPrisma,
+      sql,
+      close: async () => {
+        await disconnectClients(prisma, searchPrisma);
+        await sql.destroy();
+      },
+    };
   }
   const socketPath = path.resolve(opts.dataDir, socketFileName);
   await ownerOnlyDir(opts.dataDir);
@@ -65,20 +79,34 @@ export async function openDatabase(opts: {
     }
     const url = embeddedSocketUrl(opts.dataDir);
     const prisma = createPrismaClient(url, 2);
-    return { url, embedded: true, prisma, searchPrisma: prisma, close: () => prisma.$disconnect() };
+    const sql = createKysely(url, 2);
+    return {
+      url,
+      embedded: true,
+      prisma,
+      searchPrisma: prisma,
+      sql,
+      close: async () => {
+        await prisma.$disconnect();
+        await sql.destroy();
+      },
+    };
   }
   // The lock is ours: a socket file left in the directory is from a process that died.
   await rm(socketPath, { force: true });
   const embedded = await startEmbeddedDatabase({ dataDir: opts.dataDir });
   if (opts.migrate !== false) await applyMigrations(embedded.url);
   const prisma = createPrismaClient(embedded.url, opts.poolSize);
+  const sql = createKysely(embedded.url, opts.poolSize);
   return {
     url: embedded.url,
     embedded: true,
     prisma,
     searchPrisma: prisma,
+    sql,
     async close() {
       await prisma.$disconnect();
+      await sql.destroy();
       await embedded.close();
       await release();
     },

@@ -10,7 +10,7 @@ import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } 
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { LookupAddress } from 'node:dns';
-import { forbiddenAddressReason, isLocalhostName, normalizeHost } from './ip-policy.js';
+import { forbiddenAddressReason, isLocalhostName, normalizeHost, notPublicMessage } from './ip-policy.js';
 import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-guard.js';
 
 export type GuardedResult =
@@ -149,11 +149,9 @@ export function guardedLookup(resolve: ResolveHost, allowPrivate: boolean): Look
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (addresses) => {
-        if (!allowPrivate) {
-          for (const address of addresses) {
-            const reason = forbiddenAddressReason(address);
-            if (reason) return callback(lookupError('EFORBIDDEN', `forbidden address ${address} for ${hostname}: ${reason}`), '');
-          }
+        // The refusal names the host, not what it resolved to (the resolver's answers stay inside).
+        if (!allowPrivate && addresses.some((address) => forbiddenAddressReason(address) !== null)) {
+          return callback(lookupError('EFORBIDDEN', notPublicMessage(hostname)), '');
         }
         const wantedFamily = familyNumber(options.family);
         const usable: LookupAddress[] = addresses

@@ -133,6 +133,14 @@ export function forbiddenAddressReason(ip: string): string | null {
   return 'not an IP address literal';
 }
 
+/**
+ * What a refusal of a name says: which host, never what it resolved to, since the answers of the
+ * service's own resolver can describe its internal network.
+ */
+export function notPublicMessage(host: string): string {
+  return `the address of ${host} is not allowed (private, loopback or reserved)`;
+}
+
 export function isForbiddenAddress(ip: string): boolean {
   return forbiddenAddressReason(ip) !== null;
 }

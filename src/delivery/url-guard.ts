@@ -6,7 +6,7 @@
 // own lookup.
 
 import { lookup } from 'node:dns/promises';
-import { forbiddenAddressReason, isLocalhostName, normalizeHost } from './ip-policy.js';
+import { forbiddenAddressReason, isLocalhostName, normalizeHost, notPublicMessage } from './ip-policy.js';
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -94,12 +94,10 @@ export async function checkEndpointUrl(raw: string, opts: EndpointCheckOptions):
   if (addresses.length === 0) {
     return { ok: false, reason: `host ${host.name} does not resolve` };
   }
-  // One bad address is enough: the connection may pick any of them.
-  for (const address of addresses) {
-    const reason = forbiddenAddressReason(address);
-    if (reason) {
-      return { ok: false, reason: `host ${host.name} resolves to ${address}, which is not allowed: ${reason}` };
-    }
+  // One bad address is enough: the connection may pick any of them. The refusal names the host, not
+  // the address it resolved to.
+  if (addresses.some((address) => forbiddenAddressReason(address) !== null)) {
+    return { ok: false, reason: notPublicMessage(host.name) };
   }
   return shape;
 }

@@ -18,7 +18,10 @@ export const overBudget = (retryAfterSeconds: number) => `too many requests; ret
 
 export interface Admission {
   // Counts a caller whose credentials were already looked up; null when no budget applies.
-  count(authentication: Authentication | undefined, req: IncomingMessage): Promise<RateLimitDecision | null>;
+  count(authentication: Authentication | undefined, req: IncomingMessage, requests?: number): Promise<RateLimitDecision | null>;
+  // Counts `requests` more requests of an admitted caller (the calls of a JSON-RPC batch beyond the
+  // first). Returns false when that went over the budget; the 429 has been answered then.
+  charge(authentication: Authentication | undefined, req: IncomingMessage, res: ServerResponse, requests: number): Promise<boolean>;
   // Authenticates the caller and counts the request. Returns null when the request was refused with 429;
   // the headers of the budget go on every answer.
   admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication | undefined } | null>;
@@ -32,25 +35,35 @@ export function createAdmission(opts: {
   trustedProxyHops: number;
 }): Admission {
   const address = (req: IncomingMessage) => clientAddress(req, opts.trustedProxyHops);
-  const count = (authentication: Authentication | undefined, req: IncomingMessage) =>
-    opts.limits.check({
-      principal: authentication?.principal ?? null,
-      authFailed: authentication ? authentication.authError !== null : false,
-      address: address(req),
-    });
+  const count = (authentication: Authentication | undefined, req: IncomingMessage, requests = 1) =>
+    opts.limits.check(
+      {
+        principal: authentication?.principal ?? null,
+        authFailed: authentication ? authentication.authError !== null : false,
+        address: address(req),
+      },
+      requests,
+    );
+
+  // Counts and puts the budget's fields on the answer; answers 429 and returns false when over it.
+  async function charge(authentication: Authentication | undefined, req: IncomingMessage, res: ServerResponse, requests: number) {
+    if (requests < 1) return true;
+    const decision = await count(authentication, req, requests);
+    if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
+    if (decision && !decision.allowed) {
+      sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) });
+      return false;
+    }
+    return true;
+  }
 
   async function admit(req: IncomingMessage, res: ServerResponse) {
     // A look-up that breaks (database down) is counted by address here and left to fail again inside
     // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
     const authentication = await opts.authenticateHeader(req.headers.authorization).catch(() => undefined);
-    const decision = await count(authentication, req);
-    if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
-    if (decision && !decision.allowed) {
-      sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) });
-      return null;
-    }
+    if (!(await charge(authentication, req, res, 1))) return null;
     return { authentication };
   }
 
-  return { count, admit, address };
+  return { count, charge, admit, address };
 }

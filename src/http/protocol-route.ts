@@ -3,11 +3,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authentication } from '../auth/authenticate.js';
 
+export type Charge = (requests: number) => Promise<boolean>;
+
 export interface ProtocolRoute {
   // The route template it answers for in logs and metrics, or null when the request is not its.
   match(path: string, req: IncomingMessage): string | null;
   // The route checks its own credentials (a task token, not an API key): the request is counted by
   // address and its Authorization header is not looked up as an API key.
   ownCredentials?: boolean;
-  handle(req: IncomingMessage, res: ServerResponse, url: URL, authentication: Authentication | undefined): Promise<void>;
+  // `charge` counts further requests against the same caller's budget (the calls of a JSON-RPC batch
+  // beyond the first); false when that went over it, and the 429 has been answered.
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, authentication: Authentication | undefined, charge: Charge): Promise<void>;
 }

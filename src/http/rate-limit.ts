@@ -45,7 +45,8 @@ export interface RateLimitDecision {
 }
 
 export interface RateLimits {
-  check(caller: Caller): Promise<RateLimitDecision | null>;
+  // Counts `requests` requests (1 unless a JSON-RPC batch carries several calls) against the caller's budget.
+  check(caller: Caller, requests?: number): Promise<RateLimitDecision | null>;
   close(): Promise<void>;
 }
 
@@ -114,14 +115,14 @@ export async function createRateLimits(settings: RateLimitSettings, logger: Pick
   };
 
   return {
-    async check(caller) {
+    async check(caller, requests = 1) {
       const name = caller.authFailed ? 'auth' : 'default';
       const policy = policies[name];
       const key = caller.authFailed || !caller.principal ? `a:${addressKey(caller.address)}` : `u:${caller.principal}`;
       let result: RateLimiterRes;
       let allowed = true;
       try {
-        result = await policy.limiter.consume(key);
+        result = await policy.limiter.consume(key, requests);
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) {
           // Both the store and its memory fallback failed: let the request through rather than refuse everyone.

@@ -24,5 +24,7 @@ export function retryAfterHeader(error: { extensions?: Record<string, unknown> }
 }
 
 export function sendAppError(res: ServerResponse, error: AppError, headers: Record<string, string> = {}): void {
-  sendError(res, { code: error.code, message: error.message, field: error.field }, { ...retryAfterHeader(error), ...headers });
+  // Extra facts of the error (every field at fault, when several are) stay beside code and message.
+  const { code: _code, field: _field, ...details } = error.extensions ?? {};
+  sendError(res, { code: error.code, message: error.message, field: error.field, details }, { ...retryAfterHeader(error), ...headers });
 }

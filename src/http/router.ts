@@ -5,7 +5,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { RawRoute } from '../rest/raw-routes.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from '../graphql/graphiql.js';
-import { overBudget, type Admission } from './admission.js';
+import type { Admission } from './admission.js';
 import type { EndReason, LiveStreams } from '../graphql/live-streams.js';
 import { endMessage } from '../graphql/live-streams.js';
 import { streamOwner, TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
@@ -55,15 +55,7 @@ export function createRouter(parts: RouterParts): RequestHandler {
   const mayScrape = metricsAccess(parts.metricsToken);
 
   // Counted against the caller's address alone (routes that check their own credentials).
-  async function admitByAddress(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-    const decision = await admission.count(undefined, req);
-    if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
-    if (decision && !decision.allowed) {
-      sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) });
-      return false;
-    }
-    return true;
-  }
+  const admitByAddress = (req: IncomingMessage, res: ServerResponse) => admission.charge(undefined, req, res, 1);
 
   return async function route(req, res) {
     const url = requestUrl(req.url);
@@ -95,11 +87,11 @@ export function createRouter(parts: RouterParts): RequestHandler {
       currentRequest()!.route = template;
       if (protocol.ownCredentials) {
         if (!(await admitByAddress(req, res))) return;
-        return protocol.handle(req, res, url, undefined);
+        return protocol.handle(req, res, url, undefined, (requests) => admission.charge(undefined, req, res, requests));
       }
       const admitted = await admission.admit(req, res);
       if (!admitted) return;
-      return protocol.handle(req, res, url, admitted.authentication);
+      return protocol.handle(req, res, url, admitted.authentication, (requests) => admission.charge(admitted.authentication, req, res, requests));
     }
     if (isRest(path)) {
       const admitted = await admission.admit(req, res);

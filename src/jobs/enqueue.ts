@@ -2,8 +2,10 @@
 // exactly when the write that caused it committed. The payload is checked against the job's schema
 // here, so a malformed job fails the write that queued it instead of failing later, unseen, in the worker.
 // The job key comes from the spec (spec.ts), never from the call site.
+import { sql, type RawBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../db/client.js';
+import type { SqlDb } from '../db/kysely.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { jobKey, type JobSpec } from './spec.js';
 
@@ -25,19 +27,43 @@ export async function enqueue<S extends z.ZodType>(db: Db, spec: JobSpec<S>, pay
   await db.$executeRaw`SELECT ${jobCall(spec, payload, opts)}`;
 }
 
+// The same through a store's Kysely database or transaction.
+export async function enqueueSql<S extends z.ZodType>(db: SqlDb, spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
+  await sql`SELECT ${jobCallSql(spec, payload, opts)}`.execute(db);
+}
+
+function checkedPayload<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>): z.output<S> {
+  const parsed = spec.payload.safeParse(payload);
+  if (!parsed.success) throw new InvalidJobPayloadError(spec.name, parsed.error.issues);
+  return parsed.data;
+}
+
+// jobCall for Kysely: the add_job call as an expression to place in a store's statement.
+export function jobCallSql<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): RawBuilder<unknown> {
+  const data = checkedPayload(spec, payload);
+  return sql`graphile_worker.add_job(
+    identifier => ${spec.name}::text,
+    payload => ${JSON.stringify(data)}::json,
+    run_at => ${opts.runAt ?? null}::timestamptz,
+    max_attempts => ${spec.maxAttempts ?? null}::int,
+    job_key => ${jobKey(spec, data)}::text,
+    priority => ${spec.priority ?? null}::int,
+    job_key_mode => ${opts.jobKeyMode ?? null}::text
+  )`;
+}
+
 /**
  * The add_job call for a job, to run as part of another statement of the caller's transaction (one
  * round trip for a write and the job it causes), e.g. `WITH w AS (INSERT …) SELECT ${jobCall(…)}`.
  */
 export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Prisma.Sql {
-  const parsed = spec.payload.safeParse(payload);
-  if (!parsed.success) throw new InvalidJobPayloadError(spec.name, parsed.error.issues);
+  const data = checkedPayload(spec, payload);
   return Prisma.sql`graphile_worker.add_job(
     identifier => ${spec.name}::text,
-    payload => ${JSON.stringify(parsed.data)}::json,
+    payload => ${JSON.stringify(data)}::json,
     run_at => ${opts.runAt ?? null}::timestamptz,
     max_attempts => ${spec.maxAttempts ?? null}::int,
-    job_key => ${jobKey(spec, parsed.data)}::text,
+    job_key => ${jobKey(spec, data)}::text,
     priority => ${spec.priority ?? null}::int,
     job_key_mode => ${opts.jobKeyMode ?? null}::text
   )`;

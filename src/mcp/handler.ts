@@ -7,15 +7,18 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { AppError } from '../errors.js';
 import { readBody } from '../http/body.js';
-import type { ProtocolRoute } from '../http/protocol-route.js';
+import type { Charge, ProtocolRoute } from '../http/protocol-route.js';
 import { sendAppError, sendJson } from '../http/respond.js';
 import type { Logger } from '../logger.js';
 import type { Route } from '../rest/route.js';
 import type { RouteExecutor } from '../rest/runner.js';
 import type { Context } from '../schema/context.js';
 import { buildTools, type Tool } from './tools.js';
+import { callProblems, cleanErrors, invalidParams, originAllowed } from './wire.js';
 
 const SERVER_INFO = { name: 'task-marketplace', version: '1.0.0' };
+// More calls in one JSON-RPC batch are refused outright (each call is also counted against the rate limit).
+export const MAX_BATCH_CALLS = 50;
 
 const text = (value: unknown) => JSON.stringify(value, null, 2);
 
@@ -41,6 +44,8 @@ export function createMcpRoute(opts: {
   execute: RouteExecutor;
   contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
   logger: Logger;
+  // The service's own origin (PUBLIC_BASE_URL's) and the browser origins of CORS_ORIGINS: the pages allowed to call.
+  origins: () => string[];
 }): ProtocolRoute {
   const tools = buildTools(opts.routes);
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -55,13 +60,16 @@ export function createMcpRoute(opts: {
       const body = outcome.body;
       return answer(typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { data: body }, false);
     } catch (error) {
-      if (error instanceof AppError) return answer({ error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) } }, true);
+      if (error instanceof AppError) {
+        const { code: _code, field: _field, ...details } = error.extensions ?? {};
+        return answer({ error: { code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}), ...details } }, true);
+      }
       opts.logger.error({ err: error, tool: tool.name }, 'MCP tool failed');
       return answer({ error: { code: 'INTERNAL', message: 'internal error' } }, true);
     }
   }
 
-  function serverFor(context: Context, { Server, CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode }: McpSdk): Server {
+  function serverFor(context: Context, { Server, CallToolRequestSchema, ListToolsRequestSchema }: McpSdk): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {} },
       instructions:
@@ -72,7 +80,7 @@ export function createMcpRoute(opts: {
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const tool = byName.get(request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; list the tools with tools/list`);
+      if (!tool) throw invalidParams(`unknown tool ${request.params.name}; list the tools with tools/list`);
       return call(tool, (request.params.arguments ?? {}) as Record<string, unknown>, context);
     });
     return server;
@@ -80,8 +88,12 @@ export function createMcpRoute(opts: {
 
   return {
     match: (path) => (path === '/mcp' ? '/mcp' : null),
-    async handle(req: IncomingMessage, res: ServerResponse, _url: URL, authentication: Authentication | undefined) {
+    async handle(req: IncomingMessage, res: ServerResponse, _url: URL, authentication: Authentication | undefined, charge: Charge) {
       try {
+        // DNS rebinding: a page of another origin whose host name now points here. Refused before anything else.
+        if (!originAllowed(req.headers.origin, opts.origins())) {
+          return sendJson(res, 403, { jsonrpc: '2.0', error: { code: -32000, message: 'Origin not allowed: /mcp serves pages of this service and of CORS_ORIGINS only' }, id: null });
+        }
         // Stateless: no server-to-client stream (GET) and no session to end (DELETE).
         if (req.method !== 'POST') {
           return sendJson(res, 405, { jsonrpc: '2.0', error: { code: -32000, message: 'use POST' }, id: null }, { allow: 'POST' });
@@ -95,9 +107,17 @@ export function createMcpRoute(opts: {
         } catch {
           return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null });
         }
+        if (Array.isArray(message)) {
+          if (message.length > MAX_BATCH_CALLS) {
+            return sendJson(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: a batch holds at most ${MAX_BATCH_CALLS} calls` }, id: null });
+          }
+          // The router counted the request once; each further call of the batch counts as one more.
+          if (!(await charge(message.length - 1))) return;
+        }
         const mcp = await loadSdk();
         const server = serverFor(context, mcp);
         const transport = new mcp.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        cleanErrors(transport, callProblems(message), opts.logger);
         res.on('close', () => {
           void transport.close();
           void server.close();

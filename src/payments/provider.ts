@@ -2,6 +2,7 @@
 // are its two adapters. Every money-moving call takes an idempotency key derived by
 // the caller from the task id and the step, so a retried job never charges twice.
 import { z } from 'zod';
+import { plainWords } from '../services/validation.js';
 
 // What the service may keep and show of a card: its brand and last four digits, never more.
 export type CardSummary = { brand: string; last4: string };
@@ -146,7 +147,7 @@ export function toProviderEvent(value: unknown): ProviderEvent {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join('.') || 'body';
-    throw new WebhookPayloadError(`Webhook payload is not a valid event: ${field}: ${issue.message}`, field);
+    throw new WebhookPayloadError(`Webhook payload is not a valid event: ${field} ${plainWords(issue.message)}`, field);
   }
   const { id, type, data } = parsed.data;
   const object = data.object;

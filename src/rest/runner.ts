@@ -42,8 +42,9 @@ function errorFromGraphQL(route: Route, error: GraphQLError): { code: ErrorCode;
   const code = error.extensions?.code;
   if (code === 'INTERNAL_SERVER_ERROR') return { code: 'INTERNAL', message: 'internal error' };
   if (typeof code !== 'string' || code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED') {
-    // The variables were checked before the run (checkVariables), so this is not the client's field.
-    return { code: 'INVALID_INPUT', message: error.message, field: 'body' };
+    // The variables were checked before the run (checkVariables), so this is not the client's field;
+    // graphql-js's own wording would speak of the layer beneath REST.
+    return { code: 'INVALID_INPUT', message: 'the request does not match what this endpoint takes', field: 'body' };
   }
   // Extra facts of the error (such as a task's current status on a 409) stay beside code and message.
   const { code: _code, field, http: _http, ...details } = error.extensions ?? {};

@@ -15,7 +15,8 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { invalid } from '../errors.js';
+import { invalid, invalidFields } from '../errors.js';
+import { wrongValue, type InputProblem } from './input-words.js';
 import type { Route } from './route.js';
 
 type Path = ReadonlyArray<string | number>;
@@ -58,33 +59,47 @@ export function queryVariables(route: Route, query: URLSearchParams, types: Map<
   return variables;
 }
 
-// The field where coercion failed. A missing or unknown field is reported at its object, so the
-// object's type and value tell which field it is.
-function fieldPath(type: GraphQLInputType, path: Path, value: unknown): Path {
+// The type a path inside a variable leads to.
+function typeAt(type: GraphQLInputType, path: Path): GraphQLInputType {
   let at: GraphQLInputType = type;
   for (const segment of path) {
     const nullable = getNullableType(at);
     at = isListType(nullable) ? nullable.ofType : isInputObjectType(nullable) ? nullable.getFields()[segment]!.type : nullable;
   }
-  const object = getNullableType(at);
-  if (!isInputObjectType(object) || typeof value !== 'object' || value === null) return path;
-  const fields = object.getFields();
-  const unknown = Object.keys(value).find((key) => !(key in fields));
-  const missing = Object.values(fields).find(
-    (f) => isNonNullType(f.type) && f.defaultValue === undefined && (value as Record<string, unknown>)[f.name] === undefined,
-  );
-  const name = unknown ?? missing?.name;
-  return name ? [...path, name] : path;
+  return at;
 }
 
-// Throws the first problem as a 400 naming its field.
+// The problems of one coercion failure. A missing or unknown field is reported at its object, so the
+// object's type and value tell which fields they are: every one of them is named.
+function problemsAt(type: GraphQLInputType, path: Path, value: unknown, name: (path: Path) => string): InputProblem[] {
+  const at = typeAt(type, path);
+  const object = getNullableType(at);
+  if (isInputObjectType(object) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const fields = object.getFields();
+    const given = value as Record<string, unknown>;
+    const unknown = Object.keys(given).filter((key) => !(key in fields));
+    const missing = Object.values(fields).filter((f) => isNonNullType(f.type) && f.defaultValue === undefined && (given[f.name] === undefined || given[f.name] === null));
+    return [
+      ...missing.map((f) => ({ field: name([...path, f.name]), message: 'is required' })),
+      ...unknown.map((key) => ({ field: name([...path, key]), message: 'is not a known field' })),
+    ];
+  }
+  // An item of a list: the list is named, and what it must hold.
+  if (typeof path.at(-1) === 'number') return [{ field: name(path), message: wrongValue(typeAt(type, path.slice(0, -1)), 'item') }];
+  return [{ field: name(path), message: wrongValue(at, value) }];
+}
+
+// Throws every problem as one 400 naming its fields (the first as `field`, all of them in `problems`).
 export function checkVariables(route: Route, types: Map<string, GraphQLInputType>, variables: Record<string, unknown>): void {
+  const problems: InputProblem[] = [];
   for (const [name, type] of types) {
     const value = variables[name];
     if (value === undefined && !isNonNullType(type)) continue;
-    coerceInputValue(value, type, (path, invalidValue, error) => {
-      const field = restField(route, name, fieldPath(type, path, invalidValue));
-      throw invalid(field, `${field}: ${error.message}`);
+    coerceInputValue(value, type, (path, invalidValue) => {
+      for (const problem of problemsAt(type, path, invalidValue, (p) => restField(route, name, p))) {
+        if (!problems.some((p) => p.field === problem.field)) problems.push(problem);
+      }
     });
   }
+  if (problems.length > 0) throw invalidFields(problems);
 }

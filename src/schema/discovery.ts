@@ -4,6 +4,7 @@ import { PublicAgentRef } from './agents.js';
 import { AgentStatusEnum } from './enums.js';
 import { DEFAULT_PER_PAGE, DISCOVERY_SORTS, discoveryQuerySchema, MAX_PAGE, MAX_PER_PAGE } from '../search/query.js';
 import type { DiscoveryPage } from '../services/discovery.js';
+import { discoveryFilters, FILTERS_SHOWN, type DiscoveryFilters, type FilterCount } from '../services/discovery-filters.js';
 
 const DiscoverySortEnum = builder.enumType('DiscoverySort', {
   description:
@@ -22,7 +23,29 @@ const DiscoveryPageRef = builder.objectRef<DiscoveryPage>('DiscoveryPage').imple
   }),
 });
 
+const FilterCountRef = builder.objectRef<FilterCount>('FilterCount').implement({
+  fields: (t) => ({
+    value: t.exposeString('value'),
+    count: t.exposeInt('count', { description: 'Agents that have it' }),
+  }),
+});
+
+const DiscoveryFiltersRef = builder.objectRef<DiscoveryFilters>('DiscoveryFilters').implement({
+  description: `The ${FILTERS_SHOWN} most used values of each filter, with how many agents have each`,
+  fields: (t) => ({
+    capabilities: t.field({ type: [FilterCountRef], resolve: (f) => f.capabilities }),
+    protocols: t.field({ type: [FilterCountRef], resolve: (f) => f.protocols }),
+    categories: t.field({ type: [FilterCountRef], resolve: (f) => f.categories }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  discoverFilters: t.field({
+    type: DiscoveryFiltersRef,
+    description: 'The most used capabilities, protocols and categories among agents of a status (default active), with counts. Public.',
+    args: { status: t.arg({ type: AgentStatusEnum }) },
+    resolve: (_root, args, ctx) => discoveryFilters(ctx.prisma, args.status ?? 'active'),
+  }),
   discover: t.field({
     type: DiscoveryPageRef,
     description:

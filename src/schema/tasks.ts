@@ -13,6 +13,7 @@ import {
 import { PublicAgentRef } from './agents.js';
 import { TrustTierEnum } from './enums.js';
 import { PaymentRef } from './task-payment.js';
+import { taskRoutingState, type TaskRoutingState } from '../services/task-routing-state.js';
 
 export const TaskStatusEnum = builder.enumType('TaskStatus', {
   values: ['pending', 'matched', 'in_progress', 'input_required', 'delivered', 'disputed', 'completed', 'failed', 'cancelled', 'expired', 'refunded'] as const,
@@ -35,6 +36,19 @@ export const TaskPriorityEnum = builder.enumType('TaskPriority', { values: ['low
 export const TaskRoleEnum = builder.enumType('TaskRole', {
   description: 'requester: tasks the caller created; agent: tasks assigned to agents the caller owns',
   values: ['requester', 'agent'] as const,
+});
+
+const TaskRoutingStatusEnum = builder.enumType('TaskRoutingStatus', {
+  description: 'routed: an agent has the task; waiting: no agent can take it now, routing tries again until it expires; not_routed: it ended without an agent',
+  values: ['routed', 'waiting', 'not_routed'] as const,
+});
+const TaskRoutingRef = builder.objectRef<TaskRoutingState>('TaskRouting').implement({
+  description: 'Where the task stands with routing, and why it waits when no agent can take it',
+  fields: (t) => ({
+    status: t.field({ type: TaskRoutingStatusEnum, resolve: (r) => r.status }),
+    agentId: t.exposeID('agentId', { nullable: true }),
+    reason: t.exposeString('reason', { nullable: true, description: 'Why no agent has the task (e.g. no active agent offers the capability "x"); null once routed' }),
+  }),
 });
 
 export const TaskRef = builder.prismaObject('Task', {
@@ -62,6 +76,7 @@ export const TaskRef = builder.prismaObject('Task', {
     payment: t.relation('payment', { nullable: true, type: PaymentRef }),
     reviewWindowSeconds: t.exposeInt('reviewWindowSeconds', { description: 'Seconds the requester has to review a result; 0 = no review' }),
     requirements: t.expose('requirements', { type: 'JSON', nullable: true }),
+    routing: t.field({ type: TaskRoutingRef, resolve: (task) => taskRoutingState(task) }),
     routingExplanation: t.expose("routing", { type: "JSON", nullable: true, description: "Why routing chose the agent: the score terms and the agents passed over" }),
     inputHash: t.exposeString('inputHash', { nullable: true, description: 'SHA-256 (hex) of the canonical JSON of the input, taken at creation' }),
     resultHash: t.exposeString('resultHash', { nullable: true, description: 'SHA-256 (hex) of the canonical JSON of the result, taken when it was given' }),

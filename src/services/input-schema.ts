@@ -8,7 +8,7 @@
 // validators are cached by the hash of the schema text, so a schema is compiled once per agent
 // version, not once per task.
 import { createHash } from 'node:crypto';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { RE2JS } from 're2js';
 import { checkInputSchemaBounds, InputSchemaError } from './input-schema-bounds.js';
 
@@ -47,7 +47,7 @@ function compile(text: string): Compiled {
   try {
     const expandedNodes = checkInputSchemaBounds(parsed);
     const ajv = new Ajv({ strict: false, validateSchema: true, code: { regExp: linearRegExp } });
-    if (!ajv.validateSchema(parsed as object)) throw new InputSchemaError(ajv.errorsText(ajv.errors));
+    if (!ajv.validateSchema(parsed as object)) throw new InputSchemaError(schemaMistakes(ajv.errors ?? []));
     return { validate: ajv.compile(parsed as object), expandedNodes };
   } catch (error) {
     if (error instanceof InputSchemaError) throw error;
@@ -55,6 +55,34 @@ function compile(text: string): Compiled {
     // Ajv's compile errors can carry the whole generated code; the first line says what is wrong.
     throw new InputSchemaError(String((error as Error).message).split('\n')[0]!.slice(0, 300));
   }
+}
+
+// JSON types in words, for what a keyword of the schema must be.
+const TYPE_WORDS: Record<string, string> = {
+  array: 'a list',
+  object: 'an object',
+  string: 'a string',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  null: 'null',
+};
+
+// What is wrong with a schema, in words, from Ajv's check against the JSON Schema meta-schema (whose own
+// text reads "data/type must be array"): one sentence per place, naming the keyword by its path.
+function schemaMistakes(errors: ErrorObject[]): string {
+  const byPlace = new Map<string, ErrorObject[]>();
+  for (const e of errors) byPlace.set(e.instancePath, [...(byPlace.get(e.instancePath) ?? []), e]);
+  const sentences = [...byPlace].slice(0, 3).map(([place, found]) => {
+    const where = place ? `"${place.slice(1).replaceAll('/', '.')}"` : 'the schema';
+    const allowed = found.find((e) => e.keyword === 'enum')?.params.allowedValues as unknown[] | undefined;
+    const types = found.filter((e) => e.keyword === 'type').map((e) => TYPE_WORDS[String(e.params.type)] ?? String(e.params.type));
+    if (allowed) return `${where} must be one of: ${allowed.join(', ')}${types.includes('a list') ? ' (or a list of them)' : ''}`;
+    if (types.length) return `${where} must be ${types.join(' or ')}`;
+    const other = found.find((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf') ?? found[0]!;
+    return `${where} ${other.message ?? 'is not valid'}`;
+  });
+  return sentences.join('; ');
 }
 
 interface Compiled {

@@ -75,6 +75,15 @@ export function taskRouting(deps: Deps) {
     return { fits, passedOver };
   }
 
+  // The best eligible agent, with the explanation also when there is none: who was passed over and why,
+  // which the task keeps to say why it waits (task-routing-state.ts).
+  async function choose(task: RoutableTask): Promise<{ routed: Routed | null; explanation: RoutingExplanation }> {
+    const { fits, passedOver } = await rankFor(task);
+    const [chosen, ...others] = fits;
+    const why = explanation(false, chosen ?? null, others, passedOver);
+    return { routed: chosen ? { agent: chosen.agent, explanation: why } : null, explanation: why };
+  }
+
   return {
     // The named agent, refused when it cannot take the task: 404, 409 (inactive, over the task's
     // maxPriceCents, unusable schema), 422 naming the requirement it misses, 400 for refused input.
@@ -100,11 +109,8 @@ export function taskRouting(deps: Deps) {
 
     // The best eligible agent whose inputSchema accepts the task's input: a routed task must not reach an
     // agent that declared it cannot take that input, any more than a named one may.
-    async best(task: RoutableTask): Promise<Routed | null> {
-      const { fits, passedOver } = await rankFor(task);
-      const [chosen, ...others] = fits;
-      return chosen ? { agent: chosen.agent, explanation: explanation(false, chosen, others, passedOver) } : null;
-    },
+    best: async (task: RoutableTask): Promise<Routed | null> => (await choose(task)).routed,
+    choose,
 
     // The dry run: candidates best first with their score terms, and the agents passed over with why.
     async explain(query: RouteQuery) {

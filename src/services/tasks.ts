@@ -16,7 +16,7 @@ import { expireTask } from '../jobs/specs/task-expire.js';
 import { routeTask } from '../jobs/specs/task-route.js';
 import type { Viewer } from './accounts.js';
 import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentPlan, TaskOutcome } from './payments.js';
-import type { RouteCriteria } from './routing.js';
+import type { RouteCriteria, RoutingExplanation } from './routing.js';
 import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
 import { isTerminal, overtaken, transition, type Actor, type MoveName } from './task-states.js';
@@ -200,7 +200,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       if (input.requirements?.deadline && input.requirements.deadline <= clock.now()) {
         throw invalid('requirements.deadline', 'requirements.deadline must be in the future');
       }
-      const routed = input.agentId ? await routing.requested(input.agentId, input) : await routing.best(input);
+      const chosen = input.agentId ? { routed: await routing.requested(input.agentId, input) } : await routing.choose(input);
+      const routed = chosen.routed;
+      // Kept with a task no agent can take now: why it waits (task-routing-state.ts).
+      const waiting = !routed && 'explanation' in chosen ? chosen.explanation : null;
       const id = newId('tsk');
       const createdAt = clock.now();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
@@ -228,6 +231,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               expiresAt,
               idempotencyKey,
               ...(routed ? { agentId: routed.agent.id, routing: routed.explanation as unknown as Prisma.InputJsonValue } : {}),
+              ...(waiting ? { routing: waiting as unknown as Prisma.InputJsonValue } : {}),
             },
             { countFor: routed?.agent.id ?? null, now: clock.now(), job: jobCall(expireTask, { taskId: id }, { runAt: expiresAt }) },
           );
@@ -357,6 +361,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       if (!task || task.status !== 'pending' || task.agentId || task.expiresAt <= clock.now()) return;
       const criteria = criteriaOf(task);
       let routed: Routed | null = null;
+      let explained: RoutingExplanation | null;
       if (task.requestedAgentId) {
         // A named agent that became inactive, stopped meeting the requirements or whose schema changed
         // since the task was made is waited for.
@@ -364,12 +369,17 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
           if (error instanceof AppError) return null;
           throw error;
         });
+        explained = null;
       } else {
-        routed = await routing.best(criteria);
+        ({ routed, explanation: explained } = await routing.choose(criteria));
       }
       const assigned = await tx(async (t, afterCommit) => {
         const done = routed ? await assign(t, afterCommit, task, routed) : null;
         if (!done) {
+          // Why it still waits, as of this try.
+          if (!routed && explained) {
+            await t.task.updateMany({ where: { id: taskId, status: 'pending', agentId: null }, data: { routing: explained as unknown as Prisma.InputJsonValue } });
+          }
           const runAt = new Date(Math.min(clock.now().getTime() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
           await enqueue(t, routeTask, { taskId }, { runAt });
         }

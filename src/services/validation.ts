@@ -4,7 +4,7 @@
 // schema objects here.
 import { z } from 'zod';
 import type { StandardSchemaV1 } from '@pothos/plugin-validation';
-import { invalid, type AppError } from '../errors.js';
+import { invalidFields, type AppError } from '../errors.js';
 
 // Capabilities, protocols, categories and tags: lower-cased and de-duplicated, so routing and filters
 // match regardless of how they were spelled.
@@ -19,16 +19,41 @@ export const notNull = { error: (issue: { input: unknown }) => (issue.input === 
 const keyOf = (segment: PropertyKey | StandardSchemaV1.PathSegment) => (typeof segment === 'object' ? segment.key : segment);
 
 /**
- * The first problem as a 400 INVALID_INPUT naming its field: the argument, or for an input object the
+ * Every problem as one 400 INVALID_INPUT naming its field (the first as `field`): the argument, or for an input object the
  * field inside it (`{ input: { name } }` → `name`, `{ input: { requirements: { deadline } } }` →
  * `requirements.deadline`), which is what the REST body calls it too. List positions are left out.
  */
 export function invalidInput(issues: readonly StandardSchemaV1.Issue[]): AppError {
-  const issue = issues[0]!;
-  const [first, ...rest] = (issue.path ?? []).map(keyOf);
-  const inner = rest.filter((segment): segment is string => typeof segment === 'string');
-  const field = inner.length ? inner.join('.') : String(first ?? 'input');
-  return invalid(field, `${field} ${issue.message}`);
+  const problems: Array<{ field: string; message: string }> = [];
+  for (const issue of issues) {
+    const [first, ...rest] = (issue.path ?? []).map(keyOf);
+    const inner = rest.filter((segment): segment is string => typeof segment === 'string');
+    const field = inner.length ? inner.join('.') : String(first ?? 'input');
+    if (!problems.some((p) => p.field === field)) problems.push({ field, message: plainWords(issue.message) });
+  }
+  return invalidFields(problems);
+}
+
+const kinds: Record<string, string> = {
+  array: 'a list',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  record: 'an object',
+  date: 'a date',
+};
+
+// zod's own wording for a value of the wrong kind ("Invalid input: expected array, received null") in
+// the words the rest of the API uses.
+export function plainWords(message: string): string {
+  const wrongKind = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
+  if (!wrongKind) return message;
+  const [, expected, received] = wrongKind as unknown as [string, string, string];
+  if (received === 'null') return 'cannot be null';
+  if (received === 'undefined') return 'is required';
+  return `must be ${kinds[expected] ?? expected}`;
 }
 
 // For inputs that do not come through a GraphQL argument (the CLI's); `field` names a single value.

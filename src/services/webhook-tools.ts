@@ -4,7 +4,8 @@
 import type { Deps } from '../deps.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
 import { newEventId, sendSignedEvent, type SignedEventResult } from '../delivery/signed-event.js';
-import { conflict, forbidden, notFound } from '../errors.js';
+import { AppError, conflict, forbidden, notFound } from '../errors.js';
+import type { Clock } from '../deps.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 
@@ -34,11 +35,33 @@ export interface CheckResult {
   requests: Array<{ case: CheckCase; statusCode: number | null; latencyMs: number; error: string | null }>;
 }
 
+const WINDOW_MS = 60_000;
+
+// Test requests per agent in a fixed one-minute window, in this process's memory (each process of the
+// service has its own count). A ping is one request, a check three.
+function testBudget(perMinute: number, clock: Clock) {
+  const windows = new Map<string, { start: number; used: number }>();
+  return (agentId: string, requests: number) => {
+    const now = clock.now().getTime();
+    for (const [id, w] of windows) if (now - w.start >= WINDOW_MS) windows.delete(id);
+    const window = windows.get(agentId) ?? { start: now, used: 0 };
+    if (window.used + requests > perMinute) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
+      throw new AppError('RATE_LIMITED', `at most ${perMinute} test requests to an agent's endpoint a minute; retry in ${retryAfterSeconds}s`, {
+        details: { retryAfterSeconds },
+      });
+    }
+    window.used += requests;
+    windows.set(agentId, window);
+  };
+}
+
 const accepted = (r: SignedEventResult) => r.kind === 'response' && r.status >= 200 && r.status < 300;
 const refused = (r: SignedEventResult) => r.kind === 'response' && r.status >= 400 && r.status < 500;
 
 export function webhookTools(deps: Deps, agents: AgentService, hooks: { pingSucceeded(agentId: string): Promise<void> }) {
   const { prisma, config, clock } = deps;
+  const spend = testBudget(config.webhookTestPerMinute, clock);
 
   async function ownedAgent(viewer: Viewer, agentId: string) {
     const agent = await prisma.agent.findUnique({ where: { id: agentId } });
@@ -64,6 +87,7 @@ export function webhookTools(deps: Deps, agents: AgentService, hooks: { pingSucc
     // A signed `ping` to the agent's endpoint (unsigned when it has no secret).
     async ping(viewer: Viewer, agentId: string): Promise<PingResult> {
       const agent = await ownedAgent(viewer, agentId);
+      spend(agent.id, 1);
       const current = agents.webhookSecretOf(agent);
       const secrets = current ? [current, ...agents.previousWebhookSecretsOf(agent)] : [];
       const at = clock.now();
@@ -86,6 +110,7 @@ export function webhookTools(deps: Deps, agents: AgentService, hooks: { pingSucc
       const agent = await ownedAgent(viewer, agentId);
       const secret = agents.webhookSecretOf(agent);
       if (!secret) throw conflict('the agent has no webhook secret; set one first (POST /v1/agents/:id/webhook-secret)', { hasWebhookSecret: false });
+      spend(agent.id, 3);
       const now = clock.now();
       const cases: Array<[CheckCase, readonly string[], Date]> = [
         ['valid', [secret], now],

@@ -4,6 +4,7 @@ import type { WorkerEvents } from 'graphile-worker';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createPrismaClient, createSearchClient, disconnectClients, type PrismaClient } from '../../src/db/client.js';
+import { createKysely, type Sql } from '../../src/db/kysely.js';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import type { TimeDeps } from '../../src/deps.js';
@@ -15,6 +16,8 @@ export interface TestServer {
   app: App;
   db: TestDatabase;
   prisma: ReturnType<typeof createPrismaClient>;
+  // The stores' SQL builder on the same database (db/kysely.ts).
+  sql: Sql;
   api: ApiClient;
   // A new user and an API key for it.
   createUser(email?: string): Promise<{ id: string; apiKey: string }>;
@@ -42,10 +45,11 @@ export async function startTestServer(
   const own = createPrismaClient(db.url, 5, { preparedStatements });
   const prisma = opts.wrapPrisma ? opts.wrapPrisma(own) : own;
   const searchPrisma = createSearchClient(db.url, 5, prisma, preparedStatements);
+  const sql = createKysely(db.url, 5);
   const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
-    database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, close: () => disconnectClients(own, searchPrisma) },
+    database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, sql, close: () => disconnectClients(own, searchPrisma) },
     logger,
     serverKey: randomBytes(32),
     jobEvents: opts.jobEvents,
@@ -58,6 +62,7 @@ export async function startTestServer(
     app,
     db,
     prisma,
+    sql,
     api: apiClient(url),
     async createUser(email) {
       const { user, apiKey } = await app.services.accounts.createUser({ email: email ?? `user${++users}-${randomBytes(3).toString('hex')}@example.com` });
@@ -66,6 +71,7 @@ export async function startTestServer(
     async close() {
       await app.close();
       await disconnectClients(own, searchPrisma);
+      await sql.destroy();
       if (!opts.db) await db.close();
     },
   };

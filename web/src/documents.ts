@@ -50,6 +50,25 @@ export const DiscoverQuery = graphql(`
   }
 `);
 
+export const DiscoverFiltersQuery = graphql(`
+  query DashDiscoverFilters($status: AgentStatus) {
+    discoverFilters(status: $status) {
+      capabilities {
+        value
+        count
+      }
+      protocols {
+        value
+        count
+      }
+      categories {
+        value
+        count
+      }
+    }
+  }
+`);
+
 export const AgentDetailQuery = graphql(`
   query DashAgentDetail($slugOrId: String!) {
     agent(slugOrId: $slugOrId) {
@@ -107,6 +126,14 @@ export const MeQuery = graphql(`
       id
       email
       name
+    }
+  }
+`);
+
+export const MyAgentIdsQuery = graphql(`
+  query DashMyAgentIds {
+    myAgents {
+      id
     }
   }
 `);
@@ -173,9 +200,15 @@ graphql(`
       toStatus
       note
     }
+    routing {
+      status
+      reason
+    }
     deliveries {
       id
       type
+      status
+      nextAttemptAt
       attempts {
         number
         at
@@ -491,6 +524,7 @@ export const NotificationsQuery = graphql(`
       id
       type
       agentId
+      data
       status
       createdAt
     }

@@ -12,7 +12,33 @@ export function duration(ms: number | null | undefined): string {
   return `${(ms / 60_000).toFixed(1)} min`;
 }
 
-export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '–');
+// Times read as "3 minutes ago" or "in 2 hours" in the browser's language; the exact time, in the
+// browser's own format, is shown on hover (components/When.tsx).
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['week', 7 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+export function relative(iso: string, now = Date.now()): string {
+  const diff = new Date(iso).getTime() - now;
+  const words = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  if (Math.abs(diff) < 45_000) return words.format(0, 'second');
+  const [unit, size] = UNITS.find(([, ms]) => Math.abs(diff) >= ms) ?? UNITS.at(-1)!;
+  return words.format(Math.round(diff / size), unit);
+}
+
+export const exact = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+export const when = (iso: string | null | undefined): string => (iso ? relative(iso) : '–');
+
+// Money typed in dollars, sent in cents.
+export const dollars = (cents: number): string => (cents / 100).toFixed(2);
+export const cents = (dollarsText: number): number => Math.round(dollarsText * 100);
 
 export const label = (value: string): string => value.replace(/_/g, ' ');
 

@@ -8,7 +8,9 @@ export interface TaskFormData {
   title?: string;
   description?: string;
   priority?: (typeof PRIORITIES)[number];
-  maxPriceCents?: number;
+  // Typed in dollars, sent in cents.
+  maxPrice?: number;
+  // One of EXPIRY_CHOICES, in minutes.
   expiresInMinutes?: number;
   input?: Record<string, unknown>;
 }
@@ -30,6 +32,16 @@ export function inputSchemaOf(text: string | null | undefined): { input: RJSFSch
   };
 }
 
+// How long the task may wait for an answer, in words.
+export const EXPIRY_CHOICES: ReadonlyArray<[number, string]> = [
+  [15, '15 minutes'],
+  [60, '1 hour'],
+  [240, '4 hours'],
+  [1440, '1 day'],
+  [4320, '3 days'],
+  [10_080, '1 week'],
+];
+
 export function taskFormSchema(agent: { priceCents: number; inputSchema?: string | null }): RJSFSchema {
   const { input, definitions } = inputSchemaOf(agent.inputSchema);
   const schema: RJSFSchema = {
@@ -39,8 +51,21 @@ export function taskFormSchema(agent: { priceCents: number; inputSchema?: string
       title: { type: 'string', title: 'Title', minLength: 1, maxLength: 200 },
       description: { type: 'string', title: 'Description', minLength: 1, maxLength: 20_000 },
       priority: { type: 'string', title: 'Priority', enum: [...PRIORITIES], default: 'normal' },
-      maxPriceCents: { type: 'integer', title: 'Max price (cents)', minimum: 0, default: agent.priceCents },
-      expiresInMinutes: { type: 'number', title: 'Expires in (minutes)', exclusiveMinimum: 0, maximum: 10_080, default: 60 },
+      maxPrice: {
+        type: 'number',
+        title: 'Most you will pay ($)',
+        description: 'The agent charges this much or less; nothing is charged unless it delivers.',
+        minimum: 0,
+        multipleOf: 0.01,
+        default: agent.priceCents / 100,
+      },
+      expiresInMinutes: {
+        type: 'integer',
+        title: 'Give up after',
+        description: 'The task expires if no agent has finished it by then.',
+        oneOf: EXPIRY_CHOICES.map(([minutes, words]) => ({ const: minutes, title: words })),
+        default: 60,
+      },
       input,
     },
   };

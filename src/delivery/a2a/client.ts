@@ -1,5 +1,5 @@
-// An A2A client for one agent, from its stored card, whose every HTTP exchange goes through the guarded
-// request (address policy inside the lookup, no redirects, the delivery timeout, a size limit): the
+// An A2A client for one agent, from its stored card and its endpoint, whose every HTTP exchange goes
+// through the guarded request (address policy inside the lookup, no redirects, the delivery timeout, a size limit): the
 // SDK writes and reads the wire format (v1.0, or v0.3 for cards that declare it), and each exchange is
 // reported, so the delivery log records it as an attempt.
 import type { Client } from '@a2a-js/sdk/client';
@@ -23,7 +23,28 @@ function headersOf(init: RequestInit | undefined): Record<string, string> {
   return headers;
 }
 
-export async function a2aClient(card: unknown, opts: { timeoutMs: number; allowPrivate: boolean; onExchange(exchange: Exchange): void }): Promise<Client> {
+interface DeclaredInterface {
+  url?: unknown;
+  protocolBinding?: unknown;
+  protocolVersion?: unknown;
+  tenant?: unknown;
+}
+
+// The interface at the agent's endpoint (the URL that was checked and is shown as the agent's), with the
+// protocol version and tenant the card declares for it. It is the only interface the SDK is given: a card
+// with several JSON-RPC interfaces must not send our calls to one nobody checked or saw.
+export function endpointInterface(card: unknown, endpoint: string) {
+  const raw = (card ?? {}) as { supportedInterfaces?: unknown; url?: unknown; protocolVersion?: unknown };
+  const declared = (Array.isArray(raw.supportedInterfaces) ? (raw.supportedInterfaces as DeclaredInterface[]) : []).find(
+    (i) => i?.url === endpoint && String(i.protocolBinding || 'JSONRPC').toUpperCase() === 'JSONRPC',
+  );
+  const text = (value: unknown, fallback: string) => (typeof value === 'string' && value ? value : fallback);
+  if (declared) return { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: text(declared.protocolVersion, '1.0'), tenant: text(declared.tenant, '') };
+  if (raw.url === endpoint) return { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: text(raw.protocolVersion, '0.3'), tenant: '' };
+  return { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' };
+}
+
+export async function a2aClient(card: unknown, endpoint: string, opts: { timeoutMs: number; allowPrivate: boolean; onExchange(exchange: Exchange): void }): Promise<Client> {
   const fetchImpl: typeof fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
     const body = typeof init?.body === 'string' ? Buffer.from(init.body) : undefined;
@@ -55,7 +76,7 @@ export async function a2aClient(card: unknown, opts: { timeoutMs: number; allowP
     return new Response(result.status === 204 ? null : new Uint8Array(result.body!.bytes), { status: result.status, headers });
   };
   const legacyCompat = { enabled: true };
-  const agentCard = new DefaultAgentCardResolver({ legacyCompat }).normalizeAgentCard(card);
+  const agentCard = { ...new DefaultAgentCardResolver({ legacyCompat }).normalizeAgentCard(card), supportedInterfaces: [endpointInterface(card, endpoint)] };
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat })],

@@ -16,6 +16,7 @@ import { newId } from '../../ids.js';
 import { enqueue } from '../../jobs/enqueue.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { tokenHash, tokenMatches } from '../../services/task-token.js';
+import { isTerminal } from '../../services/task-states.js';
 import type { TaskService } from '../../services/tasks.js';
 import type { WebhookResult } from '../http-client.js';
 import { a2aClient, type Exchange } from './client.js';
@@ -62,7 +63,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
   const { prisma, config, clock, logger } = deps;
 
   async function client(agent: Agent, exchanges: Exchange[]) {
-    return a2aClient(agent.a2aCard, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, onExchange: (e) => exchanges.push(e) });
+    return a2aClient(agent.a2aCard, agent.endpoint, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, onExchange: (e) => exchanges.push(e) });
   }
 
   const pushSupported = (agent: Agent) => (agent.a2aCard as { capabilities?: { pushNotifications?: boolean } }).capabilities?.pushNotifications === true;
@@ -122,8 +123,12 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
     });
     const task = await prisma.task.findUnique({ where: { id: taskId } });
     if (!task) return;
-    // Cancelled here while the message was on its way: the agent's task is cancelled too.
-    if (task.status === 'cancelled' && !isFinal(remote.state)) return schedule(prisma, task, A2A_CANCEL);
+    // Cancelled here while the message was on its way: the agent's task is cancelled too, once (an agent
+    // that answers CancelTask with WORKING does not get CancelTask after CancelTask).
+    if (task.status === 'cancelled' && !isFinal(remote.state)) {
+      if ((await prisma.delivery.count({ where: { taskId, type: A2A_CANCEL } })) > 0) return;
+      return schedule(prisma, task, A2A_CANCEL);
+    }
     const token = tasks.tokenFor(task);
     if (!token) return;
     const ignoreConflict = (error: unknown) => {
@@ -213,6 +218,9 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       // (its last events): recognised by the token the task was delivered with, and changing nothing.
       const issued = tasks.tokenFor(task);
       if (!tokenMatches(token, task.tokenHash) && !(issued !== null && tokenMatches(token, tokenHash(issued)))) return false;
+      // Our task is over: what the agent says now is acknowledged and changes nothing, and causes no call
+      // back to it (a finished task's token must not be a way to make the service send requests).
+      if (isTerminal(task.status)) return true;
       if (!remote) return true;
       const link = await prisma.a2ATaskLink.findUnique({ where: { taskId } });
       // A push about another of the agent's tasks is not about ours.

@@ -26,6 +26,15 @@ function isPush(req: IncomingMessage): boolean {
   return bearer !== undefined && !bearer.startsWith('tmk_') && !bearer.includes('.');
 }
 
+// The SDK's codecs take any JSON and fail on a part or a status of the wrong kind: a malformed push.
+function readPush(body: object): ReturnType<typeof fromPush> {
+  try {
+    return fromPush(body);
+  } catch {
+    throw invalid('body', 'the body is not an A2A StreamResponse (task, statusUpdate, artifactUpdate or message of the A2A schema)');
+  }
+}
+
 export function a2aPushRoute(a2a: () => A2ADeliveries): ProtocolRoute {
   return {
     ownCredentials: true,
@@ -49,7 +58,7 @@ export function a2aPushRoute(a2a: () => A2ADeliveries): ProtocolRoute {
         }
         if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'the body must be a StreamResponse object');
         // Artifact updates and messages change no state: the task's status says when to read the result.
-        const remote = fromPush(body);
+        const remote = readPush(body);
         if (!(await a2a().push(taskId, token, remote))) throw unauthenticated('the task token is not valid for this task');
         sendJson(res, 200, { data: { id: taskId, received: true } });
       } catch (error) {

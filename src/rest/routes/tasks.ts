@@ -37,6 +37,11 @@ graphql(`
     }
     reviewWindowSeconds
     requirements
+    routing {
+      status
+      agentId
+      reason
+    }
     routingExplanation
     inputHash
     resultHash
@@ -101,6 +106,7 @@ export const taskRoutes = [
             merge(result('createTask.task.payment'), object({ autoCharged: result('createTask.autoCharged'), clientSecret: result('createTask.clientSecret') }, ['clientSecret'])),
           ),
           clientSecret: result('createTask.clientSecret', 'The card hold to confirm, when no saved card was charged'),
+          routing: result('createTask.task.routing', 'routed to an agent, or waiting for one and why (e.g. no active agent offers the capability)'),
         },
         ['clientSecret'],
       ),

@@ -3,8 +3,9 @@
 // have them all, ranks agents by how many groups they cover (a soft AND, like Typesense's drop_tokens).
 //
 // Within a group the alternatives come in tiers, so that ranking can prefer the words as typed:
-//   exact  the word itself when it is in the vocabulary (never corrected then), a synonym, a joined form
-//   near   one typo away, a completion of the last word, the parts of a compound
+//   exact  the word itself when it is in the vocabulary (never corrected then), a synonym, a joined form,
+//          a completion of the last word (it may be unfinished)
+//   near   one typo away, the parts of a compound
 //   far    two typos away (words of seven letters or more)
 // A word no agent uses is kept as typed too: a query of such words matches nothing.
 import { typoAllowance } from '../text/matching.js';
@@ -87,12 +88,16 @@ export class QueryPlanner {
         add('near', { text: all([left!.text, right!.text]), frequency: Math.min(left!.frequency, right!.frequency), known: true });
       }
     }
-    // The last word may be unfinished: its completions from the vocabulary; and, for a fragment the
-    // vocabulary cannot complete (too short, or newer than this process's index), any lexeme beginning
-    // with it as typed: a prefix scan of the full-text index, which is not cheap for short fragments.
+    // The last word may be unfinished (search as you type): its completions from the vocabulary; and,
+    // for a fragment the vocabulary cannot complete (too short, or newer than this process's index), any
+    // lexeme beginning with it as typed: a prefix scan of the full-text index, which is not cheap for
+    // short fragments. They are as close as the word itself, so that typing "paint" on the way to
+    // "painter" finds what "painter" finds, not only what the finished word "paint" finds; which of them
+    // fits best is then the text score's to say (the name outweighs descriptions).
     if (last && word.length >= 2) {
       const completions = word.length >= 3 ? this.index.completions(word, MAX_COMPLETIONS) : [];
-      for (const completion of completions) add('near', this.known(completion));
+      for (const completion of completions) add('exact', this.known(completion));
+      // The raw prefix stays a looser form: a misspelled word would otherwise outrank its corrections.
       if (!known && completions.length === 0) add('near', { text: `${quote(word)}:*`, frequency: 0 });
     }
     return group;

@@ -64,6 +64,10 @@ export function typesenseSearchParams(query: DiscoveryQuery, synonymSet?: string
     query_by_weights: QUERY_BY_WEIGHTS.join(','),
     num_typos: NUM_TYPOS.join(','),
     prefix: PREFIX.join(','),
+    // The last word may be unfinished (search as you type): a word that completes it counts as much as
+    // the word itself, as the postgres engine's completions do (query-plan.ts), so "paint" on the way to
+    // "painter" finds what "painter" finds.
+    prioritize_exact_match: false,
     // The same typo allowance as the postgres engine: one typo from 3 letters, two from 7.
     min_len_1typo: MIN_LENGTH_ONE_TYPO,
     min_len_2typo: MIN_LENGTH_TWO_TYPOS,

@@ -53,12 +53,20 @@ describe('QueryPlanner', () => {
   it('completes the last word from the vocabulary by the raw fragment, not its stem', () => {
     // "ats" is a word of its own: matched as itself, never as the stem "at".
     expect(plan('ats')[0]).toMatchObject({ exact: ["'ats'"], near: [] });
-    // "summari" stems to something else; its completions carry the right stem.
-    expect(plan('summari')[0]!.near).toEqual(["'summar'"]);
+    // "summari" stems to something else; its completions carry the right stem, as close as the word
+    // itself: the word may be unfinished.
+    expect(plan('summari')[0]).toMatchObject({ exact: ["'summari'", "'summar'"], near: [] });
     // A fragment the vocabulary cannot complete is matched as a raw prefix.
     expect(plan('qx')[0]!.near).toEqual(["'qx':*"]);
     // Only the last word is a prefix.
     expect(plan('summari x')[0]!.near).toEqual([]);
+    expect(plan('summari x')[0]!.exact).toEqual(["'summari'"]);
+  });
+
+  it('finds what the finished word finds while a word of its own is still being typed', () => {
+    // "help" on the way to "helpdesk": both, in the same tier, so the text score picks the better fit.
+    expect(plan('x help')[1]).toMatchObject({ exact: ["'help'", "'helpdesk'"], near: [] });
+    expect(plan('help x')[0]).toMatchObject({ exact: ["'help'"], near: [] });
   });
 
   it('leaves out stop words, and has nothing to search for when only stop words are left', () => {

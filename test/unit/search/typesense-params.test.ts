@@ -18,6 +18,7 @@ describe('typesenseSearchParams', () => {
       query_by_weights: '8,4,4,2,1',
       num_typos: '2,2,2,2,1',
       prefix: 'true,true,true,false,false',
+      prioritize_exact_match: false,
       min_len_1typo: 3,
       min_len_2typo: 7,
       typo_tokens_threshold: 1,

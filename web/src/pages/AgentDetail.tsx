@@ -1,17 +1,20 @@
 // One agent as the public sees it: who offers it, what it does (its long description, Markdown made
 // safe), its track record as a small chart, the fields its task form asks for, how to call it from
 // code, and for a signed-in user the form that sends it a task.
+import { When } from '../components/When.js';
 import { useEffect, useMemo, useState } from 'react';
 import { gql, session } from '../api.js';
 import { AgentDetailQuery } from '../documents.js';
 import type { DashAgentDetailQuery } from '../generated/gql/graphql.js';
-import { price, when } from '../format.js';
+import { price } from '../format.js';
 import { markdownToHtml } from '../markdown.js';
-import { LoadError, PageTitle, Rating, SignInFirst, Skeleton, Status, Tags, Tier } from '../components/ui.js';
+import { LoadError, PageTitle, Rating, Skeleton, Status, Tags, Tier } from '../components/ui.js';
 import { AgentIcon } from '../components/AgentIcon.js';
 import { TrackRecord } from '../components/TrackRecord.js';
 import { Snippets } from '../components/Snippets.js';
-import { InputFormPreview, TaskForm } from './TaskForm.js';
+import { TaskForm } from './TaskForm.js';
+import { InputFields } from '../components/InputFields.js';
+import { Link } from '../router.js';
 
 type Agent = DashAgentDetailQuery['agent'];
 
@@ -41,7 +44,7 @@ export function AgentDetail({ slug }: { slug: string }) {
           <PageTitle>{agent.name}</PageTitle>
           <p className="muted byline">
             {agent.ownerName ? `by ${agent.ownerName}` : 'independent owner'}
-            {agent.version ? ` · version ${agent.version}` : ''} · listed {new Date(agent.createdAt).toLocaleDateString()}
+            {agent.version ? ` · version ${agent.version}` : ''} · listed <When at={agent.createdAt} />
           </p>
         </div>
       </header>
@@ -83,9 +86,16 @@ export function AgentDetail({ slug }: { slug: string }) {
           <TaskForm agent={agent} />
         ) : (
           <>
-            <SignInFirst what="send this agent a task" />
+            <div className="sign-in-cta">
+              <p>
+                <strong>Sign in to send this agent a task.</strong> You pay {price(agent.priceCents)} only when it delivers; the payment is held until then.
+              </p>
+              <Link href="/sign-in" className="button">
+                Sign in to send a task
+              </Link>
+            </div>
             <h3>What the agent asks for</h3>
-            <InputFormPreview inputSchema={agent.inputSchema} />
+            <InputFields inputSchema={agent.inputSchema} />
           </>
         )}
       </section>
@@ -131,7 +141,7 @@ export function AgentDetail({ slug }: { slug: string }) {
           <dt>Authentication</dt>
           <dd>{agent.authType ?? '–'}</dd>
           <dt>Updated</dt>
-          <dd>{when(agent.updatedAt)}</dd>
+          <dd><When at={agent.updatedAt} /></dd>
         </dl>
       </section>
     </article>

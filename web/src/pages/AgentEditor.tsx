@@ -1,5 +1,5 @@
-// Creates an agent or edits every updatable field of one. The service's validation message appears
-// beside the field it names.
+// Creates an agent or edits every updatable field of one, a section at a time on the owner console
+// (`groups`). The service's validation message appears beside the field it names.
 import { useState, type FormEvent } from 'react';
 import { gql, ApiError, errorText } from '../api.js';
 import { CreateAgentMutation, UpdateAgentMutation } from '../documents.js';
@@ -10,25 +10,28 @@ import { checkSchema, SchemaEditor } from '../components/SchemaEditor.js';
 // count: an optional whole number; empty means no limit.
 type Kind = 'text' | 'textarea' | 'url' | 'list' | 'cents' | 'count' | 'status' | 'json';
 
-const FIELDS: Array<{ name: string; label: string; kind: Kind; hint?: string; required?: boolean }> = [
-  { name: 'name', label: 'Name', kind: 'text', required: true },
-  { name: 'endpoint', label: 'Endpoint URL', kind: 'url', required: true, hint: 'Where tasks are delivered (POST).' },
-  { name: 'description', label: 'Description', kind: 'text' },
-  { name: 'longDescription', label: 'Long description', kind: 'textarea', hint: 'Markdown: **bold**, lists, [links](https://…).' },
-  { name: 'capabilities', label: 'Capabilities', kind: 'list', hint: 'Comma-separated.' },
-  { name: 'protocols', label: 'Protocols', kind: 'list', hint: 'Comma-separated, e.g. http.' },
-  { name: 'categories', label: 'Categories', kind: 'list', hint: 'Comma-separated.' },
-  { name: 'tags', label: 'Tags', kind: 'list', hint: 'Comma-separated.' },
-  { name: 'priceCents', label: 'Price per task (cents)', kind: 'cents' },
-  { name: 'status', label: 'Status', kind: 'status' },
-  { name: 'maxConcurrentTasks', label: 'Most tasks at once', kind: 'count', hint: 'Routing prefers agents with room. Empty: no limit.' },
-  { name: 'maxDeliveriesPerSecond', label: 'Most deliveries per second', kind: 'count', hint: 'Deliveries over it wait their turn. Empty: no limit.' },
-  { name: 'docsUrl', label: 'Documentation URL', kind: 'url' },
-  { name: 'manifestUrl', label: 'Manifest URL', kind: 'url' },
-  { name: 'twitterUrl', label: 'Twitter URL', kind: 'url' },
-  { name: 'authType', label: 'Authentication type', kind: 'text' },
-  { name: 'version', label: 'Version', kind: 'text' },
-  { name: 'inputSchema', label: 'Input schema (JSON Schema)', kind: 'json', hint: 'Requesters fill a form made from it.' },
+// The owner console's sections that hold fields.
+export type FieldGroup = 'profile' | 'endpoint' | 'limits' | 'input';
+
+const FIELDS: Array<{ name: string; label: string; kind: Kind; group: FieldGroup; hint?: string; required?: boolean }> = [
+  { name: 'name', label: 'Name', kind: 'text', group: 'profile', required: true },
+  { name: 'endpoint', label: 'Endpoint URL', kind: 'url', group: 'endpoint', required: true, hint: 'Where tasks are delivered (POST).' },
+  { name: 'description', label: 'Description', kind: 'text', group: 'profile' },
+  { name: 'longDescription', label: 'Long description', kind: 'textarea', group: 'profile', hint: 'Markdown: **bold**, lists, [links](https://…).' },
+  { name: 'capabilities', label: 'Capabilities', kind: 'list', group: 'profile', hint: 'Comma-separated.' },
+  { name: 'protocols', label: 'Protocols', kind: 'list', group: 'profile', hint: 'Comma-separated, e.g. http.' },
+  { name: 'categories', label: 'Categories', kind: 'list', group: 'profile', hint: 'Comma-separated.' },
+  { name: 'tags', label: 'Tags', kind: 'list', group: 'profile', hint: 'Comma-separated.' },
+  { name: 'priceCents', label: 'Price per task (cents)', kind: 'cents', group: 'profile' },
+  { name: 'status', label: 'Status', kind: 'status', group: 'profile' },
+  { name: 'maxConcurrentTasks', label: 'Most tasks at once', kind: 'count', group: 'limits', hint: 'Routing prefers agents with room. Empty: no limit.' },
+  { name: 'maxDeliveriesPerSecond', label: 'Most deliveries per second', kind: 'count', group: 'limits', hint: 'Deliveries over it wait their turn. Empty: no limit.' },
+  { name: 'docsUrl', label: 'Documentation URL', kind: 'url', group: 'profile' },
+  { name: 'manifestUrl', label: 'Manifest URL', kind: 'url', group: 'endpoint' },
+  { name: 'twitterUrl', label: 'Twitter URL', kind: 'url', group: 'profile' },
+  { name: 'authType', label: 'Authentication type', kind: 'text', group: 'endpoint' },
+  { name: 'version', label: 'Version', kind: 'text', group: 'profile' },
+  { name: 'inputSchema', label: 'Input schema (JSON Schema)', kind: 'json', group: 'input', hint: 'Requesters fill a form made from it.' },
 ];
 
 type Values = Record<string, string>;
@@ -55,9 +58,9 @@ function valuesOf(agent: DashOwnAgentFragment | null): Values {
 
 // The input the API takes: lists split, numbers parsed; on create empty optional fields are left out,
 // on edit only changed fields are sent (an emptied one as null, or "" for descriptions).
-function inputOf(values: Values, before: Values | null): Record<string, unknown> {
+function inputOf(values: Values, before: Values | null, fields = FIELDS): Record<string, unknown> {
   const input: Record<string, unknown> = {};
-  for (const field of FIELDS) {
+  for (const field of fields) {
     const raw = values[field.name]!.trim();
     if (before && raw === before[field.name]!.trim()) continue;
     if (field.kind === 'list') input[field.name] = raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [];
@@ -73,7 +76,17 @@ function inputOf(values: Values, before: Values | null): Record<string, unknown>
   return input;
 }
 
-export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | null; onSaved: (agent: DashOwnAgentFragment) => void }) {
+export function AgentEditor({
+  agent,
+  onSaved,
+  groups,
+}: {
+  agent: DashOwnAgentFragment | null;
+  onSaved: (agent: DashOwnAgentFragment) => void;
+  // The sections shown and saved by this form; all of them when creating.
+  groups?: FieldGroup[];
+}) {
+  const fields = groups ? FIELDS.filter((f) => groups.includes(f.group)) : FIELDS;
   const [values, setValues] = useState<Values>(() => valuesOf(agent));
   const [fieldError, setFieldError] = useState<{ field: string; message: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -86,7 +99,7 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
     setFieldError(null);
     setError(null);
     setSaved(false);
-    const schemaProblem = checkSchema(values.inputSchema ?? '');
+    const schemaProblem = fields.some((f) => f.name === 'inputSchema') ? checkSchema(values.inputSchema ?? '') : null;
     if (schemaProblem) {
       setFieldError({ field: 'inputSchema', message: schemaProblem });
       setBusy(false);
@@ -94,7 +107,7 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
       return;
     }
     try {
-      const input = inputOf(values, agent ? valuesOf(agent) : null);
+      const input = inputOf(values, agent ? valuesOf(agent) : null, fields);
       const result = agent
         ? (await gql(UpdateAgentMutation, { id: agent.id, input })).updateAgent
         : (await gql(CreateAgentMutation, { input: input as never })).createAgent;
@@ -104,7 +117,7 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
     } catch (e) {
       // The API names the field at fault (sometimes as a path such as input.endpoint).
       const field = e instanceof ApiError && e.field ? e.field.split('.').pop()! : null;
-      const known = field ? FIELDS.find((f) => f.name === field) : undefined;
+      const known = field ? fields.find((f) => f.name === field) : undefined;
       if (field && known) {
         setFieldError({ field, message: withFieldTitle(known.label, e instanceof Error ? e.message : String(e)) });
         document.getElementById(`agent-${field}`)?.focus();
@@ -116,7 +129,7 @@ export function AgentEditor({ agent, onSaved }: { agent: DashOwnAgentFragment | 
 
   return (
     <form className="agent-form" onSubmit={(e) => void save(e)} noValidate>
-      {FIELDS.map((field) => {
+      {fields.map((field) => {
         const id = `agent-${field.name}`;
         const invalid = fieldError?.field === field.name;
         const describedBy = [field.hint ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;

@@ -1,10 +1,12 @@
-// Discover: public search over agents, as you type, with filters, the five sorts and pages. The
+// Discover: what the marketplace is, one search box that searches as you type, the most used
+// capabilities, protocols and categories as chips with their counts, the five sorts and pages. The
 // search state lives in the URL, so a search can be shared and the back button works.
 import { useEffect, useRef, useState } from 'react';
 import { gql, errorText } from '../api.js';
-import { DiscoverQuery } from '../documents.js';
-import type { DashDiscoverQuery } from '../generated/gql/graphql.js';
+import { DiscoverFiltersQuery, DiscoverQuery } from '../documents.js';
+import type { DashDiscoverFiltersQuery, DashDiscoverQuery } from '../generated/gql/graphql.js';
 import { price } from '../format.js';
+import { session } from '../api.js';
 import { Link, navigate, useLocation } from '../router.js';
 import { AgentIcon } from '../components/AgentIcon.js';
 import { Empty, ErrorNote, PageTitle, Rating, SkeletonCards, Tags, Tier } from '../components/ui.js';
@@ -74,6 +76,11 @@ export function Discover() {
   const key = toQueryString(search);
 
   const written = useRef(key);
+  const [filters, setFilters] = useState<DashDiscoverFiltersQuery['discoverFilters'] | null>(null);
+
+  useEffect(() => {
+    gql(DiscoverFiltersQuery, { status: search.status }).then((d) => setFilters(d.discoverFilters), () => setFilters(null));
+  }, [search.status]);
 
   // The URL follows the form; the results follow the URL.
   useEffect(() => {
@@ -132,53 +139,68 @@ export function Discover() {
     navigate(written.current);
   };
 
+  // A chip toggles its filter: pressed again, it is taken off.
+  const toggle = (kind: 'capability' | 'protocol' | 'category', value: string) => choose({ [kind]: draft[kind] === value ? '' : value });
+  const listHref = session.get() ? '/my/agents/new' : '/sign-in';
+
   return (
     <section>
-      <PageTitle>Discover agents</PageTitle>
+      <div className="hero">
+        <div>
+          <PageTitle>Find an agent for the job</PageTitle>
+          <p className="lead">
+            A marketplace where software agents take tasks. Search for one, send it a task, and pay only for finished work: the payment is
+            held until the agent delivers.
+          </p>
+        </div>
+        <Link href={listHref} className="button secondary list-agent">
+          List your agent
+        </Link>
+      </div>
       <form className="search" role="search" onSubmit={(e) => e.preventDefault()}>
-        <div className="field wide">
-          <label htmlFor="q">Search</label>
-          <input id="q" type="search" value={draft.q} placeholder="e.g. translator, summarize, code review" autoComplete="off" onChange={(e) => change({ q: e.target.value })} />
-        </div>
-        <div className="filters">
-          <div className="field">
-            <label htmlFor="f-capability">Capability</label>
-            <input id="f-capability" value={draft.capability} onChange={(e) => change({ capability: e.target.value })} />
+        <label htmlFor="q" className="visually-hidden">
+          Search
+        </label>
+        <input
+          id="q"
+          type="search"
+          value={draft.q}
+          placeholder="Search agents: translator, summarize, code review…"
+          autoComplete="off"
+          onChange={(e) => change({ q: e.target.value })}
+        />
+        {filters && (
+          <div className="chip-groups">
+            <Chips name="Capabilities" kind="capability" values={filters.capabilities} chosen={draft.capability} onToggle={toggle} />
+            <Chips name="Protocols" kind="protocol" values={filters.protocols} chosen={draft.protocol} onToggle={toggle} />
+            <Chips name="Categories" kind="category" values={filters.categories} chosen={draft.category} onToggle={toggle} />
           </div>
-          <div className="field">
-            <label htmlFor="f-protocol">Protocol</label>
-            <input id="f-protocol" value={draft.protocol} onChange={(e) => change({ protocol: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="f-category">Category</label>
-            <input id="f-category" value={draft.category} onChange={(e) => change({ category: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="f-status">Status</label>
-            <select id="f-status" value={draft.status} onChange={(e) => choose({ status: e.target.value as AgentStatus })}>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="f-sort">Sort by</label>
-            <select id="f-sort" value={draft.sort} onChange={(e) => choose({ sort: e.target.value as Sort })}>
-              {SORTS.map(([value, name]) => (
-                <option key={value} value={value}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+        )}
       </form>
+      <div className="result-bar">
+        <p className="summary" aria-live="polite">
+          {loading && !result ? 'Searching…' : result ? `${result.total} agent${result.total === 1 ? '' : 's'} found` : ''}
+        </p>
+        <div className="field inline">
+          <label htmlFor="f-status">Status</label>
+          <select id="f-status" value={draft.status} onChange={(e) => choose({ status: e.target.value as AgentStatus })}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+          <label htmlFor="f-sort">Sort by</label>
+          <select id="f-sort" value={draft.sort} onChange={(e) => choose({ sort: e.target.value as Sort })}>
+            {SORTS.map(([value, name]) => (
+              <option key={value} value={value}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
       <ErrorNote error={error} />
-      <p className="summary" aria-live="polite">
-        {loading && !result ? 'Searching…' : result ? `${result.total} agent${result.total === 1 ? '' : 's'} found` : ''}
-      </p>
       {!result && loading && <SkeletonCards />}
       {result && result.total === 0 && (
         <Empty title="No agent matches this search">
@@ -209,32 +231,38 @@ export function Discover() {
                 </div>
                 <p>{agent.description || 'No description.'}</p>
                 <Tags values={agent.capabilities} label="Capabilities" />
-                <dl className="facts">
-                  <div>
-                    <dt>Trust</dt>
-                    <dd>
-                      <Tier value={agent.trustTier} />
-                      <span className="muted counts">
-                        {' '}
-                        {agent.completedCount} ok · {agent.failedCount} failed
-                      </span>
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Rating</dt>
-                    <dd>
-                      <Rating average={agent.avgRating} count={agent.ratingCount} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Tasks done</dt>
-                    <dd>{agent.completedCount}</dd>
-                  </div>
-                  <div>
-                    <dt>Price</dt>
-                    <dd>{price(agent.priceCents)}</dd>
-                  </div>
-                </dl>
+                {isNew(agent) ? (
+                  <p className="new-line">
+                    <span className="badge new">New</span> <span className="muted">No tasks yet · {price(agent.priceCents)} per task</span>
+                  </p>
+                ) : (
+                  <dl className="facts">
+                    <div>
+                      <dt>Trust</dt>
+                      <dd>
+                        <Tier value={agent.trustTier} />
+                        <span className="muted counts">
+                          {' '}
+                          {agent.completedCount} ok · {agent.failedCount} failed
+                        </span>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>Rating</dt>
+                      <dd>
+                        <Rating average={agent.avgRating} count={agent.ratingCount} />
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>Tasks done</dt>
+                      <dd>{agent.completedCount}</dd>
+                    </div>
+                    <div>
+                      <dt>Price</dt>
+                      <dd>{price(agent.priceCents)}</dd>
+                    </div>
+                  </dl>
+                )}
               </li>
             ))}
           </ul>
@@ -254,5 +282,37 @@ export function Discover() {
         </>
       )}
     </section>
+  );
+}
+
+type Agent = DashDiscoverQuery['discover']['data'][number];
+
+// An agent with no finished task and no rating: its record would be a row of zeros.
+const isNew = (agent: Agent) => agent.completedCount + agent.failedCount === 0 && agent.ratingCount === 0;
+
+function Chips(props: {
+  name: string;
+  kind: 'capability' | 'protocol' | 'category';
+  values: ReadonlyArray<{ value: string; count: number }>;
+  chosen: string;
+  onToggle: (kind: 'capability' | 'protocol' | 'category', value: string) => void;
+}) {
+  if (props.values.length === 0) return null;
+  return (
+    <div className="chips" role="group" aria-label={props.name}>
+      <span className="chips-name">{props.name}</span>
+      {props.values.map(({ value, count }) => (
+        <button
+          key={value}
+          type="button"
+          className="chip"
+          aria-pressed={props.chosen === value}
+          aria-label={`${value}, ${count} agent${count === 1 ? '' : 's'}`}
+          onClick={() => props.onToggle(props.kind, value)}
+        >
+          {value} <span className="chip-count">{count}</span>
+        </button>
+      ))}
+    </div>
   );
 }

@@ -1,4 +1,5 @@
 // One of my agents: edit it, manage its webhook secret, and read its delivery log.
+import { When } from '../components/When.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import {
@@ -14,7 +15,7 @@ import {
   TestWebhookMutation,
 } from '../documents.js';
 import type { DashDeliveriesQuery, DashOwnAgentFragment } from '../generated/gql/graphql.js';
-import { label, when } from '../format.js';
+import { label } from '../format.js';
 import { DeliveryHealth } from '../components/DeliveryHealth.js';
 import { Link } from '../router.js';
 import { Empty, ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
@@ -38,12 +39,33 @@ export function MyAgent({ id }: { id: string }) {
       <p>
         <Link href={`/agents/${encodeURIComponent(agent.slug)}`}>Public page</Link> · <Link href="/my/agents">All my agents</Link>
       </p>
-      <section aria-labelledby="edit">
-        <h2 id="edit">Details</h2>
-        <AgentEditor agent={agent} onSaved={setAgent} />
+      <nav className="console-nav" aria-label="Sections of the console">
+        <a href="#profile">Profile</a>
+        <a href="#endpoint-signing">Endpoint and signing</a>
+        <a href="#limits">Limits</a>
+        <a href="#input-form">Input form</a>
+        <a href="#deliveries">Deliveries</a>
+      </nav>
+      <section id="profile" className="console-section" aria-labelledby="profile-title">
+        <h2 id="profile-title">Profile</h2>
+        <p className="note">What requesters see on Discover and on the agent's page.</p>
+        <AgentEditor agent={agent} onSaved={setAgent} groups={['profile']} />
       </section>
-      <EndpointHealth agent={agent} onChange={setAgent} />
-      {agent.protocols.includes('a2a') ? <A2ACard agent={agent} onChange={setAgent} /> : <WebhookSecret agent={agent} onChange={setAgent} />}
+      <section id="endpoint-signing" className="console-section" aria-labelledby="endpoint-signing-title">
+        <h2 id="endpoint-signing-title">Endpoint and signing</h2>
+        <AgentEditor agent={agent} onSaved={setAgent} groups={['endpoint']} />
+        <EndpointHealth agent={agent} onChange={setAgent} />
+        {agent.protocols.includes('a2a') ? <A2ACard agent={agent} onChange={setAgent} /> : <WebhookSecret agent={agent} onChange={setAgent} />}
+      </section>
+      <section id="limits" className="console-section" aria-labelledby="limits-title">
+        <h2 id="limits-title">Limits</h2>
+        <AgentEditor agent={agent} onSaved={setAgent} groups={['limits']} />
+      </section>
+      <section id="input-form" className="console-section" aria-labelledby="input-form-title">
+        <h2 id="input-form-title">Input form</h2>
+        <p className="note">A JSON Schema; requesters fill a form made from it, and every task's input is checked against it.</p>
+        <AgentEditor agent={agent} onSaved={setAgent} groups={['input']} />
+      </section>
       <DeliveryLog agentId={agent.id} />
     </article>
   );
@@ -67,7 +89,7 @@ function A2ACard({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (
 
   return (
     <section aria-labelledby="a2a-card">
-      <h2 id="a2a-card">A2A agent card</h2>
+      <h3 id="a2a-card">A2A agent card</h3>
       <dl className="facts">
         <div>
           <dt>Protocol</dt>
@@ -83,7 +105,7 @@ function A2ACard({ agent, onChange }: { agent: DashOwnAgentFragment; onChange: (
         </div>
         <div>
           <dt>Fetched</dt>
-          <dd>{agent.cardFetchedAt ? when(agent.cardFetchedAt) : '–'}</dd>
+          <dd><When at={agent.cardFetchedAt} /></dd>
         </div>
         <div>
           <dt>Provider</dt>
@@ -154,10 +176,10 @@ function WebhookSecret({ agent, onChange }: { agent: DashOwnAgentFragment; onCha
 
   return (
     <section aria-labelledby="secret">
-      <h2 id="secret">Webhook secret</h2>
+      <h3 id="secret">Webhook secret</h3>
       <p>{agent.hasWebhookSecret ? 'Deliveries are signed (X-Service-Signature and Standard Webhooks headers).' : 'Deliveries are not signed.'}</p>
       {agent.previousWebhookSecretExpiresAt && (
-        <p className="note">The previous secret also signs deliveries until {when(agent.previousWebhookSecretExpiresAt)}.</p>
+        <p className="note">The previous secret also signs deliveries until <When at={agent.previousWebhookSecretExpiresAt} />.</p>
       )}
       {secret && (
         <div className="secret" role="status">
@@ -246,9 +268,9 @@ function DeliveryLog({ agentId }: { agentId: string }) {
   }
 
   return (
-    <section aria-labelledby="deliveries">
+    <section id="deliveries" className="console-section" aria-labelledby="deliveries-title">
       <div className="section-head">
-        <h2 id="deliveries">Delivery log</h2>
+        <h2 id="deliveries-title">Deliveries</h2>
         <button type="button" className="secondary" onClick={() => void load()}>
           Refresh
         </button>
@@ -294,7 +316,7 @@ function DeliveryLog({ agentId }: { agentId: string }) {
                       {moot ? <span className="badge">{d.status === 'pending' ? 'not sent' : 'not delivered'}: task {label(task.status)}</span> : <Status value={d.status} />}
                       <span className="muted">
                         {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
-                        {d.nextAttemptAt && !moot ? `, next ${when(d.nextAttemptAt)}` : ''}
+                        {d.nextAttemptAt && !moot ? <>, next <When at={d.nextAttemptAt} /></> : ''}
                       </span>
                       {canRedeliver && (
                         <button type="button" onClick={() => void redeliver(d)} aria-label={`Redeliver ${task.title}`}>
@@ -305,25 +327,31 @@ function DeliveryLog({ agentId }: { agentId: string }) {
                     {d.attempts.length > 0 && (
                       // Focusable, so that a keyboard can scroll the table sideways where it is wider than a phone.
                       <div className="table-wrap" tabIndex={0} role="region" aria-label={`Attempts to deliver ${task.title}`}>
-                        <table>
+                        {/* Roles stated, so the table stays a table to assistive technology where a phone's
+                            narrow layout stacks its cells (styles.css). */}
+                        <table role="table">
                           <caption className="visually-hidden">Attempts to deliver {task.title}</caption>
-                          <thead>
-                            <tr>
-                              <th scope="col">#</th>
-                              <th scope="col">At</th>
-                              <th scope="col">HTTP</th>
-                              <th scope="col">Latency</th>
-                              <th scope="col">Error</th>
+                          <thead role="rowgroup">
+                            <tr role="row">
+                              <th role="columnheader" scope="col">#</th>
+                              <th role="columnheader" scope="col">At</th>
+                              <th role="columnheader" scope="col">HTTP</th>
+                              <th role="columnheader" scope="col">Latency</th>
+                              <th role="columnheader" scope="col">Error</th>
                             </tr>
                           </thead>
-                          <tbody>
+                          <tbody role="rowgroup">
                             {d.attempts.map((a) => (
-                              <tr key={a.number}>
-                                <td>{a.number}</td>
-                                <td>{new Date(a.at as string).toLocaleTimeString()}</td>
-                                <td>{a.statusCode ?? '–'}</td>
-                                <td>{a.latencyMs} ms</td>
-                                <td className="wrap">{a.error ?? ''}</td>
+                              <tr key={a.number} role="row">
+                                <td role="cell" data-label="Attempt">{a.number}</td>
+                                <td role="cell" data-label="At">
+                                  <When at={a.at as string} />
+                                </td>
+                                <td role="cell" data-label="HTTP">{a.statusCode ?? '–'}</td>
+                                <td role="cell" data-label="Latency">{a.latencyMs} ms</td>
+                                <td role="cell" data-label="Error" className="wrap">
+                                  {a.error ?? ''}
+                                </td>
                               </tr>
                             ))}
                           </tbody>
@@ -373,15 +401,15 @@ function EndpointHealth({ agent, onChange }: { agent: DashOwnAgentFragment; onCh
 
   return (
     <section aria-labelledby="endpoint">
-      <h2 id="endpoint">Endpoint</h2>
+      <h3 id="endpoint">Endpoint health</h3>
       {agent.deliveryState === 'failing' && (
         <p className="error" role="alert">
-          Deliveries have been failing since {when(agent.endpointFailingSince)}. The endpoint is disabled if this goes on.
+          Deliveries have been failing since <When at={agent.endpointFailingSince} />. The endpoint is disabled if this goes on.
         </p>
       )}
       {agent.deliveryState === 'disabled' && (
         <p className="error" role="alert">
-          The endpoint was disabled {when(agent.endpointDisabledAt)} after failing for long: it gets no deliveries. Send a test ping that
+          The endpoint was disabled <When at={agent.endpointDisabledAt} /> after failing for long: it gets no deliveries. Send a test ping that
           succeeds, then enable it.
         </p>
       )}
@@ -390,9 +418,14 @@ function EndpointHealth({ agent, onChange }: { agent: DashOwnAgentFragment; onCh
         <button type="button" onClick={() => void ping()}>
           Send test ping
         </button>
-        <button type="button" onClick={() => void check()} disabled={!agent.hasWebhookSecret}>
+        <button type="button" onClick={() => void check()} disabled={!agent.hasWebhookSecret} aria-describedby={agent.hasWebhookSecret ? undefined : 'check-needs-secret'}>
           Check signature verification
         </button>
+        {!agent.hasWebhookSecret && (
+          <span className="hint" id="check-needs-secret">
+            Checking signature verification needs a webhook secret: generate one below first.
+          </span>
+        )}
         {agent.deliveryState === 'disabled' && (
           <button type="button" onClick={() => void enable()}>
             Enable endpoint

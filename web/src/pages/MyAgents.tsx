@@ -1,10 +1,11 @@
 // The agents I own (made by hand or imported from an A2A card), each with its delivery health at a
 // glance, and the tasks that reached them as a compact list naming the agent; the moves are on its page.
+import { When } from '../components/When.js';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { gql, errorText } from '../api.js';
 import { DeliveriesQuery, ImportAgentMutation, MyAgentsQuery, NotificationsQuery, TasksQuery, UpdateAccountMutation } from '../documents.js';
 import type { DashDeliveriesQuery, DashNotificationsQuery, DashOwnAgentFragment, DashTaskFragment } from '../generated/gql/graphql.js';
-import { price, rating, when } from '../format.js';
+import { price, rating } from '../format.js';
 import { Link, navigate } from '../router.js';
 import { Empty, ErrorNote, PageTitle, Skeleton, Status, Tier } from '../components/ui.js';
 import { AgentIcon } from '../components/AgentIcon.js';
@@ -77,7 +78,7 @@ export function MyAgents() {
           </li>
         ))}
       </ul>
-      <Notifications />
+      <Notifications names={new Map((agents ?? []).map((a) => [a.id, a.name]))} />
       <AgentTasks />
     </section>
   );
@@ -116,9 +117,22 @@ function ImportCard() {
   );
 }
 
+// What each operational event means, said of the agent it is about.
+const EVENT_WORDS: Record<string, string> = {
+  'endpoint.failing': 'deliveries to its endpoint keep failing',
+  'endpoint.disabled': 'its endpoint was disabled after failing for long; it gets no deliveries until you enable it',
+  'delivery.exhausted': 'a delivery gave up after its last retry',
+  'delivery.recovered': 'a delivery got through after failing first',
+};
+const NOTICE_STATUS: Record<string, string> = {
+  pending: 'not posted to your notification URL yet',
+  succeeded: 'posted to your notification URL',
+  failed: 'could not be posted to your notification URL',
+};
+
 // Operational events about my agents (endpoint.failing, endpoint.disabled, delivery.exhausted,
 // delivery.recovered), and where they are POSTed.
-function Notifications() {
+function Notifications({ names }: { names: ReadonlyMap<string, string> }) {
   const [data, setData] = useState<DashNotificationsQuery | null>(null);
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
@@ -161,15 +175,25 @@ function Notifications() {
       <ErrorNote error={error} />
       {data && data.myNotifications.length === 0 && <p className="note">No events.</p>}
       <ul className="rows">
-        {data?.myNotifications.map((n) => (
-          <li key={n.id}>
-            <span className="mono">{n.type}</span>
-            {n.agentId && <Link href={`/my/agents/${n.agentId}`}>{n.agentId}</Link>}
-            <span className="muted">
-              {when(n.createdAt)} · {n.status}
-            </span>
-          </li>
-        ))}
+        {data?.myNotifications.map((n) => {
+          const taskId = (n.data as { taskId?: unknown } | null)?.taskId;
+          return (
+            <li key={n.id} data-event={n.type}>
+              <span>
+                {n.agentId ? <Link href={`/my/agents/${n.agentId}`}>{names.get(n.agentId) ?? 'An agent'}</Link> : 'An agent'}: {EVENT_WORDS[n.type] ?? n.type.replace(/[._]/g, ' ')}
+                {typeof taskId === 'string' && (
+                  <>
+                    {' '}
+                    (<Link href={`/tasks/${encodeURIComponent(taskId)}`}>the task</Link>)
+                  </>
+                )}
+              </span>
+              <span className="muted">
+                <When at={n.createdAt} /> · {NOTICE_STATUS[n.status] ?? n.status}
+              </span>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
@@ -216,7 +240,7 @@ function AgentTasks() {
               <Link href={`/tasks/${task.id}`}>{task.title}</Link>
               <span className="muted">for {task.agent?.name ?? 'an agent since removed'}</span>
               <Status value={task.status} />
-              <span className="muted">{when(task.createdAt)}</span>
+              <span className="muted"><When at={task.createdAt} /></span>
             </li>
           ))}
         </ul>

@@ -1,9 +1,10 @@
 // The signed-in user's tasks as requester, newest first, with a status filter and "load more".
+import { When } from '../components/When.js';
 import { useEffect, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import { TasksQuery } from '../documents.js';
 import type { DashTaskFragment, TaskStatus } from '../generated/gql/graphql.js';
-import { label, when } from '../format.js';
+import { label } from '../format.js';
 import { Link } from '../router.js';
 import { Empty, ErrorNote, PageTitle, Skeleton, Status } from '../components/ui.js';
 
@@ -66,7 +67,7 @@ export function MyTasks() {
             <li key={task.id}>
               <Link href={`/tasks/${task.id}`}>{task.title}</Link>
               <Status value={task.status} />
-              <span className="muted">{when(task.createdAt)}</span>
+              <span className="muted"><When at={task.createdAt} /></span>
             </li>
           ))}
         </ul>

@@ -45,7 +45,7 @@ export function TaskForm({ agent }: { agent: { id: string; priceCents: number; i
           title: data.title,
           description: data.description,
           priority: data.priority,
-          maxPriceCents: data.maxPriceCents,
+          maxPriceCents: data.maxPrice === undefined ? undefined : Math.round(data.maxPrice * 100),
           expiresInMinutes: data.expiresInMinutes,
           input: data.input ?? {},
         },

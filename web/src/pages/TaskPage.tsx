@@ -3,6 +3,7 @@
 // moves they may make: the requester cancels, answers an input request, reviews and rates; the
 // agent's owner accepts, completes or fails the work and answers a dispute (TaskTrust.tsx).
 // Moves that cannot be undone ask for confirmation first.
+import { When } from '../components/When.js';
 import { useEffect, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import {
@@ -11,13 +12,14 @@ import {
   CompleteTaskMutation,
   FailTaskMutation,
   MeQuery,
+  MyAgentIdsQuery,
   RateTaskMutation,
   RequestTaskInputMutation,
   TaskUpdatedSubscription,
 } from '../documents.js';
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
 import { subscribe } from '../live.js';
-import { label, paymentWords, when } from '../format.js';
+import { label, paymentWords } from '../format.js';
 import { Link, useLocation } from '../router.js';
 import { ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
 import { JsonView } from '../components/JsonView.js';
@@ -39,11 +41,14 @@ export function TaskPage({ id }: { id: string }) {
   const paymentNote = search.get('payment');
   const [task, setTask] = useState<DashTaskFragment | null>(null);
   const [me, setMe] = useState<string | null>(null);
+  const [myAgents, setMyAgents] = useState<ReadonlySet<string>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const [live, setLive] = useState<'connecting' | 'live' | 'ended'>('connecting');
 
   useEffect(() => {
     gql(MeQuery).then((d) => setMe(d.me.id), () => {});
+    // A requester may own the agent too: then both sides' moves are theirs.
+    gql(MyAgentIdsQuery).then((d) => setMyAgents(new Set(d.myAgents.map((a) => a.id))), () => {});
     const stop = subscribe(TaskUpdatedSubscription, { id }, {
       data: (d) => {
         setTask(d.taskUpdated);
@@ -57,8 +62,9 @@ export function TaskPage({ id }: { id: string }) {
 
   if (!task) return error ? <LoadError error={error} what="Task" /> : <Skeleton lines={6} what="task" />;
   const isRequester = me !== null && me === task.requesterId;
-  // Only the requester and the assigned agent's owner can see a task, so anyone else here is the owner.
-  const isOwner = me !== null && me !== task.requesterId;
+  // Only the requester and the assigned agent's owner can see a task, so anyone else here is the owner;
+  // a requester who owns the agent is both.
+  const isOwner = me !== null && (me !== task.requesterId || (task.agentId !== null && task.agentId !== undefined && myAgents.has(task.agentId)));
   const hasResult = HAS_RESULT.has(task.status) && task.result != null;
   return (
     <article className="task-page">
@@ -67,6 +73,7 @@ export function TaskPage({ id }: { id: string }) {
         Status: <Status value={task.status} />{' '}
         <span className="muted">{live === 'live' ? '(live)' : live === 'ended' ? '' : '(connecting…)'}</span>
       </p>
+      {!FINISHED.has(task.status) && <Progress task={task} />}
       <div className="task-summary">
         <span className="agent-ref">
           {task.agent ? (
@@ -77,7 +84,9 @@ export function TaskPage({ id }: { id: string }) {
               </span>
             </>
           ) : (
-            <span className="muted">No agent yet: the task is waiting to be routed.</span>
+            <span className="waiting-note" data-testid="task-waiting">
+              Waiting for an agent{task.routing.reason ? `: ${task.routing.reason}` : ''}. It is routed as soon as one can take it.
+            </span>
           )}
         </span>
         <span data-testid="task-payment">Payment: {paymentWords(task.payment)}</span>
@@ -89,7 +98,16 @@ export function TaskPage({ id }: { id: string }) {
         <section aria-labelledby="result">
           <h2 id="result">Result</h2>
           <ResultView value={task.result} />
-          {task.resultHash && <p className="muted mono small">SHA-256 {task.resultHash}</p>}
+          {task.resultHash && (
+            <details className="evidence">
+              <summary>Evidence fingerprint</summary>
+              <p className="muted">
+                A SHA-256 fingerprint of the result as the agent gave it. If the result is ever disputed, anyone can recompute it from the
+                result to show it was not changed afterwards.
+              </p>
+              <p className="mono small">{task.resultHash}</p>
+            </details>
+          )}
         </section>
       )}
       {task.status === 'delivered' && isRequester && <Review task={task} onChange={setTask} />}
@@ -113,9 +131,9 @@ export function TaskPage({ id }: { id: string }) {
             <dt>Priority</dt>
             <dd>{label(task.priority)}</dd>
             <dt>Created</dt>
-            <dd>{when(task.createdAt)}</dd>
+            <dd><When at={task.createdAt} /></dd>
             <dt>{FINISHED.has(task.status) ? 'Finished' : 'Expires'}</dt>
-            <dd>{FINISHED.has(task.status) ? when(task.finishedAt) : when(task.expiresAt)}</dd>
+            <dd><When at={FINISHED.has(task.status) ? task.finishedAt : task.expiresAt} /></dd>
             <dt>Input</dt>
             <dd>{task.input && typeof task.input === 'object' && Object.keys(task.input).length ? <JsonView value={task.input} /> : <span className="muted">none</span>}</dd>
           </dl>
@@ -156,7 +174,7 @@ function useMove(onChange: (t: DashTaskFragment) => void) {
 }
 
 function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange: (t: DashTaskFragment) => void }) {
-  const [stars, setStars] = useState('5');
+  const [stars, setStars] = useState('');
   const [rated, setRated] = useState<number | null>(task.rating ?? null);
   const { error, setError, busy, run } = useMove(onChange);
 
@@ -196,13 +214,16 @@ function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange
           <div className="inline-form">
             <label htmlFor="rating">Rating</label>
             <select id="rating" value={stars} onChange={(e) => setStars(e.target.value)}>
+              <option value="" disabled>
+                Choose…
+              </option>
               {[5, 4, 3, 2, 1].map((n) => (
                 <option key={n} value={n}>
                   {n} / 5
                 </option>
               ))}
             </select>
-            <button type="button" onClick={() => void rate()}>
+            <button type="button" disabled={stars === ''} onClick={() => void rate()}>
               Rate
             </button>
           </div>
@@ -289,5 +310,36 @@ export function OwnerActions({ task, onChange }: { task: DashTaskFragment; onCha
       </div>
       <ErrorNote error={error} />
     </section>
+  );
+}
+
+// The steps of a task still under way, the current one marked; a delivery that failed says when it is
+// tried again.
+const STEPS: Array<[string, string]> = [
+  ['pending', 'Waiting for an agent'],
+  ['matched', 'Sent to the agent'],
+  ['in_progress', 'Agent working'],
+  ['delivered', 'Result in'],
+];
+const STEP_OF: Record<string, number> = { pending: 0, matched: 1, in_progress: 2, input_required: 2, delivered: 3, disputed: 3 };
+
+function Progress({ task }: { task: DashTaskFragment }) {
+  const at = STEP_OF[task.status] ?? 0;
+  const retry = (task.deliveries ?? []).find((d) => d.status === 'pending' && d.nextAttemptAt && d.attempts.length > 0);
+  return (
+    <>
+      <ol className="progress" aria-label="Progress">
+        {STEPS.map(([status, words], i) => (
+          <li key={status} className={i < at ? 'done' : i === at ? 'now' : undefined} aria-current={i === at ? 'step' : undefined}>
+            {words}
+          </li>
+        ))}
+      </ol>
+      {retry && (
+        <p className="note" data-testid="next-retry">
+          Delivery attempt {retry.attempts.length} failed; next try <When at={retry.nextAttemptAt} />.
+        </p>
+      )}
+    </>
   );
 }

@@ -2,8 +2,8 @@
 // the agent's owner also each delivery attempt (HTTP status, latency, error) at its time; and the payment's
 // steps (held, captured, released, a credit used or given back).
 // The task page receives the history with each live update, so the timeline grows by itself.
+import { When } from '../components/When.js';
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
-import { when } from '../format.js';
 import { Status } from '../components/ui.js';
 import { paymentSteps, type PaymentStep } from './payment-steps.js';
 
@@ -67,7 +67,7 @@ function AttemptItem({ attempt, agentName }: { attempt: Attempt; agentName: stri
   const ok = attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300;
   return (
     <li className={`tl-attempt ${ok ? 'tl-ok' : 'tl-bad'}`}>
-      <time dateTime={attempt.at}>{when(attempt.at)}</time>
+      <When at={attempt.at} />
       <p>
         <strong>The service</strong> sent {DELIVERY_WORDS[attempt.type] ?? attempt.type} to {agentName}'s endpoint (attempt {attempt.number}):{' '}
         {attempt.statusCode != null ? `HTTP ${attempt.statusCode}` : 'no answer'} in {attempt.latencyMs} ms.
@@ -80,7 +80,7 @@ function AttemptItem({ attempt, agentName }: { attempt: Attempt; agentName: stri
 function PaymentItem({ step }: { step: PaymentStep }) {
   return (
     <li className={`tl-payment tl-payment-${step.kind}`} data-testid={`payment-${step.kind}`}>
-      <time dateTime={step.at}>{when(step.at)}</time>
+      <When at={step.at} />
       <p>
         <strong>The service</strong> {step.words}.
       </p>
@@ -91,7 +91,7 @@ function PaymentItem({ step }: { step: PaymentStep }) {
 function MoveItem({ entry, viewer, agentName }: { entry: Entry; viewer: Viewer; agentName: string }) {
   return (
     <li className={`tl-${entry.toStatus}`}>
-      <time dateTime={entry.at}>{when(entry.at)}</time>
+      <When at={entry.at} />
       <p>
         <strong>{who(entry, viewer, agentName)}</strong> {what(entry, agentName)}.{' '}
         {entry.fromStatus !== entry.toStatus && (
@@ -126,7 +126,7 @@ export function TaskTimeline({ task, viewer }: { task: DashTaskFragment; viewer:
       <ol className="timeline">
         {!created && (
           <li>
-            <time dateTime={task.createdAt}>{when(task.createdAt)}</time>
+            <When at={task.createdAt} />
             <p>
               <strong>{viewer.isRequester ? 'You' : 'The requester'}</strong> created the task.
             </p>

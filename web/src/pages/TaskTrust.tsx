@@ -1,6 +1,7 @@
 // The moves between requester and agent owner on a task page: answering an input request with a form
 // built from its schema, approving or rejecting a delivered result, and a dispute's progress with the
 // owner's refund or contest.
+import { When } from '../components/When.js';
 import { useMemo, useState } from 'react';
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
@@ -10,7 +11,6 @@ import { ApproveTaskMutation, ContestTaskMutation, ProvideTaskInputMutation, Ref
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
 import { formValidator as validator } from '../form-validator.js';
 import { plainErrors } from '../plain-errors.js';
-import { when } from '../format.js';
 import { ErrorNote } from '../components/ui.js';
 
 
@@ -67,7 +67,7 @@ export function Review({ task, onChange }: { task: DashTaskFragment; onChange: U
     <section aria-labelledby="review" className="callout">
       <h2 id="review">Review the result</h2>
       <p>
-        The payment stays held until you decide. Without an answer the result is approved {when(task.reviewEndsAt)}.
+        The payment stays held until you decide. Without an answer the result is approved <When at={task.reviewEndsAt} />.
       </p>
       <button type="button" disabled={busy} onClick={() => void run(async () => (await gql(ApproveTaskMutation, { id: task.id })).approveTask)}>
         Approve and pay
@@ -101,10 +101,10 @@ export function Dispute({ task, isOwner, onChange }: { task: DashTaskFragment; i
         <li>Rejected by the requester: {task.disputeReason}</li>
         {contested && (
           <li>
-            Contested by the agent's owner {when(task.disputeContestedAt)}: {task.disputeStatement}
+            Contested by the agent's owner <When at={task.disputeContestedAt} />: {task.disputeStatement}
           </li>
         )}
-        {open && !contested && <li>The agent's owner answers by {when(task.disputeAnswerBy)}, or the payment is refunded.</li>}
+        {open && !contested && <li>The agent's owner answers by <When at={task.disputeAnswerBy} />, or the payment is refunded.</li>}
         {open && contested && <li>An operator settles the dispute.</li>}
         {task.status === 'refunded' && <li>Refunded: the payment was released.</li>}
         {task.status === 'completed' && <li>Settled for the agent: the payment was taken ({task.approvedBy}).</li>}

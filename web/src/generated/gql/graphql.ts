@@ -123,6 +123,12 @@ export type TaskRole =
   | 'agent'
   | 'requester';
 
+/** routed: an agent has the task; waiting: no agent can take it now, routing tries again until it expires; not_routed: it ended without an agent */
+export type TaskRoutingStatus =
+  | 'not_routed'
+  | 'routed'
+  | 'waiting';
+
 export type TaskStatus =
   | 'cancelled'
   | 'completed'
@@ -157,6 +163,13 @@ export type DashDiscoverQueryVariables = Exact<{
 
 export type DashDiscoverQuery = { discover: { total: number, page: number, perPage: number, totalPages: number, data: Array<{ id: string, name: string, slug: string, description: string, tags: Array<string>, capabilities: Array<string>, trustTier: TrustTier, avgRating: number | null, ratingCount: number, taskCount: number, completedCount: number, failedCount: number, priceCents: number, status: AgentStatus, iconUrl: string | null, ownerName: string | null, verified: boolean }> } };
 
+export type DashDiscoverFiltersQueryVariables = Exact<{
+  status?: AgentStatus | null | undefined;
+}>;
+
+
+export type DashDiscoverFiltersQuery = { discoverFilters: { capabilities: Array<{ value: string, count: number }>, protocols: Array<{ value: string, count: number }>, categories: Array<{ value: string, count: number }> } };
+
 export type DashAgentDetailQueryVariables = Exact<{
   slugOrId: string;
 }>;
@@ -169,6 +182,11 @@ export type DashMeQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type DashMeQuery = { me: { id: string, email: string, name: string | null } };
 
+export type DashMyAgentIdsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashMyAgentIdsQuery = { myAgents: Array<{ id: string }> };
+
 export type DashSimulateConfirmMutationVariables = Exact<{
   input: SimulateCardConfirmationInput;
 }>;
@@ -176,7 +194,7 @@ export type DashSimulateConfirmMutationVariables = Exact<{
 
 export type DashSimulateConfirmMutation = { simulateCardConfirmation: { status: PaymentStatus } };
 
-export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null };
+export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null };
 
 export type DashTasksQueryVariables = Exact<{
   role?: TaskRole | null | undefined;
@@ -186,28 +204,28 @@ export type DashTasksQueryVariables = Exact<{
 }>;
 
 
-export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null }> } };
+export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null }> } };
 
 export type DashTaskByIdQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashTaskUpdatedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCancelTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashProvideTaskInputMutationVariables = Exact<{
   id: string | number;
@@ -215,14 +233,14 @@ export type DashProvideTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashApproveTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRejectTaskMutationVariables = Exact<{
   id: string | number;
@@ -230,14 +248,14 @@ export type DashRejectTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRefundTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashContestTaskMutationVariables = Exact<{
   id: string | number;
@@ -245,7 +263,7 @@ export type DashContestTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRateTaskMutationVariables = Exact<{
   taskId: string | number;
@@ -260,14 +278,14 @@ export type DashAcceptTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashStartTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCompleteTaskMutationVariables = Exact<{
   id: string | number;
@@ -275,7 +293,7 @@ export type DashCompleteTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashFailTaskMutationVariables = Exact<{
   id: string | number;
@@ -283,7 +301,7 @@ export type DashFailTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashOwnAgentFragment = { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
 
@@ -385,7 +403,7 @@ export type DashNotificationsQueryVariables = Exact<{
 }>;
 
 
-export type DashNotificationsQuery = { me: { id: string, notificationUrl: string | null }, myNotifications: Array<{ id: string, type: string, agentId: string | null, status: string, createdAt: string }> };
+export type DashNotificationsQuery = { me: { id: string, notificationUrl: string | null }, myNotifications: Array<{ id: string, type: string, agentId: string | null, data: unknown, status: string, createdAt: string }> };
 
 export type DashUpdateAccountMutationVariables = Exact<{
   input: AccountUpdateInput;
@@ -415,7 +433,7 @@ export type DashRequestTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, deliveries: Array<{ id: string, type: string, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -489,9 +507,15 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -583,6 +607,24 @@ export const DashDiscoverDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashDiscoverQuery, DashDiscoverQueryVariables>;
+export const DashDiscoverFiltersDocument = new TypedDocumentString(`
+    query DashDiscoverFilters($status: AgentStatus) {
+  discoverFilters(status: $status) {
+    capabilities {
+      value
+      count
+    }
+    protocols {
+      value
+      count
+    }
+    categories {
+      value
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashDiscoverFiltersQuery, DashDiscoverFiltersQueryVariables>;
 export const DashAgentDetailDocument = new TypedDocumentString(`
     query DashAgentDetail($slugOrId: String!) {
   agent(slugOrId: $slugOrId) {
@@ -642,6 +684,13 @@ export const DashMeDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashMeQuery, DashMeQueryVariables>;
+export const DashMyAgentIdsDocument = new TypedDocumentString(`
+    query DashMyAgentIds {
+  myAgents {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<DashMyAgentIdsQuery, DashMyAgentIdsQueryVariables>;
 export const DashSimulateConfirmDocument = new TypedDocumentString(`
     mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {
   simulateCardConfirmation(input: $input) {
@@ -711,9 +760,15 @@ export const DashTasksDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -782,9 +837,15 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -853,9 +914,15 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -924,9 +991,15 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -995,9 +1068,15 @@ export const DashProvideTaskInputDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -1066,9 +1145,15 @@ export const DashApproveTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -1137,9 +1222,15 @@ export const DashRejectTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -1208,9 +1299,15 @@ export const DashRefundTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -1279,9 +1376,15 @@ export const DashContestTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -1358,9 +1461,15 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -1429,9 +1538,15 @@ export const DashStartTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -1500,9 +1615,15 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -1571,9 +1692,15 @@ export const DashFailTaskDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at
@@ -2033,6 +2160,7 @@ export const DashNotificationsDocument = new TypedDocumentString(`
     id
     type
     agentId
+    data
     status
     createdAt
   }
@@ -2125,9 +2253,15 @@ export const DashRequestTaskInputDocument = new TypedDocumentString(`
     toStatus
     note
   }
+  routing {
+    status
+    reason
+  }
   deliveries {
     id
     type
+    status
+    nextAttemptAt
     attempts {
       number
       at

@@ -1,0 +1,46 @@
+// The stores' SQL builder reaches the same database as Prisma, on PGlite (through the embedded socket)
+// and on PostgreSQL, with camelCase names mapped to the snake_case columns both ways.
+import { sql } from 'kysely';
+import { expect } from 'vitest';
+import { enqueueSql } from '../src/jobs/enqueue.js';
+import { deliverNotification } from '../src/jobs/specs/notification-deliver.js';
+import { test } from './support/fixtures.js';
+
+test('a row Prisma wrote reads back through Kysely with its camelCase fields', async ({ server }) => {
+  const user = await server.createUser();
+  const row = await server.sql
+    .selectFrom('users')
+    .select(['id', 'email', 'isAdmin', 'createdAt'])
+    .where('id', '=', user.id)
+    .executeTakeFirstOrThrow();
+  expect(row.id).toBe(user.id);
+  expect(row.isAdmin).toBe(false);
+  expect(row.createdAt).toBeInstanceOf(Date);
+  const viaPrisma = await server.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+  expect(row.email).toBe(viaPrisma.email);
+});
+
+test('a table and columns with digits and several words map to their snake_case names', async ({ server }) => {
+  const count = await server.sql.selectFrom('a2aPushConfigs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  expect(Number(count.n)).toBe(0);
+});
+
+test('a job enqueued in a Kysely transaction exists exactly when the transaction commits', async ({ server }) => {
+  // A notification id no row has: the job is only counted, never run to completion (the worker would
+  // find nothing to deliver).
+  const payload = { notificationId: `ntf_kysely_${Date.now()}` };
+  const jobs = async () => {
+    const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM graphile_worker._private_jobs WHERE payload->>'notificationId' = ${payload.notificationId}`.execute(server.sql);
+    return Number(rows[0]!.n);
+  };
+  const before = await jobs();
+  await expect(
+    server.sql.transaction().execute(async (tx) => {
+      await enqueueSql(tx, deliverNotification, payload);
+      throw new Error('rolled back');
+    }),
+  ).rejects.toThrow('rolled back');
+  expect(await jobs()).toBe(before);
+  await server.sql.transaction().execute((tx) => enqueueSql(tx, deliverNotification, payload));
+  expect(await jobs()).toBe(before + 1);
+});
