@@ -3,6 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+// Libraries that print to the console on their own, for things the tests do on purpose: the A2A SDK for
+// every push notification its test agents send and for each card signature that fails to verify (the
+// refusal is what those tests check), ajv for the `uri` format it does not know. A test run stays quiet
+// unless a test fails; anything else a test prints still shows.
+const LIBRARY_CHATTER = [/^Push notification sent for task_id=/, /^Signature verification on entry was not successful/, /^unknown format "[\w-]+" ignored in schema/];
+
 export default defineConfig({
   resolve: {
     // Node (and so the running service) loads graphql's CommonJS entry, and so do the libraries built on it.
@@ -29,5 +35,6 @@ export default defineConfig({
     // short-lived databases and processes that recompiling costs more CPU than it saves (15-45 % of a
     // start, bench/startup.ts). The code under test is the same; only V8's tier differs.
     execArgv: ['--liftoff-only'],
+    onConsoleLog: (log) => (LIBRARY_CHATTER.some((pattern) => pattern.test(log)) ? false : undefined),
   },
 });

@@ -87,6 +87,8 @@ describe('requests', () => {
           connectionParams: { authorization },
           retryAttempts: 0,
           lazy: false,
+          // The refusal is what the test reads; graphql-ws would also print each close event to stderr.
+          onNonLazyError: () => {},
           on: { closed: (event) => resolve((event as { code: number }).code) },
         });
         void client;
