@@ -33,7 +33,7 @@ function filtersOf(query: DiscoveryQuery): Prisma.Sql[] {
 
 function groupQueries(group: WordGroup): GroupQueries {
   const or = (terms: string[]) => (terms.length === 0 ? null : terms.length === 1 ? terms[0]! : `(${terms.join(' | ')})`);
-  return { exact: or(group.exact), near: or([...group.exact, ...group.near]), any: alternatives(group) };
+  return { lead: group.lead ?? null, exact: or(group.exact), near: or([...group.exact, ...group.near]), any: alternatives(group) };
 }
 
 // The rarest groups whose agents together stay within the budget (at least the rarest one).

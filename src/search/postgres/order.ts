@@ -9,6 +9,8 @@ export const AVG_RATING = Prisma.sql`a.rating_lower_bound`;
 
 // One query group's alternatives as tsquery text: as typed, with the one-typo forms, and all of them.
 export interface GroupQueries {
+  // The last word as typed in agents' names, ahead of the exact tier (query-plan.ts WordGroup.lead).
+  lead?: string | null;
   // Null when the group has no alternative of that tier.
   exact: string | null;
   near: string | null;
@@ -26,6 +28,7 @@ export function matchTier(groups: GroupQueries[], allMatched: boolean): Prisma.S
   const tiers: Prisma.Sql[] = [];
   for (const g of groups) {
     const levels: Array<[string, string]> = [];
+    if (g.lead) levels.push([g.lead, '1.05']);
     if (g.exact !== null) levels.push([g.exact, '1.0']);
     if (g.near !== null && g.near !== g.exact) levels.push([g.near, '0.6']);
     if (g.any !== g.near) levels.push([g.any, '0.3']);

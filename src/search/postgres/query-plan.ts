@@ -4,8 +4,8 @@
 //
 // Within a group the alternatives come in tiers, so that ranking can prefer the words as typed:
 //   exact  the word itself when it is in the vocabulary (never corrected then), a synonym, a joined form,
-//          a completion of the last word (it may be unfinished)
-//   near   one typo away, the parts of a compound
+//          a completion of the last word in an agent's name (the word may be unfinished)
+//   near   one typo away, a completion of the last word elsewhere, the parts of a compound
 //   far    two typos away (words of seven letters or more)
 // A word no agent uses is kept as typed too: a query of such words matches nothing.
 import { typoAllowance } from '../text/matching.js';
@@ -27,6 +27,9 @@ export interface WordGroup {
   frequency: number;
   // The same over the exact and near alternatives only.
   closeFrequency: number;
+  // The last word as typed, in agents' names only: set when its completions are offered too, so that
+  // the finished word in a name comes first ("help" → Help Center before Helper Bot).
+  lead?: string;
   // False for a word that is in no agent's text and has no correction or completion there: it can match
   // nothing (unless this process's vocabulary is behind, which the engine notices and then re-plans).
   live: boolean;
@@ -53,10 +56,11 @@ export class QueryPlanner {
 
   // A vocabulary word as tsquery text (each spelling's lexemes ANDed, the spellings ORed), or null when
   // it is not in the vocabulary.
-  private known(word: string): Term | null {
+  // `weight`: only where the lexemes carry that weight ('A': the agent's name).
+  private known(word: string, weight?: 'A'): Term | null {
     const forms = this.index.forms(word)?.filter((f) => f.length > 0);
     if (!forms?.length) return null;
-    const texts = forms.map((f) => all(f.map(quote)));
+    const texts = forms.map((f) => all(f.map((l) => (weight ? `${quote(l)}:${weight}` : quote(l)))));
     return {
       text: texts.length === 1 ? texts[0]! : `(${texts.join(' | ')})`,
       frequency: forms.flat().reduce((sum, l) => sum + this.index.frequency(l), 0),
@@ -91,12 +95,17 @@ export class QueryPlanner {
     // The last word may be unfinished (search as you type): its completions from the vocabulary; and,
     // for a fragment the vocabulary cannot complete (too short, or newer than this process's index), any
     // lexeme beginning with it as typed: a prefix scan of the full-text index, which is not cheap for
-    // short fragments. They are as close as the word itself, so that typing "paint" on the way to
-    // "painter" finds what "painter" finds, not only what the finished word "paint" finds; which of them
-    // fits best is then the text score's to say (the name outweighs descriptions).
+    // short fragments. A completion in an agent's name counts as much as the word itself anywhere, so
+    // that typing "paint" on the way to "painter" finds Acme Painter before an agent that paints in
+    // its description; elsewhere a completion is a near form. The word itself in a name leads (`lead`).
     if (last && word.length >= 2) {
       const completions = word.length >= 3 ? this.index.completions(word, MAX_COMPLETIONS) : [];
-      for (const completion of completions) add('exact', this.known(completion));
+      for (const completion of completions) {
+        add('exact', this.known(completion, 'A'));
+        add('near', this.known(completion));
+      }
+      // (As typed when this process's vocabulary does not know the word yet: it may be newer than it.)
+      if (completions.length > 0) group.lead = known ? this.known(word, 'A')!.text : `${quote(word)}:A`;
       // The raw prefix stays a looser form: a misspelled word would otherwise outrank its corrections.
       if (!known && completions.length === 0) add('near', { text: `${quote(word)}:*`, frequency: 0 });
     }
@@ -163,6 +172,7 @@ export class QueryPlanner {
       group.frequency = own.frequency;
       group.closeFrequency = own.closeFrequency;
       group.live = own.live;
+      if (own.lead) group.lead = own.lead;
     } else {
       const own = this.phrase(words);
       if (own) {

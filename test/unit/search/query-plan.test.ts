@@ -53,9 +53,9 @@ describe('QueryPlanner', () => {
   it('completes the last word from the vocabulary by the raw fragment, not its stem', () => {
     // "ats" is a word of its own: matched as itself, never as the stem "at".
     expect(plan('ats')[0]).toMatchObject({ exact: ["'ats'"], near: [] });
-    // "summari" stems to something else; its completions carry the right stem, as close as the word
-    // itself: the word may be unfinished.
-    expect(plan('summari')[0]).toMatchObject({ exact: ["'summari'", "'summar'"], near: [] });
+    // "summari" stems to something else; its completions carry the right stem: in a name as close as
+    // the word itself (the word may be unfinished), elsewhere near.
+    expect(plan('summari')[0]).toMatchObject({ lead: "'summari':A", exact: ["'summari'", "'summar':A"], near: ["'summar'"] });
     // A fragment the vocabulary cannot complete is matched as a raw prefix.
     expect(plan('qx')[0]!.near).toEqual(["'qx':*"]);
     // Only the last word is a prefix.
@@ -64,9 +64,11 @@ describe('QueryPlanner', () => {
   });
 
   it('finds what the finished word finds while a word of its own is still being typed', () => {
-    // "help" on the way to "helpdesk": both, in the same tier, so the text score picks the better fit.
-    expect(plan('x help')[1]).toMatchObject({ exact: ["'help'", "'helpdesk'"], near: [] });
+    // "help" on the way to "helpdesk": the word in a name leads, then the word anywhere or helpdesk in a
+    // name, then helpdesk elsewhere.
+    expect(plan('x help')[1]).toMatchObject({ lead: "'help':A", exact: ["'help'", "'helpdesk':A"], near: ["'helpdesk'"] });
     expect(plan('help x')[0]).toMatchObject({ exact: ["'help'"], near: [] });
+    expect(plan('help x')[0]!.lead).toBeUndefined();
   });
 
   it('leaves out stop words, and has nothing to search for when only stop words are left', () => {
