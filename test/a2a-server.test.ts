@@ -312,7 +312,8 @@ describe('JSON-RPC errors', () => {
   test('needs a Bearer credential', async ({ server }) => {
     const res = await rpc(`${server.url}/a2a`, { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    // The challenge points an OAuth client at the protected resource's metadata (RFC 9728).
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="http:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/a2a"$/);
     const bad = await rpc(`${server.url}/a2a`, { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'x' } }, 'tmk_wrong');
     expect(bad.status).toBe(401);
   });
