@@ -59,7 +59,7 @@ describe.skipIf(!present)('dashboard for A2A agents', () => {
     await page.getByLabel('Import an A2A agent from its card').fill(agent.cardUrl);
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Signed Swift' }).waitFor();
-    const card = page.locator('section', { has: page.getByRole('heading', { name: 'A2A agent card' }) });
+    const card = page.locator('section[aria-labelledby="a2a-card"]');
     await card.getByText('Verified').waitFor();
     expect(await card.textContent()).toContain(agent.cardUrl);
     expect(await card.textContent()).toContain('Birdworks');
