@@ -12,8 +12,12 @@ export type SqlTx = Transaction<DB>;
 export type SqlDb = Sql | SqlTx;
 
 export function createKysely(connectionString: string, poolSize = 10): Sql {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle connection the database closed (a restart, an outage) is dropped by the pool and replaced on
+  // the next query, which then reports any outage itself; unhandled, the event would end the process.
+  pool.on('error', () => undefined);
   return new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max: poolSize }) }),
+    dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
   });
 }
