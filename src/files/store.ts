@@ -1,6 +1,6 @@
 // The SQL of the files aggregate (tables files and task_files), in Kysely. Rules live in
 // services/files.ts; this module only reads and writes rows.
-import { sql, type CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import type { Sql, SqlDb } from '../db/kysely.js';
 import { TERMINAL } from '../services/task-states.js';
 
@@ -24,12 +24,9 @@ const columns = ['id', 'ownerId', 'taskId', 'filename', 'mediaType', 'size', 'sh
 // BIGINT arrives as a string; sizes stay far below 2^53.
 const rowOf = (row: Omit<FileRow, 'size'> & { size: string | number | bigint }): FileRow => ({ ...row, size: Number(row.size) });
 
-// Runs a compiled statement and returns its rows (camelCase): on the store's own connection, or inside a
-// transaction another client opened (runOnPrisma in task-files.ts).
-export type Runner = <R>(query: CompiledQuery<R>) => Promise<R[]>;
-
+// The reads and the link that take part in a task's transaction take it as `on` (a Kysely transaction,
+// or `sqlIn(tx)` for one Prisma opened); the rest run on the store's own connection.
 export function fileStore(db: Sql) {
-  const direct: Runner = async (query) => (await db.executeQuery(query)).rows;
   return {
     // Written before the bytes, so every blob has a row that knows it (the sweep removes unfinished ones).
     async insertUploading(row: Pick<FileRow, 'id' | 'ownerId' | 'taskId' | 'filename' | 'mediaType' | 'storageKey' | 'createdAt'>): Promise<void> {
@@ -56,9 +53,9 @@ export function fileStore(db: Sql) {
       return row ? rowOf(row) : null;
     },
 
-    async byIds(ids: readonly string[], run: Runner = direct): Promise<FileRow[]> {
+    async byIds(ids: readonly string[], on: SqlDb = db): Promise<FileRow[]> {
       if (ids.length === 0) return [];
-      const rows = await run(db.selectFrom('files').select(columns).where('id', 'in', [...ids]).compile());
+      const rows = await on.selectFrom('files').select(columns).where('id', 'in', [...ids]).execute();
       return rows.map(rowOf);
     },
 
@@ -86,26 +83,24 @@ export function fileStore(db: Sql) {
       return row !== undefined;
     },
 
-    async filesOfTask(taskId: string, run: Runner = direct): Promise<Array<FileRow & { role: FileRole }>> {
-      const rows = await run(
-        db
-          .selectFrom('taskFiles as tf')
-          .innerJoin('files as f', 'f.id', 'tf.fileId')
-          .select(['f.id', 'f.ownerId', 'f.taskId', 'f.filename', 'f.mediaType', 'f.size', 'f.sha256', 'f.status', 'f.storageKey', 'f.createdAt', 'tf.role'])
-          .where('tf.taskId', '=', taskId)
-          .orderBy('f.id')
-          .compile(),
-      );
+    async filesOfTask(taskId: string, on: SqlDb = db): Promise<Array<FileRow & { role: FileRole }>> {
+      const rows = await on
+        .selectFrom('taskFiles as tf')
+        .innerJoin('files as f', 'f.id', 'tf.fileId')
+        .select(['f.id', 'f.ownerId', 'f.taskId', 'f.filename', 'f.mediaType', 'f.size', 'f.sha256', 'f.status', 'f.storageKey', 'f.createdAt', 'tf.role'])
+        .where('tf.taskId', '=', taskId)
+        .orderBy('f.id')
+        .execute();
       return rows.map((row) => ({ ...rowOf(row), role: row.role as FileRole }));
     },
 
-    // The statement that records which files a task uses, for the transaction that writes the task.
-    linkQuery(taskId: string, role: FileRole, fileIds: readonly string[]): CompiledQuery {
-      return db
+    // Records which files a task uses, in the transaction that writes the task or its result.
+    async link(taskId: string, role: FileRole, fileIds: readonly string[], on: SqlDb = db): Promise<void> {
+      await on
         .insertInto('taskFiles')
         .values(fileIds.map((fileId) => ({ taskId, fileId, role })))
         .onConflict((oc) => oc.doNothing())
-        .compile();
+        .execute();
     },
 
     // Uploads begun before `before` that never finished (the process died, or the client left and the

@@ -2,11 +2,12 @@
 // name the requester's own files; the result the files the agent uploaded for the task (or the task's
 // input files). The hashes of input and result cover the files: each reference is hashed as
 // `{"$file": id, "sha256": …}`. The links the agent gets are signed and expire with the task.
-import { CamelCasePlugin, type CompiledQuery } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { Tx } from '../db/client.js';
+import { sqlIn } from '../db/kysely-prisma.js';
+import type { SqlDb } from '../db/kysely.js';
 import { invalid } from '../errors.js';
-import { fileStore, type FileRole, type FileRow, type Runner } from '../files/store.js';
+import { fileStore, type FileRole, type FileRow } from '../files/store.js';
 import { signedFileUrl } from '../files/signed-link.js';
 import { evidenceHash } from './evidence.js';
 import type { DeliveredFile } from '../delivery/payload.js';
@@ -47,16 +48,6 @@ function withHashes(value: unknown, files: Map<string, FileRow>): unknown {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, withHashes(v, files)]));
 }
 
-// The store's statements run inside the task service's Prisma transaction: a second connection would wait
-// behind it on the embedded database. Rows are mapped to camelCase as Kysely maps its own.
-const camel = new CamelCasePlugin();
-export function runOnPrisma(t: Tx): Runner {
-  return async <R>(query: CompiledQuery<R>) => {
-    const rows = await t.$queryRawUnsafe<Record<string, unknown>[]>(query.sql, ...query.parameters);
-    return (await camel.transformResult({ queryId: query.queryId, result: { rows } })).rows as R[];
-  };
-}
-
 export interface ResolvedFiles {
   files: FileRow[];
   // The evidence hash of the value with its files' hashes.
@@ -66,10 +57,11 @@ export interface ResolvedFiles {
 export function taskFiles(deps: Deps) {
   const store = fileStore(deps.sql);
 
-  async function resolve(value: unknown, root: string, allowed: (file: FileRow) => boolean, run?: Runner): Promise<ResolvedFiles> {
+  // `on`: the transaction of the write the files take part in (the store's connection otherwise).
+  async function resolve(value: unknown, root: string, allowed: (file: FileRow) => boolean, on?: SqlDb): Promise<ResolvedFiles> {
     const refs = fileRefs(value, root);
     if (refs.length === 0) return { files: [], hash: evidenceHash(value) };
-    const rows = new Map((await store.byIds([...new Set(refs.map((r) => r.id))], run)).map((row) => [row.id, row]));
+    const rows = new Map((await store.byIds([...new Set(refs.map((r) => r.id))], on)).map((row) => [row.id, row]));
     for (const ref of refs) {
       const row = rows.get(ref.id);
       // A foreign file is answered like an unknown one: ids are not probed.
@@ -86,16 +78,17 @@ export function taskFiles(deps: Deps) {
     // task's own input files.
     async forResult(t: Tx, taskId: string, result: unknown): Promise<ResolvedFiles> {
       if (fileRefs(result, 'result').length === 0) return { files: [], hash: evidenceHash(result) };
-      const run = runOnPrisma(t);
-      const inputs = new Set((await store.filesOfTask(taskId, run)).map((f) => f.id));
-      return resolve(result, 'result', (file) => file.taskId === taskId || inputs.has(file.id), run);
+      // Inside the task service's Prisma transaction: a second connection would wait behind it on the
+      // embedded database.
+      const on = sqlIn(t);
+      const inputs = new Set((await store.filesOfTask(taskId, on)).map((f) => f.id));
+      return resolve(result, 'result', (file) => file.taskId === taskId || inputs.has(file.id), on);
     },
 
     // Records the task's files in the transaction that writes the task or its result.
     async link(t: Tx, taskId: string, role: FileRole, files: readonly FileRow[]): Promise<void> {
       if (files.length === 0) return;
-      const query = store.linkQuery(taskId, role, files.map((f) => f.id));
-      await t.$executeRawUnsafe(query.sql, ...query.parameters);
+      await store.link(taskId, role, files.map((f) => f.id), sqlIn(t));
     },
 
     // The files of a task with signed links that expire with the task; null when it has none, so a
