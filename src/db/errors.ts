@@ -23,6 +23,7 @@ function adapterCause(error: InstanceType<typeof Prisma.PrismaClientKnownRequest
 
 // A foreign key refused the write: the row it points at is gone (deleted by a concurrent request).
 export function isForeignKeyViolation(error: unknown): boolean {
+  if (error instanceof pg.DatabaseError) return error.code === '23503';
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === 'P2003') return true;
   const cause = adapterCause(error);

@@ -24,8 +24,8 @@ const columns = ['id', 'ownerId', 'taskId', 'filename', 'mediaType', 'size', 'sh
 // BIGINT arrives as a string; sizes stay far below 2^53.
 const rowOf = (row: Omit<FileRow, 'size'> & { size: string | number | bigint }): FileRow => ({ ...row, size: Number(row.size) });
 
-// The reads and the link that take part in a task's transaction take it as `on` (a Kysely transaction,
-// or `sqlIn(tx)` for one Prisma opened); the rest run on the store's own connection.
+// The reads and the link that take part in a task's transaction take it as `on` (its Kysely
+// transaction); the rest run on the store's own connection.
 export function fileStore(db: Sql) {
   return {
     // Written before the bytes, so every blob has a row that knows it (the sweep removes unfinished ones).

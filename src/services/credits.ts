@@ -4,10 +4,9 @@
 // did not complete).
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import type { Db } from '../db/client.js';
-import { withTransaction } from '../db/transaction.js';
 import { isForeignKeyViolation } from '../db/errors.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueueSql } from '../jobs/enqueue.js';
+import { addCredits } from '../stores/credit-store.js';
 import { refundPurchase } from '../jobs/specs/payment-refund-purchase.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -34,17 +33,8 @@ export const purchaseInput = z.object({
   quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000'),
 });
 
-async function addToBalance(db: Db, userId: string, agentId: string, amount: number): Promise<number> {
-  const rows = await db.$queryRaw<Array<{ balance: number }>>`
-    INSERT INTO credit_balances (user_id, agent_id, balance, updated_at)
-    VALUES (${userId}, ${agentId}, ${amount}, now())
-    ON CONFLICT (user_id, agent_id) DO UPDATE SET balance = credit_balances.balance + EXCLUDED.balance, updated_at = now()
-    RETURNING balance`;
-  return rows[0]!.balance;
-}
-
 export function creditService(deps: Deps, provider: PaymentProvider) {
-  const { prisma } = deps;
+  const { prisma, clock } = deps;
 
   async function balanceOf(userId: string, agentId: string): Promise<number> {
     const row = await prisma.creditBalance.findUnique({ where: { userId_agentId: { userId, agentId } } });
@@ -67,11 +57,9 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
       const { userId, agentId, count } = parseOrInvalid(grantInput, raw);
       if (!(await prisma.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('user');
       if (!(await prisma.agent.findUnique({ where: { id: agentId }, select: { id: true } }))) throw notFound('agent');
-      const balance = await withTransaction(prisma, async (tx) => {
-        const after = await addToBalance(tx, userId, agentId, count);
-        await tx.creditLedgerEntry.create({ data: { id: newId('cle'), userId, agentId, kind: 'grant', delta: count } });
-        return after;
-      });
+      const balance = (await deps.sql
+        .transaction()
+        .execute((tx) => addCredits(tx, { userId, agentId, amount: count, entryId: newId('cle'), kind: 'grant', now: clock.now() })))!;
       return { userId, agentId, balance };
     },
 
@@ -106,19 +94,17 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
 
       let balance: number | null;
       try {
-        balance = await withTransaction(prisma, async (tx) => {
-          // The intent id is unique in the ledger: a replayed charge finds its purchase already credited.
-          const { count } = await tx.creditLedgerEntry.createMany({
-            data: [{ id: newId('cle'), userId: viewer.id, agentId, kind: 'purchase', delta: quantity, intentId: charge.intentId }],
-            skipDuplicates: true,
-          });
-          return count === 1 ? addToBalance(tx, viewer.id, agentId, quantity) : null;
-        });
+        // The intent id is unique in the ledger: a replayed charge finds its purchase already credited.
+        balance = await deps.sql
+          .transaction()
+          .execute((tx) =>
+            addCredits(tx, { userId: viewer.id, agentId, amount: quantity, entryId: newId('cle'), kind: 'purchase', intentId: charge.intentId, now: clock.now() }),
+          );
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;
         // The agent was deleted while the card was charged (its deletion found no credits to protect yet):
         // nothing is credited, and a job gives the money back, retried until the processor has done it.
-        await enqueue(prisma, refundPurchase, { intentId: charge.intentId });
+        await enqueueSql(deps.sql, refundPurchase, { intentId: charge.intentId });
         throw new AppError('NOT_FOUND', 'the agent was deleted during the purchase; the charge is being refunded', {
           field: 'agentId',
           details: { refundedIntentId: charge.intentId },

@@ -2,7 +2,7 @@
 // webhook-id on every attempt), attempts recorded, failures retried on a backoff schedule until the
 // task expires, a 410 or the end of the schedule gives up.
 import type { Deps } from '../deps.js';
-import type { Tx } from '../db/client.js';
+import type { SqlTx } from '../db/kysely.js';
 import { withTransaction } from '../db/transaction.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
 import { takeDeliverySlot } from '../delivery/throttle.js';
@@ -10,9 +10,8 @@ import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
 import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue, jobCallSql } from '../jobs/enqueue.js';
+import { enqueue, enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
-import { sqlIn } from '../db/kysely-prisma.js';
 import * as store from '../stores/delivery-store.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
@@ -23,9 +22,9 @@ import { taskFiles, withFiles } from './task-files.js';
 
 export interface DeliveryHooks {
   // Delivery evidence for the agent's health, in the transaction that records the attempt.
-  deliveryOutcome(tx: Tx, agentId: string, ok: boolean): Promise<void>;
+  deliveryOutcome(tx: SqlTx, agentId: string, ok: boolean): Promise<void>;
   // The attempt's outcome for the delivery, in the same transaction (endpoint state, operational events).
-  deliveryRecorded(tx: Tx, recorded: RecordedAttempt): Promise<void>;
+  deliveryRecorded(tx: SqlTx, recorded: RecordedAttempt): Promise<void>;
 }
 
 export interface RecordedAttempt {
@@ -80,10 +79,10 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         return;
       }
       if (agent.maxDeliveriesPerSecond !== null) {
-        const nextWindow = await prisma.$transaction((t) => takeDeliverySlot(t, agent.id, clock.now()));
+        const nextWindow = await deps.sql.transaction().execute((t) => takeDeliverySlot(t, agent.id, clock.now()));
         if (nextWindow) {
           // Over the agent's rate: waits in the queue for the next window instead of failing.
-          await enqueue(prisma, deliverTask, { deliveryId }, { runAt: nextWindow });
+          await enqueueSql(deps.sql, deliverTask, { deliveryId }, { runAt: nextWindow });
           return;
         }
       }
@@ -137,7 +136,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
   // replaces this job under the delivery's job key); this one comes back when that claim would lapse.
   async function retryLater(deliveryId: string): Promise<void> {
-    await enqueue(prisma, deliverTask, { deliveryId }, { runAt: new Date(clock.now().getTime() + claimMs()) });
+    await enqueueSql(deps.sql, deliverTask, { deliveryId }, { runAt: new Date(clock.now().getTime() + claimMs()) });
   }
 
   function claimMs(): number {
@@ -171,12 +170,12 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     // agent's (the lock order of services/payments.ts). A success moves it to in_progress; a delivery given
     // up fails it in the same transaction, so no crash can leave it matched with its delivery over.
     const outcome = await withTransaction(
-      prisma,
+      deps.sql,
       async (t, afterCommit) => {
         if (ok && (!claimed.task || claimed.task.status === 'matched')) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
         if (recorded === 'given_up') await tasks.markUndeliverableIn(t, afterCommit, taskId);
         await store.recordAttempt(
-          sqlIn(t),
+          t,
           {
             id: newId('att'),
             deliveryId,

@@ -10,13 +10,13 @@
 // inside a database transaction, and each carries a key derived from the task and the step.
 import type { Deps } from '../deps.js';
 import type { Config } from '../config.js';
-import type { Tx } from '../db/client.js';
+import type { SqlTx } from '../db/kysely.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import { type Agent, type Payment, type PaymentStatus, type Task, type User } from '../generated/prisma/client.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import type { Viewer } from './accounts.js';
 import { newId } from '../ids.js';
-import { enqueue, enqueueSql, jobCallSql } from '../jobs/enqueue.js';
+import { enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { jobKey } from '../jobs/spec.js';
 import { authorizePayment } from '../jobs/specs/payment-authorize.js';
 import { capturePayment } from '../jobs/specs/payment-capture.js';
@@ -36,9 +36,9 @@ import { ensureCustomer } from '../payments/customers.js';
 import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
 import { giveCreditBack, takeCredit } from '../stores/credit-store.js';
-import { sqlIn } from '../db/kysely-prisma.js';
 import * as store from '../stores/payment-store.js';
 import { lockTask as lockTaskRow } from '../stores/task-store.js';
+import { userById } from '../stores/accounts-store.js';
 
 // How a task ended; only completed takes the money (a refunded dispute gives it back like any other end).
 export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded';
@@ -68,7 +68,7 @@ export interface CardAuthorization {
 
 export interface PaymentHooks {
   // In the transaction that moved the payment pending → authorized: the task may now be delivered.
-  onAuthorized(tx: Tx, taskId: string, afterCommit: AfterCommit, locked: LockedTask | null): Promise<void>;
+  onAuthorized(tx: SqlTx, taskId: string, afterCommit: AfterCommit, locked: LockedTask | null): Promise<void>;
   // After the transaction that recorded a declined card (payment pending → released, failureMessage set):
   // the task cannot go ahead. Runs once per task.
   onDeclined?(taskId: string, message: string): Promise<void>;
@@ -105,8 +105,8 @@ export function paymentProviderOf(config: Config, serverKey: Buffer): PaymentPro
  * one of them (40P01).
  */
 // `removeJob`: the key of a pending job to remove in the same statement (one round trip for both).
-export function lockTask(tx: Tx, taskId: string, removeJob: string | null = null): Promise<LockedTask | null> {
-  return lockTaskRow(sqlIn(tx), taskId, removeJob);
+export function lockTask(tx: SqlTx, taskId: string, removeJob: string | null = null): Promise<LockedTask | null> {
+  return lockTaskRow(tx, taskId, removeJob);
 }
 
 // Provider failures that say the card or the request will never work, as opposed to our own set-up
@@ -120,23 +120,23 @@ const declined = (message: string) => new AppError('PAYMENT_REQUIRED', `the card
 export function paymentService(deps: Deps, hooks: PaymentHooks, provider: PaymentProvider = paymentProviderOf(deps.config, deps.serverKey)) {
   const { prisma, logger, config, clock } = deps;
 
-  const transaction = <T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>) =>
-    withTransaction(prisma, work, (error) => logger.error({ err: error }, 'payment after-commit work failed'));
+  const transaction = <T>(work: (tx: SqlTx, afterCommit: AfterCommit) => Promise<T>) =>
+    withTransaction(deps.sql, work, (error) => logger.error({ err: error }, 'payment after-commit work failed'));
 
   // One conditional update with its step's time (payment-store.ts).
-  function move(tx: Tx, paymentId: string, from: PaymentStatus[], to: PaymentStatus, data: store.PaymentChanges = {}): Promise<boolean> {
+  function move(tx: SqlTx, paymentId: string, from: PaymentStatus[], to: PaymentStatus, data: store.PaymentChanges = {}): Promise<boolean> {
     const now = clock.now();
-    return store.movePayment(sqlIn(tx), { id: paymentId, from, to, now, changes: { ...data, ...stepTimeOf(to, now) } });
+    return store.movePayment(tx, { id: paymentId, from, to, now, changes: { ...data, ...stepTimeOf(to, now) } });
   }
 
-  const releaseJob = (tx: Tx, taskId: string, intentId?: string) =>
-    enqueue(tx, releasePayment, intentId ? { taskId, intentId } : { taskId });
+  const releaseJob = (tx: SqlTx, taskId: string, intentId?: string) =>
+    enqueueSql(tx, releasePayment, intentId ? { taskId, intentId } : { taskId });
 
   // The processor reports (or the inline call learned) that the hold stands, on `card` when it said which.
   // The authorize job queued as the safety net has nothing left to do once this commits (the hold is
   // recorded, or let go when the task ended meanwhile): unless it is the job running this, it is removed
   // with the lock, rather than left to wake up AUTHORIZE_JOB_DELAY_MS later to find the hold placed.
-  async function holdPlaced(tx: Tx, afterCommit: AfterCommit, payment: Payment, intentId: string, card: CardSummary | null, from: 'request' | 'job' | 'processor'): Promise<void> {
+  async function holdPlaced(tx: SqlTx, afterCommit: AfterCommit, payment: Payment, intentId: string, card: CardSummary | null, from: 'request' | 'job' | 'processor'): Promise<void> {
     const safetyNet = from === 'job' ? null : jobKey(authorizePayment, { taskId: payment.taskId });
     const locked = await lockTask(tx, payment.taskId, safetyNet);
     const shown = card ? { cardBrand: card.brand.slice(0, 40), cardLast4: card.last4.slice(0, 4) } : {};
@@ -145,10 +145,10 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   }
 
   // The task ended while its hold was being placed: the hold is let go.
-  async function releaseIfEnded(tx: Tx, payment: Payment, intentId: string): Promise<void> {
-    const current = await store.paymentById(sqlIn(tx), payment.id);
+  async function releaseIfEnded(tx: SqlTx, payment: Payment, intentId: string): Promise<void> {
+    const current = await store.paymentById(tx, payment.id);
     if (current?.status !== 'released') return;
-    await store.recordLateIntent(sqlIn(tx), payment.id, intentId, clock.now());
+    await store.recordLateIntent(tx, payment.id, intentId, clock.now());
     await releaseJob(tx, payment.taskId, intentId);
   }
 
@@ -178,7 +178,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   async function placeHold(taskId: string, from: 'request' | 'job', known?: KnownHold): Promise<CardAuthorization> {
     const payment = known
       ? { ...known.payment, task: { requesterId: known.requester.id } }
-      : await prisma.payment.findUnique({ where: { taskId }, include: { task: { select: { requesterId: true } } } });
+      : await store.paymentWithRequester(deps.sql, { taskId });
     if (!payment || payment.method !== 'card') return { autoCharged: false, clientSecret: null };
     if (payment.status !== 'pending') {
       if (payment.status === 'released' && payment.failureMessage && from === 'request') throw declined(payment.failureMessage);
@@ -265,7 +265,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   }
 
   // The payment's final move for how the task ended; false when its conditional move found it elsewhere.
-  async function settle(tx: Tx, payment: Payment, outcome: TaskOutcome): Promise<boolean> {
+  async function settle(tx: SqlTx, payment: Payment, outcome: TaskOutcome): Promise<boolean> {
     const { taskId } = payment;
     const completed = outcome === 'completed';
     if (payment.method === 'free') return move(tx, payment.id, ['authorized'], completed ? 'captured' : 'released');
@@ -273,14 +273,14 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
       if (completed) return move(tx, payment.id, ['authorized'], 'captured');
       if (!(await move(tx, payment.id, ['authorized'], 'refunded'))) return false;
-      await giveCreditBack(sqlIn(tx), taskId, newId('cle'), clock.now());
+      await giveCreditBack(tx, taskId, newId('cle'), clock.now());
       return true;
     }
     if (completed && payment.status === 'authorized') {
       // The capture decision and its job in one statement; the job only when the move was made.
       const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
       const now = clock.now();
-      return store.movePayment(sqlIn(tx), { id: payment.id, from: ['authorized'], to: 'captured', now, changes: { feeCents, settledAt: now }, job: jobCallSql(capturePayment, { taskId }) });
+      return store.movePayment(tx, { id: payment.id, from: ['authorized'], to: 'captured', now, changes: { feeCents, settledAt: now }, job: jobCallSql(capturePayment, { taskId }) });
     }
     // Not completed, or completed without a hold to capture: whatever is held is let go.
     if (completed) logger.error({ taskId, status: payment.status }, 'task completed without an authorized payment; releasing it');
@@ -290,9 +290,9 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
   }
 
   // One event from the processor, in the transaction that records its id as processed.
-  async function applyEvent(tx: Tx, afterCommit: AfterCommit, event: ProviderEvent, card: CardSummary | null): Promise<void> {
+  async function applyEvent(tx: SqlTx, afterCommit: AfterCommit, event: ProviderEvent, card: CardSummary | null): Promise<void> {
     if (!event.intentId) return;
-    const payment = await store.paymentOfIntent(sqlIn(tx), event.intentId);
+    const payment = await store.paymentOfIntent(tx, event.intentId);
     // Not a task's hold (a credit purchase, or another system's intent on the same account).
     if (!payment) return;
     if (event.type === 'payment_intent.amount_capturable_updated') {
@@ -318,8 +318,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     const card = await cardOfHold(event);
     return transaction(async (tx, afterCommit) => {
       // The insert waits for a concurrent delivery of the same event, so one of them handles it.
-      const { count } = await tx.processedWebhookEvent.createMany({ data: [{ id: event.id, type: event.type }], skipDuplicates: true });
-      if (count === 0) return 'duplicate';
+      if (!(await store.recordWebhookEvent(tx, event.id, event.type))) return 'duplicate';
       await applyEvent(tx, afterCommit, event, card);
       return 'processed';
     });
@@ -330,24 +329,25 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
     // Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
     // `requester`: the requester as the request authenticated him (his default card is not read again).
-    async prepare(tx: Tx, task: Task, agent: Agent, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
-      const existing = fresh ? null : await store.paymentOfTask(sqlIn(tx), task.id);
+    async prepare(tx: SqlTx, task: Task, agent: Agent, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
+      const existing = fresh ? null : await store.paymentOfTask(tx, task.id);
       if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
       // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
       const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId, createdAt: clock.now() };
       if (agent.priceCents === 0) {
-        await store.insertPayment(sqlIn(tx), { ...base, method: 'free', status: 'authorized' });
+        await store.insertPayment(tx, { ...base, method: 'free', status: 'authorized' });
         return { method: 'free', ready: true };
       }
-      if (await takeCredit(sqlIn(tx), { userId: task.requesterId, agentId: agent.id, taskId: task.id, entryId: newId('cle'), now: clock.now() })) {
-        await store.insertPayment(sqlIn(tx), { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt });
+      if (await takeCredit(tx, { userId: task.requesterId, agentId: agent.id, taskId: task.id, entryId: newId('cle'), now: clock.now() })) {
+        await store.insertPayment(tx, { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt });
         return { method: 'credit', ready: true };
       }
       const payer = requester?.id === task.requesterId
         ? requester
-        : await tx.user.findUniqueOrThrow({ where: { id: task.requesterId }, select: { defaultPaymentMethodId: true } });
+        : await userById(tx, task.requesterId);
+      if (!payer) throw notFound('user');
       const safetyNet = jobCallSql(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
-      const payment = await store.insertPayment(sqlIn(tx), { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name }, safetyNet);
+      const payment = await store.insertPayment(tx, { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name }, safetyNet);
       return { method: 'card', ready: false, payment };
     },
 
@@ -361,9 +361,9 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     // the payment already final and changes nothing. `known`: the payment as the caller read it with the
     // task; used when it was authorized (the state it keeps while the agent works), and read again when
     // its conditional move finds it changed.
-    async finalize(tx: Tx, taskId: string, outcome: TaskOutcome, known?: Payment | null): Promise<void> {
+    async finalize(tx: SqlTx, taskId: string, outcome: TaskOutcome, known?: Payment | null): Promise<void> {
       if (known && known.taskId === taskId && known.status === 'authorized' && (await settle(tx, known, outcome))) return;
-      const payment = await store.paymentOfTask(sqlIn(tx), taskId);
+      const payment = await store.paymentOfTask(tx, taskId);
       if (payment) await settle(tx, payment, outcome);
     },
 
@@ -430,7 +430,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       if (!viewer) throw unauthenticated('send Authorization: Bearer <API key or access token> of the task\'s requester');
       const intentId = intentIdFromClientSecret(clientSecret);
       if (!intentId) throw invalid('clientSecret', 'clientSecret is not a payment client secret');
-      const payment = await prisma.payment.findUnique({ where: { intentId }, include: { task: { select: { requesterId: true } } } });
+      const payment = await store.paymentWithRequester(deps.sql, { intentId });
       if (!payment) throw notFound('payment');
       let confirmation;
       try {
@@ -445,8 +445,8 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
       if (payment.status !== 'pending') throw conflict(`the payment is ${payment.status}; it can no longer be confirmed`, { status: payment.status });
       if (confirmation.status === 'declined') throw declined(confirmation.message);
       await handleEvent({ id: confirmation.eventId, type: 'payment_intent.amount_capturable_updated', intentId, status: 'requires_capture' });
-      const after = await prisma.payment.findUniqueOrThrow({ where: { id: payment.id } });
-      return { status: after.status };
+      const after = await store.paymentById(deps.sql, payment.id);
+      return { status: after!.status };
     },
 
     // Owed shares of this owner (captured, not transferred): queued again, e.g. once they have an account.

@@ -3,8 +3,6 @@
 // input files). The hashes of input and result cover the files: each reference is hashed as
 // `{"$file": id, "sha256": …}`. The links the agent gets are signed and expire with the task.
 import type { Deps } from '../deps.js';
-import type { Tx } from '../db/client.js';
-import { sqlIn } from '../db/kysely-prisma.js';
 import type { SqlDb } from '../db/kysely.js';
 import { invalid } from '../errors.js';
 import { fileStore, type FileRole, type FileRow } from '../files/store.js';
@@ -76,19 +74,18 @@ export function taskFiles(deps: Deps) {
 
     // An agent's result, read in the transaction that records it: files uploaded for this task, or the
     // task's own input files.
-    async forResult(t: Tx, taskId: string, result: unknown): Promise<ResolvedFiles> {
+    async forResult(on: SqlDb, taskId: string, result: unknown): Promise<ResolvedFiles> {
       if (fileRefs(result, 'result').length === 0) return { files: [], hash: evidenceHash(result) };
-      // Inside the task service's Prisma transaction: a second connection would wait behind it on the
-      // embedded database.
-      const on = sqlIn(t);
+      // Inside the task service's transaction: a second connection would wait behind it on the embedded
+      // database.
       const inputs = new Set((await store.filesOfTask(taskId, on)).map((f) => f.id));
       return resolve(result, 'result', (file) => file.taskId === taskId || inputs.has(file.id), on);
     },
 
     // Records the task's files in the transaction that writes the task or its result.
-    async link(t: Tx, taskId: string, role: FileRole, files: readonly FileRow[]): Promise<void> {
+    async link(t: SqlDb, taskId: string, role: FileRole, files: readonly FileRow[]): Promise<void> {
       if (files.length === 0) return;
-      await store.link(taskId, role, files.map((f) => f.id), sqlIn(t));
+      await store.link(taskId, role, files.map((f) => f.id), t);
     },
 
     // The files of a task with signed links that expire with the task; null when it has none, so a

@@ -2,9 +2,7 @@
 // update on the current status, so two concurrent calls can never both succeed; the same transaction
 // records the step on the task's history (who, when, why).
 import type { RawBuilder } from 'kysely';
-import type { Tx } from '../db/client.js';
 import type { SqlDb } from '../db/kysely.js';
-import { sqlIn } from '../db/kysely-prisma.js';
 import type { Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -108,8 +106,7 @@ export function overtaken<T>(fallback: T): (error: unknown) => T {
  * Applies a move to the task when its status allows it, together with `data`. Returns the updated task,
  * or, for an idempotent repeat, the task unchanged. Otherwise 409 naming the current status.
  */
-export async function transition(tx: Tx, taskId: string, move: MoveName, options: TransitionOptions): Promise<{ task: Task; changed: boolean }> {
-  const db = sqlIn(tx);
+export async function transition(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions): Promise<{ task: Task; changed: boolean }> {
   const before = options.current ?? (await taskStatusOf(db, taskId));
   if (!before) throw notFound('task');
   const moved = await moveFrom(db, taskId, move, options, before);

@@ -2,13 +2,13 @@
 // reviews a result before paying, and a rejected result becomes a dispute that the agent's owner refunds
 // or contests and an operator settles. Every wait has a durable job for when nobody answers, and none
 // outlives a card hold (payments/hold-life.ts), so a payment is always captured or released once.
-import type { Db, Tx } from '../db/client.js';
+import type { SqlDb, SqlTx } from '../db/kysely.js';
 import type { AfterCommit } from '../db/transaction.js';
 import type { Deps } from '../deps.js';
 import { Prisma, type Payment, type Task } from '../generated/prisma/client.js';
 import { AppError, conflict, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { autoApprove } from '../jobs/specs/task-auto-approve.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import { disputeTimeout } from '../jobs/specs/task-dispute-timeout.js';
@@ -22,6 +22,9 @@ import { InputSchemaError, inputSchemaProblem, inputSchemaValidator } from './in
 import type { TaskOutcome } from './payments.js';
 import type { InputRequest } from './task-input.js';
 import { json } from '../stores/json.js';
+import { findTask } from '../stores/task-store.js';
+import { paymentOfTask } from '../stores/payment-store.js';
+import { insertDelivery } from '../stores/delivery-store.js';
 import { overtaken, transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
 
 // A move that ends the task; `payment`: the task's payment as read with it, if it was.
@@ -31,9 +34,9 @@ export const MAX_INPUT_ROUNDS = 10;
 
 // What the trust moves need from the task service (services/tasks.ts).
 export interface TaskInternals {
-  tx<T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>): Promise<T>;
-  announce(t: Tx, afterCommit: AfterCommit, task: Task): Promise<void>;
-  finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options?: FinishOptions): Promise<Task>;
+  tx<T>(work: (tx: SqlTx, afterCommit: AfterCommit) => Promise<T>): Promise<T>;
+  announce(t: SqlTx, afterCommit: AfterCommit, task: Task): Promise<void>;
+  finish(t: SqlTx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options?: FinishOptions): Promise<Task>;
   loadForAgentOwner(viewer: Viewer, id: string): Promise<Task & { agent: { ownerId: string } | null }>;
   loadForRequester(viewer: Viewer, id: string): Promise<Task>;
   files: TaskFiles;
@@ -61,8 +64,8 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
   const { prisma, clock, config } = deps;
   const secondsFrom = (from: Date, seconds: number) => new Date(from.getTime() + seconds * 1000);
 
-  async function deadlineOf(t: Db, taskId: string): Promise<Date | null> {
-    return paymentDeadline(await t.payment.findUnique({ where: { taskId }, select: { method: true, status: true, createdAt: true } }));
+  async function deadlineOf(t: SqlDb, taskId: string): Promise<Date | null> {
+    return paymentDeadline(await paymentOfTask(t, taskId));
   }
 
   // The agent asks the requester for more input. `by` is the agent (task token) or its owner.
@@ -83,7 +86,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
         by: { ...by, note: request.message, data: { round } },
       });
       const timeoutAt = earliest(secondsFrom(now, config.trust.inputTimeoutSeconds), await deadlineOf(t, task.id));
-      await enqueue(t, inputTimeout, { taskId: task.id, round }, { runAt: timeoutAt });
+      await enqueueSql(t, inputTimeout, { taskId: task.id, round }, { runAt: timeoutAt });
       await core.announce(t, afterCommit, moved);
       return moved;
     });
@@ -91,7 +94,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
 
   // The agent's result: final at once, or held for the requester's review when the task has a window.
   // `task.payment`: the task's payment when it was read with the task (not read again to take it).
-  async function resultGiven(t: Tx, afterCommit: AfterCommit, task: Task & { payment?: Payment | null }, result: Record<string, unknown>, by: Actor): Promise<Task> {
+  async function resultGiven(t: SqlTx, afterCommit: AfterCommit, task: Task & { payment?: Payment | null }, result: Record<string, unknown>, by: Actor): Promise<Task> {
     const resultFiles = await core.files.forResult(t, task.id, result);
     await core.files.link(t, task.id, 'result', resultFiles.files);
     const resultHash = resultFiles.hash;
@@ -100,7 +103,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
     const now = clock.now();
     const reviewEndsAt = earliest(secondsFrom(now, task.reviewWindowSeconds), await deadlineOf(t, task.id));
     const { task: moved } = await transition(t, task.id, 'deliver_result', { now, current: task, data: { ...data, reviewEndsAt }, by: { ...by, data: { resultHash } } });
-    await enqueue(t, autoApprove, { taskId: task.id }, { runAt: reviewEndsAt });
+    await enqueueSql(t, autoApprove, { taskId: task.id }, { runAt: reviewEndsAt });
     await core.announce(t, afterCommit, moved);
     return moved;
   }
@@ -142,17 +145,13 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
           data: { expiresAt, inputRequest: null, inputRequestedAt: null },
           by: { kind: 'requester', id: viewer.id, data: { round: task.inputRounds, input: input as Prisma.InputJsonValue, inputHash } },
         });
-        const delivery = await t.delivery.create({
-          data: {
-            id: newId('dlv'),
-            taskId: id,
-            agentId: task.agentId!,
-            type: 'task.input',
-            payload: { input, inputHash, round: task.inputRounds } as Prisma.InputJsonValue,
-          },
-        });
-        await enqueue(t, deliverTask, { deliveryId: delivery.id });
-        await enqueue(t, expireTask, { taskId: id }, { runAt: expiresAt });
+        const deliveryId = newId('dlv');
+        await insertDelivery(
+          t,
+          { id: deliveryId, taskId: id, agentId: task.agentId!, type: 'task.input', payload: json({ input, inputHash, round: task.inputRounds } as Prisma.InputJsonValue), now },
+          jobCallSql(deliverTask, { deliveryId }),
+        );
+        await enqueueSql(t, expireTask, { taskId: id }, { runAt: expiresAt });
         await core.announce(t, afterCommit, moved);
         return moved;
       });
@@ -160,11 +159,11 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
 
     // Job: the input request `round` was not answered in time.
     async inputTimedOut(taskId: string, round: number): Promise<void> {
-      const task = await prisma.task.findUnique({ where: { id: taskId }, select: { status: true, inputRounds: true, inputRequestedAt: true } });
+      const task = await findTask(deps.sql, taskId);
       if (!task || task.status !== 'input_required' || task.inputRounds !== round || !task.inputRequestedAt) return;
-      const dueAt = earliest(secondsFrom(task.inputRequestedAt, config.trust.inputTimeoutSeconds), await deadlineOf(prisma, taskId));
+      const dueAt = earliest(secondsFrom(task.inputRequestedAt, config.trust.inputTimeoutSeconds), await deadlineOf(deps.sql, taskId));
       if (dueAt > clock.now()) {
-        await enqueue(prisma, inputTimeout, { taskId, round }, { runAt: dueAt });
+        await enqueueSql(deps.sql, inputTimeout, { taskId, round }, { runAt: dueAt });
         return;
       }
       await unlessOvertaken(
@@ -188,10 +187,10 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
 
     // Job: the review window passed (or the hold is about to lapse) without an answer.
     async autoApprove(taskId: string): Promise<void> {
-      const task = await prisma.task.findUnique({ where: { id: taskId }, select: { status: true, reviewEndsAt: true } });
+      const task = await findTask(deps.sql, taskId);
       if (!task || task.status !== 'delivered' || !task.reviewEndsAt) return;
       if (task.reviewEndsAt > clock.now()) {
-        await enqueue(prisma, autoApprove, { taskId }, { runAt: task.reviewEndsAt });
+        await enqueueSql(deps.sql, autoApprove, { taskId }, { runAt: task.reviewEndsAt });
         return;
       }
       await unlessOvertaken(
@@ -216,7 +215,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
           data: { disputeReason: reason, disputeAnswerBy: answerBy },
           by: { kind: 'requester', id: viewer.id, note: reason },
         });
-        await enqueue(t, disputeTimeout, { taskId: id }, { runAt: answerBy });
+        await enqueueSql(t, disputeTimeout, { taskId: id }, { runAt: answerBy });
         await core.announce(t, afterCommit, task);
         return task;
       });
@@ -255,10 +254,10 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
 
     // Job: the owner did not answer the dispute in time; it refunds by default.
     async disputeTimedOut(taskId: string): Promise<void> {
-      const task = await prisma.task.findUnique({ where: { id: taskId }, select: { status: true, disputeContestedAt: true, disputeAnswerBy: true } });
+      const task = await findTask(deps.sql, taskId);
       if (!task || task.status !== 'disputed' || task.disputeContestedAt || !task.disputeAnswerBy) return;
       if (task.disputeAnswerBy > clock.now()) {
-        await enqueue(prisma, disputeTimeout, { taskId }, { runAt: task.disputeAnswerBy });
+        await enqueueSql(deps.sql, disputeTimeout, { taskId }, { runAt: task.disputeAnswerBy });
         return;
       }
       await unlessOvertaken(
@@ -284,7 +283,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
 
     // CLI (operators): settles a dispute, contested or not.
     async resolveDispute(taskId: string, outcome: 'refund' | 'pay', note: string): Promise<Task> {
-      const task = await prisma.task.findUnique({ where: { id: taskId }, select: { id: true } });
+      const task = await findTask(deps.sql, taskId);
       if (!task) throw notFound('task');
       return core.tx((t, afterCommit) =>
         outcome === 'refund'
@@ -301,7 +300,7 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
   // A refund or contest that lost to a contest made at the same moment: say so rather than a bare 409.
   async function contestedMeanwhile(error: unknown, id: string): Promise<AppError | null> {
     if (!(error instanceof AppError && error.code === 'CONFLICT')) return null;
-    const now = await prisma.task.findUnique({ where: { id }, select: { status: true, disputeContestedAt: true } });
+    const now = await findTask(deps.sql, id);
     return now?.status === 'disputed' && now.disputeContestedAt ? contested() : null;
   }
 }

@@ -1,15 +1,26 @@
 // Tasks: creation with routing and payment, the agent and requester moves, the callback, expiry and
 // the re-routing of tasks that found no agent yet.
 import type { Deps } from '../deps.js';
-import type { Tx } from '../db/client.js';
+import type { SqlTx } from '../db/kysely.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
-import { sqlIn } from '../db/kysely-prisma.js';
-import { assignAgent, insertTask, taskWithPayment } from '../stores/task-store.js';
+import {
+  assignAgent,
+  dropIdempotencyKey,
+  findTask,
+  insertTask,
+  recordWaitingRouting,
+  taskOfIdempotencyKey,
+  taskWithAgentOwner,
+  taskWithPayment,
+  waitingTaskIds,
+} from '../stores/task-store.js';
+import { ownerOfAgent } from '../stores/agent-store.js';
+import { paymentOfTask } from '../stores/payment-store.js';
 import { json } from '../stores/json.js';
 import { AppError, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue, jobCallSql } from '../jobs/enqueue.js';
+import { enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency-window.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
@@ -36,33 +47,33 @@ export interface CreatedTask {
 
 export interface TaskHooks {
   // Inside the transaction that finished the task (reputation, statistics).
-  taskFinished(tx: Tx, task: Task): Promise<void>;
+  taskFinished(tx: SqlTx, task: Task): Promise<void>;
 }
 
 export function taskService(deps: Deps, payments: () => PaymentService, hooks: TaskHooks) {
   const { prisma, logger, clock } = deps;
 
-  function tx<T>(work: (tx: Tx, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
-    return withTransaction(prisma, work, (error) => logger.warn({ err: error }, 'after-commit work failed'));
+  function tx<T>(work: (tx: SqlTx, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
+    return withTransaction(deps.sql, work, (error) => logger.warn({ err: error }, 'after-commit work failed'));
   }
 
   // An agent's owner never changes, so it is read once per agent and process (a bounded cache).
   const owners = new Map<string, string>();
-  async function ownerOf(t: Tx, agentId: string): Promise<string | null> {
+  async function ownerOf(t: SqlTx, agentId: string): Promise<string | null> {
     const known = owners.get(agentId);
     if (known) return known;
-    const agent = await t.agent.findUnique({ where: { id: agentId }, select: { ownerId: true } });
-    if (!agent) return null;
+    const ownerId = await ownerOfAgent(t, agentId);
+    if (!ownerId) return null;
     if (owners.size >= 10_000) owners.clear();
-    owners.set(agentId, agent.ownerId);
-    return agent.ownerId;
+    owners.set(agentId, ownerId);
+    return ownerId;
   }
 
   // Where the bus has a channel, the hot moves send their event in their own statement (task-states.ts).
   const notify = deps.events.notifyChannel;
 
   // `sent`: the move's own statement sent the event (notify); it is only counted once committed.
-  async function announce(t: Tx, afterCommit: AfterCommit, task: Task, sent = false): Promise<void> {
+  async function announce(t: SqlTx, afterCommit: AfterCommit, task: Task, sent = false): Promise<void> {
     if (sent) {
       const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: null };
       afterCommit(async () => deps.events.sentInTransaction(event));
@@ -74,7 +85,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   }
 
   // The task moves to matched: a callback token is made and the delivery is queued, all in `t`.
-  async function matchNow(t: Tx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<Task> {
+  async function matchNow(t: SqlTx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<Task> {
     const nonce = newTokenNonce();
     const deliveryId = newId('dlv');
     const now = clock.now();
@@ -96,16 +107,16 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   // (insertTask), so there is nothing to claim and no payment yet; otherwise it waited unrouted and is
   // given the agent now.
   // `requester`: the requester as the request authenticated him, when there is a request.
-  async function assign(t: Tx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer) {
+  async function assign(t: SqlTx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer) {
     if (!fresh) {
-      if (!(await assignAgent(sqlIn(t), task.id, agent.id, json(explanation as unknown as Prisma.InputJsonValue), clock.now()))) return null;
+      if (!(await assignAgent(t, task.id, agent.id, json(explanation as unknown as Prisma.InputJsonValue), clock.now()))) return null;
     }
     const plan = await payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh, requester });
     if (plan.ready) await matchNow(t, afterCommit, task.id, { status: 'pending', startedAt: null });
     return { plan };
   }
 
-  async function finish(t: Tx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, { payment, ...options }: FinishOptions = {}) {
+  async function finish(t: SqlTx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, { payment, ...options }: FinishOptions = {}) {
     const { task, changed } = await transition(t, taskId, move, { now: clock.now(), notify, ...options });
     if (changed) {
       await payments().finalize(t, taskId, outcome, payment);
@@ -116,20 +127,20 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   }
 
   async function loadForAgentOwner(viewer: Viewer, id: string): Promise<Task & { agent: { ownerId: string } | null }> {
-    const task = await prisma.task.findUnique({ where: { id }, include: { agent: { select: { ownerId: true } } } });
+    const task = await taskWithAgentOwner(deps.sql, id);
     if (!task) throw notFound('task');
     if (task.agent?.ownerId !== viewer.id) throw forbidden('only the owner of the assigned agent may do this');
     return task;
   }
 
   async function loadForRequester(viewer: Viewer, id: string): Promise<Task> {
-    const task = await prisma.task.findUnique({ where: { id } });
+    const task = await findTask(deps.sql, id);
     if (!task) throw notFound('task');
     if (task.requesterId !== viewer.id) throw forbidden('only the requester may do this');
     return task;
   }
 
-  async function deliveredIn(t: Tx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<void> {
+  async function deliveredIn(t: SqlTx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<void> {
     const by: Actor = { kind: 'system', note: 'the agent accepted the delivery' };
     const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), current, by, notify }).catch(overtaken({ task: null, changed: false }));
     if (changed && task) await announce(t, afterCommit, task, notify !== null);
@@ -153,11 +164,11 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   // The task an earlier request with this key made within the key's 24 hours; one that is older, or whose
   // card was declined, gives the key up (see create).
   async function earlierTask(requesterId: string, key: string): Promise<Task | null> {
-    const task = await prisma.task.findUnique({ where: { requesterId_idempotencyKey: { requesterId, idempotencyKey: key } } });
+    const task = await taskOfIdempotencyKey(deps.sql, requesterId, key);
     if (!task) return null;
     const expired = clock.now().getTime() - task.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS;
     if (expired || (task.status === 'failed' && task.error === 'payment_declined')) {
-      await prisma.task.updateMany({ where: { id: task.id, idempotencyKey: key }, data: { idempotencyKey: null } });
+      await dropIdempotencyKey(deps.sql, task.id, key, clock.now());
       return null;
     }
     return task;
@@ -173,7 +184,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
   // A task made by an earlier request: its payment method is read back, since that request's plan is gone.
   async function withEarlierHold(task: Task): Promise<CreatedTask> {
-    const payment = await prisma.payment.findUnique({ where: { taskId: task.id }, select: { method: true } });
+    const payment = await paymentOfTask(deps.sql, task.id);
     return withHold(task.id, payment?.method);
   }
 
@@ -206,7 +217,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         plan = await tx(async (t, afterCommit) => {
           // The insert, the routed agent's task count and the expiry job: one statement.
           const row = await insertTask(
-            sqlIn(t),
+            t,
             {
               id,
               requesterId: viewer.id,
@@ -232,7 +243,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
           await files.link(t, id, 'input', inputFiles.files);
           const assigned = routed ? await assign(t, afterCommit, row, routed, true, viewer) : null;
           if (!assigned) {
-            await enqueue(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
+            await enqueueSql(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
             await announce(t, afterCommit, row);
           }
           return assigned?.plan ?? null;
@@ -339,8 +350,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // Payment hook: the card hold was confirmed, so the waiting task can be delivered.
     // `locked`: the task's row as the hold's transaction locked it.
-    async matchAfterAuthorization(t: Tx, afterCommit: AfterCommit, taskId: string, locked: LockedTask | null): Promise<void> {
-      const task = locked ?? (await t.task.findUnique({ where: { id: taskId }, select: { status: true, agentId: true, startedAt: true } }));
+    async matchAfterAuthorization(t: SqlTx, afterCommit: AfterCommit, taskId: string, locked: LockedTask | null): Promise<void> {
+      const task = locked ?? (await findTask(t, taskId));
       if (!task || task.status !== 'pending' || !task.agentId) return;
       await matchNow(t, afterCommit, taskId, task);
     },
@@ -352,7 +363,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // Job: routes a task that has no agent yet; tries again later while it has not expired.
     async routeWaiting(taskId: string): Promise<void> {
-      const task = await prisma.task.findUnique({ where: { id: taskId } });
+      const task = await findTask(deps.sql, taskId);
       if (!task || task.status !== 'pending' || task.agentId || task.expiresAt <= clock.now()) return;
       const criteria = criteriaOf(task);
       let routed: Routed | null = null;
@@ -373,10 +384,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         if (!done) {
           // Why it still waits, as of this try.
           if (!routed && explained) {
-            await t.task.updateMany({ where: { id: taskId, status: 'pending', agentId: null }, data: { routing: explained as unknown as Prisma.InputJsonValue } });
+            await recordWaitingRouting(t, taskId, json(explained as unknown as Prisma.InputJsonValue), clock.now());
           }
           const runAt = new Date(Math.min(clock.now().getTime() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
-          await enqueue(t, routeTask, { taskId }, { runAt });
+          await enqueueSql(t, routeTask, { taskId }, { runAt });
         }
         return done;
       });
@@ -387,25 +398,20 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // After an agent changed: tasks still waiting for an agent get another chance soon.
     async agentChanged(_agentId: string): Promise<void> {
-      const waiting = await prisma.task.findMany({
-        where: { status: 'pending', agentId: null, expiresAt: { gt: clock.now() } },
-        select: { id: true },
-        orderBy: { id: 'asc' },
-        take: 500,
-      });
+      const waiting = await waitingTaskIds(deps.sql, clock.now(), 500);
       if (waiting.length === 0) return;
-      await prisma.$transaction(async (t) => {
-        for (const { id } of waiting) await enqueue(t, routeTask, { taskId: id });
+      await deps.sql.transaction().execute(async (t) => {
+        for (const id of waiting) await enqueueSql(t, routeTask, { taskId: id });
       });
     },
 
     // Job: the expiry time passed.
     async expire(taskId: string): Promise<void> {
-      const task = await prisma.task.findUnique({ where: { id: taskId } });
+      const task = await findTask(deps.sql, taskId);
       // Waiting for input, for review or in a dispute, the task has its own clock (task-trust.ts).
       if (!task || isTerminal(task.status) || !['pending', 'matched', 'in_progress'].includes(task.status)) return;
       if (task.expiresAt > clock.now()) {
-        await enqueue(prisma, expireTask, { taskId }, { runAt: task.expiresAt });
+        await enqueueSql(deps.sql, expireTask, { taskId }, { runAt: task.expiresAt });
         return;
       }
       // Finished by someone else in the meantime: nothing to expire.
@@ -427,13 +433,13 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
     // An A2A agent cancelled the task on its side (delivery/a2a): it ends cancelled, paid back as a cancel is.
     async cancelledByAgent(taskId: string, note: string): Promise<void> {
-      const task = await prisma.task.findUnique({ where: { id: taskId }, select: { agentId: true } });
+      const task = await findTask(deps.sql, taskId);
       await tx((t, afterCommit) => finish(t, afterCommit, taskId, 'cancel', 'cancelled', { by: { kind: 'agent', id: task?.agentId, note } })).catch(overtaken(undefined));
     },
 
     // Delivery was given up, in the transaction that records the last attempt. A task that moved on
     // meanwhile (the agent answered, the requester cancelled) is left where it is.
-    async markUndeliverableIn(t: Tx, afterCommit: AfterCommit, taskId: string): Promise<void> {
+    async markUndeliverableIn(t: SqlTx, afterCommit: AfterCommit, taskId: string): Promise<void> {
       await finish(t, afterCommit, taskId, 'undeliverable', 'failed', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } }).catch(overtaken(undefined));
     },
 

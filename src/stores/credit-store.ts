@@ -78,3 +78,33 @@ export async function giveCreditBack(db: SqlDb, taskId: string, entryId: string,
     )
     .execute();
 }
+
+export interface CreditAddition {
+  userId: string;
+  agentId: string;
+  amount: number;
+  // The ledger row's id and kind; a purchase carries its PaymentIntent, unique in the ledger.
+  entryId: string;
+  kind: 'grant' | 'purchase';
+  intentId?: string;
+  now: Date;
+}
+
+// Credits given or bought: the ledger row, then the balance raised by the amount. Null when the ledger
+// already has the purchase's intent (a replayed charge), in which case nothing changes.
+export async function addCredits(db: SqlDb, a: CreditAddition): Promise<number | null> {
+  const entry = await db
+    .insertInto('creditLedger')
+    .values({ id: a.entryId, userId: a.userId, agentId: a.agentId, kind: a.kind, delta: a.amount, intentId: a.intentId ?? null, createdAt: a.now })
+    .onConflict((oc) => oc.column('intentId').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!entry) return null;
+  const row = await db
+    .insertInto('creditBalances')
+    .values({ userId: a.userId, agentId: a.agentId, balance: a.amount, updatedAt: a.now })
+    .onConflict((oc) => oc.columns(['userId', 'agentId']).doUpdateSet((eb) => ({ balance: sql<number>`${eb.ref('creditBalances.balance')} + ${a.amount}`, updatedAt: a.now })))
+    .returning('balance')
+    .executeTakeFirstOrThrow();
+  return row.balance;
+}

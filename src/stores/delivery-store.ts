@@ -4,6 +4,7 @@
 import { sql, type Insertable, type RawBuilder } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
 import type { DeliveryAttempt } from '../generated/kysely/types.js';
+import type { JsonSql } from './json.js';
 
 export type AttemptRecord = Insertable<DeliveryAttempt> & { at: Date };
 
@@ -67,4 +68,29 @@ export async function dropDelivery(db: SqlDb, deliveryId: string): Promise<void>
 // The endpoint is disabled: the delivery waits, without a time, until its owner enables it again.
 export async function parkDelivery(db: SqlDb, deliveryId: string): Promise<void> {
   await db.updateTable('deliveries').set({ nextAttemptAt: null }).where('id', '=', deliveryId).where('status', '=', 'pending').execute();
+}
+
+export interface NewDelivery {
+  id: string;
+  taskId: string;
+  agentId: string;
+  // 'task.assigned' when absent (the column's default).
+  type?: string;
+  payload?: JsonSql;
+  now: Date;
+}
+
+// A delivery and the job that sends it, in one statement.
+export async function insertDelivery(db: SqlDb, d: NewDelivery, job: RawBuilder<unknown>): Promise<void> {
+  const { now, ...values } = d;
+  await db
+    .with('d', (q) => q.insertInto('deliveries').values({ ...values, createdAt: now, updatedAt: now }).returning('id'))
+    .selectFrom('d')
+    .select(sql<string>`(${job}).id::text`.as('job'))
+    .executeTakeFirstOrThrow();
+}
+
+// Whether the task has an A2A link (the agent told us which of its tasks is ours).
+export async function hasA2ALink(db: SqlDb, taskId: string): Promise<boolean> {
+  return (await db.selectFrom('a2aTaskLinks').select('taskId').where('taskId', '=', taskId).executeTakeFirst()) !== undefined;
 }

@@ -113,3 +113,25 @@ export async function owedTransfers(db: SqlDb, payeeId: string): Promise<string[
     .execute();
   return rows.map((r) => r.taskId);
 }
+
+// The payment with its task's requester (who may confirm its hold).
+export async function paymentWithRequester(db: SqlDb, by: { taskId: string } | { intentId: string }): Promise<(Payment & { task: { requesterId: string } }) | null> {
+  const row = await db
+    .selectFrom('payments as p')
+    .innerJoin('tasks as t', 't.id', 'p.taskId')
+    .selectAll('p')
+    .select('t.requesterId')
+    .$if('taskId' in by, (q) => q.where('p.taskId', '=', (by as { taskId: string }).taskId))
+    .$if('intentId' in by, (q) => q.where('p.intentId', '=', (by as { intentId: string }).intentId))
+    .executeTakeFirst();
+  if (!row) return null;
+  const { requesterId, ...payment } = row;
+  return { ...paymentOf(payment), task: { requesterId } };
+}
+
+// A processor event's id, recorded once: false when it was already (a concurrent delivery of the same
+// event waits on the insert, so one of them handles it).
+export async function recordWebhookEvent(db: SqlDb, id: string, type: string): Promise<boolean> {
+  const rows = await db.insertInto('processedWebhookEvents').values({ id, type }).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
+  return rows.length === 1;
+}

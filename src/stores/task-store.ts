@@ -231,3 +231,59 @@ export async function assignAgent(db: SqlDb, taskId: string, agentId: string, ro
     .executeTakeFirst();
   return row !== undefined;
 }
+
+// The task with its agent's owner (null without an agent): who may make an agent owner's move.
+export async function taskWithAgentOwner(db: SqlDb, id: string): Promise<(Task & { agent: { ownerId: string } | null }) | null> {
+  const row = await db
+    .selectFrom('tasks as t')
+    .leftJoin('agents as a', 'a.id', 't.agentId')
+    .selectAll('t')
+    .select('a.ownerId as agentOwnerId')
+    .where('t.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { agentOwnerId, ...task } = row;
+  return { ...taskOf(task), agent: agentOwnerId === null ? null : { ownerId: agentOwnerId } };
+}
+
+// The task a requester made with this idempotency key, if any.
+export async function taskOfIdempotencyKey(db: SqlDb, requesterId: string, key: string): Promise<Task | null> {
+  const row = await db.selectFrom('tasks').selectAll().where('requesterId', '=', requesterId).where('idempotencyKey', '=', key).executeTakeFirst();
+  return row ? taskOf(row) : null;
+}
+
+// The task gives its idempotency key up (expired, or its card declined).
+export async function dropIdempotencyKey(db: SqlDb, taskId: string, key: string, now: Date): Promise<void> {
+  await db.updateTable('tasks').set({ idempotencyKey: null, updatedAt: now }).where('id', '=', taskId).where('idempotencyKey', '=', key).execute();
+}
+
+// Why a task still waits for an agent, as of the last try; only while it still waits.
+export async function recordWaitingRouting(db: SqlDb, taskId: string, routing: JsonSql, now: Date): Promise<void> {
+  await db
+    .updateTable('tasks')
+    .set({ routingExplanation: routing, updatedAt: now })
+    .where('id', '=', taskId)
+    .where('status', '=', 'pending')
+    .where('agentId', 'is', null)
+    .execute();
+}
+
+// Tasks still waiting for an agent that have not expired, oldest first.
+export async function waitingTaskIds(db: SqlDb, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tasks')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('agentId', 'is', null)
+    .where('expiresAt', '>', now)
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+// Who made the task's latest move (its last history entry's actor).
+export async function lastMoveActor(db: SqlDb, taskId: string): Promise<string | null> {
+  const row = await db.selectFrom('taskHistory').select('actor').where('taskId', '=', taskId).orderBy('at', 'desc').limit(1).executeTakeFirst();
+  return row?.actor ?? null;
+}

@@ -9,11 +9,13 @@
 import { Role, type Message, type Part, type SendMessageRequest } from '@a2a-js/sdk';
 import { A2AError, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import type { Deps } from '../../deps.js';
-import type { Tx } from '../../db/client.js';
+import type { SqlDb, SqlTx } from '../../db/kysely.js';
 import type { Agent, Delivery, Prisma, Task } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { enqueue } from '../../jobs/enqueue.js';
+import { jobCallSql } from '../../jobs/enqueue.js';
+import { hasA2ALink, insertDelivery } from '../../stores/delivery-store.js';
+import { lastMoveActor } from '../../stores/task-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { tokenHash, tokenMatches } from '../../services/task-token.js';
 import { isTerminal } from '../../services/task-states.js';
@@ -97,9 +99,9 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
     return { kind: 'response', status: last.status, retryAfterMs: last.retryAfterMs, latencyMs: last.latencyMs };
   }
 
-  async function schedule(t: Tx | typeof prisma, task: Pick<Task, 'id' | 'agentId'>, type: string, runAt?: Date) {
-    const delivery = await t.delivery.create({ data: { id: newId('dlv'), taskId: task.id, agentId: task.agentId!, type } });
-    await enqueue(t, deliverTask, { deliveryId: delivery.id }, runAt ? { runAt } : {});
+  async function schedule(t: SqlDb, task: Pick<Task, 'id' | 'agentId'>, type: string, runAt?: Date) {
+    const deliveryId = newId('dlv');
+    await insertDelivery(t, { id: deliveryId, taskId: task.id, agentId: task.agentId!, type, now: clock.now() }, jobCallSql(deliverTask, { deliveryId }, runAt ? { runAt } : {}));
   }
 
   // The next GetTask: now (to read a result a status update announced), after the backoff, or, for an
@@ -110,7 +112,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
     const link = await prisma.a2ATaskLink.update({ where: { taskId: task.id }, data: { polls: { increment: 1 } } }).catch(() => null);
     const backoff = Math.min(POLL_FIRST_MS * 2 ** Math.max((link?.polls ?? 1) - 1, 0), POLL_MAX_MS);
     const delay = when === 'now' ? 0 : when === 'safety' ? POLL_MAX_MS : backoff;
-    await schedule(prisma, task, A2A_GET, new Date(clock.now().getTime() + delay));
+    await schedule(deps.sql, task, A2A_GET, new Date(clock.now().getTime() + delay));
   }
 
   // Moves our task as the agent's report says. Late or repeated reports are harmless: a move the task's
@@ -127,7 +129,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
     // that answers CancelTask with WORKING does not get CancelTask after CancelTask).
     if (task.status === 'cancelled' && !isFinal(remote.state)) {
       if ((await prisma.delivery.count({ where: { taskId, type: A2A_CANCEL } })) > 0) return;
-      return schedule(prisma, task, A2A_CANCEL);
+      return schedule(deps.sql, task, A2A_CANCEL);
     }
     const token = tasks.tokenFor(task);
     if (!token) return;
@@ -231,13 +233,11 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
 
     // In the transaction that finished a task: a cancelled task of an A2A agent is cancelled there too
     // (other endings cost no statement here).
-    async taskFinished(t: Tx, task: Task): Promise<void> {
+    async taskFinished(t: SqlTx, task: Task): Promise<void> {
       if (task.status !== 'cancelled' || !task.agentId) return;
-      const link = await t.a2ATaskLink.findUnique({ where: { taskId: task.id }, select: { taskId: true } });
-      if (!link) return;
+      if (!(await hasA2ALink(t, task.id))) return;
       // Not when the agent itself cancelled it.
-      const last = await t.taskHistoryEntry.findFirst({ where: { taskId: task.id }, orderBy: { at: 'desc' }, select: { actor: true } });
-      if (last?.actor !== 'agent') await schedule(t, task, A2A_CANCEL);
+      if ((await lastMoveActor(t, task.id)) !== 'agent') await schedule(t, task, A2A_CANCEL);
     },
   };
 }
