@@ -30,7 +30,7 @@ async function newAgent(name: string, capability: string): Promise<string> {
   return id;
 }
 
-// A finished task of `requesterId` for the agent, its outcome recorded as the finishing transaction does;
+// A finished task of `requesterId` for the agent, its outcome recounted as the agent.figures job does;
 // `rating` is written straight in (the API rates the ones that matter).
 async function finishedTask(agentId: string, requesterId: string, status: TaskStatus, opts: { rating?: number; paid?: boolean } = {}): Promise<string> {
   const id = `tsk_${randomBytes(8).toString('hex')}`;
@@ -51,7 +51,7 @@ async function finishedTask(agentId: string, requesterId: string, status: TaskSt
       payment: { create: { id: `pay_${randomBytes(8).toString('hex')}`, method: 'free', status: opts.paid === false ? 'released' : status === 'completed' ? 'captured' : 'released', amountCents: 0 } },
     },
   });
-  await server.prisma.$transaction((tx) => server.app.services.reputation.recordTaskOutcome(tx, id));
+  await server.app.services.reputation.recountFigures(agentId);
   return id;
 }
 const rate = (taskId: string, rating: number, key = requester.apiKey) => server.api.post(`/v1/tasks/${taskId}/rating`, { key, body: { rating } });

@@ -66,7 +66,11 @@ async function finishedTask(
   return id;
 }
 
-const recordOutcome = (taskId: string) => inTx((tx) => services().reputation.recordTaskOutcome(tx, taskId));
+// What the agent.figures job that a task's finishing transaction queues does for the task's agent.
+const recordOutcome = async (taskId: string) => {
+  const { agentId } = await server.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { agentId: true } });
+  if (agentId) await services().reputation.recountFigures(agentId);
+};
 const deliveryOutcome = (agentId: string, ok: boolean) => inTx((tx) => services().reputation.deliveryOutcome(tx, agentId, ok));
 
 beforeAll(async () => {

@@ -27,14 +27,25 @@ export async function recordHealthOutcome(tx: Db, agentId: string, ok: boolean, 
   return { before: current.status, after };
 }
 
-// A success makes the agent healthy whatever came before (withOutcome, healthStatus): one statement,
-// which locks the row and returns the status it had.
+// How old a healthy agent's evidence may get before a success writes it again. A success on an agent that
+// is healthy already changes only two times; writing them on every delivery made all deliveries to one
+// agent wait for each other on its row. Far below the evidence window (health.ts) and the sweep interval.
+export const HEALTHY_REWRITE_MS = 60_000;
+
+// A success makes the agent healthy whatever came before (withOutcome, healthStatus): one statement, which
+// writes only when something changes or the evidence is older than HEALTHY_REWRITE_MS, and returns the
+// status the row had. Null for an unknown agent or when there was nothing to write.
 async function recordSuccess(tx: Db, agentId: string, now: Date): Promise<HealthChange | null> {
   const after: HealthStatus = healthStatus(withOutcome({ failStreak: 0, lastHealthyAt: null, lastUnhealthyAt: null }, true, now), now);
+  const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
   const rows = await tx.$queryRaw<Array<{ before: HealthStatus }>>`
+    WITH old AS (SELECT id, health_status FROM agents WHERE id = ${agentId})
     UPDATE agents SET health_status = ${after}::"HealthStatus", health_fail_streak = 0, last_healthy_at = ${now}, health_checked_at = ${now}
-    FROM (SELECT id, health_status FROM agents WHERE id = ${agentId} FOR UPDATE) AS old
+    FROM old
     WHERE agents.id = old.id
+      AND (agents.health_status <> ${after}::"HealthStatus" OR agents.health_fail_streak <> 0
+        OR agents.last_healthy_at IS NULL OR agents.last_healthy_at < ${stale}
+        OR agents.health_checked_at IS NULL OR agents.health_checked_at < ${stale})
     RETURNING old.health_status::text AS before`;
   return rows[0] ? { before: rows[0].before, after } : null;
 }

@@ -104,7 +104,10 @@ export function accountService(deps: Deps) {
       const found = await store.keyWithUser(db, sha256Hex(apiKey));
       const now = clock.now();
       if (!found || found.key.revokedAt || (found.key.expiresAt && found.key.expiresAt <= now)) return null;
-      await store.touchApiKey(db, found.key.id, now, LAST_USED_RESOLUTION_MS);
+      // The read shows the last recorded use: within the resolution there is nothing to write, and no
+      // statement is sent (most requests of a busy key).
+      const lastUsed = found.key.lastUsedAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+      if (now.getTime() - lastUsed >= LAST_USED_RESOLUTION_MS) await store.touchApiKey(db, found.key.id, now, LAST_USED_RESOLUTION_MS);
       return { user: found.user, apiKeyId: found.key.id, scopes: effectiveScopes(found.key.scopes), expiresAt: found.key.expiresAt };
     },
 

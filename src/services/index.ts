@@ -36,7 +36,7 @@ export function createServices(deps: Deps) {
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
     taskFinished: async (tx, task) => {
-      await reputation.recordTaskOutcome(tx, task.id, task.agentId);
+      await reputation.taskFinished(tx, task.agentId);
       // A cancelled task of an A2A agent is cancelled at the agent too (CancelTask, a delivery).
       await deliveries.a2a.taskFinished(tx, task);
     },

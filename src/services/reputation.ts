@@ -1,9 +1,11 @@
-// Reputation: ratings, health, track record, verification and the trust score built from them. Every
-// change of an input recomputes the trust score and tier in the same transaction and, when the search
-// engine keeps its own index, queues a sync (ratings, tasks and trust are sort keys of discovery).
+// Reputation: ratings, health, track record, verification and the trust score built from them. A change
+// of a rating, the health or the verification recomputes the trust score and tier in the same
+// transaction; a finished task is counted by the agent.figures job (jobs/specs/agent-figures.ts), which
+// its transaction queues. When the search engine keeps its own index, a sync is queued with each
+// (ratings, tasks and trust are sort keys of discovery).
 //
 // For the task lifecycle, call inside the transaction that made the change:
-//   services.reputation.recordTaskOutcome(tx, taskId)      after a task reached a terminal state
+//   services.reputation.taskFinished(tx, agentId)          after a task reached a terminal state
 //   services.reputation.deliveryOutcome(tx, agentId, ok)   after each delivery attempt (ok: 2xx)
 import type { Deps } from '../deps.js';
 import type { Db } from '../db/client.js';
@@ -12,6 +14,7 @@ import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { probeUrl } from '../delivery/probe.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { searchSync } from '../jobs/specs/search-sync.js';
+import { agentFigures } from '../jobs/specs/agent-figures.js';
 import { healthSweep } from '../jobs/specs/health-sweep.js';
 import { healthProbe } from '../jobs/specs/health-probe.js';
 import { expireHealthEvidence, recordHealthOutcome, silentAgentIds, type HealthChange } from '../reputation/health-store.js';
@@ -19,6 +22,10 @@ import { refreshTrust } from '../reputation/refresh-trust.js';
 import { refreshRatings, refreshTrackRecord } from '../reputation/track-record.js';
 import { dailyOutcomes } from '../reputation/daily.js';
 import type { Viewer } from './accounts.js';
+
+// How long a finished task's recount waits for more of the agent's tasks to finish: its figures (counts,
+// track record, trust) lag by at most this much, plus the queue's wait.
+export const FIGURES_DELAY_MS = 1000;
 
 // Probes queued per sweep, at most: a large registry is covered over several sweeps, stalest first.
 const PROBES_PER_SWEEP = 1000;
@@ -43,16 +50,21 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
 
   /**
    * Recounts the agent's tasks (taskCount, completedCount, failedCount), its recent track record (success
-   * rate, p50/p95 time from delivery to completion) and its trust. Idempotent; does nothing for a task
-   * without an agent. Call in the transaction that finished the task.
+   * rate, p50/p95 time from delivery to completion) and its trust. Idempotent: the agent.figures job.
    */
-  // `agentId`: the task's agent when the caller has the task at hand (it is then not read again).
-  async function recordTaskOutcome(tx: Db, taskId: string, agentId?: string | null): Promise<void> {
-    const agent = agentId !== undefined ? agentId : (await tx.task.findUnique({ where: { id: taskId }, select: { agentId: true } }))?.agentId;
-    if (!agent) return;
-    // The recount stores the trust it leads to as well.
-    await refreshTrackRecord(tx, agent);
-    if (search.keepsIndex) await enqueue(tx, searchSync, { agentId: agent });
+  async function recountFigures(agentId: string): Promise<void> {
+    await prisma.$transaction(async (tx) => {
+      // The recount stores the trust it leads to as well.
+      await refreshTrackRecord(tx, agentId);
+      if (search.keepsIndex) await enqueue(tx, searchSync, { agentId });
+    });
+  }
+
+  // In the transaction that finished a task of the agent: its recount is queued FIGURES_DELAY_MS later,
+  // or the pending one is joined (keeping its time), so a busy agent is recounted once per batch.
+  async function taskFinished(tx: Db, agentId: string | null): Promise<void> {
+    if (!agentId) return;
+    await enqueue(tx, agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at' });
   }
 
   async function recordHealthEvidence(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
@@ -70,7 +82,8 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     a.ratingCount > 0 ? Math.round((a.ratingSum / a.ratingCount) * 100) / 100 : null;
 
   return {
-    recordTaskOutcome,
+    recountFigures,
+    taskFinished,
     deliveryOutcome,
 
     /** Finished tasks per day (UTC) over the last `days` days, today included: public, like taskCount. */

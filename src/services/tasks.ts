@@ -103,9 +103,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   }
 
   // Assigns the agent, settles how the task is paid, and matches it when it can be delivered now.
-  // `fresh`: the task was inserted with its agent in this transaction, its agent counted with it
-  // (insertTask), so there is nothing to claim and no payment yet; otherwise it waited unrouted and is
-  // given the agent now.
+  // `fresh`: the task was inserted with its agent in this transaction, so there is nothing to claim and
+  // no payment yet; otherwise it waited unrouted and is given the agent now.
   // `requester`: the requester as the request authenticated him, when there is a request.
   async function assign(t: SqlTx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer) {
     if (!fresh) {
@@ -215,7 +214,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       let plan: PaymentPlan | null;
       try {
         plan = await tx(async (t, afterCommit) => {
-          // The insert, the routed agent's task count and the expiry job: one statement.
+          // The insert and the expiry job: one statement.
           const row = await insertTask(
             t,
             {
@@ -238,7 +237,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
               ...(routed ? { agentId: routed.agent.id, routingExplanation: json(routed.explanation as unknown as Prisma.InputJsonValue) } : {}),
               ...(waiting ? { routingExplanation: json(waiting as unknown as Prisma.InputJsonValue) } : {}),
             },
-            { countFor: routed?.agent.id ?? null, now: clock.now(), job: jobCallSql(expireTask, { taskId: id }, { runAt: expiresAt }) },
+            { now: clock.now(), job: jobCallSql(expireTask, { taskId: id }, { runAt: expiresAt }) },
           );
           await files.link(t, id, 'input', inputFiles.files);
           const assigned = routed ? await assign(t, afterCommit, row, routed, true, viewer) : null;

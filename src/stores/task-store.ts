@@ -28,24 +28,18 @@ export type NewTask = Omit<WithJson<Insertable<TaskTable>>, 'updatedAt'>;
 export type TaskChanges = Omit<WithJson<Updateable<TaskTable>>, 'id' | 'status' | 'updatedAt' | 'createdAt' | 'requesterId'>;
 
 export interface TaskInsertExtras {
-  // The agent the task was routed to: its task count goes up (updated_at = `now`, as Prisma's @updatedAt).
-  countFor: string | null;
+  // updated_at, as Prisma's @updatedAt would set it.
   now: Date;
   // A job the task causes (jobCallSql of jobs/enqueue.ts), added once for the row.
   job: RawBuilder<unknown>;
 }
 
-// The insert, the routed agent's count and the job: one statement, one round trip.
+// The insert and the job: one statement, one round trip. The agent's row is not written: its task count
+// follows from the agent.figures job (jobs/specs/agent-figures.ts), so tasks for one agent never wait
+// for each other on it.
 export async function insertTask(db: SqlDb, row: NewTask, extras: TaskInsertExtras): Promise<Task> {
   const inserted = await db
     .with('m', (q) => q.insertInto('tasks').values({ ...row, updatedAt: extras.now }).returningAll())
-    .with('a', (q) =>
-      q
-        .updateTable('agents')
-        .set((eb) => ({ taskCount: eb('taskCount', '+', 1), updatedAt: extras.now }))
-        .where('id', '=', extras.countFor ?? '')
-        .where(sql<boolean>`${extras.countFor}::text IS NOT NULL`),
-    )
     .selectFrom('m')
     .selectAll('m')
     .select(sql<string>`(${extras.job}).id::text`.as('job'))
@@ -207,29 +201,16 @@ export async function lockTask(db: SqlDb, taskId: string, removeJobKey: string |
   return row ? { status: row.status, agentId: row.agentId, startedAt: row.startedAt } : null;
 }
 
-// A task that waited without an agent is given one, with the agent's task count, in one statement;
-// false when it was assigned or moved on meanwhile.
+// A task that waited without an agent is given one; false when it was assigned or moved on meanwhile.
 export async function assignAgent(db: SqlDb, taskId: string, agentId: string, routing: JsonSql, now: Date): Promise<boolean> {
-  const row = await db
-    .with('m', (q) =>
-      q
-        .updateTable('tasks')
-        .set({ agentId, routingExplanation: routing, updatedAt: now })
-        .where('id', '=', taskId)
-        .where('status', '=', 'pending')
-        .where('agentId', 'is', null)
-        .returning('agentId'),
-    )
-    .with('a', (q) =>
-      q
-        .updateTable('agents')
-        .set((eb) => ({ taskCount: eb('taskCount', '+', 1), updatedAt: now }))
-        .where('id', 'in', (eb) => eb.selectFrom('m').select('m.agentId').$narrowType<{ agentId: string }>()),
-    )
-    .selectFrom('m')
-    .select('m.agentId')
+  const { numUpdatedRows } = await db
+    .updateTable('tasks')
+    .set({ agentId, routingExplanation: routing, updatedAt: now })
+    .where('id', '=', taskId)
+    .where('status', '=', 'pending')
+    .where('agentId', 'is', null)
     .executeTakeFirst();
-  return row !== undefined;
+  return numUpdatedRows > 0n;
 }
 
 // The task with its agent's owner (null without an agent): who may make an agent owner's move.

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Services } from '../services/index.js';
 import type { JobSpec } from '../jobs/spec.js';
 import { agentChanged } from '../jobs/specs/agent-changed.js';
+import { agentFigures } from '../jobs/specs/agent-figures.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
 import { routeTask } from '../jobs/specs/task-route.js';
@@ -36,6 +37,7 @@ function handle<S extends z.ZodType>(spec: JobSpec<S>, run: JobHandler<S>['run']
 
 export const handlers: JobHandler[] = [
   handle(agentChanged, (s, { agentId }) => s.hooks.agentChanged(agentId)),
+  handle(agentFigures, (s, { agentId }) => s.reputation.recountFigures(agentId)),
   handle(deliverTask, (s, { deliveryId }, helpers) => s.deliveries.attempt(deliveryId, helpers.job.id)),
   handle(expireTask, (s, { taskId }) => s.tasks.expire(taskId)),
   handle(routeTask, (s, { taskId }) => s.tasks.routeWaiting(taskId)),
