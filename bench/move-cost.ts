@@ -1,14 +1,12 @@
 // The service CPU and time of one task move (status update with its history entry, in a transaction),
-// written three ways on a scratch PostgreSQL database: Prisma's model calls (updateManyAndReturn and a
-// create), the store's one Kysely statement sent through a Prisma transaction (db/kysely-prisma.ts), and
-// the same statement on Kysely's own pg pool (deps.sql). Says what moving the task path's transactions
-// from Prisma to deps.sql gains.
+// written two ways on a scratch PostgreSQL database: Prisma's model calls (updateManyAndReturn and a
+// create) and the store's one Kysely statement on Kysely's own pg pool (deps.sql, as the task path runs
+// it). Says what the task path's transactions gained by leaving Prisma.
 //   npx tsx bench/move-cost.ts [--moves 1000] [--postgres URL]
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
-import { sqlIn } from '../src/db/kysely-prisma.js';
 import type { Sql } from '../src/db/kysely.js';
 import { newId } from '../src/ids.js';
 import { applyMove } from '../src/stores/task-store.js';
@@ -62,7 +60,6 @@ try {
         await tx.taskHistoryEntry.create({ data: { id: newId('evt'), taskId, at: now, actor: 'system', action: 'bench', fromStatus: from, toStatus: to }, select: { id: true } });
         return task;
       }),
-    'Kysely in Prisma tx': () => prisma.$transaction((tx) => storeMove(sqlIn(tx))),
     'Kysely on pg (deps.sql)': () => sql.transaction().execute((tx) => storeMove(tx)),
   };
   for (const [name, call] of Object.entries(kinds)) {

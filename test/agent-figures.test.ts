@@ -1,6 +1,7 @@
 // An agent's figures (task counts, track record, trust) follow its finished tasks through the
 // agent.figures job, and the task path itself leaves the agent's row alone: tasks for one agent must not
 // wait for each other on it.
+import { sql } from 'kysely';
 import { callBack, waitForStatus } from './support/agent.js';
 import { makeJobsDue, untilNoJobDue } from './support/jobs.js';
 import { describe, expect, testWith } from './support/fixtures.js';
@@ -53,11 +54,12 @@ describe('agent figures', () => {
     const queue = () => prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${`agent.figures:${agent.id}`}`;
     // Held back, so the test sees the queue as a busy worker would leave it.
     const later = new Date(Date.now() + 3_600_000);
-    await prisma.$transaction(async (tx) => {
+    const { sql: db } = server.app.services.deps;
+    await db.transaction().execute(async (tx) => {
       await server.app.services.reputation.taskFinished(tx, agent.id);
-      await tx.$executeRaw`UPDATE graphile_worker._private_jobs SET run_at = ${later} WHERE key = ${`agent.figures:${agent.id}`}`;
+      await sql`UPDATE graphile_worker._private_jobs SET run_at = ${later} WHERE key = ${`agent.figures:${agent.id}`}`.execute(tx);
     });
-    for (let i = 0; i < 3; i++) await prisma.$transaction((tx) => server.app.services.reputation.taskFinished(tx, agent.id));
+    for (let i = 0; i < 3; i++) await db.transaction().execute((tx) => server.app.services.reputation.taskFinished(tx, agent.id));
     expect((await queue())[0]!.n).toBe(1);
     // preserve_run_at: joining does not push the pending recount further away.
     const [job] = await prisma.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`agent.figures:${agent.id}`}`;

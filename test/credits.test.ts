@@ -82,7 +82,7 @@ describe('a credit pays for a task', () => {
     const kinds = (await services().credits.ledger(requester.id, agentId)).map((e) => e.kind);
     expect(kinds).toEqual(['grant', 'use', 'refund']);
     // Finalizing again (a repeated job) gives nothing more back.
-    await server.prisma.$transaction((tx) => services().payments.finalize(tx, taskId, 'failed'));
+    await services().deps.sql.transaction().execute((tx) => services().payments.finalize(tx, taskId, 'failed'));
     expect(await balance(requester.id)).toBe(1);
   });
 
@@ -118,15 +118,14 @@ describe('50 concurrent task creations against 10 credits', () => {
         }),
       ),
     );
-    // 50 transactions share the test client's 5 connections: they wait their turn instead of failing.
-    const patient = { maxWait: 60_000, timeout: 60_000 };
-    const plans = await Promise.all(tasks.map((task) => server.prisma.$transaction((tx) => services().payments.prepare(tx, task, agent), patient)));
+    // 50 transactions share the pool's connections: they wait their turn instead of failing.
+    const plans = await Promise.all(tasks.map((task) => services().deps.sql.transaction().execute((tx) => services().payments.prepare(tx, task, agent))));
     expect(plans.filter((p) => p.method === 'credit' && p.ready)).toHaveLength(10);
     expect(plans.filter((p) => p.method === 'card' && !p.ready)).toHaveLength(40);
     expect(await balance(requester.id)).toBe(0);
     // prepare is idempotent per task: a repeat takes no second credit and makes no second payment.
     await services().credits.grant({ userId: requester.id, agentId, count: 1 });
-    const again = await server.prisma.$transaction((tx) => services().payments.prepare(tx, tasks[0]!, agent));
+    const again = await services().deps.sql.transaction().execute((tx) => services().payments.prepare(tx, tasks[0]!, agent));
     expect(again.method).toBe(plans[0]!.method);
     expect(await balance(requester.id)).toBe(1);
     expect(await server.prisma.payment.count({ where: { taskId: { in: tasks.map((t) => t.id) } } })).toBe(50);

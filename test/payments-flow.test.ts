@@ -275,7 +275,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     await services().payments.capture(taskId);
     await services().payments.transfer(taskId);
     // A second finalization (say, a stray expiry) cannot release what was captured.
-    await prisma().$transaction((tx) => services().payments.finalize(tx, taskId, 'expired'));
+    await services().deps.sql.transaction().execute((tx) => services().payments.finalize(tx, taskId, 'expired'));
     expect(await paymentOf(taskId)).toMatchObject({ status: 'captured', transferId });
     if (world.standin) {
       const intent = intentsFor(taskId)[0]!;

@@ -46,7 +46,7 @@ describe('card payment races', () => {
     const task = await prisma().task.create({
       data: { id: newId('tsk'), requesterId: requester.id, agentId, title: 'race', description: 'd', expiresAt: new Date(Date.now() + 3_600_000) },
     });
-    const plan = await prisma().$transaction((tx) => services().payments.prepare(tx, task, agent));
+    const plan = await services().deps.sql.transaction().execute((tx) => services().payments.prepare(tx, task, agent));
     expect(plan).toMatchObject({ method: 'card', ready: false, payment: { taskId: task.id, status: 'pending' } });
 
     // The requester cancels while the processor is placing the hold.

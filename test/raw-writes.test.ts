@@ -1,16 +1,15 @@
 // The hot-path statements written in SQL instead of Prisma's model calls (the stores in src/stores/, the
 // delivery attempt's record, the credit take, the API key with its user) write and return what the model
 // calls did: the rows read back through Prisma equal what the statements returned, defaults and types
-// included. The stores run both on Kysely's own pg pool and inside a Prisma transaction (db/kysely-prisma.ts),
-// and each test runs both ways.
+// included. The stores run in a Kysely transaction (as the services' transactions do) and on the pool
+// directly, and each test runs both ways.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
-import { createKysely, type Sql } from '../src/db/kysely.js';
+import { createKysely, type Sql, type SqlDb } from '../src/db/kysely.js';
 import { systemClock } from '../src/deps.js';
 import { newId } from '../src/ids.js';
 import { isUniqueViolation } from '../src/db/errors.js';
 import { jobCallSql } from '../src/jobs/enqueue.js';
-import { sqlIn } from '../src/db/kysely-prisma.js';
 import { insertPayment } from '../src/stores/payment-store.js';
 import { applyMove, assignAgent, insertTask, taskWithPayment } from '../src/stores/task-store.js';
 import { json } from '../src/stores/json.js';
@@ -28,10 +27,10 @@ let prisma: PrismaClient;
 let kysely: Sql;
 let userId: string;
 
-// A store's work in a transaction, on Kysely's pool or inside Prisma's.
+// A store's work in a Kysely transaction, or on the pool without one.
 const WAYS = {
-  'Kysely on pg': <T>(work: (db: Sql) => Promise<T>) => kysely.transaction().execute(work),
-  'Kysely in a Prisma transaction': <T>(work: (db: Sql) => Promise<T>) => prisma.$transaction((tx) => work(sqlIn(tx))),
+  'in a transaction': <T>(work: (db: SqlDb) => Promise<T>) => kysely.transaction().execute(work),
+  'on the pool': <T>(work: (db: SqlDb) => Promise<T>) => work(kysely),
 };
 const each = it.each(Object.entries(WAYS));
 const newTask = async () =>

@@ -15,7 +15,6 @@ let alice: { id: string; apiKey: string };
 let bob: { id: string; apiKey: string };
 
 const services = () => server.app.services;
-const inTx = <T>(work: (tx: Parameters<Parameters<TestServer['prisma']['$transaction']>[0]>[0]) => Promise<T>) => server.prisma.$transaction(work);
 const agentRow = (id: string) => server.prisma.agent.findUniqueOrThrow({ where: { id } });
 const detail = async (id: string) => (await server.api.get(`/v1/discover/${id}`)).body.data;
 
@@ -71,7 +70,7 @@ const recordOutcome = async (taskId: string) => {
   const { agentId } = await server.prisma.task.findUniqueOrThrow({ where: { id: taskId }, select: { agentId: true } });
   if (agentId) await services().reputation.recountFigures(agentId);
 };
-const deliveryOutcome = (agentId: string, ok: boolean) => inTx((tx) => services().reputation.deliveryOutcome(tx, agentId, ok));
+const deliveryOutcome = (agentId: string, ok: boolean) => services().deps.sql.transaction().execute((tx) => services().reputation.deliveryOutcome(tx, agentId, ok));
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -1,5 +1,6 @@
 // Reading and writing an agent's health evidence. Writes leave updatedAt alone (see refresh-trust.ts).
-import type { Db } from '../db/client.js';
+import { sql } from 'kysely';
+import type { SqlDb } from '../db/kysely.js';
 import type { HealthStatus } from '../generated/prisma/client.js';
 import { HEALTH_WINDOW_MS, healthStatus, withOutcome, type HealthEvidence } from './health.js';
 
@@ -10,20 +11,20 @@ export interface HealthChange {
 
 // Adds one outcome to the agent's evidence. The row is locked first: concurrent deliveries to the same
 // agent must not lose each other's failures from the streak.
-export async function recordHealthOutcome(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
+export async function recordHealthOutcome(tx: SqlDb, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
   if (ok) return recordSuccess(tx, agentId, now);
-  const rows = await tx.$queryRaw<Array<HealthEvidence & { status: HealthStatus }>>`
+  const rows = (await sql<HealthEvidence & { status: HealthStatus }>`
     SELECT health_status AS status, health_fail_streak AS "failStreak",
       last_healthy_at AS "lastHealthyAt", last_unhealthy_at AS "lastUnhealthyAt"
-    FROM agents WHERE id = ${agentId} FOR UPDATE`;
+    FROM agents WHERE id = ${agentId} FOR UPDATE`.execute(tx)).rows;
   const current = rows[0];
   if (!current) return null;
   const next = withOutcome(current, ok, now);
   const after = healthStatus(next, now);
-  await tx.$executeRaw`
+  await sql`
     UPDATE agents SET health_status = ${after}::"HealthStatus", health_fail_streak = ${next.failStreak},
       last_healthy_at = ${next.lastHealthyAt}, last_unhealthy_at = ${next.lastUnhealthyAt}, health_checked_at = ${now}
-    WHERE id = ${agentId}`;
+    WHERE id = ${agentId}`.execute(tx);
   return { before: current.status, after };
 }
 
@@ -35,10 +36,10 @@ export const HEALTHY_REWRITE_MS = 60_000;
 // A success makes the agent healthy whatever came before (withOutcome, healthStatus): one statement, which
 // writes only when something changes or the evidence is older than HEALTHY_REWRITE_MS, and returns the
 // status the row had. Null for an unknown agent or when there was nothing to write.
-async function recordSuccess(tx: Db, agentId: string, now: Date): Promise<HealthChange | null> {
+async function recordSuccess(tx: SqlDb, agentId: string, now: Date): Promise<HealthChange | null> {
   const after: HealthStatus = healthStatus(withOutcome({ failStreak: 0, lastHealthyAt: null, lastUnhealthyAt: null }, true, now), now);
   const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
-  const rows = await tx.$queryRaw<Array<{ before: HealthStatus }>>`
+  const rows = (await sql<{ before: HealthStatus }>`
     WITH old AS (SELECT id, health_status FROM agents WHERE id = ${agentId})
     UPDATE agents SET health_status = ${after}::"HealthStatus", health_fail_streak = 0, last_healthy_at = ${now}, health_checked_at = ${now}
     FROM old
@@ -46,28 +47,31 @@ async function recordSuccess(tx: Db, agentId: string, now: Date): Promise<Health
       AND (agents.health_status <> ${after}::"HealthStatus" OR agents.health_fail_streak <> 0
         OR agents.last_healthy_at IS NULL OR agents.last_healthy_at < ${stale}
         OR agents.health_checked_at IS NULL OR agents.health_checked_at < ${stale})
-    RETURNING old.health_status::text AS before`;
+    RETURNING old.health_status::text AS before`.execute(tx)).rows;
   return rows[0] ? { before: rows[0].before, after } : null;
 }
 
 // Agents whose latest evidence has aged out of the window go back to unknown. Returns their ids.
-export async function expireHealthEvidence(db: Db, now: Date): Promise<string[]> {
+export async function expireHealthEvidence(db: SqlDb, now: Date): Promise<string[]> {
   const cutoff = new Date(now.getTime() - HEALTH_WINDOW_MS);
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+  const rows = (await sql<{ id: string }>`
     UPDATE agents SET health_status = 'unknown'
     WHERE health_status <> 'unknown'
       AND COALESCE(GREATEST(last_healthy_at, last_unhealthy_at), health_checked_at, '-infinity') < ${cutoff}
-    RETURNING id`;
+    RETURNING id`.execute(db)).rows;
   return rows.map((r) => r.id);
 }
 
 // Up to `limit` active agents with no health evidence since `staleBefore`, longest silent first.
-export async function silentAgentIds(db: Db, staleBefore: Date, limit: number): Promise<string[]> {
-  const rows = await db.agent.findMany({
-    where: { status: 'active', OR: [{ healthCheckedAt: null }, { healthCheckedAt: { lt: staleBefore } }] },
-    orderBy: [{ healthCheckedAt: { sort: 'asc', nulls: 'first' } }, { id: 'asc' }],
-    take: limit,
-    select: { id: true },
-  });
+export async function silentAgentIds(db: SqlDb, staleBefore: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('agents')
+    .select('id')
+    .where('status', '=', 'active')
+    .where((eb) => eb.or([eb('healthCheckedAt', 'is', null), eb('healthCheckedAt', '<', staleBefore)]))
+    .orderBy('healthCheckedAt', (ob) => ob.asc().nullsFirst())
+    .orderBy('id', 'asc')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.id);
 }

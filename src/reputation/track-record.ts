@@ -5,7 +5,8 @@
 // that failed or expired before it was handed over, e.g. on a declined card, says nothing about the agent.
 // A refunded dispute counts as a failure. Cancellations count for neither side. Tasks the agent's owner
 // requested himself count for nothing (self-dealing cannot build a record).
-import type { Db } from '../db/client.js';
+import { sql } from 'kysely';
+import type { SqlDb } from '../db/kysely.js';
 import { bayesianRating, wilsonLowerBound } from './bounded.js';
 import { TRUST_COLUMNS, trustOf, type TrustRow } from './refresh-trust.js';
 
@@ -14,8 +15,8 @@ export const RECENT_TASKS = 100;
 
 // The recount and the trust it leads to in two statements: the recount returns what trust is computed
 // from, and one update stores the success bound with the trust score and tier (which the bound moves).
-export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void> {
-  const [counted] = await tx.$queryRaw<TrustRow[]>`
+export async function refreshTrackRecord(tx: SqlDb, agentId: string): Promise<void> {
+  const [counted] = (await sql<TrustRow>`
     WITH finished AS (
       SELECT t.status, t.finished_at,
         -- Delivered when the agent's endpoint first answered 2xx; older data falls back to start or match.
@@ -59,31 +60,31 @@ export async function refreshTrackRecord(tx: Db, agentId: string): Promise<void>
       p95_completion_ms = recent.p95
     FROM lifetime, recent
     WHERE agents.id = ${agentId}
-    RETURNING agents.recent_finished AS "recentFinished", agents.recent_success_rate AS "recentSuccessRate", ${TRUST_COLUMNS}`;
+    RETURNING agents.recent_finished AS "recentFinished", agents.recent_success_rate AS "recentSuccessRate", ${TRUST_COLUMNS}`.execute(tx)).rows;
   if (!counted) return;
   const bound = wilsonLowerBound(Math.round((counted.recentSuccessRate ?? 0) * counted.recentFinished), counted.recentFinished);
   const trust = trustOf({ ...counted, successLowerBound: bound });
-  await tx.$executeRaw`
+  await sql`
     UPDATE agents SET success_lower_bound = ${bound}, trust_score = ${trust.trustScore}, trust_tier = ${trust.trustTier}::"TrustTier"
-    WHERE id = ${agentId}`;
+    WHERE id = ${agentId}`.execute(tx);
 }
 
 // Rating count and sum, recounted from the agent's rated tasks that count (not rated by its owner), and
 // the bounded figures from them and the marketplace's counted ratings (bounded.ts).
-export async function refreshRatings(tx: Db, agentId: string, minCount: number): Promise<void> {
-  const [own] = await tx.$queryRaw<Array<{ n: number; total: number }>>`
+export async function refreshRatings(tx: SqlDb, agentId: string, minCount: number): Promise<void> {
+  const [own] = (await sql<{ n: number; total: number }>`
     SELECT count(t.rating)::int AS n, COALESCE(sum(t.rating), 0)::int AS total
     FROM tasks t JOIN agents a ON a.id = t.agent_id
-    WHERE t.agent_id = ${agentId} AND t.requester_id <> a.owner_id`;
-  const [market] = await tx.$queryRaw<Array<{ mean: number | null; spread: number | null }>>`
+    WHERE t.agent_id = ${agentId} AND t.requester_id <> a.owner_id`.execute(tx)).rows;
+  const [market] = (await sql<{ mean: number | null; spread: number | null }>`
     SELECT avg(t.rating)::float8 AS mean, stddev_pop(t.rating)::float8 AS spread
     FROM tasks t JOIN agents a ON a.id = t.agent_id
-    WHERE t.rating IS NOT NULL AND t.requester_id <> a.owner_id`;
+    WHERE t.rating IS NOT NULL AND t.requester_id <> a.owner_id`.execute(tx)).rows;
   const n = own?.n ?? 0;
   const sum = own?.total ?? 0;
   const bounded = bayesianRating(sum, n, minCount, market ?? { mean: null, spread: null });
-  await tx.$executeRaw`
+  await sql`
     UPDATE agents SET rating_count = ${n}, rating_sum = ${sum},
       rating_bayes = ${bounded?.bayes ?? null}, rating_lower_bound = ${bounded?.lowerBound ?? null}
-    WHERE id = ${agentId}`;
+    WHERE id = ${agentId}`.execute(tx);
 }

@@ -5,9 +5,9 @@
 // event for the owner (notifications.ts), in the transaction of the attempt that caused it. The writes
 // are raw SQL so that they leave updatedAt alone: that is the owner's last edit, which discovery sorts by.
 import type { Deps } from '../deps.js';
-import type { Tx } from '../db/client.js';
+import type { SqlTx } from '../db/kysely.js';
 import { conflict, forbidden, notFound } from '../errors.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue, enqueueSql } from '../jobs/enqueue.js';
 import { agentChanged } from '../jobs/specs/agent-changed.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import type { Prisma } from '../generated/prisma/client.js';
@@ -19,40 +19,47 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
   const { prisma, config, clock } = deps;
   const { disableAfterFailures, disableAfterSeconds } = config.deliveryOps;
 
-  async function recordAttempt(tx: Tx, agentId: string, ok: boolean): Promise<void> {
+  async function recordAttempt(tx: SqlTx, agentId: string, ok: boolean): Promise<void> {
     const now = clock.now();
     if (ok) {
-      await tx.$executeRaw`
-        UPDATE agents SET delivery_state = 'active', endpoint_fail_streak = 0, endpoint_failing_since = NULL
-        WHERE id = ${agentId} AND delivery_state <> 'disabled' AND (delivery_state = 'failing' OR endpoint_fail_streak > 0)`;
+      await tx
+        .updateTable('agents')
+        .set({ deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null })
+        .where('id', '=', agentId)
+        .where('deliveryState', '<>', 'disabled')
+        .where((eb) => eb.or([eb('deliveryState', '=', 'failing'), eb('endpointFailStreak', '>', 0)]))
+        .execute();
       return;
     }
     // The update locks the agent's row until the transaction ends: concurrent attempts count one by one.
-    const [agent] = await tx.$queryRaw<Array<{ deliveryState: string; endpointFailStreak: number; endpointFailingSince: Date | null }>>`
-      UPDATE agents SET endpoint_fail_streak = endpoint_fail_streak + 1 WHERE id = ${agentId}
-      RETURNING delivery_state::text AS "deliveryState", endpoint_fail_streak AS "endpointFailStreak", endpoint_failing_since AS "endpointFailingSince"`;
+    const agent = await tx
+      .updateTable('agents')
+      .set((eb) => ({ endpointFailStreak: eb('endpointFailStreak', '+', 1) }))
+      .where('id', '=', agentId)
+      .returning(['deliveryState', 'endpointFailStreak', 'endpointFailingSince'])
+      .executeTakeFirst();
     if (!agent) return;
     if (agent.deliveryState === 'active') {
-      await tx.$executeRaw`UPDATE agents SET delivery_state = 'failing', endpoint_failing_since = ${now} WHERE id = ${agentId}`;
+      await tx.updateTable('agents').set({ deliveryState: 'failing', endpointFailingSince: now }).where('id', '=', agentId).execute();
       await notifications.notify(tx, agentId, 'endpoint.failing', { failingSince: now.toISOString(), failures: agent.endpointFailStreak });
       return;
     }
     if (agent.deliveryState !== 'failing') return;
     const since = agent.endpointFailingSince ?? now;
     if (agent.endpointFailStreak >= disableAfterFailures && now.getTime() - since.getTime() >= disableAfterSeconds * 1000) {
-      await tx.$executeRaw`UPDATE agents SET delivery_state = 'disabled', endpoint_disabled_at = ${now} WHERE id = ${agentId}`;
+      await tx.updateTable('agents').set({ deliveryState: 'disabled', endpointDisabledAt: now }).where('id', '=', agentId).execute();
       await notifications.notify(tx, agentId, 'endpoint.disabled', {
         failSince: since.toISOString(),
         failures: agent.endpointFailStreak,
         trigger: 'automatic',
       });
-      await enqueue(tx, agentChanged, { agentId });
+      await enqueueSql(tx, agentChanged, { agentId });
     }
   }
 
   return {
     // DeliveryHooks.deliveryRecorded: the endpoint's state, and the delivery's own events.
-    async deliveryRecorded(tx: Tx, r: RecordedAttempt): Promise<void> {
+    async deliveryRecorded(tx: SqlTx, r: RecordedAttempt): Promise<void> {
       await recordAttempt(tx, r.agentId, r.outcome === 'delivered');
       if (r.outcome === 'given_up') {
         await notifications.notify(tx, r.agentId, 'delivery.exhausted', { deliveryId: r.deliveryId, taskId: r.taskId, attempts: r.number });

@@ -3,7 +3,10 @@
 // the owner set a notificationUrl, a signed POST retried on the delivery schedule. The notification's id
 // is its webhook-id on every attempt, so a receiver can tell a retry from a new event.
 import type { Deps } from '../deps.js';
-import type { Tx } from '../db/client.js';
+import type { SqlDb } from '../db/kysely.js';
+import { ownerWithNotificationUrl } from '../stores/agent-store.js';
+import { insertNotification } from '../stores/notification-store.js';
+import { json } from '../stores/json.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
 import { parseRetryAfterMs } from '../delivery/http-client.js';
 import { sendSignedEvent } from '../delivery/signed-event.js';
@@ -11,7 +14,7 @@ import { generateWebhookSecret } from '../delivery/signing.js';
 import { checkEndpointUrl } from '../delivery/url-guard.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue, jobCallSql } from '../jobs/enqueue.js';
 import { deliverNotification } from '../jobs/specs/notification-deliver.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
@@ -25,22 +28,24 @@ export function notificationService(deps: Deps) {
 
   return {
     // Records the event for the agent's owner, in the transaction of what caused it, and queues its POST.
-    async notify(tx: Tx, agentId: string, type: OperationalEvent, data: Record<string, unknown>): Promise<void> {
-      const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { ownerId: true, owner: { select: { notificationUrl: true } } } });
+    async notify(tx: SqlDb, agentId: string, type: OperationalEvent, data: Record<string, unknown>): Promise<void> {
+      const agent = await ownerWithNotificationUrl(tx, agentId);
       if (!agent) return;
       const id = newId('ntf');
-      const sendable = agent.owner.notificationUrl !== null;
-      await tx.notification.create({
-        data: {
+      const sendable = agent.notificationUrl !== null;
+      await insertNotification(
+        tx,
+        {
           id,
           userId: agent.ownerId,
           agentId,
           type,
-          data: { agentId, ...data } as Prisma.InputJsonValue,
-          ...(sendable ? {} : { status: 'failed', lastError: 'no notificationUrl set' }),
+          data: json({ agentId, ...data } as Prisma.InputJsonValue),
+          now: clock.now(),
+          ...(sendable ? {} : { unsendable: { lastError: 'no notificationUrl set' } }),
         },
-      });
-      if (sendable) await enqueue(tx, deliverNotification, { notificationId: id });
+        sendable ? jobCallSql(deliverNotification, { notificationId: id }) : null,
+      );
     },
 
     // Job notification.deliver: one attempt. Safe to run again: a finished notification is left alone.

@@ -8,11 +8,13 @@
 //   services.reputation.taskFinished(tx, agentId)          after a task reached a terminal state
 //   services.reputation.deliveryOutcome(tx, agentId, ok)   after each delivery attempt (ok: 2xx)
 import type { Deps } from '../deps.js';
-import type { Db } from '../db/client.js';
+import type { SqlDb } from '../db/kysely.js';
 import type { Agent } from '../generated/prisma/client.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { probeUrl } from '../delivery/probe.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueueSql } from '../jobs/enqueue.js';
+import { rateTaskOnce, taskWithPayment } from '../stores/task-store.js';
+import { ratingOfAgent, setAgentVerified } from '../stores/agent-store.js';
 import { searchSync } from '../jobs/specs/search-sync.js';
 import { agentFigures } from '../jobs/specs/agent-figures.js';
 import { healthSweep } from '../jobs/specs/health-sweep.js';
@@ -43,9 +45,9 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
   const { prisma, config, logger, clock } = deps;
 
   // Trust follows its inputs at once; an engine with its own index hears of the change through a job.
-  async function reputationChanged(tx: Db, agentId: string): Promise<void> {
+  async function reputationChanged(tx: SqlDb, agentId: string): Promise<void> {
     await refreshTrust(tx, agentId);
-    if (search.keepsIndex) await enqueue(tx, searchSync, { agentId });
+    if (search.keepsIndex) await enqueueSql(tx, searchSync, { agentId });
   }
 
   /**
@@ -53,28 +55,28 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
    * rate, p50/p95 time from delivery to completion) and its trust. Idempotent: the agent.figures job.
    */
   async function recountFigures(agentId: string): Promise<void> {
-    await prisma.$transaction(async (tx) => {
+    await deps.sql.transaction().execute(async (tx) => {
       // The recount stores the trust it leads to as well.
       await refreshTrackRecord(tx, agentId);
-      if (search.keepsIndex) await enqueue(tx, searchSync, { agentId });
+      if (search.keepsIndex) await enqueueSql(tx, searchSync, { agentId });
     });
   }
 
   // In the transaction that finished a task of the agent: its recount is queued FIGURES_DELAY_MS later,
   // or the pending one is joined (keeping its time), so a busy agent is recounted once per batch.
-  async function taskFinished(tx: Db, agentId: string | null): Promise<void> {
+  async function taskFinished(tx: SqlDb, agentId: string | null): Promise<void> {
     if (!agentId) return;
-    await enqueue(tx, agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at' });
+    await enqueueSql(tx, agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at' });
   }
 
-  async function recordHealthEvidence(tx: Db, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
+  async function recordHealthEvidence(tx: SqlDb, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
     const change = await recordHealthOutcome(tx, agentId, ok, now);
     if (change && change.before !== change.after) await reputationChanged(tx, agentId);
     return change;
   }
 
   /** Health evidence from one delivery attempt (ok: the endpoint answered 2xx). Call in a transaction: the agent's row is locked. */
-  async function deliveryOutcome(tx: Db, agentId: string, ok: boolean): Promise<void> {
+  async function deliveryOutcome(tx: SqlDb, agentId: string, ok: boolean): Promise<void> {
     await recordHealthEvidence(tx, agentId, ok, clock.now());
   }
 
@@ -92,11 +94,8 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     /** The requester rates a completed task, once, 1 to 5. */
     async rateTask(viewer: Viewer, taskId: string, rating: number): Promise<TaskRating> {
       if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw invalid('rating', 'rating must be a whole number from 1 to 5');
-      return prisma.$transaction(async (tx) => {
-        const task = await tx.task.findUnique({
-          where: { id: taskId },
-          select: { requesterId: true, agentId: true, status: true, rating: true, payment: { select: { status: true } } },
-        });
+      return deps.sql.transaction().execute(async (tx) => {
+        const task = await taskWithPayment(tx, taskId);
         if (!task) throw notFound('task');
         if (task.requesterId !== viewer.id) throw forbidden('only the requester of a task can rate it');
         if (task.status !== 'completed') throw conflict(`only a completed task can be rated; this one is ${task.status}`, { status: task.status });
@@ -106,13 +105,12 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
         }
         const ratedAt = clock.now();
         // Conditional on "not rated yet", so two concurrent ratings cannot both count.
-        const { count } = await tx.task.updateMany({ where: { id: taskId, rating: null }, data: { rating, ratedAt } });
-        if (count === 0) throw conflict('this task has already been rated');
+        if (!(await rateTaskOnce(tx, taskId, rating, ratedAt))) throw conflict('this task has already been rated');
         let avgRating: number | null = null;
         if (task.agentId) {
           await refreshRatings(tx, task.agentId, config.reputation.ratingMinCount);
           await reputationChanged(tx, task.agentId);
-          const agent = await tx.agent.findUnique({ where: { id: task.agentId }, select: { ratingSum: true, ratingCount: true } });
+          const agent = await ratingOfAgent(tx, task.agentId);
           avgRating = agent ? average(agent) : null;
         }
         return { taskId, agentId: task.agentId, rating, ratedAt, avgRating };
@@ -121,14 +119,12 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
 
     /** Marks an agent verified (or not) by an administrator. updatedAt is the owner's and stays. */
     async setVerified(agentId: string, verified: boolean): Promise<Agent> {
-      return prisma.$transaction(async (tx) => {
-        const changed = await tx.$executeRaw`
-          UPDATE agents SET verified = ${verified}, verified_at = ${verified ? clock.now() : null}
-          WHERE id = ${agentId}`;
-        if (changed === 0) throw notFound('agent');
+      await deps.sql.transaction().execute(async (tx) => {
+        if (!(await setAgentVerified(tx, agentId, verified, clock.now()))) throw notFound('agent');
         await reputationChanged(tx, agentId);
-        return tx.agent.findUniqueOrThrow({ where: { id: agentId } });
       });
+      // The agent as GraphQL reads it (Prisma's model), after the commit.
+      return prisma.agent.findUniqueOrThrow({ where: { id: agentId } });
     },
 
     /**
@@ -143,7 +139,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
       const ok =
         result.kind === 'response' && (agent.manifestUrl ? result.status >= 200 && result.status < 300 : result.status < 500);
       if (!ok) logger.debug({ agentId, url, result }, 'health probe failed');
-      await prisma.$transaction((tx) => recordHealthEvidence(tx, agentId, ok, clock.now()));
+      await deps.sql.transaction().execute((tx) => recordHealthEvidence(tx, agentId, ok, clock.now()));
       return { ok, url };
     },
 
@@ -151,20 +147,20 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     async healthSweep(now = clock.now()): Promise<{ expired: number; probesQueued: number }> {
       const intervalMs = config.health.checkIntervalSeconds * 1000;
       // The next sweep first, so a failure below cannot end the chain.
-      await enqueue(prisma, healthSweep, {}, { runAt: new Date(now.getTime() + intervalMs), jobKeyMode: 'replace' });
-      const expired = await expireHealthEvidence(prisma, now);
-      for (const agentId of expired) await prisma.$transaction((tx) => reputationChanged(tx, agentId));
-      const silent = config.health.probeEnabled ? await silentAgentIds(prisma, new Date(now.getTime() - intervalMs), PROBES_PER_SWEEP) : [];
+      await enqueueSql(deps.sql, healthSweep, {}, { runAt: new Date(now.getTime() + intervalMs), jobKeyMode: 'replace' });
+      const expired = await expireHealthEvidence(deps.sql, now);
+      for (const agentId of expired) await deps.sql.transaction().execute((tx) => reputationChanged(tx, agentId));
+      const silent = config.health.probeEnabled ? await silentAgentIds(deps.sql, new Date(now.getTime() - intervalMs), PROBES_PER_SWEEP) : [];
       // One pending probe per agent (the spec's key): a probe still queued from the last sweep is replaced.
-      for (const agentId of silent) await enqueue(prisma, healthProbe, { agentId });
+      for (const agentId of silent) await enqueueSql(deps.sql, healthProbe, { agentId });
       return { expired: expired.length, probesQueued: silent.length };
     },
 
     /** Called for every agent change (agent.changed job): a new agent gets its starting trust score. */
     async agentChanged(agentId: string): Promise<void> {
-      await refreshTrust(prisma, agentId);
+      await refreshTrust(deps.sql, agentId);
       // Keeps the sweep chain alive without touching start-up: a no-op while a sweep is pending.
-      await enqueue(prisma, healthSweep, {}, { runAt: new Date(clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
+      await enqueueSql(deps.sql, healthSweep, {}, { runAt: new Date(clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
     },
   };
 }

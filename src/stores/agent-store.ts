@@ -17,3 +17,13 @@ export async function ownerWithNotificationUrl(db: SqlDb, agentId: string): Prom
     .executeTakeFirst();
   return row ?? null;
 }
+
+export async function ratingOfAgent(db: SqlDb, agentId: string): Promise<{ ratingSum: number; ratingCount: number } | null> {
+  return (await db.selectFrom('agents').select(['ratingSum', 'ratingCount']).where('id', '=', agentId).executeTakeFirst()) ?? null;
+}
+
+// An administrator's verification; updatedAt is the owner's last edit and stays. False for an unknown agent.
+export async function setAgentVerified(db: SqlDb, agentId: string, verified: boolean, now: Date): Promise<boolean> {
+  const result = await db.updateTable('agents').set({ verified, verifiedAt: verified ? now : null }).where('id', '=', agentId).executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}

@@ -268,3 +268,9 @@ export async function lastMoveActor(db: SqlDb, taskId: string): Promise<string |
   const row = await db.selectFrom('taskHistory').select('actor').where('taskId', '=', taskId).orderBy('at', 'desc').limit(1).executeTakeFirst();
   return row?.actor ?? null;
 }
+
+// The requester's rating, once: false when the task was rated already.
+export async function rateTaskOnce(db: SqlDb, taskId: string, rating: number, ratedAt: Date): Promise<boolean> {
+  const result = await db.updateTable('tasks').set({ rating, ratedAt, updatedAt: ratedAt }).where('id', '=', taskId).where('rating', 'is', null).executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
