@@ -94,3 +94,20 @@ export async function insertDelivery(db: SqlDb, d: NewDelivery, job: RawBuilder<
 export async function hasA2ALink(db: SqlDb, taskId: string): Promise<boolean> {
   return (await db.selectFrom('a2aTaskLinks').select('taskId').where('taskId', '=', taskId).executeTakeFirst()) !== undefined;
 }
+
+// The task's deliveries of one type (pending ones only, when asked).
+export async function deliveriesOfType(db: SqlDb, taskId: string, type: string, pendingOnly = false): Promise<number> {
+  const row = await db
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('taskId', '=', taskId)
+    .where('type', '=', type)
+    .$if(pendingOnly, (q) => q.where('status', '=', 'pending'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// A delivery that never made an attempt is removed (it leaves nothing in the log).
+export async function removeUnattempted(db: SqlDb, deliveryId: string): Promise<void> {
+  await db.deleteFrom('deliveries').where('id', '=', deliveryId).where('status', '=', 'pending').where('attemptCount', '=', 0).execute();
+}

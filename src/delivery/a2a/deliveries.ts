@@ -14,8 +14,9 @@ import type { Agent, Delivery, Prisma, Task } from '../../generated/prisma/clien
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { jobCallSql } from '../../jobs/enqueue.js';
-import { hasA2ALink, insertDelivery } from '../../stores/delivery-store.js';
-import { lastMoveActor } from '../../stores/task-store.js';
+import { deliveriesOfType, dropDelivery, hasA2ALink, insertDelivery, removeUnattempted } from '../../stores/delivery-store.js';
+import { countPoll, linkOf, saveLink } from '../../stores/a2a-link-store.js';
+import { findTask, lastMoveActor } from '../../stores/task-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { tokenHash, tokenMatches } from '../../services/task-token.js';
 import { isTerminal } from '../../services/task-states.js';
@@ -108,9 +109,9 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
   // agent that pushes, after the longest wait in case its pushes stop arriving. One at a time: while one
   // is waiting, only a poll for now adds another. A poll that finds the task finished removes itself.
   async function schedulePoll(task: Pick<Task, 'id' | 'agentId'>, when: 'now' | 'backoff' | 'safety') {
-    if (when !== 'now' && (await prisma.delivery.count({ where: { taskId: task.id, type: A2A_GET, status: 'pending' } })) > 0) return;
-    const link = await prisma.a2ATaskLink.update({ where: { taskId: task.id }, data: { polls: { increment: 1 } } }).catch(() => null);
-    const backoff = Math.min(POLL_FIRST_MS * 2 ** Math.max((link?.polls ?? 1) - 1, 0), POLL_MAX_MS);
+    if (when !== 'now' && (await deliveriesOfType(deps.sql, task.id, A2A_GET, true)) > 0) return;
+    const polls = await countPoll(deps.sql, task.id, clock.now());
+    const backoff = Math.min(POLL_FIRST_MS * 2 ** Math.max((polls ?? 1) - 1, 0), POLL_MAX_MS);
     const delay = when === 'now' ? 0 : when === 'safety' ? POLL_MAX_MS : backoff;
     await schedule(deps.sql, task, A2A_GET, new Date(clock.now().getTime() + delay));
   }
@@ -118,17 +119,13 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
   // Moves our task as the agent's report says. Late or repeated reports are harmless: a move the task's
   // state no longer allows is a conflict, ignored.
   async function apply(taskId: string, remote: RemoteState, agent: Agent): Promise<void> {
-    await prisma.a2ATaskLink.upsert({
-      where: { taskId },
-      create: { taskId, remoteTaskId: remote.remoteTaskId, remoteContextId: remote.remoteContextId },
-      update: { remoteTaskId: remote.remoteTaskId, remoteContextId: remote.remoteContextId },
-    });
-    const task = await prisma.task.findUnique({ where: { id: taskId } });
+    await saveLink(deps.sql, { taskId, remoteTaskId: remote.remoteTaskId, remoteContextId: remote.remoteContextId }, clock.now());
+    const task = await findTask(deps.sql, taskId);
     if (!task) return;
     // Cancelled here while the message was on its way: the agent's task is cancelled too, once (an agent
     // that answers CancelTask with WORKING does not get CancelTask after CancelTask).
     if (task.status === 'cancelled' && !isFinal(remote.state)) {
-      if ((await prisma.delivery.count({ where: { taskId, type: A2A_CANCEL } })) > 0) return;
+      if ((await deliveriesOfType(deps.sql, taskId, A2A_CANCEL)) > 0) return;
       return schedule(deps.sql, task, A2A_CANCEL);
     }
     const token = tasks.tokenFor(task);
@@ -149,7 +146,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       const why = remote.text ?? (s === TaskState.TASK_STATE_REJECTED ? 'the agent rejected the task' : 'the agent failed the task');
       await tasks.callback(taskId, { taskToken: token, error: why.slice(0, 10_000) }).catch(ignoreConflict);
     } else if (needsInput(s)) {
-      const fresh = await prisma.task.findUnique({ where: { id: taskId }, select: { status: true } });
+      const fresh = await findTask(deps.sql, taskId);
       if (fresh?.status !== 'in_progress') return;
       const message = (remote.text ?? (s === TaskState.TASK_STATE_AUTH_REQUIRED ? 'the agent needs authorization' : 'the agent needs more input')).slice(0, 4000);
       await tasks.callback(taskId, { taskToken: token, inputRequired: { message, inputSchema: null } }).catch(ignoreConflict);
@@ -170,14 +167,14 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       };
       if (!(wanted[delivery.type] ?? ['matched']).includes(task.status)) {
         // A poll the task outgrew asked nothing: it leaves no entry in the log. Other calls are marked failed.
-        if (delivery.type === A2A_GET) await prisma.delivery.deleteMany({ where: { id: delivery.id, status: 'pending', attemptCount: 0 } });
-        else await prisma.delivery.updateMany({ where: { id: delivery.id, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+        if (delivery.type === A2A_GET) await removeUnattempted(deps.sql, delivery.id);
+        else await dropDelivery(deps.sql, delivery.id);
         return;
       }
-      const link = await prisma.a2ATaskLink.findUnique({ where: { taskId: task.id } });
+      const link = await linkOf(deps.sql, task.id);
       if (delivery.type !== 'task.assigned' && !link) {
         // Nothing to ask about or cancel: the agent never said which task is ours.
-        await prisma.delivery.updateMany({ where: { id: delivery.id, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+        await dropDelivery(deps.sql, delivery.id);
         return;
       }
       const token = tasks.tokenFor(task);
@@ -224,7 +221,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       // back to it (a finished task's token must not be a way to make the service send requests).
       if (isTerminal(task.status)) return true;
       if (!remote) return true;
-      const link = await prisma.a2ATaskLink.findUnique({ where: { taskId } });
+      const link = await linkOf(deps.sql, taskId);
       // A push about another of the agent's tasks is not about ours.
       if (link && link.remoteTaskId !== remote.remoteTaskId) return true;
       await apply(taskId, remote, task.agent);
