@@ -13,6 +13,7 @@ import { newId } from '../ids.js';
 import { enqueue, enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import * as store from '../stores/delivery-store.js';
+import { ownerOfAgent } from '../stores/agent-store.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
@@ -44,9 +45,9 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   const files = taskFiles(deps);
 
   async function ownedAgent(viewer: Viewer, agentId: string) {
-    const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { ownerId: true } });
-    if (!agent) throw notFound('agent');
-    if (agent.ownerId !== viewer.id) throw forbidden('you do not own this agent');
+    const ownerId = await ownerOfAgent(deps.sql, agentId);
+    if (!ownerId) throw notFound('agent');
+    if (ownerId !== viewer.id) throw forbidden('you do not own this agent');
   }
 
   // Agents that speak A2A get their deliveries as A2A calls, through the same claim, record and retries.

@@ -111,3 +111,41 @@ export async function deliveriesOfType(db: SqlDb, taskId: string, type: string, 
 export async function removeUnattempted(db: SqlDb, deliveryId: string): Promise<void> {
   await db.deleteFrom('deliveries').where('id', '=', deliveryId).where('status', '=', 'pending').where('attemptCount', '=', 0).execute();
 }
+
+// The agent's deliveries not yet succeeded, of tasks that still wait for them (the task itself while it is
+// matched, an answer to an input request while the agent works: as services/deliveries.ts decides), with a
+// failed attempt in [since, until). Ids in order.
+export async function failedInWindow(db: SqlDb, agentId: string, since: Date, until: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('tasks as t', 't.id', 'd.taskId')
+    .select('d.id')
+    .where('d.agentId', '=', agentId)
+    .where('d.status', '<>', 'succeeded')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('d.type', '=', 'task.input'), eb('t.status', '=', 'in_progress')]),
+        eb.and([eb('d.type', '<>', 'task.input'), eb('t.status', '=', 'matched')]),
+      ]),
+    )
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('deliveryAttempts as a')
+          .select('a.id')
+          .whereRef('a.deliveryId', '=', 'd.id')
+          .where('a.at', '>=', since)
+          .where('a.at', '<', until)
+          .where('a.error', 'is not', null),
+      ),
+    )
+    .orderBy('d.id', 'asc')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+// Deliveries sent again now (pending, due now).
+export async function reopenDeliveries(db: SqlDb, ids: readonly string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('deliveries').set({ status: 'pending', nextAttemptAt: now, updatedAt: now }).where('id', 'in', ids).execute();
+}
