@@ -57,7 +57,7 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
 
     // Step one of saving a card: the client library collects it with this secret.
     async createSetupIntent(viewer: Viewer): Promise<{ clientSecret: string }> {
-      const { customerId } = await ensureCustomer(prisma, provider, viewer.id).catch(fromProvider('customer'));
+      const { customerId } = await ensureCustomer(deps.sql, provider, viewer.id, deps.clock.now()).catch(fromProvider('customer'));
       const { clientSecret } = await provider
         .createSetupIntent({ customerId, idempotencyKey: setupIntentKey(viewer.id, newId('seti')) })
         .catch(fromProvider('customer'));
@@ -66,7 +66,7 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
 
     // Step two: the collected method becomes the default, charged without the requester present.
     async setDefaultPaymentMethod(viewer: Viewer, methodId: string): Promise<BillingSummary> {
-      const { customerId } = await ensureCustomer(prisma, provider, viewer.id).catch(fromProvider('paymentMethodId'));
+      const { customerId } = await ensureCustomer(deps.sql, provider, viewer.id, deps.clock.now()).catch(fromProvider('paymentMethodId'));
       const saved = await provider
         .setDefaultPaymentMethod({ customerId, paymentMethodId: methodId })
         .catch(fromProvider('paymentMethodId'));
@@ -83,7 +83,7 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
      */
     async startPayoutOnboarding(viewer: Viewer): Promise<{ url: string }> {
       const user = await prisma.user.findUniqueOrThrow({ where: { id: viewer.id } });
-      const accountId = await ensureConnectedAccount(prisma, provider, user).catch(fromProvider('account'));
+      const accountId = await ensureConnectedAccount(deps.sql, provider, user, deps.clock.now()).catch(fromProvider('account'));
       // Where the hosted onboarding sends the owner back; a dashboard page would live here.
       const base = `${deps.urls.base}/billing/payouts`;
       const { url } = await provider

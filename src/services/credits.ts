@@ -75,7 +75,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
       const amountCents = agent.priceCents * quantity;
       if (amountCents > MAX_PURCHASE_CENTS) throw invalid('quantity', `the purchase would exceed ${MAX_PURCHASE_CENTS} cents; buy fewer credits`);
 
-      const { user, customerId } = await ensureCustomer(prisma, provider, viewer.id).catch(unavailable);
+      const { user, customerId } = await ensureCustomer(deps.sql, provider, viewer.id, clock.now()).catch(unavailable);
       if (!user.defaultPaymentMethodId) {
         throw new AppError('PAYMENT_REQUIRED', 'save a card first: POST /v1/billing/setup-intent, then POST /v1/billing/payment-method');
       }

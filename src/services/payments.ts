@@ -189,7 +189,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
 
     let result: AuthorizeResult;
     try {
-      const { user, customerId } = await ensureCustomer(prisma, provider, payment.task.requesterId, known?.requester);
+      const { user, customerId } = await ensureCustomer(deps.sql, provider, payment.task.requesterId, clock.now(), known?.requester);
       // autoCharged was decided at matching; a card removed since then leaves the requester to confirm.
       const paymentMethodId = payment.autoCharged ? user.defaultPaymentMethodId : null;
       result = await provider.authorize({

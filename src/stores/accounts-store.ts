@@ -114,3 +114,13 @@ export async function revokeApiKey(db: SqlDb, id: string, userId: string | null,
   return { key, revokedNow: false };
 }
 
+
+// The processor's customer and connected account of a user, each set once (a racing second write keeps
+// the first id).
+export async function recordCustomerId(db: SqlDb, userId: string, customerId: string, now: Date): Promise<void> {
+  await db.updateTable('users').set({ stripeCustomerId: customerId, updatedAt: now }).where('id', '=', userId).where('stripeCustomerId', 'is', null).execute();
+}
+
+export async function recordConnectAccountId(db: SqlDb, userId: string, accountId: string, now: Date): Promise<void> {
+  await db.updateTable('users').set({ connectAccountId: accountId, updatedAt: now }).where('id', '=', userId).where('connectAccountId', 'is', null).execute();
+}
