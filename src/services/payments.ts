@@ -118,7 +118,7 @@ const isHopeless = (error: unknown): error is ProviderError =>
 const declined = (message: string) => new AppError('PAYMENT_REQUIRED', `the card was declined: ${message}`, { details: { reason: 'payment_declined' } });
 
 export function paymentService(deps: Deps, hooks: PaymentHooks, provider: PaymentProvider = paymentProviderOf(deps.config, deps.serverKey)) {
-  const { prisma, logger, config, clock } = deps;
+  const { logger, config, clock } = deps;
 
   const transaction = <T>(work: (tx: SqlTx, afterCommit: AfterCommit) => Promise<T>) =>
     withTransaction(deps.sql, work, (error) => logger.error({ err: error }, 'payment after-commit work failed'));
