@@ -163,6 +163,13 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       return receive(task.ownerId, taskId, upload);
     },
 
+    // A file an A2A agent returned in an artifact (delivery/a2a/artifact-files.ts): kept for the task like
+    // a result upload, counted against the quota of the agent's owner.
+    keepForTask: (ownerId: string, taskId: string, upload: Upload) => receive(ownerId, taskId, upload),
+
+    // Removes a kept file that ended up unused (its task's result was refused); the sweep retries on failure.
+    discard,
+
     async describe(viewer: Viewer, id: string): Promise<FileView> {
       return fileView(await readable(viewer, id));
     },
