@@ -95,7 +95,7 @@ afterAll(async () => {
 });
 
 async function upload(body: Buffer | string, filename: string, type: string) {
-  const res = await fetch(`${server.url}/v1/files?filename=${filename}`, { method: 'POST', headers: { authorization: `Bearer ${requester.apiKey}`, 'content-type': type }, body });
+  const res = await fetch(`${server.url}/v1/files?filename=${filename}`, { method: 'POST', headers: { authorization: `Bearer ${requester.apiKey}`, 'content-type': type }, body: typeof body === 'string' ? body : new Uint8Array(body) });
   expect(res.status).toBe(201);
   return ((await res.json()) as any).data as { id: string; sha256: string; size: number };
 }
