@@ -48,10 +48,9 @@ const UPLOADED = {
 const UPLOAD_BODY = {
   required: true,
   content: {
-    'application/octet-stream': { schema: BYTES, description: 'The raw bytes; any Content-Type is taken as the file’s media type' },
+    'application/octet-stream': { schema: { ...BYTES, description: 'The raw bytes; any Content-Type but multipart/form-data is taken as the file’s media type' } },
     'multipart/form-data': {
-      schema: { type: 'object', properties: { file: BYTES }, required: ['file'] },
-      description: 'A form; its first file part is the file (its name and type are the part’s)',
+      schema: { type: 'object', properties: { file: BYTES }, required: ['file'], description: 'A form; its first file part is the file (its name and type are the part’s)' },
     },
   },
 };
