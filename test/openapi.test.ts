@@ -244,6 +244,8 @@ describe('real answers conform to the document', () => {
     ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\dT/.test(s));
     // A file's bytes, as recorded (one character per byte); without this Ajv would pass any string unchecked.
     ajv.addFormat('binary', { type: 'string', validate: (s: string) => Buffer.from(s, 'latin1').toString('latin1') === s });
+    // Checked, not ignored: a character that is no byte fails the format.
+    expect(ajv.validate({ type: 'string', format: 'binary' }, 'bytes \u0100')).toBe(false);
     ajv.addSchema(doc as object, 'api');
     const pointer = (...parts: string[]) => 'api#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
     const failures: string[] = [];
