@@ -79,20 +79,33 @@ function statusMessage(task: OurTask): Message | undefined {
   return undefined;
 }
 
-// A result that came from an A2A agent ({artifacts: [...]}, delivery/a2a) is passed on as those artifacts.
-function relayedArtifacts(result: unknown): Artifact[] | null {
+// A result that came from an A2A agent ({artifacts: [...]}, delivery/a2a) is passed on as those artifacts;
+// the file parts kept as our files ({"$file": id, …}) go out as url parts to them (a file no longer kept
+// is left out).
+function relayedArtifacts(result: unknown, links: TaskFileLink[]): Artifact[] | null {
   const artifacts = (result as { artifacts?: unknown } | null)?.artifacts;
   if (!Array.isArray(artifacts) || !artifacts.every((a) => typeof a === 'object' && a !== null && Array.isArray((a as { parts?: unknown }).parts))) return null;
-  return TaskCodec.fromJSON({ id: '', contextId: '', artifacts }).artifacts;
+  const byId = new Map(links.map((link) => [link.id, link]));
+  const wire = (artifacts as Array<{ parts: unknown[] }>).map((artifact) => ({
+    ...artifact,
+    parts: artifact.parts.flatMap((part) => {
+      const id = (part as { $file?: unknown } | null)?.$file;
+      if (typeof id !== 'string') return [part];
+      const link = byId.get(id);
+      const { $file: _file, ...rest } = part as Record<string, unknown>;
+      return link ? [{ ...rest, url: link.url, filename: link.filename, mediaType: link.mediaType }] : [];
+    }),
+  }));
+  return TaskCodec.fromJSON({ id: '', contextId: '', artifacts: wire }).artifacts;
 }
 
 export function resultArtifacts(task: OurTask): Artifact[] {
   if (!['completed', 'delivered'].includes(task.status) || task.result === null || task.result === undefined) return [];
-  const relayed = relayedArtifacts(task.result);
-  if (relayed) return relayed;
-  const result: Artifact = { artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] };
   // The files the result refers to (files/a2a-files.ts), as url parts.
   const links = (task as { resultFileLinks?: TaskFileLink[] }).resultFileLinks ?? [];
+  const relayed = relayedArtifacts(task.result, links);
+  if (relayed) return relayed;
+  const result: Artifact = { artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] };
   if (links.length === 0) return [result];
   return [result, { artifactId: `${task.id}-files`, name: 'files', description: 'The files of the result', parts: links.map(urlPart), metadata: undefined, extensions: [] }];
 }

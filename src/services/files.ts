@@ -67,14 +67,19 @@ export function fileService(deps: Deps, storage: BlobStorage) {
   async function receive(ownerId: string, taskId: string | null, upload: Upload): Promise<FileView> {
     const { maxBytes, quotaBytes } = config.files;
     if (upload.declaredSize !== null && upload.declaredSize > maxBytes) throw tooLarge(maxBytes);
-    const used = await store.usedBytes(ownerId);
-    if (upload.declaredSize !== null && used + upload.declaredSize > quotaBytes) throw overQuota(quotaBytes, used);
-    const limit = Math.min(maxBytes, quotaBytes - used);
-    if (limit <= 0) throw overQuota(quotaBytes, used);
-
     const id = newId('fil');
     const mediaType = normalizeMediaType(upload.mediaType);
-    await store.insertUploading({ id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now() });
+    const reserved = upload.declaredSize ?? 0;
+    // The quota is checked and the declared bytes reserved under the owner's lock, in the transaction that
+    // writes the row: uploads at once are counted one after the other.
+    const used = await deps.sql.transaction().execute(async (tx) => {
+      await store.lockOwner(ownerId, tx);
+      const inUse = await store.usedBytes(ownerId, tx);
+      if (inUse + reserved > quotaBytes || inUse >= quotaBytes) throw overQuota(quotaBytes, inUse);
+      await store.insertUploading({ id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now() }, reserved, tx);
+      return inUse;
+    });
+    const limit = Math.min(maxBytes, quotaBytes - used);
     // Counted and hashed as the bytes pass; past the limit the stream fails and the write is undone.
     const hash = createHash('sha256');
     let size = 0;
@@ -103,9 +108,20 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       if (limitError) throw limitError;
       throw error;
     }
-    const stored = await store.markStored(id, { size, sha256: hash.digest('hex'), storedAt: clock.now() });
-    if (!stored) throw notFound('file');
-    return fileView(stored);
+    // Uploads without a declared size reserved nothing: whether this one still fits is decided under the
+    // lock again, against everything else the owner holds or reserved meanwhile.
+    const outcome = await deps.sql.transaction().execute(async (tx) => {
+      await store.lockOwner(ownerId, tx);
+      const others = await store.usedBytes(ownerId, tx, id);
+      if (others + size > quotaBytes) return { others, stored: null };
+      return { others, stored: await store.markStored(id, { size, sha256: hash.digest('hex'), storedAt: clock.now() }, tx) };
+    });
+    if (!outcome.stored) {
+      await discard(id);
+      if (outcome.others + size > quotaBytes) throw overQuota(quotaBytes, outcome.others);
+      throw notFound('file');
+    }
+    return fileView(outcome.stored);
   }
 
   // Bytes first, then the row: a row never points at nothing for long, and the sweep finds the rest.
@@ -162,6 +178,13 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       }
       return receive(task.ownerId, taskId, upload);
     },
+
+    // A file an A2A agent returned in an artifact (delivery/a2a/artifact-files.ts): kept for the task like
+    // a result upload, counted against the quota of the agent's owner.
+    keepForTask: (ownerId: string, taskId: string, upload: Upload) => receive(ownerId, taskId, upload),
+
+    // Removes a kept file that ended up unused (its task's result was refused); the sweep retries on failure.
+    discard,
 
     async describe(viewer: Viewer, id: string): Promise<FileView> {
       return fileView(await readable(viewer, id));
