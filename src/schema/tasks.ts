@@ -16,7 +16,7 @@ import { TrustTierEnum } from './enums.js';
 import { PaymentRef } from './task-payment.js';
 import { taskRoutingState, type TaskRoutingState } from '../services/task-routing-state.js';
 
-// The lifecycle's states (lifecycle/task-lifecycle.ts), in its order.
+// The lifecycle's states (lifecycle/task-lifecycle.ts).
 export const TaskStatusEnum = builder.enumType('TaskStatus', { values: TASK_STATUSES });
 
 export const TaskHistoryEntryRef = builder.prismaObject('TaskHistoryEntry', {

@@ -28,14 +28,9 @@ import { AgentIcon } from '../components/AgentIcon.js';
 import { Dispute, InputRequest, Review } from './TaskTrust.js';
 import { RequesterRecord } from '../components/RequesterRecord.js';
 import { TaskTimeline } from './TaskTimeline.js';
-import { HAS_RESULT, TERMINAL, WORKING, canMove, isUnderway, type NonTerminalStatus, type TaskStatus } from '../lifecycle.js';
+import { canMove, isUnderway, type NonTerminalStatus } from '../lifecycle.js';
+import { FINISHED, OWNER_WORKS, PROGRESS_STEPS, SHOWS_RESULT, STEP_OF } from '../task-status-sets.js';
 
-// The status sets are the lifecycle's (web/src/lifecycle.ts).
-const FINISHED = new Set(TERMINAL);
-// A result is shown once the agent gave it: for review, in a dispute, and after.
-const SHOWS_RESULT = new Set(HAS_RESULT);
-// The agent's owner works on the task in these states.
-const OWNER_WORKS = new Set(WORKING);
 
 export function TaskPage({ id }: { id: string }) {
   const { search } = useLocation();
@@ -318,23 +313,14 @@ export function OwnerActions({ task, onChange }: { task: DashTaskFragment; onCha
 
 // The steps of a task still under way, the current one marked; a delivery that failed says when it is
 // tried again.
-const STEPS: Array<[TaskStatus, string]> = [
-  ['pending', 'Waiting for an agent'],
-  ['matched', 'Sent to the agent'],
-  ['in_progress', 'Agent working'],
-  ['delivered', 'Result in'],
-];
-// Each state under way has its step: a new one fails to compile here until it is placed.
-const STEP_OF: Record<NonTerminalStatus, number> = { pending: 0, matched: 1, in_progress: 2, input_required: 2, delivered: 3, disputed: 3 };
-
 function Progress({ task, status }: { task: DashTaskFragment; status: NonTerminalStatus }) {
   const at = STEP_OF[status];
   const retry = (task.deliveries ?? []).find((d) => d.status === 'pending' && d.nextAttemptAt && d.attempts.length > 0);
   return (
     <>
       <ol className="progress" aria-label="Progress">
-        {STEPS.map(([status, words], i) => (
-          <li key={status} className={i < at ? 'done' : i === at ? 'now' : undefined} aria-current={i === at ? 'step' : undefined}>
+        {PROGRESS_STEPS.map(([step, words], i) => (
+          <li key={step} className={i < at ? 'done' : i === at ? 'now' : undefined} aria-current={i === at ? 'step' : undefined}>
             {words}
           </li>
         ))}
