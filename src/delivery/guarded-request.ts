@@ -19,13 +19,15 @@ export type GuardedResult =
   | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; body?: KeptBody; bodyStart?: Buffer }
   | { kind: 'error'; error: string; latencyMs: number };
 
-export interface GuardedRequestOptions {
+// The exchange's deadline, for all of it (lookup, connect, request and response): its own timeoutMs, or
+// a signal that aborts when a deadline shared by several exchanges passes (a card import's), or both.
+export type GuardedRequestOptions = GuardedRequestBase & ({ timeoutMs: number; signal?: AbortSignal } | { timeoutMs?: undefined; signal: AbortSignal });
+
+interface GuardedRequestBase {
   method: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
   body?: Buffer;
-  /** Deadline for the whole exchange: lookup, connect, request and response. */
-  timeoutMs: number;
   /** Response bytes read (and thrown away unless keepBody) before the connection is cut. */
   maxResponseBytes: number;
   /** Keep the answer's body (agent cards, A2A replies) instead of throwing it away. */
@@ -85,6 +87,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      opts.signal?.removeEventListener('abort', timedOut);
       request.destroy();
       // The body as it stands now: events already queued on the response must not change what the
       // caller reads later.
@@ -94,7 +97,10 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
     let answer: Answer | null = null;
 
     // A body that trickles past the deadline does not turn an answer already given into a timeout.
-    const deadline = setTimeout(() => finish(answer ?? { kind: 'error', error: 'timeout' }), opts.timeoutMs);
+    const timedOut = () => finish(answer ?? { kind: 'error', error: 'timeout' });
+    const deadline = opts.timeoutMs === undefined ? undefined : setTimeout(timedOut, opts.timeoutMs);
+    if (opts.signal?.aborted) queueMicrotask(timedOut);
+    else opts.signal?.addEventListener('abort', timedOut, { once: true });
 
     request.on('response', (response) => {
       const answered: Answer = { kind: 'response', status: response.statusCode ?? 0, headers: response.headers };
