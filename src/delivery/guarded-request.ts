@@ -45,6 +45,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   const elapsedMs = (): number => Math.round(performance.now() - startedAt);
   const refuse = (error: string): GuardedResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
 
+  if (opts.signal?.aborted) return refuse('timeout');
   const shape = checkUrlShape(opts.url);
   if (!shape.ok) return refuse(shape.reason);
   const host = normalizeHost(shape.url.hostname);
@@ -99,8 +100,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
     // A body that trickles past the deadline does not turn an answer already given into a timeout.
     const timedOut = () => finish(answer ?? { kind: 'error', error: 'timeout' });
     const deadline = opts.timeoutMs === undefined ? undefined : setTimeout(timedOut, opts.timeoutMs);
-    if (opts.signal?.aborted) queueMicrotask(timedOut);
-    else opts.signal?.addEventListener('abort', timedOut, { once: true });
+    opts.signal?.addEventListener('abort', timedOut, { once: true });
 
     request.on('response', (response) => {
       const answered: Answer = { kind: 'response', status: response.statusCode ?? 0, headers: response.headers };
