@@ -20,13 +20,15 @@ export type GuardedResult =
   | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; body?: KeptBody; bodyStart?: Buffer }
   | { kind: 'error'; error: string; latencyMs: number };
 
-export interface GuardedRequestOptions {
+// The exchange's deadline, for all of it (lookup, connect, request and response): its own timeoutMs, or
+// a signal that aborts when a deadline shared by several exchanges passes (a card import's), or both.
+export type GuardedRequestOptions = GuardedRequestBase & ({ timeoutMs: number; signal?: AbortSignal } | { timeoutMs?: undefined; signal: AbortSignal });
+
+interface GuardedRequestBase {
   method: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
   body?: Buffer;
-  /** Deadline for the whole exchange: lookup, connect, request and response. */
-  timeoutMs: number;
   /** Response bytes read (and thrown away unless keepBody) before the connection is cut. */
   maxResponseBytes: number;
   /** Keep the answer's body (agent cards, A2A replies) instead of throwing it away. */
@@ -40,7 +42,7 @@ export interface GuardedRequestOptions {
 }
 
 // The request, dialled through the guarded lookup, or why it may not be sent. Not yet ended.
-function openGuarded(opts: Pick<GuardedRequestOptions, 'method' | 'url' | 'headers' | 'body' | 'allowPrivate' | 'resolve'>): { request: ClientRequest } | { error: string } {
+function openGuarded(opts: Pick<GuardedRequestBase, 'method' | 'url' | 'headers' | 'body' | 'allowPrivate' | 'resolve'>): { request: ClientRequest } | { error: string } {
   const shape = checkUrlShape(opts.url);
   if (!shape.ok) return { error: shape.reason };
   const host = normalizeHost(shape.url.hostname);
@@ -81,6 +83,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   const elapsedMs = (): number => Math.round(performance.now() - startedAt);
   const refuse = (error: string): GuardedResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
 
+  if (opts.signal?.aborted) return refuse('timeout');
   const opened = openGuarded(opts);
   if ('error' in opened) return refuse(opened.error);
   const { request } = opened;
@@ -93,6 +96,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      opts.signal?.removeEventListener('abort', timedOut);
       request.destroy();
       // The body as it stands now: events already queued on the response must not change what the
       // caller reads later.
@@ -102,7 +106,9 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
     let answer: Answer | null = null;
 
     // A body that trickles past the deadline does not turn an answer already given into a timeout.
-    const deadline = setTimeout(() => finish(answer ?? { kind: 'error', error: 'timeout' }), opts.timeoutMs);
+    const timedOut = () => finish(answer ?? { kind: 'error', error: 'timeout' });
+    const deadline = opts.timeoutMs === undefined ? undefined : setTimeout(timedOut, opts.timeoutMs);
+    opts.signal?.addEventListener('abort', timedOut, { once: true });
 
     request.on('response', (response) => {
       const answered: Answer = { kind: 'response', status: response.statusCode ?? 0, headers: response.headers };

@@ -13,6 +13,7 @@ import type { BlobStorage, ByteRange } from '../files/storage.js';
 import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
 import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
 import { tokenMatches } from './task-token.js';
+import { WITH_AGENT } from '../lifecycle/task-lifecycle.js';
 import type { Viewer } from './accounts.js';
 
 // How long an upload may take before the sweep counts it as abandoned; how often the sweep runs.
@@ -173,7 +174,7 @@ export function fileService(deps: Deps, storage: BlobStorage) {
         .where('t.id', '=', taskId)
         .executeTakeFirst();
       if (!task || !tokenMatches(token, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
-      if (!['matched', 'in_progress', 'input_required'].includes(task.status)) {
+      if (!WITH_AGENT.includes(task.status)) {
         throw new AppError('CONFLICT', `the task is ${task.status}; result files are added while the agent works on it`, { details: { status: task.status } });
       }
       return receive(task.ownerId, taskId, upload);
