@@ -2,6 +2,7 @@
 // /a2a and /a2a/agents/{slug} in both versions (1.0 method names with A2A-Version 1.0, v0.3 names with
 // 0.3 and without the header), the agent cards, MCP at /mcp, and the A2A push form of the task callback.
 // A JSON-RPC answer may not be -32603 for a malformed request, and no answer may carry internal text.
+import { A2A_V1_METHODS } from '../src/a2a/route.js';
 
 export type Send = (method: string, path: string, init?: { body?: string; headers?: Record<string, string>; auth?: boolean; timeoutMs?: number }) => Promise<{ status: number; text: string }>;
 export type Judge = (target: string, name: string, status: number, text: string, opts?: { graphql?: boolean; jsonRpc?: boolean }) => void;
@@ -55,19 +56,6 @@ const envelopes: Record<string, string> = {
   'nested 5 000 deep': '{"a":'.repeat(5000) + '1' + '}'.repeat(5000),
 };
 
-const V1_METHODS = [
-  'SendMessage',
-  'SendStreamingMessage',
-  'GetTask',
-  'ListTasks',
-  'CancelTask',
-  'SubscribeToTask',
-  'CreateTaskPushNotificationConfig',
-  'GetTaskPushNotificationConfig',
-  'ListTaskPushNotificationConfigs',
-  'DeleteTaskPushNotificationConfig',
-  'GetExtendedAgentCard',
-];
 const V03_METHODS = [
   'message/send',
   'message/stream',
@@ -90,7 +78,7 @@ export async function fuzzProtocols(f: ProtocolFuzz): Promise<void> {
 async function fuzzA2A(f: ProtocolFuzz) {
   const paths = ['/a2a', `/a2a/agents/${encodeURIComponent(f.slug)}`];
   const versions: Array<[string, Record<string, string>, string[]]> = [
-    ['1.0', { 'a2a-version': '1.0' }, V1_METHODS],
+    ['1.0', { 'a2a-version': '1.0' }, [...A2A_V1_METHODS]],
     ['0.3', { 'a2a-version': '0.3' }, V03_METHODS],
     ['no A2A-Version', {}, V03_METHODS],
   ];

@@ -22,6 +22,7 @@ import { taskFollower } from './a2a/updates.js';
 import { streamOwner } from './graphql/stream-owner.js';
 import { a2aPushRoute } from './delivery/a2a/push-route.js';
 import { fileRoutes } from './rest/file-routes.js';
+import { fileOperations } from './rest/openapi/file-operations.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -90,7 +91,7 @@ export async function createApp(opts: {
     : null;
   const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
   const raw = rawRoutes(services);
-  raw.push(...openApiRoutes({ schema, routes, rawRoutes: [...raw], baseUrl: () => deps.urls.base }));
+  raw.push(...openApiRoutes({ schema, routes, rawRoutes: [...raw, ...fileOperations], baseUrl: () => deps.urls.base }));
   const limits = await createRateLimits({ ...config.rateLimit, store: rateLimitStore(config, database) }, logger);
   const admission = createAdmission({ limits, authenticateHeader, trustedProxyHops: config.rateLimit.trustedProxyHops });
 

@@ -16,13 +16,22 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+// When a deadline of outbound work (a card import) has passed: a signal that aborts then. Tests pass
+// their own, to end a deadline at the moment they choose instead of racing the wall clock.
+export interface Deadlines {
+  after(ms: number): AbortSignal;
+}
+
+export const systemDeadlines: Deadlines = { after: (ms) => AbortSignal.timeout(ms) };
+
 // What the process may set apart from its configuration; tests shorten or move them.
 export interface TimeDeps {
   clock: Clock;
   retrySchedule: RetrySchedule;
+  deadlines: Deadlines;
 }
 
-export const realTime: TimeDeps = { clock: systemClock, retrySchedule: defaultRetrySchedule };
+export const realTime: TimeDeps = { clock: systemClock, retrySchedule: defaultRetrySchedule, deadlines: systemDeadlines };
 
 export interface Deps extends TimeDeps {
   config: Config;

@@ -11,8 +11,18 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { waitForStatus } from './support/agent.js';
 import { until } from './support/wait.js';
+import type { Deadlines } from '../src/deps.js';
 
 const DEADLINE_MS = 1000;
+
+// The imports' deadlines: real ones, except where a test takes the next one to end it itself (ends()),
+// so what happens when the deadline passes does not depend on how fast the machine is.
+let heldDeadline: AbortController | null = null;
+const deadlines: Deadlines = { after: (ms) => heldDeadline?.signal ?? AbortSignal.timeout(ms) };
+function holdNextDeadline(): AbortController {
+  heldDeadline = new AbortController();
+  return heldDeadline;
+}
 
 let server: TestServer;
 let owner: { id: string; apiKey: string };
@@ -20,7 +30,7 @@ let requester: { id: string; apiKey: string };
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ DELIVERY_TIMEOUT_MS: String(DEADLINE_MS), A2A_BLOCKING_WAIT_MS: '15000' });
+  server = await startTestServer({ DELIVERY_TIMEOUT_MS: String(DEADLINE_MS), A2A_BLOCKING_WAIT_MS: '15000' }, { time: { deadlines } });
   owner = await server.createUser();
   requester = await server.createUser();
 });
@@ -31,9 +41,9 @@ afterAll(async () => {
 
 const importCard = (cardUrl: string) => server.api.post('/v1/agents/import', { key: owner.apiKey, body: { cardUrl } });
 
-// A host of cards and key sets: fixed bodies, or bodies that trickle a byte at a time and never end.
-// It counts the requests at each path.
-async function startCardHost() {
+// A host of cards and key sets: fixed bodies, or bodies that trickle a byte at a time and never end
+// (`onTrickle` is told when one has started). It counts the requests at each path.
+async function startCardHost(onTrickle: (path: string) => void = () => {}) {
   const bodies = new Map<string, string>();
   const trickling = new Set<string>();
   const hits = new Map<string, number>();
@@ -42,6 +52,7 @@ async function startCardHost() {
     hits.set(path, (hits.get(path) ?? 0) + 1);
     if (trickling.has(path)) {
       res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(' ', () => onTrickle(path));
       const timer = setInterval(() => res.write(' '), 100);
       res.on('close', () => clearInterval(timer));
       return;
@@ -95,16 +106,21 @@ const fakeSignature = (kid: string, jku: string) => ({
 
 describe('one deadline for the whole import', () => {
   it('key sets that trickle do not hold the import past the deadline: after the first, none is fetched', async () => {
-    const host = await startCardHost();
+    // The deadline passes while the first key set trickles in (its answer has begun and never ends), not
+    // after a real second that a busy machine may spend anywhere in the import.
+    const deadline = holdNextDeadline();
+    const host = await startCardHost(() => deadline.abort());
     const jkus = [1, 2, 3].map((n) => `/slow-${n}.json`);
     for (const jku of jkus) host.trickle(jku);
     host.serve('/card.json', { ...cardJson('Slow Sloth', [{ url: `${host.base}/rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]), signatures: jkus.map((jku) => fakeSignature('k1', `${host.base}${jku}`)) });
-    const res = await importCard(`${host.base}/card.json`);
+    const res = await importCard(`${host.base}/card.json`).finally(() => (heldDeadline = null));
+    expect(deadline.signal.aborted).toBe(true);
     expect(res.status).toBe(422);
     expect(res.body.error.message).toContain(`within ${DEADLINE_MS} ms`);
     // The first key set used up the deadline; the others were not even asked for.
     expect(jkus.map((jku) => host.hits(jku))).toEqual([1, 0, 0]);
-  });
+    // Were the exchange not cut when the deadline passed, the import would wait on the trickle for good.
+  }, 15_000);
 
   it('a key set named by many signatures is fetched once', async () => {
     const host = await startCardHost();

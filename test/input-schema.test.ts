@@ -1,5 +1,8 @@
 // Agents' inputSchema is owner-supplied: it must not stall the server, break other owners' agents, reach
 // out to remote references, or be compiled again for every task.
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputSchemaCompileCount, MAX_BRANCHES, MAX_CHECK_WORK, MAX_INPUT_SCHEMA_BYTES, MAX_INPUT_SCHEMA_DEPTH, MAX_UNIQUE_ITEMS } from '../src/services/input-schema.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -10,7 +13,8 @@ let other: { id: string; apiKey: string };
 let requester: { id: string; apiKey: string };
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // Its own DATA_DIR: the file field's test stores an upload.
+  server = await startTestServer({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'input-schema-')) });
   owner = await server.createUser();
   other = await server.createUser();
   requester = await server.createUser();
@@ -138,6 +142,20 @@ describe('bounds on the work of checking an input', () => {
     expect(res.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'input' });
     expect(res.body.error.message).toMatch(/too large to check/);
     expect((await createTask(agent.body.data.id, { l: [1, 2, 3] })).status).toBe(201);
+  });
+});
+
+describe('file fields', () => {
+  it('takes a file reference for "format": "binary", and refuses text in its place', async () => {
+    const agent = await createAgent(owner.apiKey, { type: 'object', required: ['scan'], properties: { scan: { type: 'string', format: 'binary' } } });
+    expect(agent.status).toBe(201);
+    const text = await createTask(agent.body.data.id, { scan: 'not a file' });
+    expect(text.status).toBe(400);
+    expect(text.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'input' });
+    expect(text.body.error.message).toContain('/scan must be a file ({"$file": "fil_…"})');
+    const upload = await fetch(`${server.url}/v1/files?filename=scan.png`, { method: 'POST', headers: { authorization: `Bearer ${requester.apiKey}`, 'content-type': 'image/png' }, body: 'png bytes' });
+    const file = ((await upload.json()) as { data: { id: string } }).data;
+    expect((await createTask(agent.body.data.id, { scan: { $file: file.id } })).status).toBe(201);
   });
 });
 

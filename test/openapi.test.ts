@@ -3,6 +3,9 @@
 // conforms to it (Ajv against the response schemas).
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../src/rest/routes/index.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -17,7 +20,8 @@ type OpenApi = { openapi: string; paths: Record<string, Record<string, Operation
 let server: TestServer;
 let agentHttp: TestAgent;
 let doc: OpenApi;
-const seen: Array<{ method: string; template: string; status: number; body: unknown }> = [];
+// `mediaType`: the answer's, for answers that are not JSON (a file's bytes, kept as a latin1 string).
+const seen: Array<{ method: string; template: string; status: number; body: unknown; mediaType?: string }> = [];
 
 // The template of a concrete path (`/v1/tasks/tsk_1/accept` → `/v1/tasks/{id}/accept`), fixed segments first.
 function templateOf(path: string, method: string): string | null {
@@ -39,8 +43,21 @@ async function call(method: string, path: string, opts: CallOptions = {}): Promi
   return res;
 }
 
+// A call whose body or answer may be bytes (the file routes), recorded like the JSON ones.
+async function callRaw(method: string, path: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any; bytes: Buffer }> {
+  const res = await fetch(`${server.url}${path}`, { ...init, method });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const type = res.headers.get('content-type') ?? '';
+  const json = type.startsWith('application/json');
+  const body = json ? JSON.parse(bytes.toString('utf8')) : bytes.toString('latin1');
+  const template = templateOf(path.split('?')[0]!, method.toLowerCase());
+  if (template) seen.push({ method: method.toLowerCase(), template, status: res.status, body, ...(json ? {} : { mediaType: type }) });
+  return { status: res.status, headers: res.headers, body, bytes };
+}
+
 beforeAll(async () => {
-  server = await startTestServer();
+  // A small FILE_MAX_BYTES, to meet the file routes' 413.
+  server = await startTestServer({ FILE_MAX_BYTES: '65536', DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'openapi-')) });
   agentHttp = await startTestAgent();
   const res = await server.api.get('/v1/openapi.json');
   expect(res.status).toBe(200);
@@ -131,7 +148,14 @@ describe('real answers conform to the document', () => {
     // The agent answers on the callback with the token its (failed) delivery carried.
     const t5 = (await call('POST', '/v1/tasks', { ...r, body: { title: 'Five', description: 'fifth', agentId: agent.id } })).body.data;
     const sent5 = await until('the fifth delivery', () => agentHttp.received.find((d) => d.body.taskId === t5.id));
+    // Files: the agent adds a result file with the task token (and not without it).
+    const resultUpload = (token: string) =>
+      callRaw('POST', `/v1/tasks/${t5.id}/files?filename=notes.txt`, { headers: { 'x-task-token': token, 'content-type': 'text/plain' }, body: 'partial notes' });
+    expect((await resultUpload(sent5.body.taskToken)).status).toBe(201);
+    expect((await resultUpload('not-the-token')).status).toBe(401);
     expect((await call('POST', `/v1/tasks/${t5.id}/callback`, { body: { taskToken: sent5.body.taskToken, error: 'no can do' } })).status).toBe(200);
+    // A finished task's token reaches nothing any more.
+    expect((await resultUpload(sent5.body.taskToken)).status).toBe(401);
     await call('PATCH', `/v1/tasks/${t2.id}/accept`, o);
     await call('PATCH', `/v1/tasks/${t2.id}/start`, o);
     await call('PATCH', `/v1/tasks/${t2.id}/complete`, { ...o, body: { result: { text: 'done' } } });
@@ -187,6 +211,25 @@ describe('real answers conform to the document', () => {
     await call('POST', '/v1/credits', { ...r, headers: { 'idempotency-key': 'credits-1' }, body: { agentId: paid.id, quantity: 2 } });
     await call('POST', '/v1/tasks', { ...r, body: { title: 'Charged', description: 'saved card', agentId: paid.id } });
 
+    // Files: raw and multipart uploads, a download whole, a range of it, a range past it, someone else's,
+    // a signed link that is not valid, and the errors of uploads.
+    const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+    const pdf = await callRaw('POST', '/v1/files?filename=contract.pdf', { headers: { ...bearer(requester.apiKey), 'content-type': 'application/pdf' }, body: '%PDF-1.4 a contract' });
+    expect(pdf.status).toBe(201);
+    const form = new FormData();
+    form.append('file', new Blob(['some notes'], { type: 'text/plain' }), 'notes.txt');
+    expect((await callRaw('POST', '/v1/files', { headers: bearer(requester.apiKey), body: form })).status).toBe(201);
+    const whole = await callRaw('GET', `/v1/files/${pdf.body.data.id}`, { headers: bearer(requester.apiKey) });
+    expect(whole.bytes.toString()).toBe('%PDF-1.4 a contract');
+    const part = await callRaw('GET', `/v1/files/${pdf.body.data.id}`, { headers: { ...bearer(requester.apiKey), range: 'bytes=0-7' } });
+    expect([part.status, part.bytes.toString(), part.headers.get('content-range')]).toEqual([206, '%PDF-1.4', 'bytes 0-7/19']);
+    expect((await callRaw('GET', `/v1/files/${pdf.body.data.id}`, { headers: { ...bearer(requester.apiKey), range: 'bytes=500-' } })).status).toBe(416);
+    expect((await callRaw('GET', `/v1/files/${pdf.body.data.id}`, { headers: bearer(owner.apiKey) })).status).toBe(404);
+    expect((await callRaw('GET', `/v1/files/${pdf.body.data.id}?expires=99999999999&sig=bm90LWl0`)).status).toBe(403);
+    expect((await callRaw('POST', '/v1/files?filename=x.txt', { headers: { 'content-type': 'text/plain' }, body: 'x' })).status).toBe(401);
+    expect((await callRaw('POST', '/v1/files', { headers: { ...bearer(requester.apiKey), 'content-type': 'multipart/form-data' }, body: 'x' })).status).toBe(400);
+    expect((await callRaw('POST', '/v1/files?filename=big.bin', { headers: bearer(requester.apiKey), body: new Uint8Array(70_000) })).status).toBe(413);
+
     // Errors
     await call('POST', '/v1/agents', { ...o, body: { name: 'x' } }); // 400
     await call('GET', '/v1/agents'); // 401
@@ -199,16 +242,28 @@ describe('real answers conform to the document', () => {
 
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     ajv.addFormat('date-time', (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\dT/.test(s));
+    // A file's bytes, as recorded (one character per byte); without this Ajv would pass any string unchecked.
+    ajv.addFormat('binary', { type: 'string', validate: (s: string) => Buffer.from(s, 'latin1').toString('latin1') === s });
+    // Checked, not ignored: a character that is no byte fails the format.
+    expect(ajv.validate({ type: 'string', format: 'binary' }, 'bytes \u0100')).toBe(false);
     ajv.addSchema(doc as object, 'api');
     const pointer = (...parts: string[]) => 'api#/' + parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
     const failures: string[] = [];
+    expect(seen.filter((a) => a.mediaType).length).toBeGreaterThan(0);
     for (const answer of seen) {
       const responses = doc.paths[answer.template]![answer.method]!.responses;
       const key = responses[String(answer.status)] ? String(answer.status) : 'default';
       const response = responses[key]!;
+      // A JSON answer against the JSON schema; bytes against the media type documented for them.
+      const bytesType = answer.mediaType?.split(';')[0];
+      const contentKey = bytesType ? (Object.keys(response.content ?? {}).find((k) => k === bytesType || k === '*/*') ?? 'none') : 'application/json';
+      if (answer.mediaType && contentKey === 'none') {
+        failures.push(`${answer.method.toUpperCase()} ${answer.template} ${answer.status}: ${answer.mediaType} is not documented`);
+        continue;
+      }
       const ref = response.$ref
-        ? pointer('components', 'responses', response.$ref.split('/').pop()!, 'content', 'application/json', 'schema')
-        : pointer('paths', answer.template, answer.method, 'responses', key, 'content', 'application/json', 'schema');
+        ? pointer('components', 'responses', response.$ref.split('/').pop()!, 'content', contentKey, 'schema')
+        : pointer('paths', answer.template, answer.method, 'responses', key, 'content', contentKey, 'schema');
       const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
       if (!validate(answer.body)) failures.push(`${answer.method.toUpperCase()} ${answer.template} ${answer.status}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(answer.body).slice(0, 300)}`);
     }
@@ -218,6 +273,8 @@ describe('real answers conform to the document', () => {
     const succeeded = new Set(seen.filter((a) => a.status < 300).map((a) => `${a.method} ${a.template}`));
     const documented = Object.entries(doc.paths).flatMap(([t, ops]) => Object.keys(ops).map((m) => `${m} ${t}`));
     expect(documented.filter((op) => !succeeded.has(op) && !op.includes('/webhooks/stripe') && !op.includes('openapi.json'))).toEqual([]);
-    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 202, 400, 401, 403, 404, 409, 415, 422]));
+    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 202, 206, 400, 401, 403, 404, 409, 413, 415, 416, 422]));
+    // Every answer's status is documented for its operation (not only met by `default`).
+    expect(seen.filter((a) => a.template.includes('/files') && !doc.paths[a.template]![a.method]!.responses[String(a.status)]).map((a) => `${a.method} ${a.template} ${a.status}`)).toEqual([]);
   }, 120_000);
 });

@@ -1,7 +1,9 @@
 // On a PostgreSQL server the service's queries run as named prepared statements (parsed and planned once
 // per connection). The embedded PGlite serves all connections from one session and never gets them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createPrismaClient, createSearchClient, type PrismaClient } from '../src/db/client.js';
+import { createKysely, type Sql } from '../src/db/kysely.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
@@ -40,9 +42,33 @@ describe.runIf(usingPostgres())('prepared statements on a PostgreSQL server', ()
     expect(second.ids).toEqual(first.ids);
     expect(first.ids).toEqual(['agt_prep']);
     const afterSecond = await statementNames(prisma);
-    expect(afterFirst.some((n) => n.startsWith('prisma_'))).toBe(true);
+    expect(afterFirst.some((n) => n.startsWith('stmt_'))).toBe(true);
     // The second search added no statement: it ran the ones the first one prepared.
     expect(afterSecond.sort()).toEqual(afterFirst.sort());
+  });
+
+  it('prepares the stores\' statements (Kysely) once per connection, transactions included, and nothing when turned off', async () => {
+    const named = createKysely(db.url, 1, { preparedStatements: true });
+    const plain = createKysely(db.url, 1);
+    const names = async (k: Sql) => (await sql<{ name: string }>`SELECT name FROM pg_prepared_statements`.execute(k)).rows.map((r) => r.name);
+    try {
+      const read = (k: Sql) => k.selectFrom('agents').select('id').where('slug', '=', 'ledger-keeper').execute();
+      expect(await read(named)).toEqual([{ id: 'agt_prep' }]);
+      const once = await names(named);
+      expect(once.filter((n) => n.startsWith('stmt_')).length).toBeGreaterThan(0);
+      await named.transaction().execute(async (tx) => {
+        await tx.selectFrom('agents').select('id').where('slug', '=', 'ledger-keeper').execute();
+      });
+      expect(await read(named)).toEqual([{ id: 'agt_prep' }]);
+      // The same texts again, in and out of a transaction: nothing more to prepare than its begin and commit.
+      const after = await names(named);
+      expect(after.filter((n) => !once.includes(n)).length).toBeLessThanOrEqual(2);
+      await read(plain);
+      expect(await names(plain)).toEqual([]);
+    } finally {
+      await named.destroy();
+      await plain.destroy();
+    }
   });
 
   it('prepares nothing when turned off', async () => {

@@ -16,6 +16,7 @@ import { guardedRequest } from '../delivery/guarded-request.js';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { AppError, invalid } from '../errors.js';
 import { unsafeInput } from '../http/unsafe-input.js';
+import type { Deadlines } from '../deps.js';
 import { agentInput, type AgentInput } from '../services/agent-input.js';
 
 export const MAX_CARD_BYTES = 256 * 1024;
@@ -27,28 +28,37 @@ export interface LoadOptions {
   // For the whole import: the card, every key set and every address check together.
   timeoutMs: number;
   allowPrivate: boolean;
+  // Ends the import's deadline (deps.deadlines; a test's own ends it when the test chooses).
+  deadlines: Deadlines;
 }
 
-// The one deadline of an import: each step gets what is left of it.
+// The one deadline of an import: each step runs only while it has not passed, and is cut when it does.
 class Deadline {
-  private readonly at: number;
-  constructor(readonly totalMs: number) {
-    this.at = performance.now() + totalMs;
+  readonly signal: AbortSignal;
+  constructor(
+    readonly totalMs: number,
+    deadlines: Deadlines,
+  ) {
+    this.signal = deadlines.after(totalMs);
   }
-  remaining(): number {
-    return Math.max(0, Math.floor(this.at - performance.now()));
+  get passed(): boolean {
+    return this.signal.aborted;
   }
   expired(): AppError {
     return unusable(`the card and its key sets did not arrive within ${this.totalMs} ms`);
   }
   // The promise, unless the deadline passes first.
   async race<T>(promise: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(this.expired()), this.remaining())));
+    if (this.passed) throw this.expired();
+    let onAbort: (() => void) | undefined;
+    const late = new Promise<never>((_, reject) => {
+      onAbort = () => reject(this.expired());
+      this.signal.addEventListener('abort', onAbort, { once: true });
+    });
     try {
       return await Promise.race([promise, late]);
     } finally {
-      clearTimeout(timer);
+      this.signal.removeEventListener('abort', onAbort!);
     }
   }
 }
@@ -105,13 +115,13 @@ export interface LoadedCard {
 }
 
 async function fetchJson(url: string, what: string, maxBytes: number, opts: LoadOptions, deadline: Deadline): Promise<unknown> {
-  const timeoutMs = deadline.remaining();
-  if (timeoutMs <= 0) throw deadline.expired();
+  if (deadline.passed) throw deadline.expired();
   const result = await guardedRequest({
     method: 'GET',
     url,
     headers: { accept: 'application/json', 'user-agent': 'task-marketplace' },
-    timeoutMs,
+    // The import's one deadline ends the exchange.
+    signal: deadline.signal,
     maxResponseBytes: maxBytes,
     keepBody: true,
     allowPrivate: opts.allowPrivate,
@@ -124,7 +134,7 @@ async function fetchJson(url: string, what: string, maxBytes: number, opts: Load
   if (result.status < 200 || result.status > 299) throw unusable(`${what} URL answered HTTP ${result.status}`);
   const body = result.body!;
   if (body.overLimit) throw unusable(`${what} is larger than ${maxBytes} bytes`);
-  if (!body.complete) throw deadline.remaining() === 0 ? deadline.expired() : unusable(`${what} was cut short`);
+  if (!body.complete) throw deadline.passed ? deadline.expired() : unusable(`${what} was cut short`);
   try {
     return JSON.parse(body.bytes.toString('utf8'));
   } catch {
@@ -294,7 +304,7 @@ async function verifySignatures(card: AgentCardJson, cardUrl: string, opts: Load
 export async function loadCard(cardUrl: string, opts: LoadOptions): Promise<LoadedCard> {
   const shape = checkUrlShape(cardUrl);
   if (!shape.ok) throw invalid('cardUrl', `cardUrl: ${shape.reason}`);
-  const deadline = new Deadline(opts.timeoutMs);
+  const deadline = new Deadline(opts.timeoutMs, opts.deadlines);
   const json = await fetchJson(cardUrl, 'the card', MAX_CARD_BYTES, opts, deadline);
   const card = parseCard(json);
   const verified = await verifySignatures(card, cardUrl, opts, deadline);

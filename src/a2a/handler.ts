@@ -32,6 +32,8 @@ import type { Logger } from '../logger.js';
 import { AppError } from '../errors.js';
 import type { A2APushService } from './pushes.js';
 import type { RouteExecutor, RouteOutcome } from '../rest/runner.js';
+import type { Route } from '../rest/route.js';
+import { operations } from '../rest/routes/operations.js';
 import type { Context } from '../schema/context.js';
 import { filePartsIntoInput, withResultFileLinks } from '../files/a2a-files.js';
 import { isSettled, isTerminal, OUR_STATUS, resultArtifacts, stateOf, taskInputOf, toA2ATask, type OurTask } from './mapping.js';
@@ -96,7 +98,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     return Promise.reject(new UnsupportedOperationError('this card has no extended version'));
   }
 
-  private async run(route: string, req: Parameters<RouteExecutor>[1], about: 'task' | 'send' | 'cancel'): Promise<Record<string, unknown>> {
+  private async run(route: Route, req: Parameters<RouteExecutor>[1], about: 'task' | 'send' | 'cancel'): Promise<Record<string, unknown>> {
     const outcome = await this.opts.execute(route, req, this.opts.context);
     if ('error' in outcome) throw a2aError(outcome.error, about);
     await withResultFileLinks(outcome.body as Record<string, unknown>, this.opts.context);
@@ -105,7 +107,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
 
   private async ourTask(id: string): Promise<OurTask> {
     if (!id.trim()) throw new RequestMalformedError('the task id is missing');
-    const body = await this.run('GET /v1/tasks/:id', { params: { id } }, 'task');
+    const body = await this.run(operations.getTask, { params: { id } }, 'task');
     return body.data as OurTask;
   }
 
@@ -122,7 +124,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       // The answer to the agent's question: its data part, or its text as {text}.
       const { input, description } = taskInputOf(message, undefined);
       const answer = input !== undefined ? input : { text: description };
-      const body = await this.run('POST /v1/tasks/:id/input', { params: { id: task.id }, body: { input: answer } }, 'send');
+      const body = await this.run(operations.provideTaskInput, { params: { id: task.id }, body: { input: answer } }, 'send');
       return body.data as OurTask;
     }
     if (!message.parts.some((part) => part.content !== undefined)) {
@@ -135,13 +137,13 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       body.agentId = this.opts.agentId;
     }
     await filePartsIntoInput(message, body, this.opts.context);
-    const created = await this.run('POST /v1/tasks', { body, headers: { 'idempotency-key': `a2a:${message.messageId}` } }, 'send');
+    const created = await this.run(operations.createTask, { body, headers: { 'idempotency-key': `a2a:${message.messageId}` } }, 'send');
     const task = created.data as OurTask;
     const push = params.configuration?.taskPushNotificationConfig;
     if (push?.url && typeof created.clientSecret !== 'string') await this.savePush(task.id, push);
     if (typeof created.clientSecret === 'string') {
       // A card hold that only the requester can confirm with the processor: A2A has no way to ask for it.
-      await this.opts.execute('POST /v1/tasks/:id/cancel', { params: { id: task.id } }, this.opts.context).catch(() => undefined);
+      await this.opts.execute(operations.cancelTask, { params: { id: task.id } }, this.opts.context).catch(() => undefined);
       throw new UnsupportedOperationError({
         message: `this agent charges ${task.payment?.amountCents ?? 0} cents a task: buy credits for it (POST ${this.opts.base}/v1/credits) or save a card (POST ${this.opts.base}/v1/billing/setup-intent), then send again with a new messageId`,
         metadata: { code: 'PAYMENT_REQUIRED', taskId: task.id, buyCredits: `${this.opts.base}/v1/credits`, saveCard: `${this.opts.base}/v1/billing/setup-intent` },
@@ -240,7 +242,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       if (params.pageToken) query.set('cursor', params.pageToken);
       const status = OUR_STATUS[params.status];
       if (status) query.set('status', status);
-      const body = await this.run('GET /v1/tasks', { query }, 'task');
+      const body = await this.run(operations.listTasks, { query }, 'task');
       let tasks = (body.data as OurTask[]).map(toA2ATask);
       if (params.contextId) tasks = tasks.filter((t) => t.contextId === params.contextId);
       if (params.includeArtifacts === false) tasks = tasks.map((t) => ({ ...t, artifacts: [] }));
@@ -253,7 +255,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       if (!params.id.trim()) throw new RequestMalformedError('the task id is missing');
       const task = await this.ourTask(params.id);
       if (isTerminal(stateOf(task.status))) throw new TaskNotCancelableError(`the task is ${task.status}`);
-      const body = await this.run('POST /v1/tasks/:id/cancel', { params: { id: params.id } }, 'cancel');
+      const body = await this.run(operations.cancelTask, { params: { id: params.id } }, 'cancel');
       return toA2ATask(body.data as OurTask);
     });
   }

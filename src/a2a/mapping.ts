@@ -3,11 +3,12 @@
 import { urlPart, type TaskFileLink } from '../files/a2a-files.js';
 import { Role, Task as TaskCodec, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { MARKETPLACE_EXTENSION } from './cards.js';
+import { unhandledState, type TaskStatus } from '../lifecycle/task-lifecycle.js';
 
 // A task as the REST documents select it (TaskFields).
 export interface OurTask {
   id: string;
-  status: string;
+  status: TaskStatus;
   title: string;
   description: string;
   input: unknown;
@@ -20,7 +21,8 @@ export interface OurTask {
   [field: string]: unknown;
 }
 
-const STATES: Record<string, TaskState> = {
+// Every state of the lifecycle has its A2A state: a new one fails to compile here until it is given one.
+export const A2A_STATES = {
   pending: TaskState.TASK_STATE_SUBMITTED,
   matched: TaskState.TASK_STATE_SUBMITTED,
   in_progress: TaskState.TASK_STATE_WORKING,
@@ -33,10 +35,10 @@ const STATES: Record<string, TaskState> = {
   failed: TaskState.TASK_STATE_FAILED,
   expired: TaskState.TASK_STATE_FAILED,
   cancelled: TaskState.TASK_STATE_CANCELED,
-};
+} as const satisfies Record<TaskStatus, TaskState>;
 
 // For ListTasks' status filter: the one of our states an A2A state stands for, where there is one.
-export const OUR_STATUS: Partial<Record<TaskState, string>> = {
+export const OUR_STATUS: Partial<Record<TaskState, TaskStatus>> = {
   [TaskState.TASK_STATE_SUBMITTED]: 'pending',
   [TaskState.TASK_STATE_WORKING]: 'in_progress',
   [TaskState.TASK_STATE_INPUT_REQUIRED]: 'input_required',
@@ -45,7 +47,7 @@ export const OUR_STATUS: Partial<Record<TaskState, string>> = {
   [TaskState.TASK_STATE_CANCELED]: 'cancelled',
 };
 
-export const stateOf = (status: string): TaskState => STATES[status] ?? TaskState.TASK_STATE_SUBMITTED;
+export const stateOf = (status: TaskStatus): TaskState => A2A_STATES[status];
 
 const TERMINAL = new Set([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 const INTERRUPTED = new Set([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]);
@@ -70,29 +72,59 @@ function agentMessage(task: OurTask, text: string): Message {
 }
 
 function statusMessage(task: OurTask): Message | undefined {
-  if (task.status === 'failed') return agentMessage(task, task.error ?? 'failed');
-  if (task.status === 'expired') return agentMessage(task, 'the task expired before it finished');
-  const request = task.inputRequest as { message?: unknown } | null | undefined;
-  if (task.status === 'input_required') return agentMessage(task, typeof request?.message === 'string' ? request.message : 'the agent needs more input');
-  if (task.status === 'delivered') return agentMessage(task, 'the result is ready: approve it (POST /v1/tasks/{id}/approve) or reject it with a reason (POST /v1/tasks/{id}/reject)');
-  if (task.status === 'refunded') return agentMessage(task, 'the task was refunded after a dispute');
-  return undefined;
+  switch (task.status) {
+    case 'failed':
+      return agentMessage(task, task.error ?? 'failed');
+    case 'expired':
+      return agentMessage(task, 'the task expired before it finished');
+    case 'input_required': {
+      const request = task.inputRequest as { message?: unknown } | null | undefined;
+      return agentMessage(task, typeof request?.message === 'string' ? request.message : 'the agent needs more input');
+    }
+    case 'delivered':
+      return agentMessage(task, 'the result is ready: approve it (POST /v1/tasks/{id}/approve) or reject it with a reason (POST /v1/tasks/{id}/reject)');
+    case 'refunded':
+      return agentMessage(task, 'the task was refunded after a dispute');
+    // The A2A state says all there is to say.
+    case 'pending':
+    case 'matched':
+    case 'in_progress':
+    case 'disputed':
+    case 'completed':
+    case 'cancelled':
+      return undefined;
+    default:
+      return unhandledState(task.status);
+  }
 }
 
-// A result that came from an A2A agent ({artifacts: [...]}, delivery/a2a) is passed on as those artifacts.
-function relayedArtifacts(result: unknown): Artifact[] | null {
+// A result that came from an A2A agent ({artifacts: [...]}, delivery/a2a) is passed on as those artifacts;
+// the file parts kept as our files ({"$file": id, …}) go out as url parts to them (a file no longer kept
+// is left out).
+function relayedArtifacts(result: unknown, links: TaskFileLink[]): Artifact[] | null {
   const artifacts = (result as { artifacts?: unknown } | null)?.artifacts;
   if (!Array.isArray(artifacts) || !artifacts.every((a) => typeof a === 'object' && a !== null && Array.isArray((a as { parts?: unknown }).parts))) return null;
-  return TaskCodec.fromJSON({ id: '', contextId: '', artifacts }).artifacts;
+  const byId = new Map(links.map((link) => [link.id, link]));
+  const wire = (artifacts as Array<{ parts: unknown[] }>).map((artifact) => ({
+    ...artifact,
+    parts: artifact.parts.flatMap((part) => {
+      const id = (part as { $file?: unknown } | null)?.$file;
+      if (typeof id !== 'string') return [part];
+      const link = byId.get(id);
+      const { $file: _file, ...rest } = part as Record<string, unknown>;
+      return link ? [{ ...rest, url: link.url, filename: link.filename, mediaType: link.mediaType }] : [];
+    }),
+  }));
+  return TaskCodec.fromJSON({ id: '', contextId: '', artifacts: wire }).artifacts;
 }
 
 export function resultArtifacts(task: OurTask): Artifact[] {
   if (!['completed', 'delivered'].includes(task.status) || task.result === null || task.result === undefined) return [];
-  const relayed = relayedArtifacts(task.result);
-  if (relayed) return relayed;
-  const result: Artifact = { artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] };
   // The files the result refers to (files/a2a-files.ts), as url parts.
   const links = (task as { resultFileLinks?: TaskFileLink[] }).resultFileLinks ?? [];
+  const relayed = relayedArtifacts(task.result, links);
+  if (relayed) return relayed;
+  const result: Artifact = { artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] };
   if (links.length === 0) return [result];
   return [result, { artifactId: `${task.id}-files`, name: 'files', description: 'The files of the result', parts: links.map(urlPart), metadata: undefined, extensions: [] }];
 }

@@ -57,8 +57,9 @@ function envelopeProblem(body: unknown): string | null {
   return null;
 }
 
-// The A2A 1.0 JSON-RPC methods (a 0.3 request spells them with a slash).
-const V1_METHODS = new Set([
+// The A2A 1.0 JSON-RPC methods (a 0.3 request spells them with a slash); the protocol fuzzer
+// (scripts/fuzz-protocols.ts) sends each of them.
+export const A2A_V1_METHODS = [
   'SendMessage',
   'SendStreamingMessage',
   'GetTask',
@@ -70,7 +71,8 @@ const V1_METHODS = new Set([
   'ListTaskPushNotificationConfigs',
   'DeleteTaskPushNotificationConfig',
   'GetExtendedAgentCard',
-]);
+] as const;
+const V1_METHODS: ReadonlySet<string> = new Set(A2A_V1_METHODS);
 
 // A send that waits for its task to settle: 1.0 unless returnImmediately, 0.3 only when blocking is true
 // (the SDK's reading of 0.3, whose default is not to wait).

@@ -13,7 +13,7 @@ export function statementNamer(limit = MAX_NAMED_STATEMENTS): (query: { sql: str
   return ({ sql }) => {
     let name = names.get(sql);
     if (name === undefined && names.size < limit) {
-      name = `prisma_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
+      name = `stmt_${createHash('sha256').update(sql).digest('base64url').slice(0, 32)}`;
       names.set(sql, name);
     }
     // pg sends a statement without a name as the unnamed statement, parsed again each time.

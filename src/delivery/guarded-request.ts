@@ -1,12 +1,13 @@
 // One outbound HTTP exchange with an agent's server, dialled safely: webhook deliveries (http-client.ts),
-// health probes (probe.ts) and, later, agent cards all go through here.
+// health probes (probe.ts), agent cards, A2A calls and the files A2A agents name (guardedDownload) all go
+// through here.
 //
 // Agents register arbitrary URLs, so without a guard the service could be made to call into its own
 // network (ip-policy.ts). The address check runs inside the socket's own DNS lookup and the socket connects
 // to exactly the addresses that passed, so a name cannot resolve to a public address for the check and a
 // private one for the connection (DNS rebinding). Redirects are never followed: a 3xx is just an answer.
 // The answer's body is read up to a limit and thrown away, and the whole exchange has a deadline.
-import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { LookupAddress } from 'node:dns';
@@ -19,13 +20,15 @@ export type GuardedResult =
   | { kind: 'response'; status: number; headers: IncomingHttpHeaders; latencyMs: number; body?: KeptBody; bodyStart?: Buffer }
   | { kind: 'error'; error: string; latencyMs: number };
 
-export interface GuardedRequestOptions {
+// The exchange's deadline, for all of it (lookup, connect, request and response): its own timeoutMs, or
+// a signal that aborts when a deadline shared by several exchanges passes (a card import's), or both.
+export type GuardedRequestOptions = GuardedRequestBase & ({ timeoutMs: number; signal?: AbortSignal } | { timeoutMs?: undefined; signal: AbortSignal });
+
+interface GuardedRequestBase {
   method: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
   body?: Buffer;
-  /** Deadline for the whole exchange: lookup, connect, request and response. */
-  timeoutMs: number;
   /** Response bytes read (and thrown away unless keepBody) before the connection is cut. */
   maxResponseBytes: number;
   /** Keep the answer's body (agent cards, A2A replies) instead of throwing it away. */
@@ -38,30 +41,26 @@ export interface GuardedRequestOptions {
   resolve?: ResolveHost;
 }
 
-export async function guardedRequest(opts: GuardedRequestOptions): Promise<GuardedResult> {
-  const startedAt = performance.now();
-  const elapsedMs = (): number => Math.round(performance.now() - startedAt);
-  const refuse = (error: string): GuardedResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
-
+// The request, dialled through the guarded lookup, or why it may not be sent. Not yet ended.
+function openGuarded(opts: Pick<GuardedRequestBase, 'method' | 'url' | 'headers' | 'body' | 'allowPrivate' | 'resolve'>): { request: ClientRequest } | { error: string } {
   const shape = checkUrlShape(opts.url);
-  if (!shape.ok) return refuse(shape.reason);
+  if (!shape.ok) return { error: shape.reason };
   const host = normalizeHost(shape.url.hostname);
-  if (host === null) return refuse('URL host is not valid');
+  if (host === null) return { error: 'URL host is not valid' };
 
   if (!opts.allowPrivate) {
     // IP literals never go through lookup, so they are judged here.
     if (host.kind === 'ip') {
       const reason = forbiddenAddressReason(host.address);
-      if (reason) return refuse(`forbidden address ${host.address}: ${reason}`);
+      if (reason) return { error: `forbidden address ${host.address}: ${reason}` };
     } else if (isLocalhostName(host.name)) {
-      return refuse(`forbidden host ${host.name}: local name`);
+      return { error: `forbidden host ${host.name}: local name` };
     }
   }
 
   const sendRequest = shape.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  let request: ClientRequest;
   try {
-    request = sendRequest({
+    const request = sendRequest({
       method: opts.method,
       protocol: shape.url.protocol,
       hostname: host.kind === 'ip' ? host.address : host.name,
@@ -72,10 +71,22 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       agent: false,
       lookup: guardedLookup(opts.resolve ?? resolveWithSystemDns, opts.allowPrivate),
     });
+    return { request };
   } catch (error) {
     // Invalid header values and the like are thrown synchronously.
-    return refuse(describeError(error));
+    return { error: describeError(error) };
   }
+}
+
+export async function guardedRequest(opts: GuardedRequestOptions): Promise<GuardedResult> {
+  const startedAt = performance.now();
+  const elapsedMs = (): number => Math.round(performance.now() - startedAt);
+  const refuse = (error: string): GuardedResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
+
+  if (opts.signal?.aborted) return refuse('timeout');
+  const opened = openGuarded(opts);
+  if ('error' in opened) return refuse(opened.error);
+  const { request } = opened;
 
   // The request only starts connecting on a later tick, so the listeners below are in place before
   // anything can happen.
@@ -85,6 +96,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
+      opts.signal?.removeEventListener('abort', timedOut);
       request.destroy();
       // The body as it stands now: events already queued on the response must not change what the
       // caller reads later.
@@ -94,7 +106,9 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
     let answer: Answer | null = null;
 
     // A body that trickles past the deadline does not turn an answer already given into a timeout.
-    const deadline = setTimeout(() => finish(answer ?? { kind: 'error', error: 'timeout' }), opts.timeoutMs);
+    const timedOut = () => finish(answer ?? { kind: 'error', error: 'timeout' });
+    const deadline = opts.timeoutMs === undefined ? undefined : setTimeout(timedOut, opts.timeoutMs);
+    opts.signal?.addEventListener('abort', timedOut, { once: true });
 
     request.on('response', (response) => {
       const answered: Answer = { kind: 'response', status: response.statusCode ?? 0, headers: response.headers };
@@ -130,6 +144,38 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
     });
     request.on('error', (error) => finish(answer ?? { kind: 'error', error: describeError(error) }));
     request.end(opts.body);
+  });
+}
+
+export type GuardedDownload =
+  | { kind: 'response'; status: number; headers: IncomingHttpHeaders; body: IncomingMessage }
+  | { kind: 'error'; error: string };
+
+// A GET whose answer's body is streamed to the caller instead of kept (files an A2A agent names by url),
+// dialled under the same address policy, without redirects. The deadline covers the whole exchange,
+// body included: past it the body fails with "timeout". The caller bounds the size as it reads.
+export function guardedDownload(opts: { url: string; timeoutMs: number; allowPrivate: boolean; resolve?: ResolveHost }): Promise<GuardedDownload> {
+  const opened = openGuarded({ method: 'GET', url: opts.url, headers: { accept: '*/*' }, allowPrivate: opts.allowPrivate, resolve: opts.resolve });
+  if ('error' in opened) return Promise.resolve({ kind: 'error', error: opened.error });
+  const { request } = opened;
+  return new Promise<GuardedDownload>((settle) => {
+    let response: IncomingMessage | null = null;
+    const deadline = setTimeout(() => {
+      const timeout = new Error('timeout');
+      if (response) response.destroy(timeout);
+      request.destroy(timeout);
+    }, opts.timeoutMs);
+    request.on('response', (answer) => {
+      response = answer;
+      answer.once('close', () => clearTimeout(deadline));
+      settle({ kind: 'response', status: answer.statusCode ?? 0, headers: answer.headers, body: answer });
+    });
+    request.on('error', (error) => {
+      if (response) return;
+      clearTimeout(deadline);
+      settle({ kind: 'error', error: describeError(error) });
+    });
+    request.end();
   });
 }
 

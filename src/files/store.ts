@@ -28,13 +28,20 @@ const rowOf = (row: Omit<FileRow, 'size'> & { size: string | number | bigint }):
 // transaction); the rest run on the store's own connection.
 export function fileStore(db: Sql) {
   return {
-    // Written before the bytes, so every blob has a row that knows it (the sweep removes unfinished ones).
-    async insertUploading(row: Pick<FileRow, 'id' | 'ownerId' | 'taskId' | 'filename' | 'mediaType' | 'storageKey' | 'createdAt'>): Promise<void> {
-      await db.insertInto('files').values({ ...row, status: 'uploading', size: '0' }).execute();
+    // Serialises the quota checks of one owner's uploads (held to the end of the transaction `on`), so
+    // uploads at once cannot each see the same bytes in use and together pass the quota.
+    async lockOwner(ownerId: string, on: SqlDb): Promise<void> {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${`file-quota:${ownerId}`}))`.execute(on);
     },
 
-    async markStored(id: string, done: { size: number; sha256: string; storedAt: Date }): Promise<FileRow | null> {
-      const row = await db
+    // Written before the bytes, so every blob has a row that knows it (the sweep removes unfinished ones).
+    // `reserved`: the bytes the upload said it brings, held in the quota until it is stored.
+    async insertUploading(row: Pick<FileRow, 'id' | 'ownerId' | 'taskId' | 'filename' | 'mediaType' | 'storageKey' | 'createdAt'>, reserved: number, on: SqlDb = db): Promise<void> {
+      await on.insertInto('files').values({ ...row, status: 'uploading', size: String(reserved) }).execute();
+    },
+
+    async markStored(id: string, done: { size: number; sha256: string; storedAt: Date }, on: SqlDb = db): Promise<FileRow | null> {
+      const row = await on
         .updateTable('files')
         .set({ status: 'stored', size: String(done.size), sha256: done.sha256, storedAt: done.storedAt })
         .where('id', '=', id)
@@ -59,13 +66,12 @@ export function fileStore(db: Sql) {
       return rows.map(rowOf);
     },
 
-    // Bytes a user holds, finished or on their way in.
-    async usedBytes(ownerId: string): Promise<number> {
-      const row = await db
-        .selectFrom('files')
-        .select(sql<string>`coalesce(sum(size), 0)`.as('used'))
-        .where('ownerId', '=', ownerId)
-        .executeTakeFirstOrThrow();
+    // Bytes a user holds, stored or reserved by uploads on their way in; `except` one file (the upload
+    // being finished).
+    async usedBytes(ownerId: string, on: SqlDb = db, except?: string): Promise<number> {
+      let query = on.selectFrom('files').select(sql<string>`coalesce(sum(size), 0)`.as('used')).where('ownerId', '=', ownerId);
+      if (except) query = query.where('id', '<>', except);
+      const row = await query.executeTakeFirstOrThrow();
       return Number(row.used);
     },
 

@@ -5,13 +5,15 @@ import { invalid } from '../errors.js';
 import type { Route } from '../rest/route.js';
 import type { JsonSchema } from '../rest/openapi/json-schema.js';
 import { buildOpenApiDocument } from '../rest/openapi/document.js';
+import { operations } from '../rest/routes/operations.js';
+import { TASK_STATUSES } from '../lifecycle/task-lifecycle.js';
 import { schema as graphqlSchema } from '../schema/index.js';
 
 export interface ToolDefinition {
   name: string;
   description: string;
-  // The route it runs: 'METHOD /v1/path/:param'.
-  route: string;
+  // The route it runs (rest/routes/operations.ts).
+  route: Route;
   // Tool argument → the route's parameter, where the names differ.
   rename?: Record<string, string>;
   // Arguments the tool does not offer.
@@ -27,14 +29,14 @@ export const toolDefinitions: ToolDefinition[] = [
     name: 'search_agents',
     description:
       'Search the marketplace’s agents by text (typo-tolerant) and filters. Answers {data: [agent], total, page, perPage, totalPages}; each agent has its id and slug for get_agent and create_task.',
-    route: 'GET /v1/discover',
+    route: operations.searchAgents,
     describe: { query: 'Words to search for in names, descriptions, capabilities and tags' },
     rename: { query: 'q', protocols: 'protocol', categories: 'category', capabilities: 'capability', perPage: 'per_page' },
   },
   {
     name: 'get_agent',
     description: 'One agent by id or slug: capabilities, inputSchema, price, trust and health. Answers {data: agent}.',
-    route: 'GET /v1/discover/:slugOrId',
+    route: operations.getAgent,
     rename: { id: 'slugOrId' },
     describe: { id: 'The agent’s id or slug' },
   },
@@ -42,25 +44,25 @@ export const toolDefinitions: ToolDefinition[] = [
     name: 'create_task',
     description:
       'Submit a task: to one agent (agentId) or routed by capabilities, protocols and maxPriceCents. It is paid from credits or a saved card. A file uploaded with POST /v1/files is passed as {"$file": "fil_…"} anywhere in input. Answers {data: task, payment}; keep data.id for get_task.',
-    route: 'POST /v1/tasks',
+    route: operations.createTask,
     headers: { 'Idempotency-Key': 'idempotencyKey' },
     describe: { idempotencyKey: 'Send the same key again (within 24 hours) to get the task the first call made instead of a second task' },
   },
   {
     name: 'get_task',
-    description: 'One of your tasks by id: status (pending, matched, in_progress, completed, failed, cancelled, expired), result or error. Answers {data: task}, then a resource link for each file its input or result refers to.',
-    route: 'GET /v1/tasks/:id',
+    description: `One of your tasks by id: status (${TASK_STATUSES.join(', ')}), result or error. Answers {data: task}, then a resource link for each file its input or result refers to.`,
+    route: operations.getTask,
     describe: { id: 'The task id (data.id of create_task)' },
   },
   {
     name: 'list_my_tasks',
     description: 'Your tasks, newest first (role requester by default), optionally by status; page with nextCursor. Answers {data: [task], nextCursor}.',
-    route: 'GET /v1/tasks',
+    route: operations.listTasks,
   },
   {
     name: 'cancel_task',
     description: 'Cancel one of your tasks that has not finished. Answers {data: task}.',
-    route: 'POST /v1/tasks/:id/cancel',
+    route: operations.cancelTask,
     describe: { id: 'The task id' },
   },
 ];
@@ -93,9 +95,9 @@ export function buildTools(routes: Route[]): Tool[] {
   const paths = document.paths as Record<string, Record<string, { parameters?: OpenApiParameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
 
   return toolDefinitions.map((definition) => {
-    const [method, path] = definition.route.split(' ') as [string, string];
+    const { method, path } = definition.route;
     const operation = paths[toPath(path)]?.[method.toLowerCase()];
-    if (!operation) throw new Error(`MCP tool ${definition.name}: no route ${definition.route}`);
+    if (!operation) throw new Error(`MCP tool ${definition.name}: ${method} ${path} is not among the routes`);
     const toArg = new Map(Object.entries(definition.rename ?? {}).map(([arg, param]) => [param, arg]));
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];

@@ -92,15 +92,16 @@ async function runCompiled(runOperation: RunOperation, c: CompiledRoute, req: Re
   return { status: c.route.answer.status ?? 200, body: answerOf(c.route.answer.body, result.data, req.params) };
 }
 
-// Runs routes by method and path template (e.g. 'GET /v1/tasks/:id') for the other transports (MCP, A2A),
-// so they answer what REST answers, errors included.
-export type RouteExecutor = (route: string, req: Partial<RestRequest>, context: Context) => Promise<RouteOutcome>;
+// Runs routes of the table for the other transports (MCP, A2A), which name them as objects (rest/routes/
+// operations.ts), so they answer what REST answers, errors included.
+export type RouteExecutor = (route: Route, req: Partial<RestRequest>, context: Context) => Promise<RouteOutcome>;
 
 export function createRouteExecutor(opts: { runOperation: RunOperation; routes: Route[] }): RouteExecutor {
-  const byName = new Map(compileRoutes(opts.routes).map((c) => [`${c.route.method} ${c.route.path}`, c]));
-  return async (name, req, context) => {
-    const c = byName.get(name);
-    if (!c) throw new Error(`no route ${name}`);
+  const compiled = new Map(compileRoutes(opts.routes).map((c) => [c.route, c]));
+  return async (route, req, context) => {
+    const c = compiled.get(route);
+    // Every operation is in the table (test/unit/operations.test.ts); this is a wiring mistake.
+    if (!c) throw new Error(`the route ${route.method} ${route.path} is not in the REST table`);
     const full: RestRequest = { params: req.params ?? {}, query: req.query ?? new URLSearchParams(), body: req.body, headers: req.headers ?? {} };
     try {
       checkSafe(full.params, full.query, full.body);

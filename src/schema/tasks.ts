@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { TASK_STATUSES } from '../lifecycle/task-lifecycle.js';
 import {
   contestStatement,
   createTask,
@@ -15,9 +16,8 @@ import { TrustTierEnum } from './enums.js';
 import { PaymentRef } from './task-payment.js';
 import { taskRoutingState, type TaskRoutingState } from '../services/task-routing-state.js';
 
-export const TaskStatusEnum = builder.enumType('TaskStatus', {
-  values: ['pending', 'matched', 'in_progress', 'input_required', 'delivered', 'disputed', 'completed', 'failed', 'cancelled', 'expired', 'refunded'] as const,
-});
+// The lifecycle's states (lifecycle/task-lifecycle.ts).
+export const TaskStatusEnum = builder.enumType('TaskStatus', { values: TASK_STATUSES });
 
 export const TaskHistoryEntryRef = builder.prismaObject('TaskHistoryEntry', {
   description: 'One step of a task: who did what, when and why',

@@ -13,8 +13,8 @@ import type { agentService } from './agents.js';
 type AgentQuery = { include?: Prisma.AgentInclude };
 
 export function agentCardService(deps: Deps, agents: ReturnType<typeof agentService>) {
-  const { config, clock } = deps;
-  const load = (cardUrl: string) => loadCard(cardUrl, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
+  const { config, clock, deadlines } = deps;
+  const load = (cardUrl: string) => loadCard(cardUrl, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, deadlines });
 
   // The card's own columns ride along with the agent's fields in the same write.
   const withCard = (fields: AgentInput, loaded: LoadedCard) =>

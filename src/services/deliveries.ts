@@ -20,6 +20,7 @@ import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks.js';
 import { a2aDeliveries, speaksA2A } from '../delivery/a2a/deliveries.js';
 import { taskFiles, withFiles } from './task-files.js';
+import type { FileService } from './files.js';
 
 export interface DeliveryHooks {
   // Delivery evidence for the agent's health, in the transaction that records the attempt.
@@ -40,7 +41,7 @@ export interface RecordedAttempt {
 // Only a claim whose holder vanished without its job being released ever runs into this.
 const CLAIM_GRACE_MS = 30_000;
 
-export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, hooks: DeliveryHooks) {
+export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, fileService: FileService, hooks: DeliveryHooks) {
   const { prisma, config, logger, metrics, clock } = deps;
   const files = taskFiles(deps);
 
@@ -51,7 +52,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   }
 
   // Agents that speak A2A get their deliveries as A2A calls, through the same claim, record and retries.
-  const a2a = a2aDeliveries(deps, tasks, { claimAttempt, record, retryLater });
+  const a2a = a2aDeliveries(deps, tasks, fileService, { claimAttempt, record, retryLater });
 
   return {
     a2a,

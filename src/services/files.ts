@@ -13,6 +13,7 @@ import type { BlobStorage, ByteRange } from '../files/storage.js';
 import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
 import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
 import { tokenMatches } from './task-token.js';
+import { WITH_AGENT } from '../lifecycle/task-lifecycle.js';
 import type { Viewer } from './accounts.js';
 
 // How long an upload may take before the sweep counts it as abandoned; how often the sweep runs.
@@ -67,14 +68,19 @@ export function fileService(deps: Deps, storage: BlobStorage) {
   async function receive(ownerId: string, taskId: string | null, upload: Upload): Promise<FileView> {
     const { maxBytes, quotaBytes } = config.files;
     if (upload.declaredSize !== null && upload.declaredSize > maxBytes) throw tooLarge(maxBytes);
-    const used = await store.usedBytes(ownerId);
-    if (upload.declaredSize !== null && used + upload.declaredSize > quotaBytes) throw overQuota(quotaBytes, used);
-    const limit = Math.min(maxBytes, quotaBytes - used);
-    if (limit <= 0) throw overQuota(quotaBytes, used);
-
     const id = newId('fil');
     const mediaType = normalizeMediaType(upload.mediaType);
-    await store.insertUploading({ id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now() });
+    const reserved = upload.declaredSize ?? 0;
+    // The quota is checked and the declared bytes reserved under the owner's lock, in the transaction that
+    // writes the row: uploads at once are counted one after the other.
+    const used = await deps.sql.transaction().execute(async (tx) => {
+      await store.lockOwner(ownerId, tx);
+      const inUse = await store.usedBytes(ownerId, tx);
+      if (inUse + reserved > quotaBytes || inUse >= quotaBytes) throw overQuota(quotaBytes, inUse);
+      await store.insertUploading({ id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now() }, reserved, tx);
+      return inUse;
+    });
+    const limit = Math.min(maxBytes, quotaBytes - used);
     // Counted and hashed as the bytes pass; past the limit the stream fails and the write is undone.
     const hash = createHash('sha256');
     let size = 0;
@@ -103,9 +109,20 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       if (limitError) throw limitError;
       throw error;
     }
-    const stored = await store.markStored(id, { size, sha256: hash.digest('hex'), storedAt: clock.now() });
-    if (!stored) throw notFound('file');
-    return fileView(stored);
+    // Uploads without a declared size reserved nothing: whether this one still fits is decided under the
+    // lock again, against everything else the owner holds or reserved meanwhile.
+    const outcome = await deps.sql.transaction().execute(async (tx) => {
+      await store.lockOwner(ownerId, tx);
+      const others = await store.usedBytes(ownerId, tx, id);
+      if (others + size > quotaBytes) return { others, stored: null };
+      return { others, stored: await store.markStored(id, { size, sha256: hash.digest('hex'), storedAt: clock.now() }, tx) };
+    });
+    if (!outcome.stored) {
+      await discard(id);
+      if (outcome.others + size > quotaBytes) throw overQuota(quotaBytes, outcome.others);
+      throw notFound('file');
+    }
+    return fileView(outcome.stored);
   }
 
   // Bytes first, then the row: a row never points at nothing for long, and the sweep finds the rest.
@@ -157,11 +174,18 @@ export function fileService(deps: Deps, storage: BlobStorage) {
         .where('t.id', '=', taskId)
         .executeTakeFirst();
       if (!task || !tokenMatches(token, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
-      if (!['matched', 'in_progress', 'input_required'].includes(task.status)) {
+      if (!WITH_AGENT.includes(task.status)) {
         throw new AppError('CONFLICT', `the task is ${task.status}; result files are added while the agent works on it`, { details: { status: task.status } });
       }
       return receive(task.ownerId, taskId, upload);
     },
+
+    // A file an A2A agent returned in an artifact (delivery/a2a/artifact-files.ts): kept for the task like
+    // a result upload, counted against the quota of the agent's owner.
+    keepForTask: (ownerId: string, taskId: string, upload: Upload) => receive(ownerId, taskId, upload),
+
+    // Removes a kept file that ended up unused (its task's result was refused); the sweep retries on failure.
+    discard,
 
     async describe(viewer: Viewer, id: string): Promise<FileView> {
       return fileView(await readable(viewer, id));

@@ -50,7 +50,8 @@ export function createServices(deps: Deps) {
   const billing = billingService(deps, payments);
   const notifications = notificationService(deps);
   const endpointHealth = endpointHealthService(deps, notifications);
-  const deliveries = deliveryService(deps, agents, tasks, {
+  const files = fileService(deps, openStorage(deps.config));
+  const deliveries = deliveryService(deps, agents, tasks, files, {
     deliveryOutcome: (tx, agentId, ok) => reputation.deliveryOutcome(tx, agentId, ok),
     deliveryRecorded: (tx, recorded) => endpointHealth.deliveryRecorded(tx, recorded),
   });
@@ -76,7 +77,7 @@ export function createServices(deps: Deps) {
     endpointHealth,
     recovery: deliveryRecovery(deps),
     retention: deliveryRetention(deps),
-    files: fileService(deps, openStorage(deps.config)),
+    files,
     hooks: {
       // Runs in the agent.changed job after any change to an agent.
       async agentChanged(agentId: string): Promise<void> {

@@ -30,6 +30,11 @@ function linearRegExp(pattern: string): { test(s: string): boolean } {
 }
 linearRegExp.code = 'linearRegExp';
 
+// A file field ("type": "string", "format": "binary") takes a file reference: the input is checked with
+// each {"$file": id} in place of its id (task-files.ts fileRefsAsIds), so the field holds a file id.
+// Unregistered, Ajv would ignore the format and any text would pass for a file.
+const FILE_FORMAT = { type: 'string' as const, validate: (value: string) => /^fil_[A-Za-z0-9]{1,60}$/.test(value) };
+
 /** Parses, bounds and compiles a schema text; throws InputSchemaError with a reason the owner can act on. */
 function compile(text: string): Compiled {
   if (Buffer.byteLength(text, 'utf8') > MAX_INPUT_SCHEMA_BYTES) {
@@ -47,6 +52,7 @@ function compile(text: string): Compiled {
   try {
     const expandedNodes = checkInputSchemaBounds(parsed);
     const ajv = new Ajv({ strict: false, validateSchema: true, code: { regExp: linearRegExp } });
+    ajv.addFormat('binary', FILE_FORMAT);
     if (!ajv.validateSchema(parsed as object)) throw new InputSchemaError(schemaMistakes(ajv.errors ?? []));
     return { validate: ajv.compile(parsed as object), expandedNodes };
   } catch (error) {
@@ -141,6 +147,9 @@ export function inputSchemaProblem(text: string, data: unknown): string | null {
     return `input is too large to check against the agent's inputSchema: at most ${maxValues} JSON values for this schema`;
   }
   if (validate(data)) return null;
-  const reasons = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || 'input'} ${e.message ?? 'is invalid'}`).join(', ');
+  const reasons = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || 'input'} ${e.keyword === 'format' && e.params.format === 'binary' ? 'must be a file ({"$file": "fil_…"})' : (e.message ?? 'is invalid')}`)
+    .join(', ');
   return `input does not match the agent's inputSchema: ${reasons}`;
 }

@@ -36,12 +36,14 @@ import { ensureCustomer } from '../payments/customers.js';
 import { CURRENCY, platformFeeCents } from '../payments/fees.js';
 import { taskPaymentKey } from '../payments/keys.js';
 import { giveCreditBack, takeCredit } from '../stores/credit-store.js';
+import type { TerminalStatus } from '../lifecycle/task-lifecycle.js';
 import * as store from '../stores/payment-store.js';
 import { lockTask as lockTaskRow } from '../stores/task-store.js';
 import { userById } from '../stores/accounts-store.js';
 
-// How a task ended; only completed takes the money (a refunded dispute gives it back like any other end).
-export type TaskOutcome = 'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded';
+// How a task ended: one of the lifecycle's terminal states. Only completed takes the money (a refunded
+// dispute gives it back like any other end).
+export type TaskOutcome = TerminalStatus;
 
 export interface PaymentPlan {
   method: 'free' | 'credit' | 'card';

@@ -16,6 +16,7 @@
 import type { Db } from '../db/client.js';
 import type { Agent, Prisma, TaskStatus, TrustTier } from '../generated/prisma/client.js';
 import { TRUST_TIERS, type TaskRequirements } from './task-input.js';
+import { WORKING } from '../lifecycle/task-lifecycle.js';
 
 export interface RouteCriteria {
   capabilities: string[];
@@ -145,7 +146,7 @@ export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number
 }
 
 // Tasks an agent has in flight, counted in the statement that reads the agent.
-const IN_FLIGHT = { _count: { select: { tasks: { where: { status: { in: ['matched', 'in_progress'] as TaskStatus[] } } } } } } as const;
+const IN_FLIGHT = { _count: { select: { tasks: { where: { status: { in: [...WORKING] as TaskStatus[] } } } } } } as const;
 const POOL_ORDER: Prisma.AgentOrderByWithRelationInput[] = [{ trustScore: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }];
 
 export interface Ranking {

@@ -16,7 +16,7 @@ export interface FileRef {
   path: string;
 }
 
-const MAX_REFS = 100;
+export const MAX_REFS = 100;
 
 // The references in a JSON value, depth first.
 export function fileRefs(value: unknown, root: string): FileRef[] {

@@ -5,60 +5,21 @@ import type { RawBuilder } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
 import type { Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { AppError, conflict, notFound } from '../errors.js';
+import { MOVES, isTerminal, mayMove, type ActorKind, type Move, type MoveName, type TaskStatus as LifecycleStatus } from '../lifecycle/task-lifecycle.js';
 import { newId } from '../ids.js';
 import { jobKey } from '../jobs/spec.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
 import { applyMove, findTask, taskStatusOf, type MoveGuard, type TaskChanges } from '../stores/task-store.js';
 
-export const TERMINAL: readonly TaskStatus[] = ['completed', 'failed', 'cancelled', 'expired', 'refunded'];
-export const NON_TERMINAL: readonly TaskStatus[] = ['pending', 'matched', 'in_progress', 'input_required', 'delivered', 'disputed'];
-// The states in which the agent is working on the task (the expiry clock runs).
-export const WORKING: readonly TaskStatus[] = ['matched', 'in_progress'];
+// The states, the moves and who may make them are stated in lifecycle/task-lifecycle.ts (no database
+// imports, so the dashboard shares them); this module applies them.
+export { MOVES, NON_TERMINAL, TERMINAL, WORKING, isTerminal, type ActorKind, type MoveName } from '../lifecycle/task-lifecycle.js';
 
-interface Move {
-  from: readonly TaskStatus[];
-  to: TaskStatus;
-  // Calling the move again from its own result changes nothing and is not an error.
-  idempotentFrom?: readonly TaskStatus[];
-}
-
-export const MOVES = {
-  // Routing found an agent and payment is settled: the task is handed to delivery.
-  match: { from: ['pending'], to: 'matched' },
-  // The agent's endpoint answered the delivery with 2xx.
-  delivered: { from: ['matched'], to: 'in_progress' },
-  accept: { from: ['matched'], to: 'in_progress', idempotentFrom: ['in_progress'] },
-  start: { from: ['matched'], to: 'in_progress', idempotentFrom: ['in_progress'] },
-  // The agent needs more from the requester; the requester's answer sends the task back to work.
-  request_input: { from: WORKING, to: 'input_required' },
-  provide_input: { from: ['input_required'], to: 'in_progress' },
-  // An agent may answer before its delivery's response is processed, so matched is allowed too.
-  complete: { from: WORKING, to: 'completed' },
-  // With a review window the result waits for the requester before the payment is taken.
-  deliver_result: { from: WORKING, to: 'delivered' },
-  approve: { from: ['delivered'], to: 'completed' },
-  reject: { from: ['delivered'], to: 'disputed' },
-  // The agent's owner gives the money back, or stands by the result (the status stays disputed).
-  refund: { from: ['disputed'], to: 'refunded' },
-  contest: { from: ['disputed'], to: 'disputed' },
-  // An operator settles a dispute either way.
-  resolve_refund: { from: ['disputed'], to: 'refunded' },
-  resolve_pay: { from: ['disputed'], to: 'completed' },
-  fail: { from: [...WORKING, 'input_required'], to: 'failed' },
-  cancel: { from: ['pending', 'matched', 'in_progress', 'input_required'], to: 'cancelled' },
-  // The input request went unanswered (or the card hold would lapse first).
-  input_timeout: { from: ['input_required'], to: 'cancelled' },
-  // Only while the agent works: waiting for input, review and disputes have their own clocks.
-  expire: { from: ['pending', 'matched', 'in_progress'], to: 'expired' },
-  // Delivery was given up while the task still waited for its agent.
-  undeliverable: { from: ['matched'], to: 'failed' },
-  // The card hold was declined; the task never reached its agent.
-  unpaid: { from: ['pending'], to: 'failed' },
-} as const satisfies Record<string, Move>;
-
-export type MoveName = keyof typeof MOVES;
-
-export type ActorKind = 'requester' | 'agent_owner' | 'agent' | 'operator' | 'system';
+// The lifecycle's states are schema.prisma's enum TaskStatus, both ways: a state added to one and not the
+// other fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Holds<T extends true> = T;
+type _StatesMatchTheSchema = Holds<Same<TaskStatus, LifecycleStatus>>;
 
 // Who made a move, and why: written to the task's history.
 export interface Actor {
@@ -69,10 +30,6 @@ export interface Actor {
 }
 
 export const SYSTEM: Actor = { kind: 'system' };
-
-export function isTerminal(status: TaskStatus): boolean {
-  return TERMINAL.includes(status);
-}
 
 export interface TransitionOptions {
   data?: TaskChanges;
@@ -107,6 +64,9 @@ export function overtaken<T>(fallback: T): (error: unknown) => T {
  * or, for an idempotent repeat, the task unchanged. Otherwise 409 naming the current status.
  */
 export async function transition(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions): Promise<{ task: Task; changed: boolean }> {
+  // Who may make a move is fixed by the lifecycle; a service asking for another is a bug, not a 409.
+  const actor = options.by?.kind ?? SYSTEM.kind;
+  if (!mayMove(move, actor)) throw new Error(`the lifecycle does not let ${actor} make the move ${move}`);
   const before = options.current ?? (await taskStatusOf(db, taskId));
   if (!before) throw notFound('task');
   const moved = await moveFrom(db, taskId, move, options, before);

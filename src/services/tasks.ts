@@ -31,7 +31,8 @@ import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentP
 import type { RouteCriteria, RoutingExplanation } from './routing.js';
 import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
-import { isTerminal, overtaken, transition, type Actor, type MoveName } from './task-states.js';
+import { overtaken, transition, type Actor, type MoveName } from './task-states.js';
+import { canMove } from '../lifecycle/task-lifecycle.js';
 import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
 import { taskFiles } from './task-files.js';
@@ -408,7 +409,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     async expire(taskId: string): Promise<void> {
       const task = await findTask(deps.sql, taskId);
       // Waiting for input, for review or in a dispute, the task has its own clock (task-trust.ts).
-      if (!task || isTerminal(task.status) || !['pending', 'matched', 'in_progress'].includes(task.status)) return;
+      if (!task || !canMove('expire', task.status)) return;
       if (task.expiresAt > clock.now()) {
         await enqueueSql(deps.sql, expireTask, { taskId }, { runAt: task.expiresAt });
         return;

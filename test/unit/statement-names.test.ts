@@ -6,7 +6,7 @@ describe('prepared statement names', () => {
     const a = statementNamer();
     const b = statementNamer();
     const first = a({ sql: 'SELECT 1' });
-    expect(first).toMatch(/^prisma_[\w-]{32}$/);
+    expect(first).toMatch(/^stmt_[\w-]{32}$/);
     expect(a({ sql: 'SELECT 1' })).toBe(first);
     // Another pool (another process) agrees on the name, so names never depend on the order of queries.
     expect(b({ sql: 'SELECT 1' })).toBe(first);

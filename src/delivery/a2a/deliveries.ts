@@ -3,7 +3,9 @@
 // (services/deliveries.ts): task.assigned sends SendMessage with messageId = our task id (a retried send
 // is the same message), the task's title and description as text and its input as data, and a push
 // configuration pointing at the task's callback URL with the task token; task.input sends the requester's
-// answer as a new message with the agent's taskId; a2a.get polls GetTask with backoff when the card has
+// answer as a new message with the agent's taskId; the task's input files go as url parts (signed links
+// that expire with the task, with name and media type), and file parts of the agent's artifacts are kept
+// as the task's result files (artifact-files.ts); a2a.get polls GetTask with backoff when the card has
 // no push support; a2a.cancel sends CancelTask once our task is cancelled. What the agent answers, pushes
 // or reports on GetTask moves our task through the task service (as its callback would).
 import { Role, type Message, type Part, type SendMessageRequest } from '@a2a-js/sdk';
@@ -21,6 +23,10 @@ import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { tokenHash, tokenMatches } from '../../services/task-token.js';
 import { isTerminal } from '../../services/task-states.js';
 import type { TaskService } from '../../services/tasks.js';
+import type { FileService } from '../../services/files.js';
+import { taskFiles } from '../../services/task-files.js';
+import type { DeliveredFile } from '../payload.js';
+import { ArtifactFileError, keepArtifactFiles } from './artifact-files.js';
 import type { WebhookResult } from '../http-client.js';
 import { a2aClient, type Exchange } from './client.js';
 import { fromMessage, fromTask, isFinal, isWorking, needsInput, type RemoteState } from './remote.js';
@@ -53,6 +59,14 @@ export const speaksA2A = (agent: Pick<Agent, 'protocols' | 'a2aCard'>) => agent.
 
 const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 const data = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
+// An input file as the webhook payload's `files` entry has it: the signed link, and in the metadata the
+// id the input's {"$file": …} names, with the size and hash to check the download against.
+const filePart = (file: DeliveredFile): Part => ({
+  content: { $case: 'url', value: file.url },
+  metadata: { fileId: file.id, size: file.size, sha256: file.sha256 },
+  filename: file.filename,
+  mediaType: file.mediaType,
+});
 
 // JSON-RPC errors that a retry cannot fix.
 function isPermanent(error: unknown): boolean {
@@ -62,8 +76,9 @@ function isPermanent(error: unknown): boolean {
 
 const describe = (error: unknown) => (error instanceof A2AError ? `${error.name}: ${error.message}` : error instanceof Error ? error.message : String(error));
 
-export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: DeliveryMachinery) {
+export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService, machinery: DeliveryMachinery) {
   const { prisma, config, clock, logger } = deps;
+  const inputFiles = taskFiles(deps);
 
   async function client(agent: Agent, exchanges: Exchange[]) {
     return a2aClient(agent.a2aCard, agent.endpoint, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, onExchange: (e) => exchanges.push(e) });
@@ -71,7 +86,14 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
 
   const pushSupported = (agent: Agent) => (agent.a2aCard as { capabilities?: { pushNotifications?: boolean } }).capabilities?.pushNotifications === true;
 
-  function sendRequest(task: Task, delivery: Delivery, agent: Agent, link: { remoteTaskId: string; remoteContextId: string } | null, token: string): SendMessageRequest {
+  function sendRequest(
+    task: Task,
+    delivery: Delivery,
+    agent: Agent,
+    link: { remoteTaskId: string; remoteContextId: string } | null,
+    token: string,
+    fileLinks: DeliveredFile[] | null,
+  ): SendMessageRequest {
     const isInput = delivery.type === 'task.input';
     const answer = delivery.payload as { input?: unknown; round?: number } | null;
     const message: Message = {
@@ -82,7 +104,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
       role: Role.ROLE_USER,
       parts: isInput
         ? [data(answer?.input ?? {})]
-        : [text(`${task.title}\n\n${task.description}`), ...(task.input !== null ? [data(task.input)] : [])],
+        : [text(`${task.title}\n\n${task.description}`), ...(task.input !== null ? [data(task.input)] : []), ...(fileLinks ?? []).map(filePart)],
       metadata: { marketplaceTaskId: task.id, ...(isInput ? { round: answer?.round ?? 0 } : { expiresAt: task.expiresAt.toISOString(), priority: task.priority }) },
       extensions: [],
       referenceTaskIds: [],
@@ -139,7 +161,27 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
     if (s === TaskState.TASK_STATE_COMPLETED) {
       // A status update does not carry the artifacts: read the task for them.
       if (remote.artifacts === null) return schedulePoll(task, 'now');
-      await tasks.callback(taskId, { taskToken: token, result: { artifacts: remote.artifacts } }).catch(ignoreConflict);
+      let kept: Awaited<ReturnType<typeof keepArtifactFiles>>;
+      try {
+        kept = await keepArtifactFiles(remote.artifacts, {
+          keep: (upload) => files.keepForTask(agent.ownerId, taskId, upload),
+          discard: files.discard,
+          timeoutMs: config.deliveryTimeoutMs,
+          allowPrivate: config.allowPrivateEndpoints,
+        });
+      } catch (error) {
+        if (!(error instanceof ArtifactFileError)) throw error;
+        await tasks.callback(taskId, { taskToken: token, error: error.message.slice(0, 10_000) }).catch(ignoreConflict);
+        return;
+      }
+      let taken = null;
+      try {
+        taken = await tasks.callback(taskId, { taskToken: token, result: { artifacts: kept.artifacts } }).catch(ignoreConflict);
+      } finally {
+        // Not taken (another report of the same completion got there first, or the result was refused):
+        // these files belong to no result.
+        if (taken === null) for (const id of kept.kept) await files.discard(id);
+      }
     } else if (s === TaskState.TASK_STATE_CANCELED) {
       await tasks.cancelledByAgent(taskId, (remote.text ?? 'the agent cancelled the task').slice(0, 500));
     } else if (s === TaskState.TASK_STATE_FAILED || s === TaskState.TASK_STATE_REJECTED) {
@@ -192,7 +234,8 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, machinery: Deliver
         } else if (delivery.type === A2A_GET) {
           remote = fromTask(await a2a.getTask({ tenant: '', id: link!.remoteTaskId }));
         } else {
-          const reply = await a2a.sendMessage(sendRequest(task, delivery, agent, link, token));
+          const fileLinks = delivery.type === 'task.assigned' ? await inputFiles.links(task) : null;
+          const reply = await a2a.sendMessage(sendRequest(task, delivery, agent, link, token, fileLinks));
           remote = 'messageId' in reply ? fromMessage(reply, task.id) : fromTask(reply);
         }
       } catch (error) {

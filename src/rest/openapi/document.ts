@@ -110,7 +110,10 @@ export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: Rout
     security: [{ bearer: [] }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key (tmk_…) or an access token of the configured identity provider' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API key (tmk_…) or an access token of the configured identity provider' },
+        taskToken: { type: 'apiKey', in: 'header', name: 'X-Task-Token', description: 'The task token a delivery carries (also accepted as Authorization: Bearer)' },
+      },
       schemas: { ...components.schemas, Error: ERROR_ENVELOPE },
       responses: {
         Error: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },

@@ -59,58 +59,63 @@ const PARAMETERS = {
   sort: 'sort',
 } as const;
 
-export const discoveryRoutes = [
-  route({
-    method: 'GET',
-    path: '/v1/discover',
-    public: true,
-    document: graphql(`
-      query RestDiscover(
-        $q: String
-        $protocols: [String!]
-        $categories: [String!]
-        $capabilities: [String!]
-        $status: AgentStatus
-        $page: Int
-        $perPage: Int
-        $sort: DiscoverySort
+// The routes other transports run by name (rest/routes/operations.ts).
+export const searchAgents = route({
+  method: 'GET',
+  path: '/v1/discover',
+  public: true,
+  document: graphql(`
+    query RestDiscover(
+      $q: String
+      $protocols: [String!]
+      $categories: [String!]
+      $capabilities: [String!]
+      $status: AgentStatus
+      $page: Int
+      $perPage: Int
+      $sort: DiscoverySort
+    ) {
+      discover(
+        q: $q
+        protocols: $protocols
+        categories: $categories
+        capabilities: $capabilities
+        status: $status
+        page: $page
+        perPage: $perPage
+        sort: $sort
       ) {
-        discover(
-          q: $q
-          protocols: $protocols
-          categories: $categories
-          capabilities: $capabilities
-          status: $status
-          page: $page
-          perPage: $perPage
-          sort: $sort
-        ) {
-          data {
-            ...DiscoveryItemFields
-          }
-          total
-          page
-          perPage
-          totalPages
+        data {
+          ...DiscoveryItemFields
         }
+        total
+        page
+        perPage
+        totalPages
       }
-    `),
-    summary: 'Search the agents (public)',
-    request: { query: PARAMETERS },
-    answer: { body: result('discover') },
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/discover/:slugOrId',
-    public: true,
-    document: graphql(`
-      query RestDiscoverAgent($slugOrId: String!) {
-        agent(slugOrId: $slugOrId) {
-          ...DiscoveryDetailFields
-        }
+    }
+  `),
+  summary: 'Search the agents (public)',
+  request: { query: PARAMETERS },
+  answer: { body: result('discover') },
+});
+
+export const getAgent = route({
+  method: 'GET',
+  path: '/v1/discover/:slugOrId',
+  public: true,
+  document: graphql(`
+    query RestDiscoverAgent($slugOrId: String!) {
+      agent(slugOrId: $slugOrId) {
+        ...DiscoveryDetailFields
       }
-    `),
-    summary: 'One agent by slug (current or previous) or id (public)',
-    answer: { body: data('agent') },
-  }),
+    }
+  `),
+  summary: 'One agent by slug (current or previous) or id (public)',
+  answer: { body: data('agent') },
+});
+
+export const discoveryRoutes = [
+  searchAgents,
+  getAgent,
 ];

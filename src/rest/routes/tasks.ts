@@ -75,60 +75,95 @@ function move<TData, TVars>(
   });
 }
 
+// The routes other transports run by name (rest/routes/operations.ts).
+export const createTask = route({
+  method: 'POST',
+  path: '/v1/tasks',
+  idempotent: true,
+  document: graphql(`
+    mutation RestCreateTask($input: CreateTaskInput!, $idempotencyKey: String) {
+      createTask(input: $input, idempotencyKey: $idempotencyKey) {
+        task {
+          ...TaskFields
+        }
+        clientSecret
+        autoCharged
+      }
+    }
+  `),
+  variables: (req) => {
+    const key = req.headers['idempotency-key'];
+    return { idempotencyKey: (Array.isArray(key) ? key.join(',') : key) ?? null };
+  },
+  summary: 'Submit a task; it is routed, paid for and delivered',
+  request: { body: 'input' },
+  answer: {
+    status: 201,
+    body: object(
+      {
+        data: result('createTask.task'),
+        payment: nullable(
+          merge(result('createTask.task.payment'), object({ autoCharged: result('createTask.autoCharged'), clientSecret: result('createTask.clientSecret') }, ['clientSecret'])),
+        ),
+        clientSecret: result('createTask.clientSecret', 'The card hold to confirm, when no saved card was charged'),
+        routing: result('createTask.task.routing', 'routed to an agent, or waiting for one and why (e.g. no active agent offers the capability)'),
+      },
+      ['clientSecret'],
+    ),
+  },
+});
+
+export const listTasks = route({
+  method: 'GET',
+  path: '/v1/tasks',
+  document: graphql(`
+    query RestListTasks($role: TaskRole, $status: TaskStatus, $limit: Int, $cursor: String) {
+      tasks(role: $role, status: $status, limit: $limit, cursor: $cursor) {
+        data {
+          ...TaskFields
+        }
+        nextCursor
+      }
+    }
+  `),
+  summary: 'Your tasks, as requester or as agent owner, newest first',
+  request: { query: { role: 'role', status: 'status', limit: 'limit', cursor: 'cursor' } },
+  answer: { body: object({ data: result('tasks.data'), nextCursor: result('tasks.nextCursor') }) },
+});
+
+export const getTask = route({
+  method: 'GET',
+  path: '/v1/tasks/:id',
+  document: graphql(`
+    query RestGetTask($id: ID!) {
+      task(id: $id) {
+        ...TaskFields
+      }
+    }
+  `),
+  summary: 'One task (its requester or the assigned agent’s owner)',
+  answer: { body: data('task') },
+});
+
+export const cancelTask = move('POST', 'cancel', graphql(`
+  mutation RestCancelTask($id: ID!) {
+    cancelTask(id: $id) {
+      ...TaskFields
+    }
+  }
+`), 'cancelTask', 'Cancel the task (its requester)');
+
+export const provideTaskInput = move('POST', 'input', graphql(`
+  mutation RestProvideTaskInput($id: ID!, $input: JSON!) {
+    provideTaskInput(id: $id, input: $input) {
+      ...TaskFields
+    }
+  }
+`), 'provideTaskInput', 'Answer the agent’s input request (the requester); the task goes back to in_progress', ['input']);
+
 export const taskRoutes = [
-  route({
-    method: 'POST',
-    path: '/v1/tasks',
-    idempotent: true,
-    document: graphql(`
-      mutation RestCreateTask($input: CreateTaskInput!, $idempotencyKey: String) {
-        createTask(input: $input, idempotencyKey: $idempotencyKey) {
-          task {
-            ...TaskFields
-          }
-          clientSecret
-          autoCharged
-        }
-      }
-    `),
-    variables: (req) => {
-      const key = req.headers['idempotency-key'];
-      return { idempotencyKey: (Array.isArray(key) ? key.join(',') : key) ?? null };
-    },
-    summary: 'Submit a task; it is routed, paid for and delivered',
-    request: { body: 'input' },
-    answer: {
-      status: 201,
-      body: object(
-        {
-          data: result('createTask.task'),
-          payment: nullable(
-            merge(result('createTask.task.payment'), object({ autoCharged: result('createTask.autoCharged'), clientSecret: result('createTask.clientSecret') }, ['clientSecret'])),
-          ),
-          clientSecret: result('createTask.clientSecret', 'The card hold to confirm, when no saved card was charged'),
-          routing: result('createTask.task.routing', 'routed to an agent, or waiting for one and why (e.g. no active agent offers the capability)'),
-        },
-        ['clientSecret'],
-      ),
-    },
-  }),
-  route({
-    method: 'GET',
-    path: '/v1/tasks',
-    document: graphql(`
-      query RestListTasks($role: TaskRole, $status: TaskStatus, $limit: Int, $cursor: String) {
-        tasks(role: $role, status: $status, limit: $limit, cursor: $cursor) {
-          data {
-            ...TaskFields
-          }
-          nextCursor
-        }
-      }
-    `),
-    summary: 'Your tasks, as requester or as agent owner, newest first',
-    request: { query: { role: 'role', status: 'status', limit: 'limit', cursor: 'cursor' } },
-    answer: { body: object({ data: result('tasks.data'), nextCursor: result('tasks.nextCursor') }) },
-  }),
+  createTask,
+  listTasks,
   route({
     method: 'POST',
     path: '/v1/tasks/route',
@@ -169,19 +204,7 @@ export const taskRoutes = [
       }),
     },
   }),
-  route({
-    method: 'GET',
-    path: '/v1/tasks/:id',
-    document: graphql(`
-      query RestGetTask($id: ID!) {
-        task(id: $id) {
-          ...TaskFields
-        }
-      }
-    `),
-    summary: 'One task (its requester or the assigned agent’s owner)',
-    answer: { body: data('task') },
-  }),
+  getTask,
   move('PATCH', 'accept', graphql(`
     mutation RestAcceptTask($id: ID!) {
       acceptTask(id: $id) {
@@ -210,13 +233,7 @@ export const taskRoutes = [
       }
     }
   `), 'failTask', 'Fail the task with an error (the assigned agent’s owner)', ['error']),
-  move('POST', 'cancel', graphql(`
-    mutation RestCancelTask($id: ID!) {
-      cancelTask(id: $id) {
-        ...TaskFields
-      }
-    }
-  `), 'cancelTask', 'Cancel the task (its requester)'),
+  cancelTask,
   route({
     method: 'POST',
     path: '/v1/tasks/:id/request-input',
@@ -231,13 +248,7 @@ export const taskRoutes = [
     request: { body: 'input' },
     answer: { body: data('requestTaskInput') },
   }),
-  move('POST', 'input', graphql(`
-    mutation RestProvideTaskInput($id: ID!, $input: JSON!) {
-      provideTaskInput(id: $id, input: $input) {
-        ...TaskFields
-      }
-    }
-  `), 'provideTaskInput', 'Answer the agent’s input request (the requester); the task goes back to in_progress', ['input']),
+  provideTaskInput,
   move('POST', 'approve', graphql(`
     mutation RestApproveTask($id: ID!) {
       approveTask(id: $id) {

@@ -5,10 +5,10 @@ import { gql, errorText } from '../api.js';
 import { TasksQuery } from '../documents.js';
 import type { DashTaskFragment, TaskStatus } from '../generated/gql/graphql.js';
 import { label } from '../format.js';
+import { TASK_STATUSES } from '../lifecycle.js';
 import { Link } from '../router.js';
 import { Empty, ErrorNote, PageTitle, Skeleton, Status } from '../components/ui.js';
 
-export const TASK_STATUSES: TaskStatus[] = ['pending', 'matched', 'in_progress', 'completed', 'failed', 'cancelled', 'expired'];
 
 export function MyTasks() {
   const [status, setStatus] = useState<TaskStatus | ''>('');

@@ -28,14 +28,9 @@ import { AgentIcon } from '../components/AgentIcon.js';
 import { Dispute, InputRequest, Review } from './TaskTrust.js';
 import { RequesterRecord } from '../components/RequesterRecord.js';
 import { TaskTimeline } from './TaskTimeline.js';
+import { canMove, isUnderway, type NonTerminalStatus } from '../lifecycle.js';
+import { FINISHED, OWNER_WORKS, PROGRESS_STEPS, SHOWS_RESULT, STEP_OF } from '../task-status-sets.js';
 
-const FINISHED = new Set(['completed', 'failed', 'cancelled', 'expired', 'refunded']);
-// A result is shown once the agent gave it: for review, in a dispute, and after.
-const HAS_RESULT = new Set(['delivered', 'disputed', 'completed', 'refunded']);
-// The requester may cancel while the agent has not answered yet.
-const CANCELLABLE = new Set(['pending', 'matched', 'in_progress', 'input_required']);
-// The agent's owner works on the task in these states.
-const WORKING = new Set(['matched', 'in_progress']);
 
 export function TaskPage({ id }: { id: string }) {
   const { search } = useLocation();
@@ -66,7 +61,7 @@ export function TaskPage({ id }: { id: string }) {
   // Only the requester and the assigned agent's owner can see a task, so anyone else here is the owner;
   // a requester who owns the agent is both.
   const isOwner = me !== null && (me !== task.requesterId || (task.agentId !== null && task.agentId !== undefined && myAgents.has(task.agentId)));
-  const hasResult = HAS_RESULT.has(task.status) && task.result != null;
+  const hasResult = SHOWS_RESULT.has(task.status) && task.result != null;
   return (
     <article className="task-page">
       <PageTitle>{task.title}</PageTitle>
@@ -74,7 +69,7 @@ export function TaskPage({ id }: { id: string }) {
         Status: <Status value={task.status} />{' '}
         <span className="muted">{live === 'live' ? '(live)' : live === 'ended' ? '' : '(connecting…)'}</span>
       </p>
-      {!FINISHED.has(task.status) && <Progress task={task} />}
+      {isUnderway(task.status) && <Progress task={task} status={task.status} />}
       <div className="task-summary">
         <span className="agent-ref">
           {task.agent ? (
@@ -188,7 +183,8 @@ function RequesterActions({ task, onChange }: { task: DashTaskFragment; onChange
     }
   }
 
-  const canCancel = CANCELLABLE.has(task.status);
+  // The requester may cancel while the agent has not answered yet.
+  const canCancel = canMove('cancel', task.status);
   const canRate = task.status === 'completed';
   if (!canCancel && !canRate) return null;
   return (
@@ -242,8 +238,8 @@ export function OwnerActions({ task, onChange }: { task: DashTaskFragment; onCha
   const [failure, setFailure] = useState('');
   const [question, setQuestion] = useState('');
   const { error, setError, busy, run } = useMove(onChange);
-  const working = WORKING.has(task.status);
-  const canFail = working || task.status === 'input_required';
+  const working = OWNER_WORKS.has(task.status);
+  const canFail = canMove('fail', task.status);
   if (!working && !canFail) return null;
 
   function complete() {
@@ -260,7 +256,7 @@ export function OwnerActions({ task, onChange }: { task: DashTaskFragment; onCha
   return (
     <section aria-labelledby="owner-actions" className="actions moves">
       <h2 id="owner-actions">Work on this task</h2>
-      {task.status === 'matched' && (
+      {canMove('accept', task.status) && (
         <p>
           <button type="button" disabled={busy} onClick={() => void run(async () => (await gql(AcceptTaskMutation, { id: task.id })).acceptTask)}>
             Accept and start
@@ -317,22 +313,14 @@ export function OwnerActions({ task, onChange }: { task: DashTaskFragment; onCha
 
 // The steps of a task still under way, the current one marked; a delivery that failed says when it is
 // tried again.
-const STEPS: Array<[string, string]> = [
-  ['pending', 'Waiting for an agent'],
-  ['matched', 'Sent to the agent'],
-  ['in_progress', 'Agent working'],
-  ['delivered', 'Result in'],
-];
-const STEP_OF: Record<string, number> = { pending: 0, matched: 1, in_progress: 2, input_required: 2, delivered: 3, disputed: 3 };
-
-function Progress({ task }: { task: DashTaskFragment }) {
-  const at = STEP_OF[task.status] ?? 0;
+function Progress({ task, status }: { task: DashTaskFragment; status: NonTerminalStatus }) {
+  const at = STEP_OF[status];
   const retry = (task.deliveries ?? []).find((d) => d.status === 'pending' && d.nextAttemptAt && d.attempts.length > 0);
   return (
     <>
       <ol className="progress" aria-label="Progress">
-        {STEPS.map(([status, words], i) => (
-          <li key={status} className={i < at ? 'done' : i === at ? 'now' : undefined} aria-current={i === at ? 'step' : undefined}>
+        {PROGRESS_STEPS.map(([step, words], i) => (
+          <li key={step} className={i < at ? 'done' : i === at ? 'now' : undefined} aria-current={i === at ? 'step' : undefined}>
             {words}
           </li>
         ))}
