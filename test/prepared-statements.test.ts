@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createPrismaClient, createSearchClient, type PrismaClient } from '../src/db/client.js';
 import { createKysely, type Sql } from '../src/db/kysely.js';
+import { isDatabaseUnavailable } from '../src/db/errors.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
@@ -68,6 +69,35 @@ describe.runIf(usingPostgres())('prepared statements on a PostgreSQL server', ()
     } finally {
       await named.destroy();
       await plain.destroy();
+    }
+  });
+
+  it('ends a statement that waits too long and a transaction left idle, as the database being unavailable', async () => {
+    const short = createKysely(db.url, 2, { server: true, timeoutMs: 300 });
+    const other = createKysely(db.url, 1);
+    try {
+      // A row lock held elsewhere: the update waits for it until its statement runs out of time.
+      const held = other.transaction().execute(async (tx) => {
+        await tx.updateTable('agents').set({ name: 'Ledger Keeper' }).where('id', '=', 'agt_prep').execute();
+        await new Promise((r) => setTimeout(r, 1500));
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      const waited = await short.updateTable('agents').set({ name: 'Ledger' }).where('id', '=', 'agt_prep').execute().catch((e: unknown) => e);
+      expect(isDatabaseUnavailable(waited)).toBe(true);
+      await held;
+      // A transaction whose caller stalls between statements is ended by the server.
+      const stalled = await short
+        .transaction()
+        .execute(async (tx) => {
+          await tx.selectFrom('agents').select('id').execute();
+          await new Promise((r) => setTimeout(r, 800));
+          await tx.selectFrom('agents').select('id').execute();
+        })
+        .catch((e: unknown) => e);
+      expect(stalled).toBeInstanceOf(Error);
+    } finally {
+      await short.destroy();
+      await other.destroy();
     }
   });
 

@@ -52,7 +52,7 @@ export async function openDatabase(opts: {
     const preparedStatements = opts.preparedStatements ?? false;
     const prisma = createPrismaClient(opts.databaseUrl, opts.poolSize, { preparedStatements });
     const searchPrisma = createSearchClient(opts.databaseUrl, opts.poolSize, prisma, preparedStatements);
-    const sql = createKysely(opts.databaseUrl, opts.poolSize, { preparedStatements });
+    const sql = createKysely(opts.databaseUrl, opts.poolSize, { preparedStatements, server: true });
     return {
       url: opts.databaseUrl,
       embedded: false,

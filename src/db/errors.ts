@@ -37,8 +37,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
 // database or host this slow the request itself was fine and a retry may pass.
 const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1017', 'P2024', 'P2028', 'P2037']);
 const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'TooManyConnections', 'ConnectionClosed', 'SocketTimeout']);
-// PostgreSQL's too_many_connections, its shutdown and startup states, and its connection exceptions.
-const UNAVAILABLE_SQLSTATE = /^(53300|57P0[123]|08[0-9A-Z]{3})$/;
+// PostgreSQL's too_many_connections, its shutdown and startup states, its connection exceptions, and a
+// statement or an idle transaction that ran out of time (db/kysely.ts SERVER_TIMEOUT_MS).
+const UNAVAILABLE_SQLSTATE = /^(53300|57P0[123]|08[0-9A-Z]{3}|57014|25P03)$/;
 // A connection that failed at the socket (node-postgres directly, as the job queue uses it).
 const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
 

@@ -26,9 +26,28 @@ function nameStatements(client: pg.PoolClient, nameOf: ReturnType<typeof stateme
   }) as typeof client.query;
 }
 
+// How long a statement may run, or a transaction sit idle between its statements, on a PostgreSQL server
+// before the server ends it: a stuck lock or a stalled caller must not hold a connection of the pool for
+// good. The caller gets a 503 (db/errors.ts) and the transaction is rolled back whole.
+export const SERVER_TIMEOUT_MS = 15_000;
+
 // `preparedStatements`: on a PostgreSQL server that keeps them per connection (DATABASE_PREPARED_STATEMENTS).
-export function createKysely(connectionString: string, poolSize = 10, opts: { preparedStatements?: boolean } = {}): Sql {
-  const pool = new pg.Pool({ connectionString, max: poolSize });
+// `server`: a PostgreSQL server, not the embedded database (which serves one session and takes no
+// startup settings): statements and idle transactions end after `timeoutMs`.
+export function createKysely(
+  connectionString: string,
+  poolSize = 10,
+  opts: { preparedStatements?: boolean; server?: boolean; timeoutMs?: number } = {},
+): Sql {
+  const timeoutMs = opts.timeoutMs ?? SERVER_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    ...(opts.server ? { statement_timeout: timeoutMs, idle_in_transaction_session_timeout: timeoutMs } : {}),
+  });
+  // A connection the server ends while it is checked out (an idle transaction past its time) fails the
+  // statement that uses it; the client's own error event must not end the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   if (opts.preparedStatements) {
     const nameOf = statementNamer();
     pool.on('connect', (client) => nameStatements(client, nameOf));

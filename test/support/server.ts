@@ -45,7 +45,7 @@ export async function startTestServer(
   const own = createPrismaClient(db.url, 5, { preparedStatements });
   const prisma = opts.wrapPrisma ? opts.wrapPrisma(own) : own;
   const searchPrisma = createSearchClient(db.url, 5, prisma, preparedStatements);
-  const sql = createKysely(db.url, 5, { preparedStatements });
+  const sql = createKysely(db.url, 5, { preparedStatements, server: db.kind === 'postgresql' });
   const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
