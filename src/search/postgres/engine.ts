@@ -13,7 +13,7 @@ import { MULTI_WORD_PHRASES } from '../text/synonyms.js';
 import { AGENT_SELECT, agentOf } from './agent-columns.js';
 import type { CorrectionIndex } from './correction-index.js';
 import { matchTier, relevanceScore, sortKeys, textScore, type GroupQueries } from './order.js';
-import { alternatives, QueryPlanner, type WordGroup } from './query-plan.js';
+import { alternatives, namePhrase, QueryPlanner, type WordGroup } from './query-plan.js';
 import { createVocabulary } from './vocabulary.js';
 
 // In the soft AND, only the rarer words decide which agents are candidates (all of them still count for
@@ -122,10 +122,10 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
   }
 
   // Agents that have every group, in any of its forms.
-  function searchEveryGroup(query: DiscoveryQuery, perGroup: GroupQueries[]): Promise<Ranked> {
+  function searchEveryGroup(query: DiscoveryQuery, perGroup: GroupQueries[], phrase: string | null): Promise<Ranked> {
     const any = perGroup.map((g) => g.any);
     const text = relevanceScore(textScore(any.join(' | ')));
-    const tier = matchTier(perGroup, true);
+    const tier = matchTier(perGroup, true, phrase);
     return run(query, any.join(' & '), tier ? [tier, text] : [text]);
   }
 
@@ -136,11 +136,12 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
     // agents but as the phrase or a synonym in 4 400, and each agent ranked costs a few microseconds.
     const close = groups.map((g) => (g.far.length > 0 && g.closeFrequency > 0 ? { ...g, far: [] } : g));
     if (close.some((g, i) => g !== groups[i])) {
-      const closer = await searchEveryGroup(query, close.map(groupQueries));
+      const closer = await searchEveryGroup(query, close.map(groupQueries), namePhrase(close));
       if (closer.total >= TYPO_TOKENS_THRESHOLD) return closer;
     }
     const perGroup = groups.map(groupQueries);
-    const every = await searchEveryGroup(query, perGroup);
+    const phrase = namePhrase(groups);
+    const every = await searchEveryGroup(query, perGroup, phrase);
     if (every.total >= DROP_TOKENS_THRESHOLD || groups.length < 2) return every;
     const any = perGroup.map((g) => g.any);
     const text = textScore(any.join(' | '));
@@ -154,7 +155,7 @@ export function createPostgresSearchEngine(db: PrismaClient): SearchEngine {
       ' + ',
     );
     const candidates = candidateGroups(groups, index.documents).map(alternatives).join(' | ');
-    const tier = matchTier(perGroup, false);
+    const tier = matchTier(perGroup, false, phrase);
     const coverage = Prisma.sql`(${Prisma.join(covers, ' + ')})`;
     const score = relevanceScore(Prisma.sql`(${text} + ${telling})`);
     return run(query, candidates, tier ? [coverage, tier, score] : [coverage, score]);

@@ -24,8 +24,12 @@ export interface GroupQueries {
 // When every agent ranked has every group (`allMatched`), the last tier of a group needs no test, and a
 // group with one tier none at all: each @@ costs about a microsecond per agent, and broad queries rank
 // thousands of them. Null when the tier is the same for every agent.
-export function matchTier(groups: GroupQueries[], allMatched: boolean): Prisma.Sql | null {
+// `namePhrase` (query-plan.ts): the words in a name as typed add 0.1, which puts a name that goes on from
+// what was typed ("orel pro" → Orel Prober) ahead of one that has the last word as typed elsewhere
+// (Orel Listener Pro, +0.05 for the lead), but never above an agent matched in closer forms.
+export function matchTier(groups: GroupQueries[], allMatched: boolean, namePhrase: string | null = null): Prisma.Sql | null {
   const tiers: Prisma.Sql[] = [];
+  if (namePhrase) tiers.push(Prisma.sql`(CASE WHEN a.search_vector @@ ${namePhrase}::tsquery THEN 0.1 ELSE 0 END)`);
   for (const g of groups) {
     const levels: Array<[string, string]> = [];
     if (g.lead) levels.push([g.lead, '1.05']);

@@ -33,6 +33,9 @@ export interface WordGroup {
   // False for a word that is in no agent's text and has no correction or completion there: it can match
   // nothing (unless this process's vocabulary is behind, which the engine notices and then re-plans).
   live: boolean;
+  // Where the group's first word is among the query's words (stop words counted), set by plan(): how far
+  // apart the words were typed, for namePhrase.
+  start?: number;
 }
 
 interface Term {
@@ -120,7 +123,7 @@ export class QueryPlanner {
     for (let i = 0; i < words.length; ) {
       const synonym = synonyms.get(i);
       if (synonym) {
-        groups.push(this.phraseGroup(words.slice(i, i + synonym.length), synonym.alternatives, i + synonym.length === words.length));
+        groups.push({ ...this.phraseGroup(words.slice(i, i + synonym.length), synonym.alternatives, i + synonym.length === words.length), start: i });
         i += synonym.length;
         continue;
       }
@@ -145,11 +148,12 @@ export class QueryPlanner {
           frequency,
           closeFrequency: frequency,
           live: true,
+          start: i,
         });
         i += 2;
         continue;
       }
-      groups.push(group);
+      groups.push({ ...group, start: i });
       i++;
     }
     return groups;
@@ -218,3 +222,27 @@ export function alternatives(group: WordGroup): string {
   const terms = [...group.exact, ...group.near, ...group.far];
   return terms.length === 1 ? terms[0]! : `(${terms.join(' | ')})`;
 }
+
+// Every lexeme of a tsquery text, in agents' names only ('A'), a prefix staying a prefix.
+const inName = (text: string) => text.replace(/('(?:[^'\\]|''|\\.)*')(?::([*A-D]+))?/g, (_, lexeme: string, flags?: string) => `${lexeme}:${flags?.includes('*') ? '*' : ''}A`);
+
+// The query's words in an agent's name, in the order and at the distances typed, each in its exact or near
+// forms (the last word's completions among them): "orel pro" is the start of "Orel Prober", and not of
+// "Orel Listener Pro", though both names have both words. What is typed into a search box is most often
+// the start of a name, so the engine ranks such names first among agents that match as closely
+// (order.ts). Null for a single group, and for groups of several words (phrases, joined words), whose
+// forms are not single lexemes.
+export function namePhrase(groups: WordGroup[]): string | null {
+  if (groups.length < 2 || groups.some((g) => g.words.length !== 1 || g.start === undefined)) return null;
+  const parts: string[] = [];
+  for (const group of groups) {
+    const forms = [...new Set([...group.exact, ...group.near].filter((t) => !/[&<]/.test(t)).map(inName))];
+    if (forms.length === 0) return null;
+    parts.push(forms.length === 1 ? forms[0]! : `(${forms.join(' | ')})`);
+  }
+  return parts.reduce((phrase, part, i) => {
+    const distance = groups[i]!.start! - groups[i - 1]!.start!;
+    return `${phrase} ${distance === 1 ? '<->' : `<${distance}>`} ${part}`;
+  });
+}
+
