@@ -77,7 +77,7 @@ describe('QueryPlanner', () => {
   });
 
   it('keeps a word no agent uses as typed, so a query of such words matches nothing', () => {
-    expect(plan('zqxjkvw')).toEqual([{ words: ['zqxjkvw'], exact: ["'zqxjkvw'"], near: ["'zqxjkvw':*"], far: [], frequency: 0, closeFrequency: 0, live: false }]);
+    expect(plan('zqxjkvw')).toEqual([{ words: ['zqxjkvw'], exact: ["'zqxjkvw'"], near: ["'zqxjkvw':*"], far: [], frequency: 0, closeFrequency: 0, live: false, start: 0 }]);
   });
 
   it('offers every spelling that folds to the typed word', () => {
