@@ -130,6 +130,14 @@ describe.each(['local', 's3'] as const)('files on %s storage', (kind) => {
     expect((await callBack(delivery, { result })).status).toBe(200);
     const done = await waitForStatus(() => server.api.get(`/v1/tasks/${taskId}`, { key: requester.apiKey }).then((r) => r.body.data), ['completed']);
     expect(done.resultHash).toBe(evidenceHash({ transcript: { $file: resultFile.id, sha256: resultFile.sha256 }, words: 1 }));
+    // Once the task is over, its own token is told apart from a wrong one: the task is finished (409).
+    const late = await fetch(`${server.url}/v1/tasks/${taskId}/files?filename=late.vtt`, { method: 'POST', headers: { 'x-task-token': token, 'content-type': 'text/vtt' }, body: text });
+    expect(late.status).toBe(409);
+    const lateError = ((await late.json()) as any).error;
+    expect(lateError.code).toBe('CONFLICT');
+    expect(lateError.message).toContain('completed');
+    const stillWrong = await fetch(`${server.url}/v1/tasks/${taskId}/files?filename=t.vtt`, { method: 'POST', headers: { 'x-task-token': 'nope', 'content-type': 'text/vtt' }, body: text });
+    expect(stillWrong.status).toBe(401);
   });
 
   it('lets the requester read the result whole and by range, and nobody else', async () => {

@@ -12,7 +12,7 @@ import { fileStore, type FileRow } from '../files/store.js';
 import type { BlobStorage, ByteRange } from '../files/storage.js';
 import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
 import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
-import { tokenMatches } from './task-token.js';
+import { taskToken, tokenHash, tokenMatches } from './task-token.js';
 import { WITH_AGENT } from '../lifecycle/task-lifecycle.js';
 import type { Viewer } from './accounts.js';
 
@@ -170,10 +170,13 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       const task = await deps.sql
         .selectFrom('tasks as t')
         .innerJoin('agents as a', 'a.id', 't.agentId')
-        .select(['t.tokenHash', 't.status', 'a.ownerId'])
+        .select(['t.tokenHash', 't.tokenNonce', 't.status', 'a.ownerId'])
         .where('t.id', '=', taskId)
         .executeTakeFirst();
-      if (!task || !tokenMatches(token, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
+      // A finished task's token no longer works, but the token it was given is still told apart from a wrong
+      // one, so its agent hears 409 (the task is over) rather than 401 (a bad token).
+      const issued = task?.tokenNonce ? tokenHash(taskToken(deps.serverKey, taskId, task.tokenNonce)) : null;
+      if (!task || !(tokenMatches(token, task.tokenHash) || tokenMatches(token, issued))) throw unauthenticated('the task token is not valid for this task');
       if (!WITH_AGENT.includes(task.status)) {
         throw new AppError('CONFLICT', `the task is ${task.status}; result files are added while the agent works on it`, { details: { status: task.status } });
       }
