@@ -192,3 +192,29 @@ describe('tokens', () => {
     expect((await server.api.delete(`/v1/account/apps/${client.client_id}`, { key: user.apiKey })).status).toBe(404);
   });
 });
+
+describe('pruning', () => {
+  it('removes expired codes and tokens and apps nobody connected, a day on; a live refresh token still works', async () => {
+    const { body: unused } = await register();
+    const { body: used } = await register();
+    const { code, verifier } = await authorize(used.client_id);
+    const issued = (await token({ grant_type: 'authorization_code', client_id: used.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier })).body;
+    const clients = () => server.sql.selectFrom('oauthClients').select('id').where('id', 'in', [unused.client_id, used.client_id]).execute();
+    const tokensOf = () => server.sql.selectFrom('oauthTokens as t').innerJoin('oauthGrants as g', 'g.id', 't.grantId').select('t.kind').where('g.clientId', '=', used.client_id).execute();
+
+    // Nothing is a day past its expiry yet.
+    await server.app.services.oauth.prune();
+    expect(await clients()).toHaveLength(2);
+    // Two days on: the code (minutes) and the access token (an hour) are gone, the refresh token (days) stays.
+    await server.app.services.oauth.prune(new Date(Date.now() + 2 * 86_400_000));
+    expect((await clients()).map((c) => c.id)).toEqual([used.client_id]);
+    expect((await tokensOf()).map((t) => t.kind)).toEqual(['refresh']);
+    const codes = await server.sql.selectFrom('oauthCodes as c').innerJoin('oauthGrants as g', 'g.id', 'c.grantId').select('c.hash').where('g.clientId', '=', used.client_id).execute();
+    expect(codes).toEqual([]);
+    const refreshed = await token({ grant_type: 'refresh_token', client_id: used.client_id, refresh_token: issued.refresh_token });
+    expect(refreshed.status).toBe(200);
+    // The unused app is unknown now.
+    const gone = await decide(request(unused.client_id, pkce().challenge));
+    expect(JSON.stringify(gone)).toContain('no app is registered');
+  });
+});

@@ -15,6 +15,8 @@ export const ACCESS_TOKEN_PREFIX = 'tma_';
 const REFRESH_TOKEN_PREFIX = 'tmr_';
 const CODE_PREFIX = 'tmc_';
 const LAST_USED_RESOLUTION_MS = 60_000;
+// How long an expired code or token, or an app nobody connected, is kept before the daily prune removes it.
+const PRUNE_AFTER_MS = 86_400_000;
 
 // An error answered to the app in OAuth's own terms (RFC 6749 §5.2), not the API's coded errors.
 export class OAuthError extends Error {
@@ -291,6 +293,12 @@ export function oauthService(deps: Deps) {
     },
 
     resourceMetadataUrl: (path = '') => `${base()}/.well-known/oauth-protected-resource${path}`,
+
+    // Part of the daily prune job: codes and tokens expired a day ago, and apps a day old nobody connected.
+    async prune(now = clock.now()): Promise<void> {
+      const removed = await store.pruneExpired(db, new Date(now.getTime() - PRUNE_AFTER_MS));
+      if (removed.codes + removed.tokens + removed.apps > 0) deps.logger.info(removed, 'pruned expired OAuth codes, tokens and unused apps');
+    },
   };
 }
 

@@ -179,3 +179,17 @@ export async function connectedApps(db: SqlDb, userId: string) {
   }
   return [...apps.values()].map((app) => ({ ...app, scopes: [...app.scopes] }));
 }
+
+// Removes what can no longer be used: codes and tokens that expired before `before`, and apps registered
+// before it that no user ever granted anything (registration is open, so unused apps would pile up).
+// Revoked grants stay (with their used tokens until those expire), so a replay is still recognised.
+export async function pruneExpired(db: SqlDb, before: Date): Promise<{ codes: number; tokens: number; apps: number }> {
+  const codes = await db.deleteFrom('oauthCodes').where('expiresAt', '<', before).executeTakeFirst();
+  const tokens = await db.deleteFrom('oauthTokens').where('expiresAt', '<', before).executeTakeFirst();
+  const apps = await db
+    .deleteFrom('oauthClients as c')
+    .where('c.createdAt', '<', before)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('oauthGrants as g').select('g.id').whereRef('g.clientId', '=', 'c.id'))))
+    .executeTakeFirst();
+  return { codes: Number(codes.numDeletedRows), tokens: Number(tokens.numDeletedRows), apps: Number(apps.numDeletedRows) };
+}

@@ -52,11 +52,13 @@ export const handlers: JobHandler[] = [
   handle(searchSync, (s, { agentId }) => s.discovery.syncIndex(agentId)),
   handle(healthSweep, (s) => s.reputation.healthSweep()),
   handle(healthProbe, (s, { agentId }) => s.reputation.probeAgent(agentId)),
-  // The daily pruning also removes ended browser sessions and old sign-in link requests.
+  // The daily pruning also removes ended browser sessions, old sign-in link requests, and expired OAuth
+  // codes and tokens with the apps nobody connected.
   handle(pruneDeliveries, async (s) => {
     await s.retention.prune();
     await s.sessions.prune();
     await s.emailLinks.prune();
+    await s.oauth.prune();
   }),
   handle(deliverNotification, (s, { notificationId }) => s.notifications.attempt(notificationId)),
   handle(a2aPush, (s, { pushId }) => s.a2aPushes.send(pushId)),
