@@ -2,7 +2,7 @@
 // being placed, a processor outage at creation and at capture, and a response lost on the way back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { paymentService } from '../src/services/payments.js';
+import { paymentService } from '../src/services/payments/index.js';
 import type { PaymentProvider } from '../src/payments/index.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { eventually, startPaymentWorld, type PaymentWorld } from './support/payments.js';

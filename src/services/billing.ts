@@ -8,7 +8,7 @@ import { ensureConnectedAccount, ensureCustomer } from '../payments/customers.js
 import { setupIntentKey } from '../payments/keys.js';
 import { ProviderError } from '../payments/provider.js';
 import type { Viewer } from './accounts.js';
-import type { PaymentService } from './payments.js';
+import type { PaymentService } from './payments/index.js';
 
 // A Stripe payment method id (also what the simulated provider accepts); card numbers never come here.
 // Checked on SetDefaultPaymentMethodInput (schema/billing.ts).

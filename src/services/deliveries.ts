@@ -169,7 +169,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
     const { recorded, release } = decide();
     // The task's move comes first in the attempt's transaction: the task's row is locked before the
-    // agent's (the lock order of services/payments.ts). A success moves it to in_progress; a delivery given
+    // agent's (the lock order of services/payments/moves.ts). A success moves it to in_progress; a delivery given
     // up fails it in the same transaction, so no crash can leave it matched with its delivery over.
     const outcome = await withTransaction(
       deps.sql,

@@ -6,7 +6,7 @@ import { agentService } from './agents.js';
 import { agentCardService } from './agent-cards.js';
 import { a2aPushService } from '../a2a/pushes.js';
 import { deliveryService } from './deliveries.js';
-import { paymentProviderOf, paymentService, type PaymentService } from './payments.js';
+import { paymentProviderOf, paymentService, type PaymentService } from './payments/index.js';
 import { creditService } from './credits.js';
 import { billingService } from './billing.js';
 import { taskService } from './tasks.js';

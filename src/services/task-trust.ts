@@ -19,7 +19,7 @@ import type { Viewer } from './accounts.js';
 import { evidenceHash } from './evidence.js';
 import type { TaskFiles } from './task-files.js';
 import { InputSchemaError, inputSchemaProblem, inputSchemaValidator } from './input-schema.js';
-import type { TaskOutcome } from './payments.js';
+import type { TaskOutcome } from './payments/index.js';
 import type { InputRequest } from './task-input.js';
 import { json } from '../stores/json.js';
 import { findTask } from '../stores/task-store.js';

@@ -27,7 +27,7 @@ import { deliverTask } from '../jobs/specs/task-deliver.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
 import { routeTask } from '../jobs/specs/task-route.js';
 import type { Viewer } from './accounts.js';
-import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentPlan, TaskOutcome } from './payments.js';
+import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentPlan, TaskOutcome } from './payments/index.js';
 import type { RouteCriteria, RoutingExplanation } from './routing.js';
 import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';

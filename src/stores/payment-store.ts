@@ -1,5 +1,5 @@
 // The payments table's SQL: the insert every matched task makes, the conditional status moves (each with
-// its step's time), the capture decision with its job, and the payout read. Rules: services/payments.ts.
+// its step's time), the capture decision with its job, and the payout read. Rules: services/payments/.
 import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
 import { z } from 'zod';
 import type { SqlDb } from '../db/kysely.js';

@@ -187,7 +187,7 @@ export async function taskWithPayment(db: SqlDb, id: string): Promise<(Task & { 
 }
 
 /**
- * Takes the task's row lock (see lockTask in services/payments.ts for the order) and removes a pending
+ * Takes the task's row lock (see lockTask in services/payments/moves.ts for the order) and removes a pending
  * job in the same statement. Null for an unknown task.
  */
 export async function lockTask(db: SqlDb, taskId: string, removeJobKey: string | null): Promise<Pick<Task, 'status' | 'agentId' | 'startedAt'> | null> {

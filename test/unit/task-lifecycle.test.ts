@@ -25,7 +25,7 @@ import {
 import { transition } from '../../src/services/task-states.js';
 import type { SqlDb } from '../../src/db/kysely.js';
 import type { TaskStatus as SchemaTaskStatus } from '../../src/generated/prisma/client.js';
-import type { TaskOutcome } from '../../src/services/payments.js';
+import type { TaskOutcome } from '../../src/services/payments/index.js';
 import { A2A_STATES, OUR_STATUS, stateOf } from '../../src/a2a/mapping.js';
 import { schema } from '../../src/schema/index.js';
 import * as dashboardLifecycle from '../../web/src/lifecycle.js';

@@ -1,0 +1,41 @@
+// How a task is paid, decided in the matching transaction: free (price 0), credit (one of the requester's
+// credits for the agent), or card (a pending payment whose hold is placed after the commit).
+import type { SqlTx } from '../../db/kysely.js';
+import type { Agent, Task, User } from '../../generated/prisma/client.js';
+import { notFound } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { jobCallSql } from '../../jobs/enqueue.js';
+import { authorizePayment } from '../../jobs/specs/payment-authorize.js';
+import { takeCredit } from '../../stores/credit-store.js';
+import * as store from '../../stores/payment-store.js';
+import { userById } from '../../stores/accounts-store.js';
+import type { PaymentContext, PaymentPlan } from './types.js';
+
+// The authorize job is the safety net for a process that dies between the commit and the inline call; it
+// waits a little so it normally finds the hold already placed and has nothing to do.
+export const AUTHORIZE_JOB_DELAY_MS = 10_000;
+
+// Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
+// `requester`: the requester as the request authenticated him (his default card is not read again).
+export async function prepare(ctx: PaymentContext, tx: SqlTx, task: Task, agent: Agent, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
+  const { provider, deps: { clock } } = ctx;
+  const existing = fresh ? null : await store.paymentOfTask(tx, task.id);
+  if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
+  // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
+  const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId, createdAt: clock.now() };
+  if (agent.priceCents === 0) {
+    await store.insertPayment(tx, { ...base, method: 'free', status: 'authorized' });
+    return { method: 'free', ready: true };
+  }
+  if (await takeCredit(tx, { userId: task.requesterId, agentId: agent.id, taskId: task.id, entryId: newId('cle'), now: clock.now() })) {
+    await store.insertPayment(tx, { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt });
+    return { method: 'credit', ready: true };
+  }
+  const payer = requester?.id === task.requesterId
+    ? requester
+    : await userById(tx, task.requesterId);
+  if (!payer) throw notFound('user');
+  const safetyNet = jobCallSql(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
+  const payment = await store.insertPayment(tx, { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name }, safetyNet);
+  return { method: 'card', ready: false, payment };
+}
