@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { HEALTHY_REWRITE_MS, recordHealthOutcome, successLeavesHealth, successLeavesHealthSql, type HealthFigures } from '../src/reputation/health-store.js';
 
 let server: TestServer;
 let agentHttp: TestAgent;
@@ -52,4 +53,38 @@ it('a success ends the failures recorded while its request was out', async () =>
   const [delivery] = (await server.api.get(`/v1/agents/${agentId}/deliveries`, { key: owner.apiKey })).body.data;
   expect(delivery.status).toBe('succeeded');
   expect(delivery.attempts.map((a: { number: number; statusCode: number }) => [a.number, a.statusCode])).toEqual([[1, 200]]);
+});
+
+// The quiet record skips recordHealthOutcome when the row says a success would write nothing: the row
+// read before (successLeavesHealth) and the row when the record runs (its SQL form) must agree with what
+// recordHealthOutcome writes, evidence by evidence.
+it('a success writes health evidence exactly when the quiet record would not go ahead', async () => {
+  const owner = await server.createUser();
+  const agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Evidence', endpoint: agentHttp.url } })).body.data.id as string;
+  const { sql: db, clock } = server.app.services.deps;
+  const now = clock.now();
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  const fresh = ago(1000);
+  const old = ago(HEALTHY_REWRITE_MS + 1000);
+  const cases: Array<[string, Partial<HealthFigures>]> = [
+    ['healthy, fresh', {}],
+    ['healthy, last success old', { lastHealthyAt: old }],
+    ['healthy, checked long ago', { healthCheckedAt: old }],
+    ['healthy, never checked', { healthCheckedAt: null }],
+    ['a failure since', { healthFailStreak: 1 }],
+    ['unknown', { healthStatus: 'unknown', lastHealthyAt: null }],
+    ['unhealthy', { healthStatus: 'unhealthy', healthFailStreak: 3 }],
+  ];
+  const writes: Record<string, boolean> = {};
+  const quiet: Record<string, [boolean, boolean]> = {};
+  for (const [name, evidence] of cases) {
+    const row: HealthFigures = { healthStatus: 'healthy', healthFailStreak: 0, lastHealthyAt: fresh, healthCheckedAt: fresh, ...evidence };
+    await db.updateTable('agents').set(row).where('id', '=', agentId).execute();
+    const atRecord = await db.selectFrom('agents').select('id').where('id', '=', agentId).where(successLeavesHealthSql(now)).executeTakeFirst();
+    quiet[name] = [successLeavesHealth(row, now), atRecord !== undefined];
+    writes[name] = (await db.transaction().execute((tx) => recordHealthOutcome(tx, agentId, true, now))) !== null;
+  }
+  expect(quiet).toEqual(Object.fromEntries(cases.map(([name]) => [name, [!writes[name], !writes[name]]])));
+  // Only fresh evidence of a healthy agent is left alone.
+  expect(Object.entries(writes).filter(([, wrote]) => !wrote).map(([name]) => name)).toEqual(['healthy, fresh']);
 });

@@ -55,10 +55,10 @@ export function successLeavesHealthSql(now: Date) {
   const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
   return (eb: ExpressionBuilder<DB, 'agents'>) =>
     eb.and([
-      eb('healthStatus', '=', healthAfterSuccess(now)),
-      eb('healthFailStreak', '=', 0),
-      eb('lastHealthyAt', '>=', stale),
-      eb('healthCheckedAt', '>=', stale),
+      eb('agents.healthStatus', '=', healthAfterSuccess(now)),
+      eb('agents.healthFailStreak', '=', 0),
+      eb('agents.lastHealthyAt', '>=', stale),
+      eb('agents.healthCheckedAt', '>=', stale),
     ]);
 }
 

@@ -23,7 +23,7 @@ export type EndpointFigures = Pick<Agent, 'deliveryState' | 'endpointFailStreak'
 // one waits for its owner): what it writes, when the row is `a`.
 const okChangesEndpoint = (a: EndpointFigures) => a.deliveryState !== 'disabled' && (a.deliveryState === 'failing' || a.endpointFailStreak > 0);
 const okChangesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) =>
-  eb.and([eb('deliveryState', '<>', 'disabled'), eb.or([eb('deliveryState', '=', 'failing'), eb('endpointFailStreak', '>', 0)])]);
+  eb.and([eb('agents.deliveryState', '<>', 'disabled'), eb.or([eb('agents.deliveryState', '=', 'failing'), eb('agents.endpointFailStreak', '>', 0)])]);
 
 // Whether a delivered attempt leaves the endpoint's state as it is, on a row read before (no statement
 // is needed then) and on the row as it is when a statement runs (its condition).
