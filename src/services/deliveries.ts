@@ -72,7 +72,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       // The delivery, its task and agent, and the claim when nothing stands in the way: one statement.
       const read = await store.claimAndRead(deps.sql, { deliveryId, jobId, claimMs: claimMs(), now: clock.now() }, sendsAtOnce);
       if (!read || read.delivery.status !== 'pending') return;
-      if (speaksA2A(read.agent)) return attemptA2A(deliveryId, jobId);
+      if (speaksA2A(read.agent)) return a2a.attempt(read, jobId);
       const { delivery, task, agent } = read;
       const isInput = delivery.type === 'task.input';
       // The task itself goes to an agent while it is matched; an answer to an input request while the
@@ -159,13 +159,6 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       // A2A agents (speaksA2A) are sent to by a2a.attempt, which claims for itself.
       eb.not(eb(eb.val('a2a'), '=', eb.fn.any('agents.protocols'))),
     ]);
-  }
-
-  // An A2A agent's attempt reads the rows whole, as its calls and their answers need them.
-  async function attemptA2A(deliveryId: string, jobId: string): Promise<void> {
-    const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true, agent: true } });
-    if (!delivery || delivery.status !== 'pending') return;
-    return a2a.attempt(delivery, jobId);
   }
 
   async function parkDelivery(deliveryId: string): Promise<void> {

@@ -48,6 +48,7 @@ export interface DeliveryToSend {
   agent: Pick<
     Agent,
     | 'id'
+    | 'ownerId'
     | 'endpoint'
     | 'protocols'
     | 'a2aCard'
@@ -103,6 +104,7 @@ export async function claimAndRead(
           'tasks.tokenNonce',
           'tasks.startedAt',
           'agents.id as agentId',
+          'agents.ownerId',
           'agents.endpoint',
           'agents.protocols',
           sql<string | null>`agents.a2a_card::text`.as('a2aCard'),
@@ -152,6 +154,7 @@ export async function claimAndRead(
     },
     agent: {
       id: row.agentId,
+      ownerId: row.ownerId,
       endpoint: row.endpoint,
       protocols: row.protocols,
       a2aCard: parsed(row.a2aCard),
