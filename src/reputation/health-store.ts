@@ -1,7 +1,7 @@
 // Reading and writing an agent's health evidence. Writes leave updatedAt alone (see refresh-trust.ts).
-import { sql } from 'kysely';
-import type { SqlDb } from '../db/kysely.js';
-import type { HealthStatus } from '../generated/prisma/client.js';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DB, SqlDb } from '../db/kysely.js';
+import type { Agent, HealthStatus } from '../generated/prisma/client.js';
 import { HEALTH_WINDOW_MS, healthStatus, withOutcome, type HealthEvidence } from './health.js';
 
 export interface HealthChange {
@@ -33,11 +33,42 @@ export async function recordHealthOutcome(tx: SqlDb, agentId: string, ok: boolea
 // agent wait for each other on its row. Far below the evidence window (health.ts) and the sweep interval.
 export const HEALTHY_REWRITE_MS = 60_000;
 
+// The health evidence a success reads (recordSuccess's condition) on an agents row.
+export type HealthFigures = Pick<Agent, 'healthStatus' | 'healthFailStreak' | 'lastHealthyAt' | 'healthCheckedAt'>;
+
+// Whether a success on an agent whose row reads `a` leaves its health as it is: recordSuccess writes
+// nothing then. For a caller that knows the row already and sends no statement in that case.
+export function successLeavesHealth(a: HealthFigures, now: Date): boolean {
+  const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
+  return (
+    a.healthStatus === healthAfterSuccess(now) &&
+    a.healthFailStreak === 0 &&
+    a.lastHealthyAt !== null &&
+    a.lastHealthyAt >= stale &&
+    a.healthCheckedAt !== null &&
+    a.healthCheckedAt >= stale
+  );
+}
+
+// The same on the row as it is when the statement runs (the condition of a statement's part).
+export function successLeavesHealthSql(now: Date) {
+  const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
+  return (eb: ExpressionBuilder<DB, 'agents'>) =>
+    eb.and([
+      eb('agents.healthStatus', '=', healthAfterSuccess(now)),
+      eb('agents.healthFailStreak', '=', 0),
+      eb('agents.lastHealthyAt', '>=', stale),
+      eb('agents.healthCheckedAt', '>=', stale),
+    ]);
+}
+
+const healthAfterSuccess = (now: Date): HealthStatus => healthStatus(withOutcome({ failStreak: 0, lastHealthyAt: null, lastUnhealthyAt: null }, true, now), now);
+
 // A success makes the agent healthy whatever came before (withOutcome, healthStatus): one statement, which
 // writes only when something changes or the evidence is older than HEALTHY_REWRITE_MS, and returns the
 // status the row had. Null for an unknown agent or when there was nothing to write.
 async function recordSuccess(tx: SqlDb, agentId: string, now: Date): Promise<HealthChange | null> {
-  const after: HealthStatus = healthStatus(withOutcome({ failStreak: 0, lastHealthyAt: null, lastUnhealthyAt: null }, true, now), now);
+  const after = healthAfterSuccess(now);
   const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
   const rows = (await sql<{ before: HealthStatus }>`
     WITH old AS (SELECT id, health_status FROM agents WHERE id = ${agentId})

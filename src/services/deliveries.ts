@@ -2,7 +2,8 @@
 // webhook-id on every attempt), attempts recorded, failures retried on a backoff schedule until the
 // task expires, a 410 or the end of the schedule gives up.
 import type { Deps } from '../deps.js';
-import type { SqlTx } from '../db/kysely.js';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { DB, SqlTx } from '../db/kysely.js';
 import { withTransaction } from '../db/transaction.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
 import { takeDeliverySlot } from '../delivery/throttle.js';
@@ -27,7 +28,14 @@ export interface DeliveryHooks {
   deliveryOutcome(tx: SqlTx, agentId: string, ok: boolean): Promise<void>;
   // The attempt's outcome for the delivery, in the same transaction (endpoint state, operational events).
   deliveryRecorded(tx: SqlTx, recorded: RecordedAttempt): Promise<void>;
+  // Whether the two above write nothing for a delivered attempt, from the agent's row as the attempt read
+  // it: then the condition that row must still meet when the attempt is recorded, else null.
+  deliveredWritesNothing(agent: AgentFigures, number: number, now: Date): AgentCondition | null;
 }
+
+// The agent's figures that the hooks' writes depend on, as the attempt read them.
+export type AgentFigures = store.DeliveryToSend['agent'];
+export type AgentCondition = (eb: ExpressionBuilder<DB, 'agents'>) => Expression<SqlBool>;
 
 export interface RecordedAttempt {
   agentId: string;
@@ -61,10 +69,11 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     // `jobId` is the graphile-worker job running it: the same job, run again after a crash or an error,
     // may take its claim back; another job (a redelivery) may not while the claim holds.
     async attempt(deliveryId: string, jobId: string): Promise<void> {
-      const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true, agent: true } });
-      if (!delivery || delivery.status !== 'pending') return;
-      if (speaksA2A(delivery.agent)) return a2a.attempt(delivery, jobId);
-      const { task, agent } = delivery;
+      // The delivery, its task and agent, and the claim when nothing stands in the way: one statement.
+      const read = await store.claimAndRead(deps.sql, { deliveryId, jobId, claimMs: claimMs(), now: clock.now() }, sendsAtOnce);
+      if (!read || read.delivery.status !== 'pending') return;
+      if (speaksA2A(read.agent)) return a2a.attempt(read, jobId);
+      const { delivery, task, agent } = read;
       const isInput = delivery.type === 'task.input';
       // The task itself goes to an agent while it is matched; an answer to an input request while the
       // agent works on it again.
@@ -80,16 +89,21 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         await parkDelivery(deliveryId);
         return;
       }
-      if (agent.maxDeliveriesPerSecond !== null) {
-        const nextWindow = await deps.sql.transaction().execute((t) => takeDeliverySlot(t, agent.id, clock.now()));
-        if (nextWindow) {
-          // Over the agent's rate: waits in the queue for the next window instead of failing.
-          await enqueueSql(deps.sql, deliverTask, { deliveryId }, { runAt: nextWindow });
-          return;
+      let number = read.number;
+      // The read claimed nothing although it could have: another job holds the claim.
+      if (number === null && read.sendable) return retryLater(deliveryId);
+      if (number === null) {
+        if (agent.maxDeliveriesPerSecond !== null) {
+          const nextWindow = await deps.sql.transaction().execute((t) => takeDeliverySlot(t, agent.id, clock.now()));
+          if (nextWindow) {
+            // Over the agent's rate: waits in the queue for the next window instead of failing.
+            await enqueueSql(deps.sql, deliverTask, { deliveryId }, { runAt: nextWindow });
+            return;
+          }
         }
+        number = await claimAttempt(deliveryId, jobId);
+        if (number === null) return retryLater(deliveryId);
       }
-      const number = await claimAttempt(deliveryId, jobId);
-      if (number === null) return retryLater(deliveryId);
       const callbackUrl = tasks.callbackUrl(task.id);
       const payload = isInput
         ? buildInputDeliveryPayload(task, delivery.payload as { input: unknown; inputHash: string | null; round: number }, token, callbackUrl)
@@ -106,7 +120,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         body,
       });
       const result = await postWebhook({ url: agent.endpoint, body, headers, timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
-      await record({ deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt, task }, result);
+      await record({ deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt, task, agent }, result);
     },
 
     // `query`: the relations the GraphQL selection needs (the attempts), read with the rows.
@@ -130,6 +144,22 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       });
     },
   };
+
+  // An attempt the read may claim at once: its task waits for it (the checks of `attempt`, in order) and
+  // its agent takes webhooks with no rate to keep. The other cases are decided from the row it read.
+  function sendsAtOnce(eb: ExpressionBuilder<DB, 'deliveries' | 'tasks' | 'agents'>): Expression<SqlBool> {
+    return eb.and([
+      eb.or([
+        eb.and([eb('deliveries.type', '=', 'task.input'), eb('tasks.status', '=', 'in_progress')]),
+        eb.and([eb('deliveries.type', '<>', 'task.input'), eb('tasks.status', '=', 'matched')]),
+      ]),
+      eb('tasks.tokenNonce', 'is not', null),
+      eb('agents.deliveryState', '<>', 'disabled'),
+      eb('agents.maxDeliveriesPerSecond', 'is', null),
+      // A2A agents (speaksA2A) are sent to by a2a.attempt, which claims for itself.
+      eb.not(eb(eb.val('a2a'), '=', eb.fn.any('agents.protocols'))),
+    ]);
+  }
 
   async function parkDelivery(deliveryId: string): Promise<void> {
     await store.parkDelivery(deps.sql, deliveryId);
@@ -159,6 +189,8 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     expiresAt: Date;
     // The task as the attempt read it: a success moves it on from there in the same transaction.
     task?: Pick<Task, 'status' | 'startedAt'>;
+    // The agent as the attempt read it: a success that changes nothing on it writes nothing to it.
+    agent?: AgentFigures;
   }
 
   // `failure`: the exchange was answered but the call failed all the same (an A2A error), and whether a
@@ -168,35 +200,47 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     const ok = !failure && result.kind === 'response' && result.status >= 200 && result.status < 300;
     const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
     const { recorded, release } = decide();
+    const attempt = (): store.AttemptRecord => ({
+      id: newId('att'),
+      deliveryId,
+      number,
+      statusCode: result.kind === 'response' ? result.status : null,
+      latencyMs: Math.round(result.latencyMs),
+      // The service's clock: recovery windows and retention go by it.
+      at: clock.now(),
+      error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
+    });
+    const outcome = (ok && (await recordQuietSuccess(claimed, attempt()))) || (await recordInTransaction());
+    metrics.deliveries.inc({ outcome });
+    metrics.deliveryDuration.observe(result.latencyMs / 1000);
+    if (outcome !== 'delivered') {
+      // The endpoint is the owner's; the status or error says why without the payload or its token.
+      const why = result.kind === 'response' ? { statusCode: result.status } : { error: result.error.slice(0, 200) };
+      logger.warn({ deliveryId, taskId, agentId, outcome, ...why }, outcome === 'given_up' ? 'delivery given up; the task fails' : 'delivery attempt failed');
+    }
+
     // The task's move comes first in the attempt's transaction: the task's row is locked before the
     // agent's (the lock order of services/payments/moves.ts). A success moves it to in_progress; a delivery given
     // up fails it in the same transaction, so no crash can leave it matched with its delivery over.
-    const outcome = await withTransaction(
-      deps.sql,
-      async (t, afterCommit) => {
-        if (ok && (!claimed.task || claimed.task.status === 'matched')) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
-        if (recorded === 'given_up') await tasks.markUndeliverableIn(t, afterCommit, taskId);
-        await store.recordAttempt(
-          t,
-          {
-            id: newId('att'),
-            deliveryId,
-            number,
-            statusCode: result.kind === 'response' ? result.status : null,
-            latencyMs: Math.round(result.latencyMs),
-            // The service's clock: recovery windows and retention go by it.
-            at: clock.now(),
-            error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
-          },
-          release,
-          recorded === 'retrying' ? jobCallSql(deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! }) : undefined,
-        );
-        await hooks.deliveryOutcome(t, agentId, ok);
-        await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded });
-        return recorded;
-      },
-      (error) => logger.warn({ err: error }, 'after-commit work failed'),
-    );
+    function recordInTransaction() {
+      return withTransaction(
+        deps.sql,
+        async (t, afterCommit) => {
+          if (ok && (!claimed.task || claimed.task.status === 'matched')) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
+          if (recorded === 'given_up') await tasks.markUndeliverableIn(t, afterCommit, taskId);
+          await store.recordAttempt(
+            t,
+            attempt(),
+            release,
+            recorded === 'retrying' ? jobCallSql(deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! }) : undefined,
+          );
+          await hooks.deliveryOutcome(t, agentId, ok);
+          await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded });
+          return recorded;
+        },
+        (error) => logger.warn({ err: error }, 'after-commit work failed'),
+      );
+    }
     // Where the delivery goes from this attempt: done, given up, or a retry at its time.
     function decide(): { recorded: RecordedAttempt['outcome']; release: store.DeliveryRelease } {
       if (ok) return { recorded: 'delivered', release: { status: 'succeeded', nextAttemptAt: null } };
@@ -208,13 +252,24 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) return { recorded: 'given_up', release: { status: 'failed', nextAttemptAt: null } };
       return { recorded: 'retrying', release: { status: null, nextAttemptAt: nextAt } };
     }
-    metrics.deliveries.inc({ outcome });
-    metrics.deliveryDuration.observe(result.latencyMs / 1000);
-    if (outcome !== 'delivered') {
-      // The endpoint is the owner's; the status or error says why without the payload or its token.
-      const why = result.kind === 'response' ? { statusCode: result.status } : { error: result.error.slice(0, 200) };
-      logger.warn({ deliveryId, taskId, agentId, outcome, ...why }, outcome === 'given_up' ? 'delivery given up; the task fails' : 'delivery attempt failed');
-    }
+  }
+
+  /**
+   * A delivered first attempt that moves its matched task to in_progress and changes nothing on the
+   * agent (its health and endpoint state stay as they are, no operational event): the attempt, the
+   * delivery's release and the task's move in one statement, when the agent's row still reads so and the
+   * task is still matched. Null when that is not the case: nothing was written.
+   */
+  async function recordQuietSuccess(claimed: Claimed, attempt: store.AttemptRecord): Promise<'delivered' | null> {
+    if (!claimed.task || claimed.task.status !== 'matched' || !claimed.agent) return null;
+    const unchanged = hooks.deliveredWritesNothing(claimed.agent, claimed.number, attempt.at);
+    if (!unchanged) return null;
+    const move = tasks.deliveredMove(claimed.taskId, claimed.task);
+    if (!move) return null;
+    const moved = await store.recordDelivered(deps.sql, attempt, move.write, { id: claimed.agentId, unchanged });
+    if (!moved) return null;
+    await move.announce(moved);
+    return 'delivered';
   }
 }
 

@@ -5,15 +5,30 @@
 // event for the owner (notifications.ts), in the transaction of the attempt that caused it. The writes
 // are raw SQL so that they leave updatedAt alone: that is the owner's last edit, which discovery sorts by.
 import type { Deps } from '../deps.js';
-import type { SqlTx } from '../db/kysely.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { DB, SqlTx } from '../db/kysely.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { enqueue, enqueueSql } from '../jobs/enqueue.js';
 import { agentChanged } from '../jobs/specs/agent-changed.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Agent, Prisma } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { RecordedAttempt } from './deliveries.js';
 import type { NotificationService } from './notifications.js';
+
+// The endpoint columns a delivered attempt reads.
+export type EndpointFigures = Pick<Agent, 'deliveryState' | 'endpointFailStreak'>;
+
+// A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
+// one waits for its owner): what it writes, when the row is `a`.
+const okChangesEndpoint = (a: EndpointFigures) => a.deliveryState !== 'disabled' && (a.deliveryState === 'failing' || a.endpointFailStreak > 0);
+const okChangesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) =>
+  eb.and([eb('agents.deliveryState', '<>', 'disabled'), eb.or([eb('agents.deliveryState', '=', 'failing'), eb('agents.endpointFailStreak', '>', 0)])]);
+
+// Whether a delivered attempt leaves the endpoint's state as it is, on a row read before (no statement
+// is needed then) and on the row as it is when a statement runs (its condition).
+export const deliveredLeavesEndpoint = (a: EndpointFigures) => !okChangesEndpoint(a);
+export const deliveredLeavesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) => eb.not(okChangesEndpointSql(eb));
 
 export function endpointHealthService(deps: Deps, notifications: NotificationService) {
   const { prisma, config, clock } = deps;
@@ -26,8 +41,7 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
         .updateTable('agents')
         .set({ deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null })
         .where('id', '=', agentId)
-        .where('deliveryState', '<>', 'disabled')
-        .where((eb) => eb.or([eb('deliveryState', '=', 'failing'), eb('endpointFailStreak', '>', 0)]))
+        .where(okChangesEndpointSql)
         .execute();
       return;
     }
@@ -58,6 +72,15 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
   }
 
   return {
+    /**
+     * Whether deliveryRecorded writes nothing for attempt `number` delivered to the agent whose row read
+     * `agent` (no state to change, no event): then the condition the row must still meet when the
+     * attempt is recorded without it, else null.
+     */
+    deliveredLeavesState(agent: EndpointFigures, number: number) {
+      return number === 1 && deliveredLeavesEndpoint(agent) ? deliveredLeavesEndpointSql : null;
+    },
+
     // DeliveryHooks.deliveryRecorded: the endpoint's state, and the delivery's own events.
     async deliveryRecorded(tx: SqlTx, r: RecordedAttempt): Promise<void> {
       await recordAttempt(tx, r.agentId, r.outcome === 'delivered');

@@ -54,6 +54,11 @@ export function createServices(deps: Deps) {
   const deliveries = deliveryService(deps, agents, tasks, files, {
     deliveryOutcome: (tx, agentId, ok) => reputation.deliveryOutcome(tx, agentId, ok),
     deliveryRecorded: (tx, recorded) => endpointHealth.deliveryRecorded(tx, recorded),
+    deliveredWritesNothing: (agent, number, now) => {
+      const health = reputation.successLeavesHealth(agent, now);
+      const endpoint = endpointHealth.deliveredLeavesState(agent, number);
+      return health && endpoint ? (eb) => eb.and([health(eb), endpoint(eb)]) : null;
+    },
   });
   return {
     deps,

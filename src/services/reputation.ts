@@ -19,7 +19,15 @@ import { searchSync } from '../jobs/specs/search-sync.js';
 import { agentFigures } from '../jobs/specs/agent-figures.js';
 import { healthSweep } from '../jobs/specs/health-sweep.js';
 import { healthProbe } from '../jobs/specs/health-probe.js';
-import { expireHealthEvidence, recordHealthOutcome, silentAgentIds, type HealthChange } from '../reputation/health-store.js';
+import {
+  expireHealthEvidence,
+  recordHealthOutcome,
+  silentAgentIds,
+  successLeavesHealth,
+  successLeavesHealthSql,
+  type HealthChange,
+  type HealthFigures,
+} from '../reputation/health-store.js';
 import { refreshTrust } from '../reputation/refresh-trust.js';
 import { refreshRatings, refreshTrackRecord } from '../reputation/track-record.js';
 import { dailyOutcomes } from '../reputation/daily.js';
@@ -87,6 +95,15 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     recountFigures,
     taskFinished,
     deliveryOutcome,
+
+    /**
+     * Whether deliveryOutcome writes nothing for a success on the agent whose row read `agent` (its
+     * evidence is healthy and fresh): then the condition the row must still meet when the success is
+     * recorded without it, else null.
+     */
+    successLeavesHealth(agent: HealthFigures, now: Date) {
+      return successLeavesHealth(agent, now) ? successLeavesHealthSql(now) : null;
+    },
 
     /** Finished tasks per day (UTC) over the last `days` days, today included: public, like taskCount. */
     daily: (agentId: string, days: number) => dailyOutcomes(prisma, agentId, clock.now(), days),

@@ -9,7 +9,7 @@ import { MOVES, isTerminal, mayMove, type ActorKind, type Move, type MoveName, t
 import { newId } from '../ids.js';
 import { jobKey } from '../jobs/spec.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
-import { applyMove, findTask, taskStatusOf, type MoveGuard, type TaskChanges } from '../stores/task-store.js';
+import { applyMove, findTask, taskStatusOf, type MoveGuard, type MoveWrite, type TaskChanges } from '../stores/task-store.js';
 
 // The states, the moves and who may make them are stated in lifecycle/task-lifecycle.ts (no database
 // imports, so the dashboard shares them); this module applies them.
@@ -84,9 +84,22 @@ export async function transition(db: SqlDb, taskId: string, move: MoveName, opti
   throw conflict(`cannot ${move.replaceAll('_', ' ')} a task that is ${unchanged.status}`, { status: unchanged.status });
 }
 
-// The move's rules (which states it leaves, the stamps it writes, the expiry job it ends) applied from
-// `before.status`, written by the store's one conditional statement; null when the task is no longer there.
+// The move's rules applied from `before.status`, written by the store's one conditional statement; null
+// when the task is no longer there.
 async function moveFrom(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): Promise<Task | null> {
+  const write = moveWrite(taskId, move, options, before);
+  return write ? applyMove(db, write) : null;
+}
+
+/**
+ * The move's rules (which states it leaves, the stamps it writes, the expiry job it ends) from
+ * `before.status`, as the store's write; null when the move does not leave that status. For a caller
+ * that makes the move a part of a bigger statement (moveCtes of stores/task-store.ts); `transition`
+ * is the way otherwise.
+ */
+export function moveWrite(taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): MoveWrite | null {
+  const actor = options.by?.kind ?? SYSTEM.kind;
+  if (!mayMove(move, actor)) throw new Error(`the lifecycle does not let ${actor} make the move ${move}`);
   const spec: Move = MOVES[move];
   if (!spec.from.includes(before.status)) return null;
   const { now } = options;
@@ -104,7 +117,7 @@ async function moveFrom(db: SqlDb, taskId: string, move: MoveName, options: Tran
   // later to find nothing to do (and a table of such jobs growing with every task meanwhile). The expiry
   // job's own move leaves it alone: it is the job running.
   const removeJobKey = isTerminal(spec.to) && move !== 'expire' ? jobKey(expireTask, { taskId }) : null;
-  return applyMove(db, {
+  return {
     taskId,
     action: move,
     from: before.status,
@@ -117,5 +130,5 @@ async function moveFrom(db: SqlDb, taskId: string, move: MoveName, options: Tran
     removeJobKey,
     jobs: options.jobs,
     deliveryId: options.deliveryId,
-  });
+  };
 }

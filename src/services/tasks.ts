@@ -1,7 +1,7 @@
 // Tasks: creation with routing and payment, the agent and requester moves, the callback, expiry and
 // the re-routing of tasks that found no agent yet.
 import type { Deps } from '../deps.js';
-import type { SqlTx } from '../db/kysely.js';
+import type { SqlDb, SqlTx } from '../db/kysely.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
 import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
 import {
@@ -31,7 +31,7 @@ import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentP
 import type { RouteCriteria, RoutingExplanation } from './routing.js';
 import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
-import { overtaken, transition, type Actor, type MoveName } from './task-states.js';
+import { moveWrite, overtaken, transition, type Actor, type MoveName } from './task-states.js';
 import { canMove } from '../lifecycle/task-lifecycle.js';
 import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
@@ -60,7 +60,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
   // An agent's owner never changes, so it is read once per agent and process (a bounded cache).
   const owners = new Map<string, string>();
-  async function ownerOf(t: SqlTx, agentId: string): Promise<string | null> {
+  async function ownerOf(t: SqlDb, agentId: string): Promise<string | null> {
     const known = owners.get(agentId);
     if (known) return known;
     const ownerId = await ownerOfAgent(t, agentId);
@@ -74,7 +74,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   const notify = deps.events.notifyChannel;
 
   // `sent`: the move's own statement sent the event (notify); it is only counted once committed.
-  async function announce(t: SqlTx, afterCommit: AfterCommit, task: Task, sent = false): Promise<void> {
+  async function announce(t: SqlDb, afterCommit: AfterCommit, task: Task, sent = false): Promise<void> {
     if (sent) {
       const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: null };
       afterCommit(async () => deps.events.sentInTransaction(event));
@@ -140,9 +140,9 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return task;
   }
 
+  const DELIVERED_BY: Actor = { kind: 'system', note: 'the agent accepted the delivery' };
   async function deliveredIn(t: SqlTx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<void> {
-    const by: Actor = { kind: 'system', note: 'the agent accepted the delivery' };
-    const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), current, by, notify }).catch(overtaken({ task: null, changed: false }));
+    const { task, changed } = await transition(t, taskId, 'delivered', { now: clock.now(), current, by: DELIVERED_BY, notify }).catch(overtaken({ task: null, changed: false }));
     if (changed && task) await announce(t, afterCommit, task, notify !== null);
   }
 
@@ -430,6 +430,20 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     // The same in the transaction that records the delivery's attempt; `current`: the task as the
     // delivery read it.
     markDeliveredIn: deliveredIn,
+
+    // The same move as a part of the one statement that records the delivery's attempt (deliveries.ts),
+    // from the task as the delivery read it; `announce` once that statement moved the task. Null when the
+    // task is not where the move leaves from.
+    deliveredMove(taskId: string, current: Pick<Task, 'status' | 'startedAt'>) {
+      const write = moveWrite(taskId, 'delivered', { now: clock.now(), current, by: DELIVERED_BY, notify }, current);
+      if (!write) return null;
+      const announceMoved = async (task: Task) => {
+        const after: Array<() => Promise<void> | void> = [];
+        await announce(deps.sql, (work) => after.push(work), task, notify !== null);
+        for (const work of after) await Promise.resolve(work()).catch((error: unknown) => logger.warn({ err: error }, 'after-commit work failed'));
+      };
+      return { write, announce: announceMoved };
+    },
 
     // An A2A agent cancelled the task on its side (delivery/a2a): it ends cancelled, paid back as a cancel is.
     async cancelledByAgent(taskId: string, note: string): Promise<void> {

@@ -1,10 +1,12 @@
 // The deliveries and delivery_attempts tables' SQL: the claim of an attempt, its record with the
 // delivery's release (and the retry's job), and the delivery's other small moves. Rules:
 // services/deliveries.ts.
-import { sql, type Insertable, type RawBuilder } from 'kysely';
-import type { SqlDb } from '../db/kysely.js';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
+import type { DB, SqlDb } from '../db/kysely.js';
 import type { DeliveryAttempt } from '../generated/kysely/types.js';
+import type { Agent, Delivery, Prisma, Task } from '../generated/prisma/client.js';
 import type { JsonSql } from './json.js';
+import { moveCtes, moveSelections, movedTask, type MoveWrite } from './task-store.js';
 
 export type AttemptRecord = Insertable<DeliveryAttempt> & { at: Date };
 
@@ -13,6 +15,15 @@ export interface DeliveryRelease {
   status: 'succeeded' | 'failed' | null;
   nextAttemptAt: Date | null;
 }
+
+// A pending delivery that no other job sends right now, or whose claim has lapsed.
+const claimable =
+  ({ jobId, claimMs, now }: { jobId: string; claimMs: number; now: Date }) =>
+  (eb: ExpressionBuilder<DB, 'deliveries'>) =>
+    eb.and([
+      eb('status', '=', 'pending'),
+      eb.or([eb('attemptJobId', 'is', null), eb('attemptJobId', '=', jobId), eb('attemptStartedAt', '<', new Date(now.getTime() - claimMs))]),
+    ]);
 
 /**
  * Claims the next attempt number for `jobId` in one conditional update, so two jobs never send the same
@@ -24,13 +35,195 @@ export async function claimAttempt(db: SqlDb, deliveryId: string, jobId: string,
     .updateTable('deliveries')
     .set((eb) => ({ attemptCount: eb('attemptCount', '+', 1), attemptJobId: jobId, attemptStartedAt: now, updatedAt: now }))
     .where('id', '=', deliveryId)
-    .where('status', '=', 'pending')
-    .where((eb) =>
-      eb.or([eb('attemptJobId', 'is', null), eb('attemptJobId', '=', jobId), eb('attemptStartedAt', '<', new Date(now.getTime() - claimMs))]),
-    )
+    .where(claimable({ jobId, claimMs, now }))
     .returning('attemptCount')
     .executeTakeFirst();
   return row?.attemptCount ?? null;
+}
+
+// A delivery with what its attempt needs of its task and agent, as one statement read them.
+export interface DeliveryToSend {
+  delivery: Pick<Delivery, 'id' | 'type' | 'payload' | 'status'>;
+  task: Pick<Task, 'id' | 'status' | 'title' | 'description' | 'input' | 'capabilities' | 'priority' | 'expiresAt' | 'inputHash' | 'tokenNonce' | 'startedAt'>;
+  agent: Pick<
+    Agent,
+    | 'id'
+    | 'ownerId'
+    | 'endpoint'
+    | 'protocols'
+    | 'a2aCard'
+    | 'deliveryState'
+    | 'endpointFailStreak'
+    | 'maxDeliveriesPerSecond'
+    | 'webhookSecretEnc'
+    | 'previousWebhookSecretEnc'
+    | 'previousWebhookSecretExpiresAt'
+    | 'healthStatus'
+    | 'healthFailStreak'
+    | 'lastHealthyAt'
+    | 'healthCheckedAt'
+  >;
+  // Whether the row met `sendable`, and the attempt number claimed for the job then; null when another
+  // job holds the claim or the row did not meet it.
+  sendable: boolean;
+  number: number | null;
+}
+
+/**
+ * Reads the delivery with its task and agent and, when the row says the attempt can go out at once,
+ * claims it as claimAttempt does, in one statement. `sendable`: the conditions of that, on the row read
+ * (the caller's rules decide the other cases from the row, and claim with claimAttempt if they send).
+ * Null for an unknown delivery.
+ */
+export async function claimAndRead(
+  db: SqlDb,
+  c: { deliveryId: string; jobId: string; claimMs: number; now: Date },
+  sendable: (eb: ExpressionBuilder<DB, 'deliveries' | 'tasks' | 'agents'>) => Expression<SqlBool>,
+): Promise<DeliveryToSend | null> {
+  const row = await db
+    .with('r', (q) =>
+      q
+        .selectFrom('deliveries')
+        .innerJoin('tasks', 'tasks.id', 'deliveries.taskId')
+        .innerJoin('agents', 'agents.id', 'deliveries.agentId')
+        .select((eb) => [
+          'deliveries.type',
+          // JSON columns as their text: the driver's objects would have their keys renamed by the
+          // camelCase mapping of the results.
+          sql<string | null>`deliveries.payload::text`.as('payload'),
+          'deliveries.status',
+          'tasks.id as taskId',
+          'tasks.status as taskStatus',
+          'tasks.title',
+          'tasks.description',
+          sql<string | null>`tasks.input::text`.as('input'),
+          'tasks.capabilities',
+          'tasks.priority',
+          'tasks.expiresAt',
+          'tasks.inputHash',
+          'tasks.tokenNonce',
+          'tasks.startedAt',
+          'agents.id as agentId',
+          'agents.ownerId',
+          'agents.endpoint',
+          'agents.protocols',
+          sql<string | null>`agents.a2a_card::text`.as('a2aCard'),
+          'agents.deliveryState',
+          'agents.endpointFailStreak',
+          'agents.maxDeliveriesPerSecond',
+          'agents.webhookSecretEnc',
+          'agents.previousWebhookSecretEnc',
+          'agents.previousWebhookSecretExpiresAt',
+          'agents.healthStatus',
+          'agents.healthFailStreak',
+          'agents.lastHealthyAt',
+          'agents.healthCheckedAt',
+          eb.and([sendable(eb)]).as('sendable'),
+        ])
+        .where('deliveries.id', '=', c.deliveryId),
+    )
+    .with('c', (q) =>
+      q
+        .updateTable('deliveries')
+        .set((eb) => ({ attemptCount: eb('attemptCount', '+', 1), attemptJobId: c.jobId, attemptStartedAt: c.now, updatedAt: c.now }))
+        .where('id', '=', c.deliveryId)
+        .where(claimable(c))
+        .where((eb) => eb.exists(eb.selectFrom('r').select('r.taskId').where('r.sendable', '=', true)))
+        .returning('attemptCount'),
+    )
+    .selectFrom('r')
+    .selectAll('r')
+    .select((eb) => eb.selectFrom('c').select('c.attemptCount').as('number'))
+    .executeTakeFirst();
+  if (!row) return null;
+  const parsed = (text: string | null) => (text === null ? null : (JSON.parse(text) as Prisma.JsonValue));
+  return {
+    delivery: { id: c.deliveryId, type: row.type, payload: parsed(row.payload), status: row.status },
+    task: {
+      id: row.taskId,
+      status: row.taskStatus,
+      title: row.title,
+      description: row.description,
+      input: parsed(row.input),
+      capabilities: row.capabilities,
+      priority: row.priority,
+      expiresAt: row.expiresAt,
+      inputHash: row.inputHash,
+      tokenNonce: row.tokenNonce,
+      startedAt: row.startedAt,
+    },
+    agent: {
+      id: row.agentId,
+      ownerId: row.ownerId,
+      endpoint: row.endpoint,
+      protocols: row.protocols,
+      a2aCard: parsed(row.a2aCard),
+      deliveryState: row.deliveryState,
+      endpointFailStreak: row.endpointFailStreak,
+      maxDeliveriesPerSecond: row.maxDeliveriesPerSecond,
+      webhookSecretEnc: row.webhookSecretEnc,
+      previousWebhookSecretEnc: row.previousWebhookSecretEnc,
+      previousWebhookSecretExpiresAt: row.previousWebhookSecretExpiresAt,
+      healthStatus: row.healthStatus,
+      healthFailStreak: row.healthFailStreak,
+      lastHealthyAt: row.lastHealthyAt,
+      healthCheckedAt: row.healthCheckedAt,
+    },
+    sendable: row.sendable === true,
+    number: row.number ?? null,
+  };
+}
+
+/**
+ * A delivered attempt that changes nothing but the delivery and its task, in one statement: the attempt,
+ * the delivery's release, and the task's move (moveCtes of task-store.ts), each only if the move applies
+ * and the agent's row still meets `agentUnchanged` (its health and endpoint state need no write). Null
+ * when they did not: nothing was written, and the caller records the attempt the general way.
+ */
+export async function recordDelivered(
+  db: SqlDb,
+  a: AttemptRecord,
+  move: MoveWrite,
+  agent: { id: string; unchanged: (eb: ExpressionBuilder<DB, 'agents'>) => Expression<SqlBool> },
+): Promise<Task | null> {
+  const row = await moveCtes(db, move, (eb) =>
+    eb.exists(eb.selectFrom('agents').select('agents.id').where('agents.id', '=', agent.id).where((a) => agent.unchanged(a))),
+  )
+    .with('attempt', (q) =>
+      q
+        .insertInto('deliveryAttempts')
+        .columns(['id', 'deliveryId', 'number', 'statusCode', 'latencyMs', 'at', 'error'])
+        .expression((eb) =>
+          eb
+            .selectFrom('m')
+            .select([
+              sql<string>`${a.id}::text`.as('id'),
+              sql<string>`${a.deliveryId}::text`.as('deliveryId'),
+              sql<number>`${a.number}::int`.as('number'),
+              sql<number | null>`${a.statusCode ?? null}::int`.as('statusCode'),
+              sql<number>`${a.latencyMs}::int`.as('latencyMs'),
+              sql<Date>`${a.at}::timestamptz`.as('at'),
+              sql<string | null>`${a.error ?? null}::text`.as('error'),
+            ]),
+        ),
+    )
+    .with('released', (q) =>
+      q
+        .updateTable('deliveries')
+        .set({ attemptJobId: null, attemptStartedAt: null, nextAttemptAt: null, status: 'succeeded', updatedAt: a.at })
+        .where('id', '=', a.deliveryId)
+        .where((eb) => eb.exists(eb.selectFrom('m').select('m.id')))
+        .returning('id'),
+    )
+    .selectFrom('m')
+    .selectAll('m')
+    .select(moveSelections(move))
+    .select(sql<number>`(SELECT count(*) FROM released)::int`.as('released'))
+    .executeTakeFirst();
+  if (!row) return null;
+  const { released, ...moved } = row;
+  if (released === 0) throw new Error(`delivery ${a.deliveryId} is gone`);
+  return movedTask(moved);
 }
 
 /**

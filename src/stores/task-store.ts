@@ -2,8 +2,8 @@
 // with its history entry, its event, its jobs), and the reads the moves need. Rules live in
 // services/tasks.ts and services/task-states.ts; this module knows columns, not why.
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
-import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
-import type { SqlDb } from '../db/kysely.js';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import type { DB, SqlDb } from '../db/kysely.js';
 import type { Task as TaskTable } from '../generated/kysely/types.js';
 import type { Payment, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { jsonOf, type JsonSql, type WithJson } from './json.js';
@@ -93,9 +93,18 @@ const eventJson = sql<string>`json_build_object('taskId', m.id, 'status', m.stat
  * which case nothing else was written either (every other part reads the updated row `m`).
  */
 export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Task | null> {
+  const row = await moveCtes(db, w).selectFrom('m').selectAll('m').select(moveSelections(w)).executeTakeFirst();
+  return row ? movedTask(row) : null;
+}
+
+/**
+ * The parts of `applyMove` as the CTEs of a bigger statement (m: the updated row, h, d, n, x), which
+ * selects `moveSelections(w)` from `m` and reads its row with `movedTask`. `also`: a further condition
+ * the update needs, so that the other parts of that statement can depend on the move as a whole.
+ */
+export function moveCtes(db: SqlDb, w: MoveWrite, also?: (eb: ExpressionBuilder<DB, 'tasks'>) => Expression<SqlBool>) {
   const { guard = {} } = w;
-  const jobs = w.jobs ?? [];
-  const row = await db
+  return db
     .with('m', (q) => {
       let update = q
         .updateTable('tasks')
@@ -104,6 +113,7 @@ export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Task | null> {
         .where('status', '=', w.from);
       if (guard.inputRounds !== undefined) update = update.where('inputRounds', '=', guard.inputRounds);
       if ('disputeContestedAt' in guard) update = update.where('disputeContestedAt', 'is', null);
+      if (also) update = update.where(also);
       return update.returningAll();
     })
     .with('h', (q) =>
@@ -148,16 +158,20 @@ export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Task | null> {
     .with('n', (q) => q.selectFrom('m').select(sql`pg_notify(${w.notify}::text, ${eventJson})`.as('sent')).where(sql<boolean>`${w.notify}::text IS NOT NULL`))
     .with('x', (q) =>
       q.selectFrom('m').select(sql`graphile_worker.remove_job(${w.removeJobKey}::text)`.as('removed')).where(sql<boolean>`${w.removeJobKey}::text IS NOT NULL`),
-    )
-    .selectFrom('m')
-    .selectAll('m')
-    .select([
-      sql<number>`(SELECT count(*) FROM n)::int`.as('notified'),
-      sql<number>`(SELECT count(*) FROM x)::int`.as('removed'),
-      ...jobs.map((job, i) => sql<string>`(${job}).id::text`.as(`job${i}`)),
-    ])
-    .executeTakeFirst();
-  if (!row) return null;
+    );
+}
+
+// The final select's parts besides the row: the counts that make the read-only parts run, and the jobs.
+export function moveSelections(w: Pick<MoveWrite, 'jobs'>) {
+  return [
+    sql<number>`(SELECT count(*) FROM n)::int`.as('notified'),
+    sql<number>`(SELECT count(*) FROM x)::int`.as('removed'),
+    ...(w.jobs ?? []).map((job, i) => sql<string>`(${job}).id::text`.as(`job${i}`)),
+  ];
+}
+
+// The moved task from a row of `moveSelections` (and any columns of its own the caller drops first).
+export function movedTask(row: Selectable<TaskTable> & { notified: number; removed: number }): Task {
   const { notified: _n, removed: _r, ...task } = row as typeof row & Record<`job${number}`, string>;
   for (const key of Object.keys(task)) if (/^job\d+$/.test(key)) delete (task as Record<string, unknown>)[key];
   return taskOf(task);

@@ -55,6 +55,14 @@ export interface DeliveryMachinery {
   retryLater(deliveryId: string): Promise<void>;
 }
 
+// What one attempt needs of its delivery, task and agent (as services/deliveries.ts read them).
+type SentTask = Pick<Task, 'id' | 'status' | 'title' | 'description' | 'input' | 'expiresAt' | 'priority' | 'tokenNonce'>;
+export interface A2AAttempt {
+  delivery: Pick<Delivery, 'id' | 'type' | 'payload'>;
+  task: SentTask;
+  agent: Pick<Agent, 'id' | 'endpoint' | 'a2aCard' | 'ownerId'>;
+}
+
 export const speaksA2A = (agent: Pick<Agent, 'protocols' | 'a2aCard'>) => agent.protocols.includes('a2a') && agent.a2aCard !== null;
 
 const text = (value: string): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
@@ -80,16 +88,16 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
   const { prisma, config, clock, logger } = deps;
   const inputFiles = taskFiles(deps);
 
-  async function client(agent: Agent, exchanges: Exchange[]) {
+  async function client(agent: Pick<Agent, 'a2aCard' | 'endpoint'>, exchanges: Exchange[]) {
     return a2aClient(agent.a2aCard, agent.endpoint, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, onExchange: (e) => exchanges.push(e) });
   }
 
-  const pushSupported = (agent: Agent) => (agent.a2aCard as { capabilities?: { pushNotifications?: boolean } }).capabilities?.pushNotifications === true;
+  const pushSupported = (agent: Pick<Agent, 'a2aCard'>) => (agent.a2aCard as { capabilities?: { pushNotifications?: boolean } }).capabilities?.pushNotifications === true;
 
   function sendRequest(
-    task: Task,
-    delivery: Delivery,
-    agent: Agent,
+    task: SentTask,
+    delivery: Pick<Delivery, 'type' | 'payload'>,
+    agent: Pick<Agent, 'a2aCard'>,
     link: { remoteTaskId: string; remoteContextId: string } | null,
     token: string,
     fileLinks: DeliveredFile[] | null,
@@ -140,7 +148,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
 
   // Moves our task as the agent's report says. Late or repeated reports are harmless: a move the task's
   // state no longer allows is a conflict, ignored.
-  async function apply(taskId: string, remote: RemoteState, agent: Agent): Promise<void> {
+  async function apply(taskId: string, remote: RemoteState, agent: Pick<Agent, 'ownerId' | 'a2aCard'>): Promise<void> {
     await saveLink(deps.sql, { taskId, remoteTaskId: remote.remoteTaskId, remoteContextId: remote.remoteContextId }, clock.now());
     const task = await findTask(deps.sql, taskId);
     if (!task) return;
@@ -199,8 +207,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
 
   return {
     // One attempt of a delivery to an A2A agent (the delivery job's branch for such agents).
-    async attempt(delivery: Delivery & { task: Task; agent: Agent }, jobId: string): Promise<void> {
-      const { task, agent } = delivery;
+    async attempt({ delivery, task, agent }: A2AAttempt, jobId: string): Promise<void> {
       const wanted: Record<string, readonly string[]> = {
         'task.assigned': ['matched'],
         'task.input': ['in_progress'],
