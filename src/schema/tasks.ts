@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import { TASK_STATUSES } from '../lifecycle/task-lifecycle.js';
 import {
   contestStatement,
@@ -15,6 +16,7 @@ import { PublicAgentRef } from './agents.js';
 import { TrustTierEnum } from './enums.js';
 import { PaymentRef } from './task-payment.js';
 import { taskRoutingState, type TaskRoutingState } from '../services/task-routing-state.js';
+import type { TaskWithPayment } from '../services/tasks.js';
 
 // The lifecycle's states (lifecycle/task-lifecycle.ts).
 export const TaskStatusEnum = builder.enumType('TaskStatus', { values: TASK_STATUSES });
@@ -117,11 +119,19 @@ const CreateTaskInput = builder.inputType('CreateTaskInput', {
   }),
 }).validate(createTask);
 
-const CreateTaskResult = builder.objectRef<{ taskId: string; clientSecret: string | null; autoCharged: boolean }>('CreateTaskResult').implement({
+// A task selection that needs no more than the row and its payment's (REST's create asks for this).
+function columnsAndPayment(query: { include?: Prisma.TaskInclude; select?: Prisma.TaskSelect }): boolean {
+  return query.select === undefined && Object.entries(query.include ?? {}).every(([relation, selected]) => relation === 'payment' && selected === true);
+}
+
+const CreateTaskResult = builder.objectRef<{ taskId: string; task: TaskWithPayment | null; clientSecret: string | null; autoCharged: boolean }>('CreateTaskResult').implement({
   fields: (t) => ({
     task: t.prismaField({
       type: 'Task',
-      resolve: (query, result, _args, ctx) => ctx.prisma.task.findUniqueOrThrow({ ...query, where: { id: result.taskId } }),
+      // The task as the create wrote it answers a selection of its columns and its payment's; other
+      // relations (its history) are read.
+      resolve: (query, result, _args, ctx) =>
+        result.task && columnsAndPayment(query) ? result.task : ctx.prisma.task.findUniqueOrThrow({ ...query, where: { id: result.taskId } }),
     }),
     clientSecret: t.exposeString('clientSecret', {
       nullable: true,
@@ -235,8 +245,8 @@ builder.mutationFields((t) => {
           .validate(idempotencyKey),
       },
       resolve: async (_root, args, ctx) => {
-        const { taskId, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input, args.idempotencyKey ?? null);
-        return { taskId, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
+        const { taskId, task, authorization } = await ctx.services.tasks.create(ctx.viewer!, args.input, args.idempotencyKey ?? null);
+        return { taskId, task, clientSecret: authorization?.clientSecret ?? null, autoCharged: authorization?.autoCharged ?? false };
       },
     }),
     acceptTask: moveById('accept'),

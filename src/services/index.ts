@@ -35,11 +35,10 @@ export function createServices(deps: Deps) {
   const reputation = reputationService(deps, discovery.engine);
   // Tasks and payments call each other; the task service reaches payments through a getter.
   const tasks = taskService(deps, () => payments, {
-    taskFinished: async (tx, task) => {
-      await reputation.taskFinished(tx, task.agentId);
-      // A cancelled task of an A2A agent is cancelled at the agent too (CancelTask, a delivery).
-      await deliveries.a2a.taskFinished(tx, task);
-    },
+    // A finished task is counted by the agent's recount.
+    finishedJobs: (agentId) => [reputation.finishedTaskJob(agentId)],
+    // A cancelled task of an A2A agent is cancelled at the agent too (CancelTask, a delivery).
+    taskCancelled: (tx, task) => deliveries.a2a.taskFinished(tx, task),
   });
   const payments: PaymentService = paymentService(deps, {
     onAuthorized: (tx, taskId, afterCommit, locked) => tasks.matchAfterAuthorization(tx, afterCommit, taskId, locked),

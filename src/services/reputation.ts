@@ -6,13 +6,15 @@
 //
 // For the task lifecycle, call inside the transaction that made the change:
 //   services.reputation.taskFinished(tx, agentId)          after a task reached a terminal state
+//     (or finishedTaskJob(agentId), the same job for the finishing move's own statement)
 //   services.reputation.deliveryOutcome(tx, agentId, ok)   after each delivery attempt (ok: 2xx)
 import type { Deps } from '../deps.js';
 import type { SqlDb } from '../db/kysely.js';
 import type { Agent } from '../generated/prisma/client.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { probeUrl } from '../delivery/probe.js';
-import { enqueueSql } from '../jobs/enqueue.js';
+import { sql, type RawBuilder } from 'kysely';
+import { enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { rateTaskOnce, taskWithPayment } from '../stores/task-store.js';
 import { ratingOfAgent, setAgentVerified } from '../stores/agent-store.js';
 import { searchSync } from '../jobs/specs/search-sync.js';
@@ -70,11 +72,16 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     });
   }
 
-  // In the transaction that finished a task of the agent: its recount is queued FIGURES_DELAY_MS later,
-  // or the pending one is joined (keeping its time), so a busy agent is recounted once per batch.
+  // A finished task of the agent queues its recount FIGURES_DELAY_MS later, or joins the pending one
+  // (keeping its time), so a busy agent is recounted once per batch. The job's call, for the statement of
+  // the finishing move (task-states.ts).
+  function finishedTaskJob(agentId: string): RawBuilder<unknown> {
+    return jobCallSql(agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at' });
+  }
+
+  // The same in the transaction that finished a task of the agent.
   async function taskFinished(tx: SqlDb, agentId: string | null): Promise<void> {
-    if (!agentId) return;
-    await enqueueSql(tx, agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at' });
+    if (agentId) await sql`SELECT ${finishedTaskJob(agentId)}`.execute(tx);
   }
 
   async function recordHealthEvidence(tx: SqlDb, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
@@ -93,6 +100,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
 
   return {
     recountFigures,
+    finishedTaskJob,
     taskFinished,
     deliveryOutcome,
 

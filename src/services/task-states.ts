@@ -3,13 +3,14 @@
 // records the step on the task's history (who, when, why).
 import type { RawBuilder } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
-import type { Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
+import type { Payment, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import { MOVES, isTerminal, mayMove, type ActorKind, type Move, type MoveName, type TaskStatus as LifecycleStatus } from '../lifecycle/task-lifecycle.js';
 import { newId } from '../ids.js';
 import { jobKey } from '../jobs/spec.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
-import { applyMove, findTask, taskStatusOf, type MoveGuard, type MoveWrite, type TaskChanges } from '../stores/task-store.js';
+import { applyMove, findTask, taskStatusOf, type MoveGuard, type Moved, type MoveWrite, type NewTask, type TaskChanges } from '../stores/task-store.js';
+import type { NewTaskPayment, PaymentMove } from '../stores/payment-store.js';
 
 // The states, the moves and who may make them are stated in lifecycle/task-lifecycle.ts (no database
 // imports, so the dashboard shares them); this module applies them.
@@ -48,6 +49,16 @@ export interface TransitionOptions {
   jobs?: RawBuilder<unknown>[];
   // The delivery a match creates, in the move's statement.
   deliveryId?: string;
+  // The payment's move that goes with the task's, in its statement and only if it applies (a payment
+  // settled by its status move alone, see payments.ts plainSettle).
+  paymentMove?: PaymentMove;
+}
+
+// A move's outcome: the task, whether this call moved it, and the payment its statement wrote (see Moved).
+export interface Transitioned {
+  task: Task;
+  changed: boolean;
+  payment: Payment | null;
 }
 
 // A conflict from a move made for a job (expiry, delivery outcome, a timer) means someone else moved the
@@ -63,30 +74,41 @@ export function overtaken<T>(fallback: T): (error: unknown) => T {
  * Applies a move to the task when its status allows it, together with `data`. Returns the updated task,
  * or, for an idempotent repeat, the task unchanged. Otherwise 409 naming the current status.
  */
-export async function transition(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions): Promise<{ task: Task; changed: boolean }> {
+export async function transition(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions): Promise<Transitioned> {
   // Who may make a move is fixed by the lifecycle; a service asking for another is a bug, not a 409.
   const actor = options.by?.kind ?? SYSTEM.kind;
   if (!mayMove(move, actor)) throw new Error(`the lifecycle does not let ${actor} make the move ${move}`);
   const before = options.current ?? (await taskStatusOf(db, taskId));
   if (!before) throw notFound('task');
   const moved = await moveFrom(db, taskId, move, options, before);
-  if (moved) return { task: moved, changed: true };
+  if (moved) return { ...moved, changed: true };
   const unchanged = await findTask(db, taskId);
   if (!unchanged) throw notFound('task');
   // The status read (or the caller's copy) was out of date but the task may still make the move from where
   // it is now (an agent's answer racing its delivery's 2xx, say).
   if (unchanged.status !== before.status && MOVES[move].from.some((s) => s === unchanged.status)) {
     const retried = await moveFrom(db, taskId, move, options, unchanged);
-    if (retried) return { task: retried, changed: true };
+    if (retried) return { ...retried, changed: true };
   }
   const spec: Move = MOVES[move];
-  if (spec.idempotentFrom?.includes(unchanged.status)) return { task: unchanged, changed: false };
+  if (spec.idempotentFrom?.includes(unchanged.status)) return { task: unchanged, changed: false, payment: null };
   throw conflict(`cannot ${move.replaceAll('_', ' ')} a task that is ${unchanged.status}`, { status: unchanged.status });
+}
+
+/**
+ * A new task that makes `move` as it is created (a task matched at once): its row written with the move's
+ * stamps, history entry and event, and `payment`, the payment it is paid by, in one statement. Atomic on
+ * its own, so it needs no transaction; a unique violation (an idempotency key taken) writes nothing.
+ */
+export async function createMoved(db: SqlDb, row: NewTask, move: MoveName, options: TransitionOptions & { payment?: NewTaskPayment }): Promise<Moved> {
+  const write = moveWrite(row.id, move, options, { status: row.status ?? 'pending', startedAt: null });
+  if (!write) throw new Error(`a new task cannot make the move ${move}`);
+  return (await applyMove(db, { ...write, insert: row, payment: options.payment }))!;
 }
 
 // The move's rules applied from `before.status`, written by the store's one conditional statement; null
 // when the task is no longer there.
-async function moveFrom(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): Promise<Task | null> {
+async function moveFrom(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): Promise<Moved | null> {
   const write = moveWrite(taskId, move, options, before);
   return write ? applyMove(db, write) : null;
 }
@@ -130,5 +152,6 @@ export function moveWrite(taskId: string, move: MoveName, options: TransitionOpt
     removeJobKey,
     jobs: options.jobs,
     deliveryId: options.deliveryId,
+    paymentMove: options.paymentMove,
   };
 }

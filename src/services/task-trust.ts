@@ -35,8 +35,11 @@ export const MAX_INPUT_ROUNDS = 10;
 // What the trust moves need from the task service (services/tasks.ts).
 export interface TaskInternals {
   tx<T>(work: (tx: SqlTx, afterCommit: AfterCommit) => Promise<T>): Promise<T>;
+  // `work` in the caller's transaction `db`, or in one of its own when `db` is the pool.
+  within<T>(db: SqlDb, afterCommit: AfterCommit, work: (tx: SqlTx, afterCommit: AfterCommit) => Promise<T>): Promise<T>;
   announce(t: SqlTx, afterCommit: AfterCommit, task: Task): Promise<void>;
-  finish(t: SqlTx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options?: FinishOptions): Promise<Task>;
+  // `db`: the caller's transaction, or the pool (the move alone when it can be, see tasks.ts).
+  finish(db: SqlDb, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options?: FinishOptions): Promise<Task>;
   loadForAgentOwner(viewer: Viewer, id: string): Promise<Task & { agent: { ownerId: string } | null }>;
   loadForRequester(viewer: Viewer, id: string): Promise<Task>;
   files: TaskFiles;
@@ -94,18 +97,24 @@ export function taskTrust(deps: Deps, core: TaskInternals) {
 
   // The agent's result: final at once, or held for the requester's review when the task has a window.
   // `task.payment`: the task's payment when it was read with the task (not read again to take it).
-  async function resultGiven(t: SqlTx, afterCommit: AfterCommit, task: Task & { payment?: Payment | null }, result: Record<string, unknown>, by: Actor): Promise<Task> {
-    const resultFiles = await core.files.forResult(t, task.id, result);
-    await core.files.link(t, task.id, 'result', resultFiles.files);
+  // `db`: the caller's transaction, or the pool: a completion with no files to link is then the finishing
+  // move's statement alone when it can be (tasks.ts finish), the rest a transaction of its own.
+  async function resultGiven(db: SqlDb, afterCommit: AfterCommit, task: Task & { payment?: Payment | null }, result: Record<string, unknown>, by: Actor): Promise<Task> {
+    const resultFiles = await core.files.forResult(db, task.id, result);
     const resultHash = resultFiles.hash;
     const data = { result: json(result as Prisma.InputJsonValue), resultHash };
-    if (task.reviewWindowSeconds === 0) return core.finish(t, afterCommit, task.id, 'complete', 'completed', { data, by, current: task, payment: task.payment });
-    const now = clock.now();
-    const reviewEndsAt = earliest(secondsFrom(now, task.reviewWindowSeconds), await deadlineOf(t, task.id));
-    const { task: moved } = await transition(t, task.id, 'deliver_result', { now, current: task, data: { ...data, reviewEndsAt }, by: { ...by, data: { resultHash } } });
-    await enqueueSql(t, autoApprove, { taskId: task.id }, { runAt: reviewEndsAt });
-    await core.announce(t, afterCommit, moved);
-    return moved;
+    const complete = (on: SqlDb) => core.finish(on, afterCommit, task.id, 'complete', 'completed', { data, by, current: task, payment: task.payment });
+    if (task.reviewWindowSeconds === 0 && resultFiles.files.length === 0) return complete(db);
+    return core.within(db, afterCommit, async (t) => {
+      await core.files.link(t, task.id, 'result', resultFiles.files);
+      if (task.reviewWindowSeconds === 0) return complete(t);
+      const now = clock.now();
+      const reviewEndsAt = earliest(secondsFrom(now, task.reviewWindowSeconds), await deadlineOf(t, task.id));
+      const { task: moved } = await transition(t, task.id, 'deliver_result', { now, current: task, data: { ...data, reviewEndsAt }, by: { ...by, data: { resultHash } } });
+      await enqueueSql(t, autoApprove, { taskId: task.id }, { runAt: reviewEndsAt });
+      await core.announce(t, afterCommit, moved);
+      return moved;
+    });
   }
 
   return {

@@ -1,9 +1,10 @@
 // Tasks: creation with routing and payment, the agent and requester moves, the callback, expiry and
 // the re-routing of tasks that found no agent yet.
+import { sql, type RawBuilder } from 'kysely';
 import type { Deps } from '../deps.js';
 import type { SqlDb, SqlTx } from '../db/kysely.js';
 import { withTransaction, type AfterCommit } from '../db/transaction.js';
-import { Prisma, type Task, type TaskStatus } from '../generated/prisma/client.js';
+import { Prisma, type Payment, type Task, type TaskStatus } from '../generated/prisma/client.js';
 import {
   assignAgent,
   dropIdempotencyKey,
@@ -14,6 +15,7 @@ import {
   taskWithAgentOwner,
   taskWithPayment,
   waitingTaskIds,
+  type NewTask,
 } from '../stores/task-store.js';
 import { ownerOfAgent } from '../stores/agent-store.js';
 import { paymentOfTask } from '../stores/payment-store.js';
@@ -27,11 +29,11 @@ import { deliverTask } from '../jobs/specs/task-deliver.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
 import { routeTask } from '../jobs/specs/task-route.js';
 import type { Viewer } from './accounts.js';
-import type { CardAuthorization, KnownHold, LockedTask, PaymentService, PaymentPlan, TaskOutcome } from './payments/index.js';
+import { freePayment, plainSettle, type CardAuthorization, type KnownHold, type LockedTask, type PaymentService, type PaymentPlan, type TaskOutcome } from './payments/index.js';
 import type { RouteCriteria, RoutingExplanation } from './routing.js';
 import { requirementsJson, storedRequirements, taskRouting, type Routed } from './task-routing.js';
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
-import { moveWrite, overtaken, transition, type Actor, type MoveName } from './task-states.js';
+import { createMoved, moveWrite, overtaken, transition, type Actor, type MoveName, type TransitionOptions } from './task-states.js';
 import { canMove } from '../lifecycle/task-lifecycle.js';
 import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
@@ -40,22 +42,57 @@ import { taskFiles } from './task-files.js';
 // How often a task that found no agent is routed again, besides whenever an agent changes.
 export const ROUTE_RETRY_MS = 30_000;
 
+// A task with its payment (null: none yet).
+export type TaskWithPayment = Task & { payment: Payment | null };
+
 // A new task (or the one an earlier request with the same key made) and its card hold, if any.
 export interface CreatedTask {
   taskId: string;
   authorization: CardAuthorization | null;
+  // The task with its payment as the request left them, when that is known without reading them back (a
+  // card hold changes the payment after the task was written: then it is read).
+  task: TaskWithPayment | null;
 }
 
 export interface TaskHooks {
-  // Inside the transaction that finished the task (reputation, statistics).
-  taskFinished(tx: SqlTx, task: Task): Promise<void>;
+  // The jobs a finished task of the agent queues (the agent's recount), added by the finishing move's
+  // own statement.
+  finishedJobs(agentId: string): RawBuilder<unknown>[];
+  // Inside the transaction that cancelled the task (an A2A agent is told).
+  taskCancelled(tx: SqlTx, task: Task): Promise<void>;
+}
+
+// The task's agent as the caller's copy of the task says, undefined when the copy does not say. An agent,
+// once given, stays; a copy without one may be older than the agent's assignment.
+function agentOf(current: TransitionOptions['current']): string | null | undefined {
+  return current && 'agentId' in current ? (current as Pick<Task, 'agentId'>).agentId : undefined;
 }
 
 export function taskService(deps: Deps, payments: () => PaymentService, hooks: TaskHooks) {
   const { prisma, logger, clock } = deps;
 
+  const afterCommitFailed = (error: unknown) => logger.warn({ err: error }, 'after-commit work failed');
+
   function tx<T>(work: (tx: SqlTx, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
-    return withTransaction(deps.sql, work, (error) => logger.warn({ err: error }, 'after-commit work failed'));
+    return withTransaction(deps.sql, work, afterCommitFailed);
+  }
+
+  // Work on the pool, for writes that are one statement each (atomic on its own, so no BEGIN and COMMIT
+  // around it) or that open their own transaction (`within`). What it leaves for after the commit runs
+  // when it is done, also when it failed after a statement committed.
+  async function alone<T>(work: (db: SqlDb, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
+    const pending: Array<() => Promise<void> | void> = [];
+    try {
+      return await work(deps.sql, (fn) => pending.push(fn));
+    } finally {
+      for (const fn of pending) await Promise.resolve().then(fn).catch(afterCommitFailed);
+    }
+  }
+
+  // `work` in the caller's transaction, or in one of its own when `db` is the pool; what it leaves for
+  // after the commit goes to the caller's `afterCommit` (which runs after this transaction's commit).
+  function within<T>(db: SqlDb, afterCommit: AfterCommit, work: (t: SqlTx, afterCommit: AfterCommit) => Promise<T>): Promise<T> {
+    return db.isTransaction ? work(db as SqlTx, afterCommit) : tx((t) => work(t, afterCommit));
   }
 
   // An agent's owner never changes, so it is read once per agent and process (a bounded cache).
@@ -85,22 +122,36 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     afterCommit(() => deps.events.publish(event));
   }
 
-  // The task moves to matched: a callback token is made and the delivery is queued, all in `t`.
-  async function matchNow(t: SqlTx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<Task> {
+  // What the match writes with its move: a callback token, the delivery and the delivery's job.
+  function matchWrites(taskId: string): TransitionOptions & { jobs: RawBuilder<unknown>[] } {
     const nonce = newTokenNonce();
     const deliveryId = newId('dlv');
-    const now = clock.now();
-    // The move, its delivery and the delivery's job in one statement.
-    const { task } = await transition(t, taskId, 'match', {
-      now,
-      current,
+    return {
+      now: clock.now(),
       notify,
       data: { tokenNonce: nonce, tokenHash: tokenHash(taskToken(deps.serverKey, taskId, nonce)) },
       deliveryId,
       jobs: [jobCallSql(deliverTask, { deliveryId })],
-    });
+    };
+  }
+
+  // The task moves to matched: a callback token is made and the delivery is queued, all in `t`.
+  async function matchNow(t: SqlTx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<Task> {
+    // The move, its delivery and the delivery's job in one statement.
+    const { task } = await transition(t, taskId, 'match', { ...matchWrites(taskId), current });
     await announce(t, afterCommit, task, notify !== null);
     return task;
+  }
+
+  // A new task for an agent that asks nothing, matched as it is made: the task with its expiry job, its
+  // payment, the match with its delivery and the delivery's job, and its event, in one statement.
+  function createMatched(row: NewTask, payment: NonNullable<ReturnType<typeof freePayment>>, expiry: RawBuilder<unknown>): Promise<TaskWithPayment> {
+    return alone(async (db, afterCommit) => {
+      const match = matchWrites(row.id);
+      const moved = await createMoved(db, row, 'match', { ...match, jobs: [...match.jobs, expiry], payment });
+      await announce(db, afterCommit, moved.task, notify !== null);
+      return { ...moved.task, payment: moved.payment };
+    });
   }
 
   // Assigns the agent, settles how the task is paid, and matches it when it can be delivered now.
@@ -116,13 +167,36 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     return { plan };
   }
 
-  async function finish(t: SqlTx, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, { payment, ...options }: FinishOptions = {}) {
-    const { task, changed } = await transition(t, taskId, move, { now: clock.now(), notify, ...options });
-    if (changed) {
-      await payments().finalize(t, taskId, outcome, payment);
-      await hooks.taskFinished(t, task);
-      await announce(t, afterCommit, task, notify !== null);
+  /**
+   * A move that ends the task, with what rides on it: the payment's settling when it is a status move
+   * (`payment` as read with the task, see payments.ts plainSettle) and the agent's recount job (its agent
+   * known from `current`) in the move's own statement; the rest after it. `db`: the caller's transaction,
+   * or the pool: then the move is made alone when nothing needs writing after it, in a transaction of its
+   * own otherwise.
+   */
+  async function finish(db: SqlDb, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, finishOptions: FinishOptions = {}): Promise<Task> {
+    const { payment, ...options } = finishOptions;
+    const now = options.now ?? clock.now();
+    const settle = payment?.taskId === taskId && payment.status === 'authorized' ? plainSettle(payment, outcome, now) : null;
+    const agentId = agentOf(options.current);
+    const whole = settle !== null && !!agentId && outcome !== 'cancelled';
+    if (!whole && !db.isTransaction) return tx((t) => finish(t, afterCommit, taskId, move, outcome, finishOptions));
+    const jobs = [...(options.jobs ?? []), ...(agentId ? hooks.finishedJobs(agentId) : [])];
+    const moved = await transition(db, taskId, move, { notify, ...options, now, jobs, paymentMove: settle ?? undefined });
+    const { task, changed } = moved;
+    if (!changed) return task;
+    if (whole && !db.isTransaction) {
+      // The payment was not where the task's copy had it: settled from where it is, as finalize does.
+      if (!moved.payment) await tx((t) => payments().finalize(t, taskId, outcome));
+    } else {
+      const t = db as SqlTx;
+      if (!settle) await payments().finalize(t, taskId, outcome, payment);
+      else if (!moved.payment) await payments().finalize(t, taskId, outcome);
+      // The caller's copy of the task had no agent, or was older than its assignment.
+      if (task.agentId && !agentId) for (const job of hooks.finishedJobs(task.agentId)) await sql`SELECT ${job}`.execute(t);
+      if (task.status === 'cancelled') await hooks.taskCancelled(t, task);
     }
+    await announce(db, afterCommit, task, notify !== null);
     return task;
   }
 
@@ -147,7 +221,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   }
 
   const files = taskFiles(deps);
-  const trust = taskTrust(deps, { tx, announce, finish, loadForAgentOwner, loadForRequester, files } satisfies TaskInternals);
+  const trust = taskTrust(deps, { tx, within, announce, finish, loadForAgentOwner, loadForRequester, files } satisfies TaskInternals);
 
   const routing = taskRouting(deps);
 
@@ -177,9 +251,10 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   // A card-paid task's hold is placed after the commit: no network call inside a transaction. A job
   // queued with the task does the same (same processor idempotency key) if this process dies first.
   // The task is not read back: the caller reads it once, with what it needs (schema/tasks.ts).
-  async function withHold(taskId: string, method: string | undefined, known?: KnownHold): Promise<CreatedTask> {
-    if (method !== 'card') return { taskId, authorization: null };
-    return { taskId, authorization: await payments().authorizeCard(taskId, known) };
+  // `task`: the task with its payment as written, shown as it is when no hold changes the payment.
+  async function withHold(taskId: string, method: string | undefined, known?: KnownHold, task: TaskWithPayment | null = null): Promise<CreatedTask> {
+    if (method !== 'card') return { taskId, authorization: null, task };
+    return { taskId, authorization: await payments().authorizeCard(taskId, known), task: null };
   }
 
   // A task made by an earlier request: its payment method is read back, since that request's plan is gone.
@@ -212,42 +287,44 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       const id = newId('tsk');
       const createdAt = clock.now();
       const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
-      let plan: PaymentPlan | null;
+      const row: NewTask = {
+        id,
+        requesterId: viewer.id,
+        requestedAgentId: input.agentId,
+        title: input.title,
+        description: input.description,
+        input: input.input === undefined || input.input === null ? undefined : json(input.input as Prisma.InputJsonValue),
+        inputHash: inputFiles.hash,
+        reviewWindowSeconds: input.reviewWindowSeconds,
+        requirements: input.requirements ? json(requirementsJson(input.requirements)!) : undefined,
+        capabilities: input.capabilities,
+        protocols: input.protocols,
+        priority: input.priority,
+        maxPriceCents: input.maxPriceCents,
+        createdAt,
+        expiresAt,
+        idempotencyKey,
+        ...(routed ? { agentId: routed.agent.id, routingExplanation: json(routed.explanation as unknown as Prisma.InputJsonValue) } : {}),
+        ...(waiting ? { routingExplanation: json(waiting as unknown as Prisma.InputJsonValue) } : {}),
+      };
+      const expiry = jobCallSql(expireTask, { taskId: id }, { runAt: expiresAt });
+      // A task for an agent that asks nothing, with no files to link, is one statement; the rest (a credit
+      // to take, a card payment, files, a task that waits for an agent) a transaction.
+      const free = routed && inputFiles.files.length === 0 ? freePayment(routed.agent, clock.now()) : null;
+      let made: { plan: PaymentPlan | null; task: TaskWithPayment | null };
       try {
-        plan = await tx(async (t, afterCommit) => {
-          // The insert and the expiry job: one statement.
-          const row = await insertTask(
-            t,
-            {
-              id,
-              requesterId: viewer.id,
-              requestedAgentId: input.agentId,
-              title: input.title,
-              description: input.description,
-              input: input.input === undefined || input.input === null ? undefined : json(input.input as Prisma.InputJsonValue),
-              inputHash: inputFiles.hash,
-              reviewWindowSeconds: input.reviewWindowSeconds,
-              requirements: input.requirements ? json(requirementsJson(input.requirements)!) : undefined,
-              capabilities: input.capabilities,
-              protocols: input.protocols,
-              priority: input.priority,
-              maxPriceCents: input.maxPriceCents,
-              createdAt,
-              expiresAt,
-              idempotencyKey,
-              ...(routed ? { agentId: routed.agent.id, routingExplanation: json(routed.explanation as unknown as Prisma.InputJsonValue) } : {}),
-              ...(waiting ? { routingExplanation: json(waiting as unknown as Prisma.InputJsonValue) } : {}),
-            },
-            { now: clock.now(), job: jobCallSql(expireTask, { taskId: id }, { runAt: expiresAt }) },
-          );
-          await files.link(t, id, 'input', inputFiles.files);
-          const assigned = routed ? await assign(t, afterCommit, row, routed, true, viewer) : null;
-          if (!assigned) {
-            await enqueueSql(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
-            await announce(t, afterCommit, row);
-          }
-          return assigned?.plan ?? null;
-        });
+        made = free
+          ? { plan: { method: 'free', ready: true }, task: await createMatched(row, free, expiry) }
+          : await tx(async (t, afterCommit) => {
+              // The insert and the expiry job: one statement.
+              const inserted = await insertTask(t, row, { now: clock.now(), job: expiry });
+              await files.link(t, id, 'input', inputFiles.files);
+              const assigned = routed ? await assign(t, afterCommit, inserted, routed, true, viewer) : null;
+              if (assigned) return { plan: assigned.plan, task: null };
+              await enqueueSql(t, routeTask, { taskId: id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
+              await announce(t, afterCommit, inserted);
+              return { plan: null, task: { ...inserted, payment: null } };
+            });
       } catch (error) {
         // A concurrent request with the same key made the task first.
         if (idempotencyKey === null || !isUniqueViolation(error)) throw error;
@@ -255,7 +332,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
         if (!earlier) throw error;
         return withEarlierHold(earlier);
       }
-      return withHold(id, plan?.method, plan?.payment ? { payment: plan.payment, requester: viewer } : undefined);
+      const { plan, task } = made;
+      return withHold(id, plan?.method, plan?.payment ? { payment: plan.payment, requester: viewer } : undefined, task);
     },
 
     // `query`: the relations the GraphQL selection needs (the payment), read with the row.
@@ -309,7 +387,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     // `result` and `error` were checked against task-input.ts's schemas on the way in (schema/tasks.ts).
     async complete(viewer: Viewer, id: string, result: Record<string, unknown>) {
       const task = await loadForAgentOwner(viewer, id);
-      return tx((t, afterCommit) => trust.resultGiven(t, afterCommit, task, result, { kind: 'agent_owner', id: viewer.id }));
+      return alone((db, afterCommit) => trust.resultGiven(db, afterCommit, task, result, { kind: 'agent_owner', id: viewer.id }));
     },
 
     async fail(viewer: Viewer, id: string, error: string) {
@@ -335,10 +413,11 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
       if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
       const agent: Actor = { kind: 'agent', id: task.agentId };
       if (body.inputRequired) return trust.askForInputAsAgent(task, body.inputRequired);
-      return tx((t, afterCommit) =>
+      // A free or credit-paid task's answer is one statement (see finish).
+      return alone((db, afterCommit) =>
         body.result
-          ? trust.resultGiven(t, afterCommit, task, body.result, agent)
-          : finish(t, afterCommit, id, 'fail', 'failed', { current: task, payment: task.payment, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
+          ? trust.resultGiven(db, afterCommit, task, body.result, agent)
+          : finish(db, afterCommit, id, 'fail', 'failed', { current: task, payment: task.payment, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
       );
     },
 

@@ -38,12 +38,21 @@ export async function insertPayment(db: SqlDb, p: NewPayment, job?: RawBuilder<u
 
 export type PaymentChanges = Omit<Updateable<PaymentTable>, 'id' | 'taskId' | 'status' | 'updatedAt'>;
 
+// A payment's conditional status move: from any of `from` to `to`, with what it writes besides.
+export interface PaymentMove {
+  id: string;
+  from: readonly PaymentStatus[];
+  to: PaymentStatus;
+  changes?: PaymentChanges;
+}
+
+// A new task's payment written in the task's own statement (task-store.ts applyMove): the columns a payment
+// that needs nothing from a processor has.
+export type NewTaskPayment = Pick<NewPayment, 'id' | 'method' | 'status' | 'amountCents' | 'payeeId' | 'createdAt'>;
+
 // One conditional move from any of `from` to `to`; false when the payment is elsewhere. `job`: a job the
 // move causes, added only when it applies (same statement).
-export async function movePayment(
-  db: SqlDb,
-  m: { id: string; from: readonly PaymentStatus[]; to: PaymentStatus; now: Date; changes?: PaymentChanges; job?: RawBuilder<unknown> },
-): Promise<boolean> {
+export async function movePayment(db: SqlDb, m: PaymentMove & { now: Date; job?: RawBuilder<unknown> }): Promise<boolean> {
   const update = db
     .updateTable('payments')
     .set({ ...m.changes, status: m.to, updatedAt: m.now })

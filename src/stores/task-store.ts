@@ -7,7 +7,7 @@ import type { DB, SqlDb } from '../db/kysely.js';
 import type { Task as TaskTable } from '../generated/kysely/types.js';
 import type { Payment, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
 import { jsonOf, type JsonSql, type WithJson } from './json.js';
-import { paymentFromJson } from './payment-store.js';
+import { paymentFromJson, type NewTaskPayment, type PaymentMove } from './payment-store.js';
 
 // A task row as the services know it (Prisma's Task): the tables' types and Prisma's agree field by
 // field, checked here by the compiler, except `routing`, which Prisma names apart from its column.
@@ -81,6 +81,22 @@ export interface MoveWrite {
   jobs?: RawBuilder<unknown>[];
   // The delivery a match creates.
   deliveryId?: string;
+  // A new task that makes the move as it is inserted: its row as created in `from`, written with the move's
+  // changes. The other parts of a statement cannot see a row it inserts, so a new task's first move is
+  // written by its insert, not by an update after it.
+  insert?: NewTask;
+  // The payment of a new task, written with it.
+  payment?: NewTaskPayment;
+  // The payment's move that goes with the task's (its settling, when the task finishes).
+  paymentMove?: PaymentMove;
+}
+
+// A move that applied: the task as it is now, and its payment when the statement wrote one.
+export interface Moved {
+  task: Task;
+  // The payment inserted with a new task (`payment`), or moved by `paymentMove`; null when it found the
+  // payment elsewhere, or there was none to write.
+  payment: Payment | null;
 }
 
 // The event a move announces, as the event bus sends it (events/bus.ts TaskEvent), built from the row.
@@ -88,24 +104,36 @@ const eventJson = sql<string>`json_build_object('taskId', m.id, 'status', m.stat
   'agentOwnerId', (SELECT owner_id FROM agents WHERE id = m.agent_id))::text`;
 
 /**
- * One move, when the task is still in `from` (and meets the guard): the update, its history entry, its
- * event, the job removal and the jobs it causes, in one statement. Null when the row did not match, in
- * which case nothing else was written either (every other part reads the updated row `m`).
+ * One move, when the task is still in `from` (and meets the guard), or a new task's first move: the
+ * update (or insert), its history entry, its event, the job removal, the jobs it causes, a match's delivery
+ * and the payment written with the task, in one statement. Null when the row did not match, in which case
+ * nothing else was written either (every other part reads the written row `m`).
  */
-export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Task | null> {
-  const row = await moveCtes(db, w).selectFrom('m').selectAll('m').select(moveSelections(w)).executeTakeFirst();
-  return row ? movedTask(row) : null;
+export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Moved | null> {
+  const row = await moveCtes(db, w)
+    .selectFrom('m')
+    .selectAll('m')
+    .select(moveSelections(w))
+    .select((eb) => [jsonObjectFrom(eb.selectFrom('pi').selectAll('pi')).as('insertedPayment'), jsonObjectFrom(eb.selectFrom('pm').selectAll('pm')).as('movedPayment')])
+    .executeTakeFirst();
+  if (!row) return null;
+  const { insertedPayment, movedPayment, ...moved } = row;
+  const written = insertedPayment ?? movedPayment;
+  return { task: movedTask(moved), payment: written ? paymentFromJson(written) : null };
 }
 
 /**
- * The parts of `applyMove` as the CTEs of a bigger statement (m: the updated row, h, d, n, x), which
- * selects `moveSelections(w)` from `m` and reads its row with `movedTask`. `also`: a further condition
- * the update needs, so that the other parts of that statement can depend on the move as a whole.
+ * The parts of `applyMove` as the CTEs of a bigger statement (m: the updated or inserted row, h, d, pi,
+ * pm, n, x), which selects `moveSelections(w)` from `m` and reads its row with `movedTask`. `also`: a
+ * further condition the update needs, so that the other parts of that statement can depend on the move
+ * as a whole (not for a new task's insert).
  */
 export function moveCtes(db: SqlDb, w: MoveWrite, also?: (eb: ExpressionBuilder<DB, 'tasks'>) => Expression<SqlBool>) {
-  const { guard = {} } = w;
+  const { guard = {}, payment = null, paymentMove = null } = w;
+  if (w.insert && also) throw new Error('a new task\'s insert takes no further condition');
   return db
     .with('m', (q) => {
+      if (w.insert) return q.insertInto('tasks').values({ ...w.insert, ...w.changes, status: w.to, updatedAt: w.now }).returningAll();
       let update = q
         .updateTable('tasks')
         .set({ ...w.changes, status: w.to, updatedAt: w.now })
@@ -153,6 +181,38 @@ export function moveCtes(db: SqlDb, w: MoveWrite, also?: (eb: ExpressionBuilder<
             ])
             .where(sql<boolean>`${w.deliveryId ?? null}::text IS NOT NULL`),
         ),
+    )
+    .with('pi', (q) =>
+      q
+        .insertInto('payments')
+        .columns(['id', 'taskId', 'method', 'status', 'amountCents', 'payeeId', 'createdAt', 'updatedAt'])
+        .expression((eb) =>
+          eb
+            .selectFrom('m')
+            .select([
+              sql<string>`${payment?.id ?? null}::text`.as('id'),
+              'm.id as taskId',
+              sql<Payment['method']>`${payment?.method ?? null}::"PaymentMethod"`.as('method'),
+              sql<Payment['status']>`${payment?.status ?? null}::"PaymentStatus"`.as('status'),
+              sql<number>`${payment?.amountCents ?? null}::int`.as('amountCents'),
+              sql<string | null>`${payment?.payeeId ?? null}::text`.as('payeeId'),
+              sql<Date>`${payment?.createdAt ?? null}::timestamptz`.as('createdAt'),
+              sql<Date>`${payment?.createdAt ?? null}::timestamptz`.as('updatedAt'),
+            ])
+            .where(sql<boolean>`${payment?.id ?? null}::text IS NOT NULL`),
+        )
+        .returningAll(),
+    )
+    .with('pm', (q) =>
+      q
+        .updateTable('payments')
+        .from('m')
+        .set({ ...paymentMove?.changes, status: paymentMove?.to ?? 'authorized', updatedAt: w.now })
+        .whereRef('payments.taskId', '=', 'm.id')
+        .where('payments.id', '=', paymentMove?.id ?? '')
+        .where('payments.status', 'in', paymentMove?.from ?? ['authorized'])
+        .where(sql<boolean>`${paymentMove?.id ?? null}::text IS NOT NULL`)
+        .returningAll('payments'),
     )
     // Parts that only read run when they are read: the final select counts them.
     .with('n', (q) => q.selectFrom('m').select(sql`pg_notify(${w.notify}::text, ${eventJson})`.as('sent')).where(sql<boolean>`${w.notify}::text IS NOT NULL`))

@@ -23,6 +23,9 @@ import { simulateConfirmation } from './simulated-confirmation.js';
 import type { PaymentContext, PaymentHooks } from './types.js';
 
 export { paymentProviderOf } from './provider.js';
+// The rules the task service writes with a task's own statement.
+export { freePayment } from './plan.js';
+export { plainSettle } from './settle.js';
 export type { CardAuthorization, KnownHold, LockedTask, PaymentContext, PaymentHooks, PaymentPlan, TaskOutcome } from './types.js';
 
 export function paymentService(deps: Deps, hooks: PaymentHooks, provider: PaymentProvider = paymentProviderOf(deps.config, deps.serverKey)) {

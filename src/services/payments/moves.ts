@@ -10,7 +10,7 @@ import { lockTask as lockTaskRow } from '../../stores/task-store.js';
 import type { LockedTask, PaymentContext } from './types.js';
 
 // The time of a step, written with the status it moves to (see heldAt and settledAt in schema.prisma).
-function stepTimeOf(to: PaymentStatus, now: Date): Partial<Payment> {
+export function stepTimeOf(to: PaymentStatus, now: Date): Partial<Payment> {
   if (to === 'authorized') return { heldAt: now };
   if (to === 'captured' || to === 'released' || to === 'refunded') return { settledAt: now };
   return {};

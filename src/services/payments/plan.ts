@@ -15,18 +15,27 @@ import type { PaymentContext, PaymentPlan } from './types.js';
 // waits a little so it normally finds the hold already placed and has nothing to do.
 export const AUTHORIZE_JOB_DELAY_MS = 10_000;
 
+// A task for an agent that asks nothing is free: its payment is authorized from the start, so the task may be
+// delivered at once, and it needs nothing besides its row (the task's own statement can write it, see
+// tasks.ts create). Null for an agent with a price.
+export function freePayment(agent: Pick<Agent, 'priceCents' | 'ownerId'>, now: Date): store.NewTaskPayment | null {
+  if (agent.priceCents !== 0) return null;
+  return { id: newId('pay'), method: 'free', status: 'authorized', amountCents: 0, payeeId: agent.ownerId, createdAt: now };
+}
+
 // Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
 // `requester`: the requester as the request authenticated him (his default card is not read again).
 export async function prepare(ctx: PaymentContext, tx: SqlTx, task: Task, agent: Agent, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
   const { provider, deps: { clock } } = ctx;
   const existing = fresh ? null : await store.paymentOfTask(tx, task.id);
   if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
-  // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
-  const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId, createdAt: clock.now() };
-  if (agent.priceCents === 0) {
-    await store.insertPayment(tx, { ...base, method: 'free', status: 'authorized' });
+  const free = freePayment(agent, clock.now());
+  if (free) {
+    await store.insertPayment(tx, { ...free, taskId: task.id });
     return { method: 'free', ready: true };
   }
+  // createdAt from the clock: a card hold's life is counted from it (payments/hold-life.ts).
+  const base = { id: newId('pay'), taskId: task.id, amountCents: agent.priceCents, payeeId: agent.ownerId, createdAt: clock.now() };
   if (await takeCredit(tx, { userId: task.requesterId, agentId: agent.id, taskId: task.id, entryId: newId('cle'), now: clock.now() })) {
     await store.insertPayment(tx, { ...base, method: 'credit', status: 'authorized', heldAt: base.createdAt });
     return { method: 'credit', ready: true };

@@ -1,7 +1,7 @@
 // How a payment ends with its task: the decision in the transaction that ends the task (finalize), then
 // the processor told by the payment.capture and payment.release jobs.
 import type { SqlTx } from '../../db/kysely.js';
-import type { Payment } from '../../generated/prisma/client.js';
+import type { Payment, PaymentStatus } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { jobCallSql } from '../../jobs/enqueue.js';
 import { capturePayment } from '../../jobs/specs/payment-capture.js';
@@ -10,19 +10,28 @@ import { platformFeeCents } from '../../payments/fees.js';
 import { taskPaymentKey } from '../../payments/keys.js';
 import { giveCreditBack } from '../../stores/credit-store.js';
 import * as store from '../../stores/payment-store.js';
-import { move, releaseJob } from './moves.js';
+import { move, releaseJob, stepTimeOf } from './moves.js';
 import { payOut } from './payouts.js';
 import type { PaymentContext, TaskOutcome } from './types.js';
+
+// The payment's final move for how the task ended when that is its status move alone (a free payment, a
+// credit's completion), so the statement of the task's own finishing move can carry it (tasks.ts finish);
+// null when settling takes more (a credit given back, a card's capture or release).
+export function plainSettle(payment: Pick<Payment, 'id' | 'method'>, outcome: TaskOutcome, now: Date): store.PaymentMove | null {
+  const completed = outcome === 'completed';
+  const to: PaymentStatus | null = payment.method === 'free' ? (completed ? 'captured' : 'released') : payment.method === 'credit' && completed ? 'captured' : null;
+  return to ? { id: payment.id, from: ['authorized'], to, changes: stepTimeOf(to, now) } : null;
+}
 
 // The payment's final move for how the task ended; false when its conditional move found it elsewhere.
 async function settle(ctx: PaymentContext, tx: SqlTx, payment: Payment, outcome: TaskOutcome): Promise<boolean> {
   const { clock, config, logger } = ctx.deps;
   const { taskId } = payment;
   const completed = outcome === 'completed';
-  if (payment.method === 'free') return move(ctx, tx, payment.id, ['authorized'], completed ? 'captured' : 'released');
+  const plain = plainSettle(payment, outcome, clock.now());
+  if (plain) return store.movePayment(tx, { ...plain, now: clock.now() });
   if (payment.method === 'credit') {
     // The credit was taken at matching (ledger 'use'); completion makes that final, anything else gives it back.
-    if (completed) return move(ctx, tx, payment.id, ['authorized'], 'captured');
     if (!(await move(ctx, tx, payment.id, ['authorized'], 'refunded'))) return false;
     await giveCreditBack(tx, taskId, newId('cle'), clock.now());
     return true;
