@@ -200,8 +200,8 @@ each('moves a task only from the state given, with its history, its delivery and
   expect(await prisma.taskHistoryEntry.count({ where: { taskId: id } })).toBe(0);
   expect(await prisma.delivery.count({ where: { taskId: id } })).toBe(0);
   const moved = await run((db) => applyMove(db, match('pending')));
-  expect(moved).toEqual(await prisma.task.findUniqueOrThrow({ where: { id } }));
-  expect(moved).toMatchObject({ status: 'matched', matchedAt: now, updatedAt: now, tokenHash: 'h' });
+  expect(moved).toEqual({ task: await prisma.task.findUniqueOrThrow({ where: { id } }), payment: null });
+  expect(moved!.task).toMatchObject({ status: 'matched', matchedAt: now, updatedAt: now, tokenHash: 'h' });
   expect(await prisma.taskHistoryEntry.findMany({ where: { taskId: id }, omit: { id: true } })).toEqual([
     { taskId: id, at: now, actor: 'system', actorId: null, action: 'match', fromStatus: 'pending', toStatus: 'matched', note: 'n', data: { round: 1 } },
   ]);
@@ -209,16 +209,22 @@ each('moves a task only from the state given, with its history, its delivery and
   const jobs = async (key: string) => (await prisma.$queryRaw<Array<{ n: number }>>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${key}`)[0]!.n;
   expect(await jobs(`task.deliver:${deliveryId}`)).toBe(1);
   expect(await jobs(jobKey(expireTask, { taskId: id }))).toBe(1);
-  // A guard the row does not meet stops the move; a final move removes the expiry job.
+  // A guard the row does not meet stops the move and the payment's move with it; a final move removes the
+  // expiry job.
+  const paymentId = newId('pay');
+  await prisma.payment.create({ data: { id: paymentId, taskId: id, method: 'free', status: 'authorized', amountCents: 0 } });
   const cancel = (guard: { inputRounds: number }) => ({
     taskId: id, action: 'cancel', from: 'matched' as const, to: 'cancelled' as const, now, changes: { finishedAt: now, error: 'e', result: json([1, 'two']) },
     guard, history: { ...history, id: newId('evt') }, notify: null, removeJobKey: jobKey(expireTask, { taskId: id }),
+    paymentMove: { id: paymentId, from: ['authorized'] as const, to: 'released' as const, changes: { settledAt: now } },
   });
   expect(await run((db) => applyMove(db, cancel({ inputRounds: 3 })))).toBeNull();
   expect(await jobs(jobKey(expireTask, { taskId: id }))).toBe(1);
+  expect(await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: 'authorized', settledAt: null });
   const cancelled = await run((db) => applyMove(db, cancel({ inputRounds: 0 })));
-  expect(cancelled).toEqual(await prisma.task.findUniqueOrThrow({ where: { id } }));
-  expect(cancelled).toMatchObject({ status: 'cancelled', result: [1, 'two'], error: 'e' });
+  expect(cancelled).toEqual({ task: await prisma.task.findUniqueOrThrow({ where: { id } }), payment: await prisma.payment.findUniqueOrThrow({ where: { id: paymentId } }) });
+  expect(cancelled!.task).toMatchObject({ status: 'cancelled', result: [1, 'two'], error: 'e' });
+  expect(cancelled!.payment).toMatchObject({ status: 'released', settledAt: now, updatedAt: now });
   expect(await jobs(jobKey(expireTask, { taskId: id }))).toBe(0);
   expect(await prisma.taskHistoryEntry.count({ where: { taskId: id } })).toBe(2);
 });

@@ -250,8 +250,8 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
 
   // A card-paid task's hold is placed after the commit: no network call inside a transaction. A job
   // queued with the task does the same (same processor idempotency key) if this process dies first.
-  // The task is not read back: the caller reads it once, with what it needs (schema/tasks.ts).
-  // `task`: the task with its payment as written, shown as it is when no hold changes the payment.
+  // `task`: the task with its payment as written, which answers the request when no hold changed the
+  // payment since; otherwise the caller reads it once, with what it needs (schema/tasks.ts).
   async function withHold(taskId: string, method: string | undefined, known?: KnownHold, task: TaskWithPayment | null = null): Promise<CreatedTask> {
     if (method !== 'card') return { taskId, authorization: null, task };
     return { taskId, authorization: await payments().authorizeCard(taskId, known), task: null };
