@@ -2,7 +2,8 @@
 // rather than at start: compiling them cost every process, the CLI included, start-up time and resident
 // memory whether it used them or not (docs/benchmarks.md, "Install and memory"). An idle service on
 // PostgreSQL loads none of: Stripe, Typesense, Redis, the embedded database (PGlite), the S3 SDK,
-// nodemailer, @simplewebauthn/server, the A2A and MCP SDKs (test/lazy-packages.test.ts holds it to that).
+// nodemailer, @simplewebauthn/server, the A2A SDK's server and client, the MCP SDK, Ajv and RE2
+// (test/lazy-packages.test.ts holds it to that).
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);

@@ -9,10 +9,10 @@
 // (the delivery timeout), and each key set URL is fetched at most once. Every refusal is an AppError:
 // 400 naming cardUrl for the URL itself, 422 for the card.
 import { z } from 'zod';
+import { flattenedVerify } from 'jose';
 import { AgentCard as AgentCardCodec, canonicalizeAgentCard } from '@a2a-js/sdk';
 import { guardedRequest } from '../delivery/guarded-request.js';
 import { loadA2AClient } from '../delivery/a2a/client.js';
-import { loadJose } from '../auth/jwt.js';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { AppError, invalid } from '../errors.js';
 import { unsafeInput } from '../http/unsafe-input.js';
@@ -287,7 +287,6 @@ async function verifySignatures(card: AgentCardJson, cardUrl: string, opts: Load
   }
   // One signature that verifies is enough (key rotation); otherwise the first reason is told.
   const find = keyFinder(cardUrl, opts, deadline);
-  const { flattenedVerify } = await loadJose();
   let firstProblem: unknown = null;
   for (const signature of checkable) {
     try {

@@ -1,17 +1,11 @@
 // Access tokens are JWTs from an identity provider, checked against its published keys (JWKS).
-import type { JWTPayload } from 'jose';
-import { lazyImport } from '../load-package.js';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 
 export type JwtVerifier = (token: string) => Promise<JWTPayload & { sub: string }>;
 
-// jose is loaded with the first token checked (only services that accept outside JWTs check any).
-export const loadJose = lazyImport(() => import('jose'));
-
 export function createJwtVerifier(opts: { jwksUrl: string; issuer: string; audience: string | null }): JwtVerifier {
-  let keys: ReturnType<typeof import('jose').createRemoteJWKSet> | undefined;
+  const keys = createRemoteJWKSet(new URL(opts.jwksUrl));
   return async (token) => {
-    const { createRemoteJWKSet, jwtVerify } = await loadJose();
-    keys ??= createRemoteJWKSet(new URL(opts.jwksUrl));
     const { payload } = await jwtVerify(token, keys, {
       issuer: opts.issuer,
       ...(opts.audience ? { audience: opts.audience } : {}),
