@@ -10,6 +10,12 @@ import { ownerOnlyDir, ownerOnlyTree } from './owner-only.js';
 const loadPGlite = lazyImport(() => Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]));
 const loadSocketServer = lazyImport(() => import('@electric-sql/pglite-socket'));
 
+// PostgreSQL's own cache of table pages, inside PGlite's WASM memory. Its default, 128 MB, is resident
+// from the start (PostgreSQL initialises it), and caches pages the operating system caches anyway (a data
+// directory's files) or that are in memory already (an in-memory database): 32 MB keeps the embedded
+// database's hot pages for a fraction (docs/benchmarks.md, "Where the embedded database's memory goes").
+const SHARED_BUFFERS = '32MB';
+
 export interface EmbeddedDatabase {
   url: string;
   db: PGlite;
@@ -51,7 +57,12 @@ export async function startEmbeddedDatabase(opts: { dataDir: string | null; from
 /** PGlite with the extensions the migrations need (in memory without dataDir), not yet served. */
 export async function openPGlite(opts: { dataDir?: string; fromDump?: File | Blob }): Promise<PGlite> {
   const [{ PGlite }, { pg_trgm }] = await loadPGlite();
-  return PGlite.create({ dataDir: opts.dataDir, extensions: { pg_trgm }, loadDataDir: opts.fromDump });
+  return PGlite.create({
+    dataDir: opts.dataDir,
+    extensions: { pg_trgm },
+    loadDataDir: opts.fromDump,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  });
 }
 
 /**
