@@ -31,6 +31,6 @@ VOLUME ["/data"]
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# --optimize-for-size: V8 keeps a smaller heap (about 180-210 MB instead of 240-300 MB resident on
-# PostgreSQL after 200 tasks, docs/benchmarks.md); the CLI: docker exec … node scripts/cli.mjs --help
-CMD ["node", "--optimize-for-size", "dist/service/service.mjs"]
+# scripts/start.mjs runs the bundle in dist/ (a production install never rebuilds it) with the service's
+# V8 flags, which it sets (docs/operations.md, "Memory"); the CLI: docker exec … node scripts/cli.mjs --help
+CMD ["node", "scripts/start.mjs"]

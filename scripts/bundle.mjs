@@ -30,6 +30,14 @@ async function loadEsbuild() {
   }
 }
 
+// V8 keeps a script's source in memory as long as it runs, one byte per character when all of it is
+// ASCII and two otherwise: a single arrow in a comment made the service's 1.2 MB source take 2.4 MB.
+// esbuild writes strings and identifiers in ASCII already; what it keeps verbatim is comments, where
+// \u{…} reads as well as the character.
+function asciiOnly(code) {
+  return code.replace(/[^\t\n\r -~]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+}
+
 export async function buildBundle(name) {
   const esbuild = await loadEsbuild();
   if (!esbuild) throw new Error('esbuild is not installed (a production install): build the bundles with the development dependencies first (npm ci && npm run build)');
@@ -51,7 +59,7 @@ export async function buildBundle(name) {
   // place, so none reads a half-written bundle.
   const suffix = `.${process.pid}.tmp`;
   writeFileSync(inputsPath(name) + suffix, JSON.stringify(Object.keys(result.metafile.inputs)));
-  writeFileSync(bundlePath(name) + suffix, result.outputFiles[0].contents);
+  writeFileSync(bundlePath(name) + suffix, asciiOnly(result.outputFiles[0].text));
   renameSync(inputsPath(name) + suffix, inputsPath(name));
   renameSync(bundlePath(name) + suffix, bundlePath(name));
 }

@@ -3,7 +3,7 @@
 # container engine: a build stage (npm ci with the development dependencies, npm run build), then a run
 # stage holding only package.json, the lockfile, prisma/, scripts/ and the built dist/ with a
 # production-only install (npm ci --omit=dev). The run stage starts as the image does (NODE_ENV=production,
-# node --optimize-for-size dist/service/service.mjs) on a fresh PostgreSQL database with Redis, and a task
+# node scripts/start.mjs, which runs dist/service/service.mjs) on a fresh PostgreSQL database with Redis, and a task
 # goes end to end: a user made with the CLI, a small agent on loopback, a task created over REST,
 # delivered, completed by the agent's callback.
 #
@@ -60,7 +60,7 @@ export NODE_ENV=production DATABASE_URL=$POSTGRES/$DB REDIS_URL PORT HOST=127.0.
   SECRET_KEY=$(node -e "console.log(require('crypto').randomBytes(32).toString('hex'))") DATA_DIR=$WORK/data \
   ALLOW_SIMULATED_PAYMENTS=true ALLOW_PRIVATE_ENDPOINTS=true LOG_LEVEL=warn
 cd "$WORK/app"
-node --optimize-for-size dist/service/service.mjs >"$WORK/service.log" 2>&1 &
+node scripts/start.mjs >"$WORK/service.log" 2>&1 &
 SERVICE=$!
 for _ in $(seq 1 240); do
   curl -sf "$BASE/readyz" >/dev/null && break

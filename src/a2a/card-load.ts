@@ -9,10 +9,10 @@
 // (the delivery timeout), and each key set URL is fetched at most once. Every refusal is an AppError:
 // 400 naming cardUrl for the URL itself, 422 for the card.
 import { z } from 'zod';
-import { DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 import { flattenedVerify } from 'jose';
 import { AgentCard as AgentCardCodec, canonicalizeAgentCard } from '@a2a-js/sdk';
 import { guardedRequest } from '../delivery/guarded-request.js';
+import { loadA2AClient } from '../delivery/a2a/client.js';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { AppError, invalid } from '../errors.js';
 import { unsafeInput } from '../http/unsafe-input.js';
@@ -277,6 +277,7 @@ async function verifySignatures(card: AgentCardJson, cardUrl: string, opts: Load
     return shape.ok && shape.url.origin === origin;
   });
   if (checkable.length === 0) return false;
+  const { DefaultAgentCardResolver } = await loadA2AClient();
   let payload: string;
   try {
     // The SDK's canonical form (JCS over the card's A2A 1.0 JSON without signatures): what a signature covers.

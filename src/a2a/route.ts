@@ -5,8 +5,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentCard } from '@a2a-js/sdk';
-import { JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { Authentication } from '../auth/authenticate.js';
 import { AppError, notFound } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
@@ -25,6 +23,11 @@ import { TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
 import { bearerChallenge } from '../auth/challenge.js';
 import type { A2APushService } from './pushes.js';
 import { paramsProblem } from './params.js';
+import { lazyImport } from '../load-package.js';
+
+// The SDK's server handlers are loaded with the first JSON-RPC request, not at start (most services
+// never answer one); its message types and errors load with the service.
+const loadA2AServer = lazyImport(() => Promise.all([import('@a2a-js/sdk/server'), import('@a2a-js/sdk/compat/v0_3/server')]));
 
 const CARD_PATH = '/.well-known/agent-card.json';
 const AGENT_PATH = /^\/a2a\/agents\/([^/]+)(\/\.well-known\/agent-card\.json)?\/?$/;
@@ -185,6 +188,7 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
       pushes: opts.pushes,
       logger: opts.logger,
     });
+    const [{ JsonRpcTransportHandler, ServerCallContext }, { LegacyJsonRpcTransportHandler }] = await loadA2AServer();
     const callContext = new ServerCallContext({
       user: { isAuthenticated: true, userName: context.viewer!.id },
       requestedVersion: legacy ? '0.3' : A2A_PROTOCOL_VERSION,
@@ -245,6 +249,8 @@ async function streamAnswer(
   openSlot: (end: (reason: EndReason) => void) => Slot | null,
 ) {
   const iterator = stream[Symbol.asyncIterator]();
+  // Loaded already: the answer came from these handlers.
+  const [{ JsonRpcTransportHandler }, { LegacyJsonRpcTransportHandler }] = await loadA2AServer();
   const mapError = (error: unknown) =>
     legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
   // The credential that opened the stream ended (revoked, expired): its last event says so.

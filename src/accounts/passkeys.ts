@@ -2,15 +2,9 @@
 // (discoverable credentials: the browser offers the user's passkeys, no email typed), add and remove
 // them. The relying party is the host of PUBLIC_BASE_URL (localhost in development); a challenge is
 // used once and expires after CHALLENGE_TTL_MS.
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
+import { lazyImport } from '../load-package.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../ids.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
@@ -24,6 +18,8 @@ import { isSqlUniqueViolation } from './sql-errors.js';
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const RP_NAME = 'Task marketplace';
 const MAX_PASSKEYS = 20;
+// Only the passkey routes use the library (about 15 MB resident once loaded).
+const loadWebAuthn = lazyImport(() => import('@simplewebauthn/server'));
 
 const signUpInput = z.object({
   name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
@@ -87,6 +83,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
     const challenge = await store.takeChallenge(challengeOf(response), purpose, clock.now());
     if (!challenge) throw expired();
     const { rpID, origin } = relyingParty();
+    const { verifyRegistrationResponse } = await loadWebAuthn();
     const verified = await verifyRegistrationResponse({
       response: response as unknown as RegistrationResponseJSON,
       expectedChallenge: challenge.challenge,
@@ -107,6 +104,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       const input = parseOrInvalid(signUpInput, raw);
       if (await userStore(deps.sql).findByEmail(input.email)) throw emailTaken();
       const newUserId = newId('usr');
+      const { generateRegistrationOptions } = await loadWebAuthn();
       const options = await generateRegistrationOptions({
         rpName: RP_NAME,
         rpID: relyingParty().rpID,
@@ -150,6 +148,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
 
     async signInOptions() {
       // No allowCredentials: the browser offers whichever of its passkeys belong to this site.
+      const { generateAuthenticationOptions } = await loadWebAuthn();
       const options = await generateAuthenticationOptions({ rpID: relyingParty().rpID, userVerification: 'preferred' });
       await newChallenge('sign_in', {}, options.challenge);
       return options;
@@ -162,6 +161,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       const passkey = await store.byCredentialId(response.id);
       if (!passkey) throw unauthenticated('this passkey belongs to no account here; it may have been removed');
       const { rpID, origin } = relyingParty();
+      const { verifyAuthenticationResponse } = await loadWebAuthn();
       const verified = await verifyAuthenticationResponse({
         response: response as unknown as AuthenticationResponseJSON,
         expectedChallenge: challenge.challenge,
@@ -182,6 +182,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
     async addOptions(user: { id: string; email: string; name: string | null }) {
       const existing = await store.listOf(user.id);
       if (existing.length >= MAX_PASSKEYS) throw conflict(`an account holds at most ${MAX_PASSKEYS} passkeys; remove one first`);
+      const { generateRegistrationOptions } = await loadWebAuthn();
       const options = await generateRegistrationOptions({
         rpName: RP_NAME,
         rpID: relyingParty().rpID,

@@ -1,11 +1,20 @@
 // The embedded database: PostgreSQL compiled to WASM (PGlite), served over the Postgres wire protocol
 // so that every part of the service (Prisma, graphile-worker, the CLI) talks to it as to any server.
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import { lazyImport } from '../load-package.js';
 import { keepExtendedQueriesTogether } from './socket-queue.js';
 import { ownerOnlyDir, ownerOnlyTree } from './owner-only.js';
+
+// A service on a PostgreSQL server never loads PGlite (about 20 MB resident for its code alone).
+const loadPGlite = lazyImport(() => Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]));
+const loadSocketServer = lazyImport(() => import('@electric-sql/pglite-socket'));
+
+// PostgreSQL's own cache of table pages, inside PGlite's WASM memory. Its default, 128 MB, is resident
+// from the start (PostgreSQL initialises it), and caches pages the operating system caches anyway (a data
+// directory's files) or that are in memory already (an in-memory database): 32 MB keeps the embedded
+// database's hot pages for a fraction (docs/benchmarks.md, "Where the embedded database's memory goes").
+const SHARED_BUFFERS = '32MB';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -46,8 +55,14 @@ export async function startEmbeddedDatabase(opts: { dataDir: string | null; from
 }
 
 /** PGlite with the extensions the migrations need (in memory without dataDir), not yet served. */
-export function openPGlite(opts: { dataDir?: string; fromDump?: File | Blob }): Promise<PGlite> {
-  return PGlite.create({ dataDir: opts.dataDir, extensions: { pg_trgm }, loadDataDir: opts.fromDump });
+export async function openPGlite(opts: { dataDir?: string; fromDump?: File | Blob }): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }] = await loadPGlite();
+  return PGlite.create({
+    dataDir: opts.dataDir,
+    extensions: { pg_trgm },
+    loadDataDir: opts.fromDump,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  });
 }
 
 /**
@@ -55,6 +70,7 @@ export function openPGlite(opts: { dataDir?: string; fromDump?: File | Blob }): 
  * port when dataDir is null. stop() cuts every connection; the database stays open.
  */
 export async function serveEmbedded(db: PGlite, dataDir: string | null): Promise<{ url: string; stop(): Promise<void> }> {
+  const { PGLiteSocketServer } = await loadSocketServer();
   const server = dataDir
     ? new PGLiteSocketServer({ db, path: path.resolve(dataDir, socketFileName), maxConnections: 64 })
     : new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });

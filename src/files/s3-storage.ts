@@ -5,15 +5,8 @@
 // sweepTemporary aborts.
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import {
-  AbortMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListMultipartUploadsCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { lazyImport } from '../load-package.js';
 import { checkKey, type BlobStorage, type ByteRange } from './storage.js';
 
 export interface S3Location {
@@ -41,18 +34,28 @@ export function parseS3Url(value: string): S3Location {
   };
 }
 
+// The SDK (about 14 MB resident) is loaded with the first use of the storage, and never by a service that
+// keeps its files on local disk.
+const loadSdk = lazyImport(() => Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]));
+
 export function s3Storage(location: S3Location): BlobStorage {
-  const client = new S3Client({
-    region: location.region,
-    ...(location.endpoint ? { endpoint: location.endpoint, forcePathStyle: true } : {}),
-    ...(location.credentials ? { credentials: location.credentials } : {}),
-  });
+  let client: S3Client | undefined;
+  const connect = async () => {
+    const [s3, storage] = await loadSdk();
+    client ??= new s3.S3Client({
+      region: location.region,
+      ...(location.endpoint ? { endpoint: location.endpoint, forcePathStyle: true } : {}),
+      ...(location.credentials ? { credentials: location.credentials } : {}),
+    });
+    return { s3, Upload: storage.Upload, client };
+  };
   const Bucket = location.bucket;
   const keyOf = (key: string) => `${location.prefix}${checkKey(key)}`;
 
   return {
     kind: 's3',
     async put(key, body, mediaType) {
+      const { Upload, client } = await connect();
       // Two parts in flight at most: memory per upload stays near 10 MiB whatever the file's size.
       const upload = new Upload({ client, params: { Bucket, Key: keyOf(key), Body: body, ContentType: mediaType }, queueSize: 2, partSize: 5 * 1024 * 1024 });
       // A body that fails (the client went away, the size limit), even before this point, ends the upload
@@ -67,32 +70,36 @@ export function s3Storage(location: S3Location): BlobStorage {
       }
     },
     async get(key, range?: ByteRange) {
-      const answer = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+      const { s3, client } = await connect();
+      const answer = await client.send(new s3.GetObjectCommand({ Bucket, Key: keyOf(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
       return answer.Body as Readable;
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+      const { s3, client } = await connect();
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
     },
     async *list() {
+      const { s3, client } = await connect();
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: location.prefix || undefined, ContinuationToken: token }));
+        const page = await client.send(new s3.ListObjectsV2Command({ Bucket, Prefix: location.prefix || undefined, ContinuationToken: token }));
         for (const object of page.Contents ?? []) if (object.Key) yield object.Key.slice(location.prefix.length);
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);
     },
     async sweepTemporary(before) {
+      const { s3, client } = await connect();
       let removed = 0;
-      const open = await client.send(new ListMultipartUploadsCommand({ Bucket, Prefix: location.prefix || undefined })).catch(() => null);
-      for (const upload of open?.Uploads ?? []) {
+      const unfinished = await client.send(new s3.ListMultipartUploadsCommand({ Bucket, Prefix: location.prefix || undefined })).catch(() => null);
+      for (const upload of unfinished?.Uploads ?? []) {
         if (!upload.Key || !upload.UploadId || !upload.Initiated || upload.Initiated >= before) continue;
-        await client.send(new AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId })).catch(() => {});
+        await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key: upload.Key, UploadId: upload.UploadId })).catch(() => {});
         removed += 1;
       }
       return removed;
     },
     async close() {
-      client.destroy();
+      client?.destroy();
     },
   };
 }

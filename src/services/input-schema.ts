@@ -8,21 +8,26 @@
 // validators are cached by the hash of the schema text, so a schema is compiled once per agent
 // version, not once per task.
 import { createHash } from 'node:crypto';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { RE2JS } from 're2js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { RE2JS } from 're2js';
+import { packageLoader } from '../load-package.js';
 import { checkInputSchemaBounds, InputSchemaError } from './input-schema-bounds.js';
 
 export { InputSchemaError, MAX_BRANCHES, MAX_EXPANDED_SCHEMA_NODES, MAX_INPUT_SCHEMA_DEPTH, MAX_UNIQUE_ITEMS } from './input-schema-bounds.js';
 
 export const MAX_INPUT_SCHEMA_BYTES = 64 * 1024;
 const CACHE_SIZE = 500;
+// Loaded with the first schema compiled, not at start: a service whose agents declare no input schema
+// never needs them.
+const loadAjv = packageLoader<typeof import('ajv')>('ajv');
+const loadRE2 = packageLoader<typeof import('re2js')>('re2js');
 
 // Ajv's hook for its `pattern` and `patternProperties` keywords. Patterns RE2 cannot run in linear time
 // (look-around, back-references) fail to compile, and the schema is refused.
 function linearRegExp(pattern: string): { test(s: string): boolean } {
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(pattern);
+    compiled = loadRE2().RE2JS.compile(pattern);
   } catch (error) {
     throw new InputSchemaError(`the pattern ${JSON.stringify(pattern.slice(0, 100))} is not supported (${(error as Error).message}); look-around and back-references are not allowed`);
   }
@@ -51,6 +56,7 @@ function compile(text: string): Compiled {
   }
   try {
     const expandedNodes = checkInputSchemaBounds(parsed);
+    const { Ajv } = loadAjv();
     const ajv = new Ajv({ strict: false, validateSchema: true, code: { regExp: linearRegExp } });
     ajv.addFormat('binary', FILE_FORMAT);
     if (!ajv.validateSchema(parsed as object)) throw new InputSchemaError(schemaMistakes(ajv.errors ?? []));

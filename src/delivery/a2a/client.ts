@@ -3,8 +3,11 @@
 // SDK writes and reads the wire format (v1.0, or v0.3 for cards that declare it), and each exchange is
 // reported, so the delivery log records it as an attempt.
 import type { Client } from '@a2a-js/sdk/client';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { lazyImport } from '../../load-package.js';
 import { guardedRequest } from '../guarded-request.js';
+
+// The SDK's client (most of its code) is loaded with the first A2A delivery or signed card, not at start.
+export const loadA2AClient = lazyImport(() => import('@a2a-js/sdk/client'));
 
 // Answers larger than this are cut and the call fails (an agent's task with its artifacts).
 export const MAX_A2A_RESPONSE_BYTES = 1024 * 1024;
@@ -75,6 +78,7 @@ export async function a2aClient(card: unknown, endpoint: string, opts: { timeout
     for (const [name, value] of Object.entries(result.headers)) if (typeof value === 'string') headers.set(name, value);
     return new Response(result.status === 204 ? null : new Uint8Array(result.body!.bytes), { status: result.status, headers });
   };
+  const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } = await loadA2AClient();
   const legacyCompat = { enabled: true };
   const agentCard = { ...new DefaultAgentCardResolver({ legacyCompat }).normalizeAgentCard(card), supportedInterfaces: [endpointInterface(card, endpoint)] };
   const factory = new ClientFactory(
