@@ -154,8 +154,8 @@ describe('real answers conform to the document', () => {
     expect((await resultUpload(sent5.body.taskToken)).status).toBe(201);
     expect((await resultUpload('not-the-token')).status).toBe(401);
     expect((await call('POST', `/v1/tasks/${t5.id}/callback`, { body: { taskToken: sent5.body.taskToken, error: 'no can do' } })).status).toBe(200);
-    // A finished task's token reaches nothing any more.
-    expect((await resultUpload(sent5.body.taskToken)).status).toBe(401);
+    // A finished task takes no more result files: its own token is told 409 (documented), not 401.
+    expect((await resultUpload(sent5.body.taskToken)).status).toBe(409);
     await call('PATCH', `/v1/tasks/${t2.id}/accept`, o);
     await call('PATCH', `/v1/tasks/${t2.id}/start`, o);
     await call('PATCH', `/v1/tasks/${t2.id}/complete`, { ...o, body: { result: { text: 'done' } } });
