@@ -8,7 +8,7 @@ import { jobCallSql } from '../src/jobs/enqueue.js';
 import { deliverTask } from '../src/jobs/specs/task-deliver.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
 import { createMoved } from '../src/services/task-states.js';
-import { applyMove } from '../src/stores/task-store.js';
+import { applyMove, findTask } from '../src/stores/task-store.js';
 import { callBack, waitForStatus } from './support/agent.js';
 import { describe, expect, testWith } from './support/fixtures.js';
 import { until } from './support/wait.js';
@@ -17,18 +17,20 @@ const test = testWith({ agentProfile: { name: 'Single', capabilities: ['single']
 
 describe('a free task, one statement each way', () => {
   test('the create answers the task as stored, matched, with its payment, delivery and expiry job', async ({ server, requester, agent }) => {
+    // The keys inside a JSON value are the requester's: snake_case comes back as it was sent, everywhere.
+    const input = { user_text: 'hi', nested_part: { some_key: 1 } };
     // Not answered yet: the task stays matched while the test looks at it.
     const release = agent.http.hold();
     try {
       const created = await server.api.post('/v1/tasks', {
         key: requester.apiKey,
-        body: { title: 'One statement', description: 'd', input: { text: 'hi' }, capabilities: ['single'], requirements: { maxPriceCents: 0 } },
+        body: { title: 'One statement', description: 'd', input, capabilities: ['single'], requirements: { maxPriceCents: 0 } },
       });
       expect(created.status).toBe(201);
       const id = created.body.data.id as string;
       const stored = await server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey });
       expect(created.body.data).toEqual(stored.body.data);
-      expect(created.body.data).toMatchObject({ status: 'matched', agentId: agent.id, input: { text: 'hi' }, routing: { status: 'routed', agentId: agent.id } });
+      expect(created.body.data).toMatchObject({ status: 'matched', agentId: agent.id, input, routing: { status: 'routed', agentId: agent.id } });
       expect(created.body.data.payment).toMatchObject({ method: 'free', status: 'authorized', amountCents: 0 });
 
       const db = server.app.services.deps.sql;
@@ -37,7 +39,9 @@ describe('a free task, one statement each way', () => {
       expect(await db.selectFrom('deliveries').select('agentId').where('taskId', '=', id).execute()).toEqual([{ agentId: agent.id }]);
       const { rows: jobs } = await sql<{ name: string }>`SELECT t.identifier AS name FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE j.payload->>'taskId' = ${id}`.execute(db);
       expect(jobs).toEqual([{ name: 'task.expire' }]);
-      await until('the delivery', () => agent.http.received.find((d) => d.body.taskId === id));
+      expect((await findTask(db, id))!.input).toEqual(input);
+      const delivered = await until('the delivery', () => agent.http.received.find((d) => d.body.taskId === id));
+      expect(delivered.body.input).toEqual(input);
     } finally {
       release();
     }

@@ -57,6 +57,8 @@ export function createKysely(
   pool.on('error', () => undefined);
   return new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),
-    plugins: [new CamelCasePlugin()],
+    // Column names only: the keys inside a JSON value (a task's input, an agent's schema) are the user's
+    // and come back as they were written.
+    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
   });
 }

@@ -9,15 +9,17 @@ import type { Payment, PaymentStatus } from '../generated/prisma/client.js';
 // The tables' Payment and Prisma's agree field by field (checked by the compiler here).
 export const paymentOf = (row: Selectable<PaymentTable>): Payment => row;
 
-// A payment nested in another row as JSON (jsonObjectFrom): its times arrive as text and are parsed back.
+// A payment nested in another row as JSON (jsonObjectFrom): its keys are the columns' snake_case names
+// (the CamelCasePlugin leaves JSON alone) and its times arrive as text; both are turned back.
 const STAMPS = z.object({
   heldAt: z.coerce.date().nullable(),
   settledAt: z.coerce.date().nullable(),
   createdAt: z.coerce.date(),
   updatedAt: z.coerce.date(),
 });
-export function paymentFromJson(row: Omit<Selectable<PaymentTable>, keyof z.infer<typeof STAMPS>> & Record<keyof z.infer<typeof STAMPS>, unknown>): Payment {
-  return { ...row, ...STAMPS.parse(row) };
+export function paymentFromJson(nested: object): Payment {
+  const row = Object.fromEntries(Object.entries(nested).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]));
+  return { ...(row as Selectable<PaymentTable>), ...STAMPS.parse(row) };
 }
 
 export type NewPayment = Omit<Insertable<PaymentTable>, 'updatedAt' | 'createdAt'> & { createdAt: Date };
