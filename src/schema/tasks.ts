@@ -16,7 +16,7 @@ import { PublicAgentRef } from './agents.js';
 import { TrustTierEnum } from './enums.js';
 import { PaymentRef } from './task-payment.js';
 import { taskRoutingState, type TaskRoutingState } from '../services/task-routing-state.js';
-import type { TaskWithPayment } from '../services/tasks.js';
+import type { TaskWithPayment } from '../services/tasks/index.js';
 
 // The lifecycle's states (lifecycle/task-lifecycle.ts).
 export const TaskStatusEnum = builder.enumType('TaskStatus', { values: TASK_STATUSES });

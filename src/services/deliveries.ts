@@ -18,7 +18,7 @@ import { ownerOfAgent } from '../stores/agent-store.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
-import type { TaskService } from './tasks.js';
+import type { TaskService } from './tasks/index.js';
 import { a2aDeliveries, speaksA2A } from '../delivery/a2a/deliveries.js';
 import { taskFiles, withFiles } from './task-files.js';
 import type { FileService } from './files.js';

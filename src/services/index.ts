@@ -9,7 +9,7 @@ import { deliveryService } from './deliveries.js';
 import { paymentProviderOf, paymentService, type PaymentService } from './payments/index.js';
 import { creditService } from './credits.js';
 import { billingService } from './billing.js';
-import { taskService } from './tasks.js';
+import { taskService } from './tasks/index.js';
 import { createSearchEngine } from '../search/create-engine.js';
 import { discoveryService } from './discovery.js';
 import { reputationService } from './reputation.js';

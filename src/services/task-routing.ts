@@ -122,3 +122,5 @@ export function taskRouting(deps: Deps) {
     },
   };
 }
+
+export type TaskRouting = ReturnType<typeof taskRouting>;

@@ -22,7 +22,7 @@ import { findTask, lastMoveActor } from '../../stores/task-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { tokenHash, tokenMatches } from '../../services/task-token.js';
 import { isTerminal } from '../../services/task-states.js';
-import type { TaskService } from '../../services/tasks.js';
+import type { TaskService } from '../../services/tasks/index.js';
 import type { FileService } from '../../services/files.js';
 import { taskFiles } from '../../services/task-files.js';
 import type { DeliveredFile } from '../payload.js';

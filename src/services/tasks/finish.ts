@@ -1,0 +1,58 @@
+// The moves that end a task, with what rides on them: the payment's settling and the agent's recount.
+import { sql } from 'kysely';
+import type { SqlDb, SqlTx } from '../../db/kysely.js';
+import type { AfterCommit } from '../../db/transaction.js';
+import type { Task } from '../../generated/prisma/client.js';
+import { plainSettle, type TaskOutcome } from '../payments/index.js';
+import { transition, type MoveName, type TransitionOptions } from '../task-states.js';
+import type { FinishOptions } from '../task-trust.js';
+import { announceSent, notifyOf, tx, type TaskCore } from './context.js';
+
+// The task's agent as the caller's copy of the task says, undefined when the copy does not say. An agent,
+// once given, stays; a copy without one may be older than the agent's assignment.
+function agentOf(current: TransitionOptions['current']): string | null | undefined {
+  return current && 'agentId' in current ? (current as Pick<Task, 'agentId'>).agentId : undefined;
+}
+
+/**
+ * A move that ends the task, with what rides on it: the payment's settling when it is a status move
+ * (`payment` as read with the task, see payments/settle.ts plainSettle) and the agent's recount job (its
+ * agent known from `current`) in the move's own statement; the rest after it. `db`: the caller's
+ * transaction, or the pool: then the move is made alone when nothing needs writing after it, in a
+ * transaction of its own otherwise.
+ */
+export async function finish(ctx: TaskCore, db: SqlDb, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, finishOptions: FinishOptions = {}): Promise<Task> {
+  const { payment, ...options } = finishOptions;
+  const now = options.now ?? ctx.deps.clock.now();
+  const settle = payment?.taskId === taskId && payment.status === 'authorized' ? plainSettle(payment, outcome, now) : null;
+  const agentId = agentOf(options.current);
+  const whole = settle !== null && !!agentId && outcome !== 'cancelled';
+  if (!whole && !db.isTransaction) return tx(ctx, (t) => finish(ctx, t, afterCommit, taskId, move, outcome, finishOptions));
+  const jobs = [...(options.jobs ?? []), ...(agentId ? ctx.hooks.finishedJobs(agentId) : [])];
+  const moved = await transition(db, taskId, move, { notify: notifyOf(ctx), ...options, now, jobs, paymentMove: settle ?? undefined });
+  const { task, changed } = moved;
+  if (!changed) return task;
+  if (whole && !db.isTransaction) {
+    // The payment was not where the task's copy had it: settled from where it is, as finalize does.
+    if (!moved.payment) await tx(ctx, (t) => ctx.payments().finalize(t, taskId, outcome));
+  } else {
+    await afterTheMove(ctx, db as SqlTx, task, outcome, { settled: settle !== null, paymentMoved: moved.payment !== null, payment, agentKnown: !!agentId });
+  }
+  await announceSent(ctx, db, afterCommit, task);
+  return task;
+}
+
+// In the move's transaction, what its own statement could not carry.
+async function afterTheMove(
+  ctx: TaskCore,
+  t: SqlTx,
+  task: Task,
+  outcome: TaskOutcome,
+  { settled, paymentMoved, payment, agentKnown }: { settled: boolean; paymentMoved: boolean; payment: FinishOptions['payment']; agentKnown: boolean },
+): Promise<void> {
+  if (!settled) await ctx.payments().finalize(t, task.id, outcome, payment);
+  else if (!paymentMoved) await ctx.payments().finalize(t, task.id, outcome);
+  // The caller's copy of the task had no agent, or was older than its assignment.
+  if (task.agentId && !agentKnown) for (const job of ctx.hooks.finishedJobs(task.agentId)) await sql`SELECT ${job}`.execute(t);
+  if (task.status === 'cancelled') await ctx.hooks.taskCancelled(t, task);
+}
