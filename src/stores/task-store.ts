@@ -1,6 +1,6 @@
 // The tasks table's SQL: the insert with what rides on it, every status move (one conditional statement
 // with its history entry, its event, its jobs), and the reads the moves need. Rules live in
-// services/tasks.ts and services/task-states.ts; this module knows columns, not why.
+// services/tasks/ and services/task-states.ts; this module knows columns, not why.
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { DB, SqlDb } from '../db/kysely.js';

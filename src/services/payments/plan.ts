@@ -17,7 +17,7 @@ export const AUTHORIZE_JOB_DELAY_MS = 10_000;
 
 // A task for an agent that asks nothing is free: its payment is authorized from the start, so the task may be
 // delivered at once, and it needs nothing besides its row (the task's own statement can write it, see
-// tasks.ts create). Null for an agent with a price.
+// tasks/create.ts). Null for an agent with a price.
 export function freePayment(agent: Pick<Agent, 'priceCents' | 'ownerId'>, now: Date): store.NewTaskPayment | null {
   if (agent.priceCents !== 0) return null;
   return { id: newId('pay'), method: 'free', status: 'authorized', amountCents: 0, payeeId: agent.ownerId, createdAt: now };

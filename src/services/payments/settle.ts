@@ -15,7 +15,7 @@ import { payOut } from './payouts.js';
 import type { PaymentContext, TaskOutcome } from './types.js';
 
 // The payment's final move for how the task ended when that is its status move alone (a free payment, a
-// credit's completion), so the statement of the task's own finishing move can carry it (tasks.ts finish);
+// credit's completion), so the statement of the task's own finishing move can carry it (tasks/finish.ts);
 // null when settling takes more (a credit given back, a card's capture or release).
 export function plainSettle(payment: Pick<Payment, 'id' | 'method'>, outcome: TaskOutcome, now: Date): store.PaymentMove | null {
   const completed = outcome === 'completed';
