@@ -33,7 +33,7 @@ import { requirementsJson, storedRequirements, taskRouting, type Routed } from '
 import type { CreateTaskInput, InputRequest, RouteQuery } from './task-input.js';
 import { overtaken, transition, type Actor, type MoveName } from './task-states.js';
 import { canMove } from '../lifecycle/task-lifecycle.js';
-import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust.js';
+import { taskTrust, type FinishOptions, type TaskInternals } from './task-trust/index.js';
 import { newTokenNonce, taskToken, tokenHash, tokenMatches } from './task-token.js';
 import { taskFiles } from './task-files.js';
 
@@ -147,7 +147,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   }
 
   const files = taskFiles(deps);
-  const trust = taskTrust(deps, { tx, announce, finish, loadForAgentOwner, loadForRequester, files } satisfies TaskInternals);
+  const trust = taskTrust({ deps, core: { tx, announce, finish, loadForAgentOwner, loadForRequester, files } satisfies TaskInternals });
 
   const routing = taskRouting(deps);
 
@@ -408,7 +408,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
     // Job: the expiry time passed.
     async expire(taskId: string): Promise<void> {
       const task = await findTask(deps.sql, taskId);
-      // Waiting for input, for review or in a dispute, the task has its own clock (task-trust.ts).
+      // Waiting for input, for review or in a dispute, the task has its own clock (task-trust/).
       if (!task || !canMove('expire', task.status)) return;
       if (task.expiresAt > clock.now()) {
         await enqueueSql(deps.sql, expireTask, { taskId }, { runAt: task.expiresAt });
