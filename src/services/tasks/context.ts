@@ -9,7 +9,7 @@ import { ownerOfAgent } from '../../stores/agent-store.js';
 import type { PaymentService } from '../payments/index.js';
 import type { TaskFiles } from '../task-files.js';
 import type { TaskRouting } from '../task-routing.js';
-import type { TaskTrust } from '../task-trust.js';
+import type { TaskTrust } from '../task-trust/index.js';
 import type { TaskHooks } from './types.js';
 
 // Everything but the trust moves, which are built on top of it.

@@ -5,7 +5,7 @@ import type { AfterCommit } from '../../db/transaction.js';
 import type { Task } from '../../generated/prisma/client.js';
 import { plainSettle, type TaskOutcome } from '../payments/index.js';
 import { transition, type MoveName, type TransitionOptions } from '../task-states.js';
-import type { FinishOptions } from '../task-trust.js';
+import type { FinishOptions } from '../task-trust/index.js';
 import { announceSent, notifyOf, tx, type TaskCore } from './context.js';
 
 // The task's agent as the caller's copy of the task says, undefined when the copy does not say. An agent,

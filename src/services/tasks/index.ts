@@ -7,7 +7,7 @@ import type { PaymentService } from '../payments/index.js';
 import { taskFiles } from '../task-files.js';
 import { taskRouting } from '../task-routing.js';
 import { taskToken } from '../task-token.js';
-import { taskTrust, type TaskInternals } from '../task-trust.js';
+import { taskTrust, type TaskInternals } from '../task-trust/index.js';
 import { announce, tx, within, type TaskContext, type TaskCore } from './context.js';
 import { create } from './create.js';
 import { finish } from './finish.js';
@@ -36,7 +36,7 @@ function internalsOf(core: TaskCore): TaskInternals {
 
 export function taskService(deps: Deps, payments: () => PaymentService, hooks: TaskHooks) {
   const core: TaskCore = { deps, payments, hooks, files: taskFiles(deps), routing: taskRouting(deps), owners: new Map() };
-  const trust = taskTrust(deps, internalsOf(core));
+  const trust = taskTrust({ deps, core: internalsOf(core) });
   const ctx: TaskContext = { ...core, trust };
   const bound = <A extends unknown[], R>(rule: (ctx: TaskContext, ...args: A) => R) => (...args: A): R => rule(ctx, ...args);
   return {

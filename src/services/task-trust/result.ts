@@ -1,0 +1,33 @@
+// The agent's result, by its token or its owner: final at once, or held for the requester's review.
+import type { SqlDb } from '../../db/kysely.js';
+import type { AfterCommit } from '../../db/transaction.js';
+import type { Payment, Prisma, Task } from '../../generated/prisma/client.js';
+import { enqueueSql } from '../../jobs/enqueue.js';
+import { autoApprove } from '../../jobs/specs/task-auto-approve.js';
+import { earliest } from '../../payments/hold-life.js';
+import { json } from '../../stores/json.js';
+import { transition, type Actor } from '../task-states.js';
+import { deadlineOf, secondsFrom, type TrustContext } from './context.js';
+
+// The agent's result: final at once, or held for the requester's review when the task has a window.
+// `task.payment`: the task's payment when it was read with the task (not read again to take it).
+// `db`: the caller's transaction, or the pool: a completion with no files to link is then the finishing
+// move's statement alone when it can be (tasks/finish.ts), the rest a transaction of its own.
+export async function resultGiven(ctx: TrustContext, db: SqlDb, afterCommit: AfterCommit, task: Task & { payment?: Payment | null }, result: Record<string, unknown>, by: Actor): Promise<Task> {
+  const { core, deps: { clock } } = ctx;
+  const resultFiles = await core.files.forResult(db, task.id, result);
+  const resultHash = resultFiles.hash;
+  const data = { result: json(result as Prisma.InputJsonValue), resultHash };
+  const complete = (on: SqlDb) => core.finish(on, afterCommit, task.id, 'complete', 'completed', { data, by, current: task, payment: task.payment });
+  if (task.reviewWindowSeconds === 0 && resultFiles.files.length === 0) return complete(db);
+  return core.within(db, afterCommit, async (t) => {
+    await core.files.link(t, task.id, 'result', resultFiles.files);
+    if (task.reviewWindowSeconds === 0) return complete(t);
+    const now = clock.now();
+    const reviewEndsAt = earliest(secondsFrom(now, task.reviewWindowSeconds), await deadlineOf(t, task.id));
+    const { task: moved } = await transition(t, task.id, 'deliver_result', { now, current: task, data: { ...data, reviewEndsAt }, by: { ...by, data: { resultHash } } });
+    await enqueueSql(t, autoApprove, { taskId: task.id }, { runAt: reviewEndsAt });
+    await core.announce(t, afterCommit, moved);
+    return moved;
+  });
+}
