@@ -245,7 +245,7 @@ describe('cancel', () => {
 });
 
 describe('callback', () => {
-  it('needs the right token, takes result or error, and stops working once the task is finished', async () => {
+  it('needs the right token, takes result or error, and answers 409 once the task is finished', async () => {
     const id = (await create()).body.data.id;
     await waitForStatus(() => get(id), ['in_progress']);
     const delivery = agentHttp.received.find((d) => d.body.taskId === id)!;
@@ -260,8 +260,12 @@ describe('callback', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data).toEqual({ id, status: 'failed' });
     expect((await get(id)).error).toBe('no luck');
+    // Its own token, once the task is over: 409 saying where it ended, and nothing changes; a wrong one 401.
     const again = await server.api.post(url, { body: { taskToken: delivery.body.taskToken, result: {} } });
-    expect(again.status).toBe(401);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'CONFLICT' });
+    expect(again.body.error.message).toContain('failed');
+    expect((await server.api.post(url, { body: { taskToken: 'wrong', result: {} } })).status).toBe(401);
     expect((await get(id)).status).toBe('failed');
   });
 

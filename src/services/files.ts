@@ -12,7 +12,7 @@ import { fileStore, type FileRow } from '../files/store.js';
 import type { BlobStorage, ByteRange } from '../files/storage.js';
 import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
 import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
-import { taskToken, tokenHash, tokenMatches } from './task-token.js';
+import { isIssuedToken, tokenMatches } from './task-token.js';
 import { WITH_AGENT } from '../lifecycle/task-lifecycle.js';
 import type { Viewer } from './accounts.js';
 
@@ -173,10 +173,10 @@ export function fileService(deps: Deps, storage: BlobStorage) {
         .select(['t.tokenHash', 't.tokenNonce', 't.status', 'a.ownerId'])
         .where('t.id', '=', taskId)
         .executeTakeFirst();
-      // A finished task's token no longer works, but the token it was given is still told apart from a wrong
-      // one, so its agent hears 409 (the task is over) rather than 401 (a bad token).
-      const issued = task?.tokenNonce ? tokenHash(taskToken(deps.serverKey, taskId, task.tokenNonce)) : null;
-      if (!task || !(tokenMatches(token, task.tokenHash) || tokenMatches(token, issued))) throw unauthenticated('the task token is not valid for this task');
+      // A finished task's own token is told apart from a wrong one: its agent hears 409 (the task is over).
+      if (!task || !(tokenMatches(token, task.tokenHash) || isIssuedToken(deps.serverKey, { id: taskId, tokenNonce: task.tokenNonce }, token))) {
+        throw unauthenticated('the task token is not valid for this task');
+      }
       if (!WITH_AGENT.includes(task.status)) {
         throw new AppError('CONFLICT', `the task is ${task.status}; result files are added while the agent works on it`, { details: { status: task.status } });
       }

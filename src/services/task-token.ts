@@ -19,3 +19,9 @@ export function tokenHash(token: string): string {
 export function tokenMatches(token: string, storedHash: string | null): boolean {
   return storedHash !== null && sameHash(sha256Hex(token), storedHash);
 }
+
+// Whether `token` is the one issued to the task, also once its hash is gone (a finished task's token no
+// longer works): then the agent can be told the task is over rather than that its token is wrong.
+export function isIssuedToken(serverKey: Buffer, task: { id: string; tokenNonce: string | null }, token: string): boolean {
+  return task.tokenNonce !== null && tokenMatches(token, tokenHash(taskToken(serverKey, task.id, task.tokenNonce)));
+}

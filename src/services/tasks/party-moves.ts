@@ -1,11 +1,11 @@
 // The moves the parties make by request: the agent owner accepts, starts, completes or fails; the agent
 // answers on its callback URL; the requester cancels.
-import { invalid, unauthenticated } from '../../errors.js';
+import { AppError, invalid, unauthenticated } from '../../errors.js';
 import { taskWithPayment } from '../../stores/task-store.js';
 import type { Viewer } from '../accounts.js';
 import type { InputRequest } from '../task-input.js';
 import { transition, type Actor } from '../task-states.js';
-import { tokenMatches } from '../task-token.js';
+import { isIssuedToken, tokenMatches } from '../task-token.js';
 import { alone, announce, tx, type TaskContext } from './context.js';
 import { finish } from './finish.js';
 import { loadForAgentOwner, loadForRequester } from './reads.js';
@@ -53,8 +53,14 @@ export async function callback(ctx: TaskContext, id: string, body: { taskToken: 
   if (answers !== 1) throw invalid(given(body.result) ? 'error' : 'result', 'send exactly one of result (object), error (string) or inputRequired');
   // With its payment (one statement), which completing it takes.
   const task = await taskWithPayment(ctx.deps.sql, id);
-  // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
-  if (!task || !tokenMatches(body.taskToken, task.tokenHash)) throw unauthenticated('the task token is not valid for this task');
+  if (!task || !tokenMatches(body.taskToken, task.tokenHash)) {
+    // A finished task's own token: the answer came too late (or again), which the agent is told as such.
+    if (task && isIssuedToken(ctx.deps.serverKey, task, body.taskToken)) {
+      throw new AppError('CONFLICT', `the task is ${task.status}; it takes no more answers`, { details: { status: task.status } });
+    }
+    // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
+    throw unauthenticated('the task token is not valid for this task');
+  }
   const agent: Actor = { kind: 'agent', id: task.agentId };
   if (body.inputRequired) return ctx.trust.askForInputAsAgent(task, body.inputRequired);
   // A free or credit-paid task's answer is one statement (see finish.ts).
