@@ -265,6 +265,7 @@ describe('callback', () => {
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: 'CONFLICT' });
     expect(again.body.error.message).toContain('failed');
+    expect(again.body.error.status).toBe('failed');
     expect((await server.api.post(url, { body: { taskToken: 'wrong', result: {} } })).status).toBe(401);
     expect((await get(id)).status).toBe('failed');
   });

@@ -1,6 +1,6 @@
 // The moves the parties make by request: the agent owner accepts, starts, completes or fails; the agent
 // answers on its callback URL; the requester cancels.
-import { AppError, invalid, unauthenticated } from '../../errors.js';
+import { conflict, invalid, unauthenticated } from '../../errors.js';
 import { taskWithPayment } from '../../stores/task-store.js';
 import type { Viewer } from '../accounts.js';
 import type { InputRequest } from '../task-input.js';
@@ -56,7 +56,7 @@ export async function callback(ctx: TaskContext, id: string, body: { taskToken: 
   if (!task || !tokenMatches(body.taskToken, task.tokenHash)) {
     // A finished task's own token: the answer came too late (or again), which the agent is told as such.
     if (task && isIssuedToken(ctx.deps.serverKey, task, body.taskToken)) {
-      throw new AppError('CONFLICT', `the task is ${task.status}; it takes no more answers`, { details: { status: task.status } });
+      throw conflict(`the task is ${task.status}; it takes no more answers`, { status: task.status });
     }
     // One answer for an unknown task and a wrong token, so ids cannot be probed with bad tokens.
     throw unauthenticated('the task token is not valid for this task');
