@@ -59,6 +59,13 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     if (ownerId !== viewer.id) throw forbidden('you do not own this agent');
   }
 
+  // The requester's answer to an input request, with signed links to the task's input files when the
+  // answer refers to one (links of the task's files, which the answer's were linked to).
+  async function inputAnswerPayload(task: Parameters<typeof buildInputDeliveryPayload>[0], answer: { input: unknown; inputHash: string | null; round: number }, token: string, callbackUrl: string) {
+    const links = await files.links({ id: task.id, expiresAt: task.expiresAt, input: answer.input });
+    return withFiles(buildInputDeliveryPayload(task, answer, token, callbackUrl), links);
+  }
+
   // Agents that speak A2A get their deliveries as A2A calls, through the same claim, record and retries.
   const a2a = a2aDeliveries(deps, tasks, fileService, { claimAttempt, record, retryLater });
 
@@ -106,7 +113,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       }
       const callbackUrl = tasks.callbackUrl(task.id);
       const payload = isInput
-        ? buildInputDeliveryPayload(task, delivery.payload as { input: unknown; inputHash: string | null; round: number }, token, callbackUrl)
+        ? await inputAnswerPayload(task, delivery.payload as { input: unknown; inputHash: string | null; round: number }, token, callbackUrl)
         : withFiles(buildDeliveryPayload(task, token, callbackUrl), await files.links(task));
       const body = serializePayload(payload);
       const headers = deliveryHeaders({

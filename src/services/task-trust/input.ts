@@ -12,7 +12,7 @@ import { insertDelivery } from '../../stores/delivery-store.js';
 import { json } from '../../stores/json.js';
 import { findTask } from '../../stores/task-store.js';
 import type { Viewer } from '../accounts.js';
-import { evidenceHash } from '../evidence.js';
+import { fileRefsAsIds } from '../task-files.js';
 import { InputSchemaError, inputSchemaProblem, inputSchemaValidator } from '../input-schema.js';
 import type { InputRequest } from '../task-input.js';
 import { transition, type Actor } from '../task-states.js';
@@ -77,11 +77,16 @@ export async function provideInput({ deps, core }: TrustContext, viewer: Viewer,
   if (task.status !== 'input_required') throw conflict(`cannot provide input to a task that is ${task.status}`, { status: task.status });
   const request = task.inputRequest as { inputSchema?: unknown } | null;
   if (request?.inputSchema !== undefined) {
-    const problem = inputSchemaProblem(JSON.stringify(request.inputSchema), input);
+    // A file field is a string to the schema (its file's id), as in a new task's input.
+    const problem = inputSchemaProblem(JSON.stringify(request.inputSchema), fileRefsAsIds(input));
     if (problem !== null) throw invalid('input', `input ${problem}`);
   }
-  const inputHash = evidenceHash(input);
+  // Files the answer refers to ({"$file": id}, the requester's own, not yet used) become the task's input
+  // files, delivered with signed links like those of the task itself.
+  const answerFiles = await core.files.forInput(viewer.id, input);
+  const inputHash = answerFiles.hash;
   return core.tx(async (t, afterCommit) => {
+    await core.files.link(t, id, 'input', answerFiles.files);
     const now = clock.now();
     const waited = now.getTime() - (task.inputRequestedAt ?? now).getTime();
     const deadline = await deadlineOf(t, id);
