@@ -1,20 +1,17 @@
 // A kept body cut at the size limit is reported over the limit and incomplete, and stays so after the
 // answer settled (the response's queued events once marked a cut body complete: an A2A card import in CI
 // read "not JSON" instead of "larger than"); a body that fits arrives whole.
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../support/open-servers.js';
 import { guardedRequest } from '../../../src/delivery/guarded-request.js';
 
-const openServers: Server[] = [];
-
-afterEach(async () => {
-  await Promise.all(openServers.splice(0).map((server) => new Promise<void>((done) => server.close(() => done()))));
-});
+const track = closeAfterEach();
 
 async function serving(body: string): Promise<string> {
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
-  openServers.push(server);
+  track(server);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/card.json`;
 }

@@ -1,28 +1,17 @@
 // A deadline shared by several exchanges (a card import's) ends an exchange when its signal aborts, as
 // its own timeout would (an answer already begun is kept, as for the timeout: guarded-request.ts).
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closeAfterEach } from '../../support/open-servers.js';
 import { guardedRequest } from '../../../src/delivery/guarded-request.js';
 
-const openServers: Server[] = [];
-
-afterEach(async () => {
-  await Promise.all(
-    openServers.splice(0).map(
-      (server) =>
-        new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-    ),
-  );
-});
+const track = closeAfterEach();
 
 // A server that never answers; `asked` is called once it has the request.
 async function hanging(asked: () => void): Promise<string> {
   const server = createServer(() => asked());
-  openServers.push(server);
+  track(server);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/keys.json`;
 }

@@ -1,25 +1,14 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { closeAfterEach } from '../../support/open-servers.js';
 import { parseRetryAfterMs, postWebhook, type PostWebhookOptions } from '../../../src/delivery/http-client.js';
 
 type ReceivedRequest = { method: string; url: string; headers: IncomingMessage['headers']; body: Buffer };
 
 type TestServer = { port: number; url: string; received: ReceivedRequest[] };
 
-const openServers: Server[] = [];
-
-afterEach(async () => {
-  await Promise.all(
-    openServers.splice(0).map(
-      (server) =>
-        new Promise<void>((done) => {
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-    ),
-  );
-});
+const track = closeAfterEach();
 
 /** A real HTTP server on 127.0.0.1 that records each request before handing it to `respond`. */
 async function startServer(respond: (req: IncomingMessage, res: ServerResponse) => void): Promise<TestServer> {
@@ -32,7 +21,7 @@ async function startServer(respond: (req: IncomingMessage, res: ServerResponse) 
       respond(req, res);
     });
   });
-  openServers.push(server);
+  track(server);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
   return { port, url: `http://127.0.0.1:${port}`, received };

@@ -1,15 +1,12 @@
 // Health probes dial through the same guarded request as deliveries: a name that resolves to a private
 // address is refused inside the socket's lookup unless private endpoints are allowed.
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { closeAfterEach } from '../../support/open-servers.js';
 import { probeUrl } from '../../../src/delivery/probe.js';
 
-const openServers: Server[] = [];
-
-afterEach(async () => {
-  await Promise.all(openServers.splice(0).map((server) => new Promise<void>((done) => server.close(() => done()))));
-});
+const track = closeAfterEach();
 
 /** A manifest server on 127.0.0.1 that counts the requests reaching it. */
 async function startManifestServer(): Promise<{ port: number; hits: () => number }> {
@@ -18,7 +15,7 @@ async function startManifestServer(): Promise<{ port: number; hits: () => number
     hits += 1;
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
-  openServers.push(server);
+  track(server);
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return { port: (server.address() as AddressInfo).port, hits: () => hits };
 }
