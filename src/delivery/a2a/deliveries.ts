@@ -20,7 +20,7 @@ import { deliveriesOfType, dropDelivery, hasA2ALink, insertDelivery, removeUnatt
 import { countPoll, linkOf, saveLink } from '../../stores/a2a-link-store.js';
 import { findTask, lastMoveActor } from '../../stores/task-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
-import { tokenHash, tokenMatches } from '../../services/task-token.js';
+import { isIssuedToken, tokenMatches } from '../../services/task-token.js';
 import { isTerminal } from '../../services/task-states.js';
 import type { TaskService } from '../../services/tasks/index.js';
 import type { FileService } from '../../services/files.js';
@@ -265,8 +265,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
       if (!task || !task.agent) return false;
       // A finished task's token no longer works on the callback, but the agent may still report on it
       // (its last events): recognised by the token the task was delivered with, and changing nothing.
-      const issued = tasks.tokenFor(task);
-      if (!tokenMatches(token, task.tokenHash) && !(issued !== null && tokenMatches(token, tokenHash(issued)))) return false;
+      if (!tokenMatches(token, task.tokenHash) && !isIssuedToken(deps.serverKey, task, token)) return false;
       // Our task is over: what the agent says now is acknowledged and changes nothing, and causes no call
       // back to it (a finished task's token must not be a way to make the service send requests).
       if (isTerminal(task.status)) return true;
