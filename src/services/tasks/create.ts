@@ -3,6 +3,7 @@
 import type { RawBuilder } from 'kysely';
 import { Prisma, type Task } from '../../generated/prisma/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import type { FileRow } from '../../files/store.js';
 import { invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { enqueueSql, jobCallSql } from '../../jobs/enqueue.js';
@@ -101,7 +102,7 @@ function newTaskRow(viewer: Viewer, input: CreateTaskInput, { createdAt, expires
 
 // A task that takes a credit, a card payment, input files, or waits for an agent: the insert and the
 // expiry job (one statement), then the rest in the same transaction.
-function createInTransaction(ctx: TaskCore, viewer: Viewer, row: NewTask, expiry: RawBuilder<unknown>, routed: Routed | null, files: Parameters<TaskCore['files']['link']>[3]) {
+function createInTransaction(ctx: TaskCore, viewer: Viewer, row: NewTask, expiry: RawBuilder<unknown>, routed: Routed | null, files: readonly FileRow[]) {
   const { clock } = ctx.deps;
   return tx(ctx, async (t, afterCommit): Promise<{ plan: PaymentPlan | null; task: TaskWithPayment | null }> => {
     const inserted = await insertTask(t, row, { now: clock.now(), job: expiry });
