@@ -253,6 +253,16 @@ export type File = {
     storageKey: string;
     createdAt: Timestamp;
     storedAt: Timestamp | null;
+    artifactPart: string | null;
+    uploadLinkId: string | null;
+};
+export type FileUploadLink = {
+    id: string;
+    userId: string;
+    credentialKind: string;
+    credentialId: string | null;
+    expiresAt: Timestamp;
+    createdAt: Timestamp;
 };
 export type IdempotencyRecord = {
     userId: string;
@@ -466,6 +476,7 @@ export type DB = {
     deliveries: Delivery;
     deliveryAttempts: DeliveryAttempt;
     emailLinks: EmailLink;
+    fileUploadLinks: FileUploadLink;
     files: File;
     idempotencyRecords: IdempotencyRecord;
     notifications: Notification;
