@@ -62,13 +62,21 @@ const overQuota = (quotaBytes: number, usedBytes: number) =>
     details: { quotaBytes, usedBytes },
   });
 
+// Another run is storing this artifact part at the moment; the caller tries again later.
+export class PartInFlightError extends Error {
+  constructor(artifactPart: string) {
+    super(`the file of ${artifactPart} is being stored by another run`);
+    this.name = 'PartInFlightError';
+  }
+}
+
 export function fileService(deps: Deps, storage: BlobStorage) {
   const { config, clock, logger } = deps;
   const store = fileStore(deps.sql);
 
   // `uploadLinkId`: the pre-signed link it comes by, which stores one file. `artifactPart`: the A2A
-  // artifact part it is kept from, kept once per task; null when another report of the task keeps it.
-  async function receive(ownerId: string, taskId: string | null, upload: Upload, uploadLinkId: string | null = null): Promise<FileView> {
+  // artifact part it is kept from, kept once per task.
+  async function receive(ownerId: string, taskId: string | null, upload: Upload, once: { uploadLinkId?: string; artifactPart?: string } = {}): Promise<FileView> {
     const { maxBytes, quotaBytes } = config.files;
     if (upload.declaredSize !== null && upload.declaredSize > maxBytes) throw tooLarge(maxBytes);
     const id = newId('fil');
@@ -80,8 +88,11 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       await store.lockOwner(ownerId, tx);
       const inUse = await store.usedBytes(ownerId, tx);
       if (inUse + reserved > quotaBytes || inUse >= quotaBytes) throw overQuota(quotaBytes, inUse);
-      const inserted = await store.insertUploading({ id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now(), uploadLinkId }, reserved, tx);
-      if (!inserted) throw new AppError('CONFLICT', 'this upload link has stored its file already; ask for a new one (createFileUpload)');
+      const row = { id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now(), ...once };
+      if (!(await store.insertUploading(row, reserved, tx))) {
+        if (once.artifactPart) throw new PartInFlightError(once.artifactPart);
+        throw new AppError('CONFLICT', 'this upload link has stored its file already; ask for a new one (createFileUpload)');
+      }
       return inUse;
     });
     const limit = Math.min(maxBytes, quotaBytes - used);
@@ -169,7 +180,7 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       if ((await liveUploadLinkUser(deps.sql, linkId!, clock.now())) !== userId) {
         throw new AppError('FORBIDDEN', 'this upload link no longer works: the credential that made it was revoked or has expired');
       }
-      return (upload) => receive(userId!, null, upload, linkId!);
+      return (upload) => receive(userId!, null, upload, { uploadLinkId: linkId! });
     },
 
     // A link to upload one file as the viewer, for 15 minutes, while the credential it was made with lives.
@@ -200,9 +211,16 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       return (upload) => receive(task.ownerId, taskId, upload);
     },
 
-    // A file an A2A agent returned in an artifact (delivery/a2a/artifact-files.ts): kept for the task like
-    // a result upload, counted against the quota of the agent's owner.
-    keepForTask: (ownerId: string, taskId: string, upload: Upload) => receive(ownerId, taskId, upload),
+    // A file an A2A agent returned in an artifact part (delivery/a2a/artifact-files.ts): kept for the task
+    // like a result upload, counted against the quota of the agent's owner, once per task and part. A part
+    // kept already is answered as it is, without fetching anything; one being stored right now (another
+    // run of the job) is a PartInFlightError, for the job to come back to.
+    async keepArtifactPart(ownerId: string, taskId: string, artifactPart: string, fetchUpload: () => Promise<Upload>): Promise<FileView> {
+      const existing = await store.byArtifactPart(taskId, artifactPart);
+      if (existing?.status === 'stored') return fileView(existing);
+      if (existing) throw new PartInFlightError(artifactPart);
+      return receive(ownerId, taskId, await fetchUpload(), { artifactPart });
+    },
 
     // Removes a kept file that ended up unused (its task's result was refused); the sweep retries on failure.
     discard,

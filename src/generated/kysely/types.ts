@@ -97,6 +97,7 @@ export type A2ATaskLink = {
     remoteTaskId: string;
     remoteContextId: string;
     polls: Generated<number>;
+    artifacts: unknown | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };

@@ -1,4 +1,7 @@
 -- AlterTable
+ALTER TABLE "a2a_task_links" ADD COLUMN     "artifacts" JSONB;
+
+-- AlterTable
 ALTER TABLE "files" ADD COLUMN     "artifact_part" TEXT,
 ADD COLUMN     "upload_link_id" TEXT;
 
