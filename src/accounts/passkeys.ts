@@ -101,8 +101,9 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
   return {
     async signUpOptions(raw: unknown) {
       if (deps.config.accounts.signup === 'closed') throw forbidden('new accounts are made by the operator on this server (SIGNUP=closed)');
+      // No look-up of the address here: options answer alike for every address (no enumeration). A
+      // taken address is refused when the account would be made (signUp), after a whole ceremony.
       const input = parseOrInvalid(signUpInput, raw);
-      if (await userStore(deps.sql).findByEmail(input.email)) throw emailTaken();
       const newUserId = newId('usr');
       const { generateRegistrationOptions } = await loadWebAuthn();
       const options = await generateRegistrationOptions({
@@ -126,7 +127,8 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       const now = clock.now();
       try {
         return await deps.sql.transaction().execute(async (tx) => {
-          await userStore(tx).insert({ id: userId, email: challenge.email!, name: challenge.name, emailVerifiedAt: null, at: now });
+          // Nobody has proven the address: the account holds it as a claim (see email-links.ts signIn).
+          await userStore(tx).insert({ id: userId, email: challenge.email!, name: challenge.name, emailVerifiedAt: null, emailUnproven: true, at: now });
           await passkeyStore(tx).insert({
             id: newId('pk'),
             userId,

@@ -10,7 +10,8 @@ import { notFound } from '../errors.js';
 import type { Viewer } from '../services/accounts.js';
 import { sessionStore } from './session-store.js';
 
-// lastSeenAt is written at most this often per session, so a busy page is not a write per request.
+// lastSeenAt is written at most this often per session, so a busy page is not a write per request:
+// a minute, or a tenth of the idle timeout when that is shorter.
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 export type SignInMethod = 'passkey' | 'email_link' | 'api_key' | 'sign_up';
@@ -37,7 +38,11 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
     }
   };
 
-  const idleSince = (lastSeenAt: Date, now: Date) => now.getTime() - lastSeenAt.getTime() > sessionIdleMs;
+  const resolutionMs = Math.min(LAST_SEEN_RESOLUTION_MS, Math.floor(sessionIdleMs / 10));
+  // The stored lastSeenAt lags the last use by up to resolutionMs (the throttle above), so a session is
+  // idle only once even its latest possible use is older than the timeout: one in use never ends, and an
+  // idle one ends at most resolutionMs late.
+  const idleSince = (lastSeenAt: Date, now: Date) => now.getTime() - lastSeenAt.getTime() > sessionIdleMs + resolutionMs;
 
   return {
     maxAgeMs: sessionMaxAgeMs,
@@ -69,7 +74,7 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
       const { session, user } = found;
       const now = clock.now();
       if (session.revokedAt || session.expiresAt <= now || idleSince(session.lastSeenAt, now)) return null;
-      if (now.getTime() - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) await store.touch(session.id, now);
+      if (now.getTime() - session.lastSeenAt.getTime() > resolutionMs) await store.touch(session.id, now);
       return { user: user as Viewer, sessionId: session.id, expiresAt: session.expiresAt };
     },
 

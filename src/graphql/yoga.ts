@@ -23,8 +23,9 @@ const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQL
 export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVerifier | null; logger: Logger; production: boolean }) {
   const { services, logger } = opts;
 
-  const authenticateHeader = (authorization: string | null | undefined) =>
-    authenticate(authorization, { accounts: services.accounts, oauth: services.oauth, verifyJwt: opts.verifyJwt, sessions: services.sessions });
+  // `path`: the endpoint the credential is used on (an app's token is bound to one); GraphQL by default.
+  const authenticateHeader = (authorization: string | null | undefined, path = '/graphql') =>
+    authenticate(authorization, { accounts: services.accounts, oauth: services.oauth, verifyJwt: opts.verifyJwt, sessions: services.sessions }, path);
 
   // `known`: the caller was already authenticated for rate limiting (http/admission.ts); not done twice.
   async function contextFor(authorization: string | null | undefined, known?: Authentication): Promise<Context> {

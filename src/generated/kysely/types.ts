@@ -437,6 +437,7 @@ export type User = {
     notificationUrl: string | null;
     notificationSecretEnc: string | null;
     emailVerifiedAt: Timestamp | null;
+    emailUnproven: Generated<boolean>;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };
