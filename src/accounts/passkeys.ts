@@ -1,7 +1,8 @@
 // Passkeys (WebAuthn) with @simplewebauthn/server: create an account with one, sign in with one
 // (discoverable credentials: the browser offers the user's passkeys, no email typed), add and remove
 // them. The relying party is the host of PUBLIC_BASE_URL (localhost in development); a challenge is
-// used once and expires after CHALLENGE_TTL_MS.
+// used once and expires after CHALLENGE_TTL_MS. A passkey is the whole sign-in (no password beside it), so
+// the authenticator must verify its user (PIN, fingerprint, face), not only see someone touch it.
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { lazyImport } from '../load-package.js';
@@ -89,7 +90,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       expectedChallenge: challenge.challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
-      requireUserVerification: false,
+      requireUserVerification: true,
     }).catch((error: unknown) => {
       deps.logger.info({ err: error }, 'passkey registration refused');
       throw refused();
@@ -113,7 +114,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
         userDisplayName: input.name,
         userID: new TextEncoder().encode(newUserId),
         attestationType: 'none',
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       });
       await newChallenge('sign_up', { email: input.email, name: input.name, newUserId }, options.challenge);
       return options;
@@ -151,7 +152,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
     async signInOptions() {
       // No allowCredentials: the browser offers whichever of its passkeys belong to this site.
       const { generateAuthenticationOptions } = await loadWebAuthn();
-      const options = await generateAuthenticationOptions({ rpID: relyingParty().rpID, userVerification: 'preferred' });
+      const options = await generateAuthenticationOptions({ rpID: relyingParty().rpID, userVerification: 'required' });
       await newChallenge('sign_in', {}, options.challenge);
       return options;
     },
@@ -170,7 +171,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
         expectedOrigin: origin,
         expectedRPID: rpID,
         credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: Number(passkey.counter), transports: passkey.transports as never },
-        requireUserVerification: false,
+        requireUserVerification: true,
       }).catch((error: unknown) => {
         deps.logger.info({ err: error }, 'passkey sign-in refused');
         throw refused();
@@ -193,7 +194,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
         userID: new TextEncoder().encode(user.id),
         attestationType: 'none',
         excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       });
       await newChallenge('add_passkey', { userId: user.id }, options.challenge);
       return options;
