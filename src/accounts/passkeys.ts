@@ -15,6 +15,7 @@ import { userStore } from './user-store.js';
 import { emailAddress } from './email-links.js';
 import type { SessionService } from './sessions.js';
 import { isSqlUniqueViolation } from './sql-errors.js';
+import { displayName } from '../services/display-name.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const RP_NAME = 'Task marketplace';
@@ -23,10 +24,10 @@ const MAX_PASSKEYS = 20;
 const loadWebAuthn = lazyImport(() => import('@simplewebauthn/server'));
 
 const signUpInput = z.object({
-  name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+  name: z.string().transform(displayName).pipe(z.string().min(1, 'is required').max(100, 'must be at most 100 characters')),
   email: z.string().trim().toLowerCase().pipe(emailAddress),
 });
-const passkeyName = z.string().trim().min(1, 'is required').max(60, 'must be at most 60 characters');
+const passkeyName = z.string().transform(displayName).pipe(z.string().min(1, 'is required').max(60, 'must be at most 60 characters'));
 // The browser's answer: checked for shape here, for content by the library.
 const credentialResponse = z.object({
   id: z.string().min(1).max(1024),

@@ -42,7 +42,6 @@ export function accountRoutes(opts: {
   baseUrl: () => string;
 }): ProtocolRoute {
   const { services, admission } = opts;
-  const secure = () => opts.baseUrl().startsWith('https:');
   const userAgent = (req: IncomingMessage) => req.headers['user-agent'];
 
   // Answers a sign-in: the new session's cookie, and the user. A session the browser held before is
@@ -51,7 +50,7 @@ export function accountRoutes(opts: {
     const previous = call.auth?.credential;
     if (previous?.kind === 'session' && previous.id && call.auth?.viewer) await services.sessions.end(call.auth.viewer.id, previous.id);
     const user = await services.deps.prisma.user.findUniqueOrThrow({ where: { id: opened.userId }, select: { id: true, email: true, name: true } });
-    sendJson(call.res, status, { data: { user, ...extra } }, { 'set-cookie': sessionCookie(opened.secret, { maxAgeMs: services.sessions.maxAgeMs, secure: secure() }), 'cache-control': 'no-store' });
+    sendJson(call.res, status, { data: { user, ...extra } }, { 'set-cookie': sessionCookie(opened.secret, { maxAgeMs: services.sessions.maxAgeMs, baseUrl: opts.baseUrl() }), 'cache-control': 'no-store' });
   }
 
   // One attempt of the address's failed sign-in budget (the one wrong API keys use): guessing links or keys is throttled.
@@ -125,12 +124,14 @@ export function accountRoutes(opts: {
     if (found.scopes && allScopes.some((scope) => !found.scopes!.includes(scope))) {
       throw forbidden('this key has limited scopes; a dashboard session needs a key with every scope');
     }
-    const opened = await services.sessions.open(found.viewer.id, 'api_key', userAgent(call.req));
+    // The session lives no longer than the key or token it was made from, and a revoked key ends it.
+    const apiKeyId = found.credential?.kind === 'apiKey' ? found.credential.id : null;
+    const opened = await services.sessions.open(found.viewer.id, 'api_key', userAgent(call.req), undefined, { apiKeyId, expiresAt: found.expiresAt ?? null });
     await signedIn(call, 200, { ...opened, userId: found.viewer.id });
   });
   on('POST', '/v1/auth/sign-out', async ({ res, auth }) => {
     if (auth?.viewer && auth.credential?.kind === 'session' && auth.credential.id) await services.sessions.end(auth.viewer.id, auth.credential.id);
-    res.writeHead(204, { 'set-cookie': clearedSessionCookie(secure()) }).end();
+    res.writeHead(204, { 'set-cookie': clearedSessionCookie(opts.baseUrl()) }).end();
   });
 
   on('GET', '/v1/account/sessions', async ({ res, auth }) => {
@@ -140,12 +141,12 @@ export function accountRoutes(opts: {
   on('DELETE', '/v1/account/sessions', async ({ res, auth }) => {
     const viewer = accountViewer(auth);
     const revoked = await services.sessions.revokeAll(viewer.id);
-    sendJson(res, 200, { data: { revoked } }, viewer.sessionId ? { 'set-cookie': clearedSessionCookie(secure()) } : {});
+    sendJson(res, 200, { data: { revoked } }, viewer.sessionId ? { 'set-cookie': clearedSessionCookie(opts.baseUrl()) } : {});
   });
   on('DELETE', '/v1/account/sessions/:id', async ({ res, auth, params }) => {
     const viewer = accountViewer(auth);
     await services.sessions.revoke(viewer.id, params[0]!);
-    res.writeHead(204, params[0] === viewer.sessionId ? { 'set-cookie': clearedSessionCookie(secure()) } : {}).end();
+    res.writeHead(204, params[0] === viewer.sessionId ? { 'set-cookie': clearedSessionCookie(opts.baseUrl()) } : {}).end();
   });
   on('GET', '/v1/account/passkeys', async ({ res, auth }) => {
     sendJson(res, 200, { data: await services.passkeys.list(accountViewer(auth).id) });

@@ -49,11 +49,20 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
 
     // A new session for the user; the secret goes into the cookie and nowhere else. `db`: the transaction
     // of the sign-in that opens it (an account created at sign-up), else the database.
-    async open(userId: string, method: SignInMethod, userAgent: string | undefined, db: SqlDb = deps.sql): Promise<{ secret: string; id: string; expiresAt: Date }> {
+    // `from`: the credential a session made from one (a pasted API key or identity provider token) is
+    // bound to: it ends when that credential expires, and with the key when the key is revoked.
+    async open(
+      userId: string,
+      method: SignInMethod,
+      userAgent: string | undefined,
+      db: SqlDb = deps.sql,
+      from: { apiKeyId?: string | null; expiresAt?: Date | null } = {},
+    ): Promise<{ secret: string; id: string; expiresAt: Date }> {
       const secret = randomBytes(32).toString('base64url');
       const now = clock.now();
       const id = newId('ses');
-      const expiresAt = new Date(now.getTime() + sessionMaxAgeMs);
+      const lifetimeEnds = now.getTime() + sessionMaxAgeMs;
+      const expiresAt = new Date(from.expiresAt ? Math.min(lifetimeEnds, from.expiresAt.getTime()) : lifetimeEnds);
       await sessionStore(db).insert({
         id,
         userId,
@@ -63,6 +72,7 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
         createdAt: now,
         lastSeenAt: now,
         expiresAt,
+        apiKeyId: from.apiKeyId ?? null,
       });
       return { secret, id, expiresAt };
     },
@@ -98,6 +108,13 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
 
     // Sessions that ended more than a day ago (revoked or past their maximum age) are of no more use.
     prune: () => store.prune(new Date(clock.now().getTime() - 86_400_000)),
+
+    // The key they were made from was revoked (in `db`, the revocation's transaction): its sessions end
+    // with it. Returns the announcement to make once that transaction committed.
+    async endMadeFromKey(apiKeyId: string, db: SqlDb): Promise<() => Promise<void>> {
+      const ids = await sessionStore(db).revokeMadeFromKey(apiKeyId, clock.now());
+      return () => announce(ids);
+    },
 
     // "Sign out everywhere": every session of the user, this one included.
     async revokeAll(userId: string): Promise<number> {

@@ -10,6 +10,7 @@ import { sha256Hex } from '../crypto/tokens.js';
 import { newId } from '../ids.js';
 import { allScopes, isScope, type Scope } from '../auth/scopes.js';
 import * as store from '../stores/oauth-store.js';
+import { displayName } from './display-name.js';
 
 export const ACCESS_TOKEN_PREFIX = 'tma_';
 const REFRESH_TOKEN_PREFIX = 'tmr_';
@@ -156,7 +157,9 @@ export function oauthService(deps: Deps) {
       if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
         throw new OAuthError('invalid_client_metadata', 'grant_types may be authorization_code and refresh_token');
       }
-      const name = typeof body.client_name === 'string' && body.client_name.trim() ? body.client_name.trim().slice(0, 100) : 'Unnamed app';
+      // The consent page shows the name: without text-direction marks or control characters.
+      const given = typeof body.client_name === 'string' ? displayName(body.client_name).slice(0, 100) : '';
+      const name = given || 'Unnamed app';
       const clientUri = typeof body.client_uri === 'string' && /^https?:\/\//.test(body.client_uri) ? body.client_uri.slice(0, 2000) : null;
       const client = await store.insertClient(db, { id: newId('app'), name, redirectUris: uris as string[], clientUri });
       return {

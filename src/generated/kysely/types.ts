@@ -364,6 +364,7 @@ export type Session = {
     lastSeenAt: Timestamp;
     expiresAt: Timestamp;
     revokedAt: Timestamp | null;
+    apiKeyId: string | null;
 };
 export type Task = {
     id: string;

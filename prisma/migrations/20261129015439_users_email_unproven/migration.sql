@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "users" ADD COLUMN     "email_unproven" BOOLEAN NOT NULL DEFAULT false;
