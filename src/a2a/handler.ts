@@ -252,7 +252,8 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       const pageSize = Math.min(Math.max(params.pageSize ?? 50, 1), 100);
       query.set('limit', String(pageSize));
       if (params.pageToken) query.set('cursor', params.pageToken);
-      const status = OUR_STATUS[params.status];
+      // Own keys only: a status named `constructor` is no status.
+      const status = Object.hasOwn(OUR_STATUS, String(params.status)) ? OUR_STATUS[params.status] : undefined;
       if (status) query.set('status', status);
       const body = await this.run(operations.listTasks, { query }, 'task');
       let tasks = (body.data as OurTask[]).map(toA2ATask);

@@ -36,7 +36,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     if (auth.authError) throw unauthenticated(auth.authError);
     const request = currentRequest();
     if (request && auth.viewer) request.principalId = auth.viewer.id;
-    return { viewer: auth.viewer, scopes: auth.scopes, services, prisma: services.deps.prisma };
+    return { viewer: auth.viewer, scopes: auth.scopes, credential: auth.credential, services, prisma: services.deps.prisma };
   }
 
   const yoga = createYoga<object, Context>({
