@@ -375,6 +375,7 @@ export type Session = {
     lastSeenAt: Timestamp;
     expiresAt: Timestamp;
     revokedAt: Timestamp | null;
+    apiKeyId: string | null;
 };
 export type Task = {
     id: string;
@@ -448,6 +449,7 @@ export type User = {
     notificationUrl: string | null;
     notificationSecretEnc: string | null;
     emailVerifiedAt: Timestamp | null;
+    emailUnproven: Generated<boolean>;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };
