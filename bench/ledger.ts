@@ -2,7 +2,10 @@
 // at a time on the same server in one run, the service (bench/ledger/service.ts) beside the floor
 // (bench/floor/server.ts), on one scratch PostgreSQL database, interleaved round by round.
 //
-//   npm run bench:ledger -- [--seconds 5] [--rounds 2] [--connections 8] [--postgres URL]
+//   npm run bench:ledger -- [--seconds 5] [--rounds 2] [--connections 8] [--postgres URL] [--profile DIR]
+//
+// --profile DIR writes a V8 CPU profile of the service process over the whole run into DIR
+// (summarise it with bench/profile-summary.ts).
 //
 // Each line is the process's CPU time (user + system, from /proc) over a closed loop of requests (or a
 // drained queue of jobs) divided by their number, the medians of the rounds; the "adds" column is the
@@ -29,6 +32,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '2' },
     connections: { type: 'string', default: '8' },
     noop: { type: 'string', default: '500' },
+    profile: { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -152,7 +156,8 @@ async function main() {
     const serviceBase = `http://127.0.0.1:${servicePort}`;
     const secretKey = randomBytes(32).toString('hex');
     // The service's benchmark settings (bench/service.ts), in a process of its own.
-    const service = spawn(process.execPath, ['--optimize-for-size', '--import', 'tsx', 'bench/ledger/service.ts'], {
+    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+    const service = spawn(process.execPath, ['--optimize-for-size', ...profile, '--import', 'tsx', 'bench/ledger/service.ts'], {
       env: {
         ...process.env,
         NODE_ENV: 'production',
