@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '8' },
     noop: { type: 'string', default: '500' },
     profile: { type: 'string' },
+    // Some lines of the service only, no floor (to profile one layer): e.g. --only listRest or --only tasks.
+    only: { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -44,6 +46,8 @@ if (![seconds, rounds, connections, noopJobs].every((n) => Number.isInteger(n) &
   console.error('usage: npm run bench:ledger -- [--seconds S (1-120)] [--rounds N (1-10)] [--connections N (1-64)] [--noop JOBS] [--postgres URL]');
   process.exit(2);
 }
+const only = args.only ? new Set(args.only.split(',')) : null;
+const wanted = (line: string) => !only || only.has(line);
 const log = (message: string) => process.stderr.write(`${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
@@ -191,6 +195,8 @@ async function main() {
       if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
       return body;
     };
+    // A keep-alive socket of the readiness check may have been closed by the server while the CLI ran.
+    const fetch = (url: string, init: RequestInit) => globalThis.fetch(url, init).catch(() => sleep(100).then(() => globalThis.fetch(url, init)));
     const created = await ok(
       await fetch(`${serviceBase}/v1/agents`, {
         method: 'POST',
@@ -239,12 +245,21 @@ async function main() {
     const measureService = async (): Promise<Partial<Record<Line, number>>> => {
       const pid = service.pid!;
       const out: Partial<Record<Line, number>> = {};
-      out.bare = (await closedLoop(pid, get(`${serviceBase}/ledger/bare`))).us;
-      out.router = (await closedLoop(pid, get(`${serviceBase}/healthz`))).us;
-      out.auth = (await closedLoop(pid, get(`${serviceBase}/ledger/auth`))).us;
-      out.listStore = (await closedLoop(pid, get(`${serviceBase}/ledger/list`))).us;
-      out.listRest = (await closedLoop(pid, get(`${serviceBase}/v1/tasks?limit=1`))).us;
-      out.event = (await closedLoop(pid, get(`${serviceBase}/ledger/event`))).us;
+      const probes: [Line, string][] = [
+        ['bare', '/ledger/bare'],
+        ['router', '/healthz'],
+        ['auth', '/ledger/auth'],
+        ['listStore', '/ledger/list'],
+        ['listRest', '/v1/tasks?limit=1'],
+        ['event', '/ledger/event'],
+      ];
+      for (const [line, path] of probes) if (wanted(line)) out[line] = (await closedLoop(pid, get(`${serviceBase}${path}`))).us;
+      if (wanted('tasks')) await measureTasks(out);
+      if (wanted('worker')) await measureWorker(out);
+      return out;
+    };
+    const measureTasks = async (out: Partial<Record<Line, number>>) => {
+      const pid = service.pid!;
       const before = agent.deliveries.length;
       const direct = await closedLoop(pid, post(`${serviceBase}/ledger/create`));
       out.createStore = direct.us;
@@ -255,12 +270,14 @@ async function main() {
       await untilDelivered(before + tasks);
       out.callback = (await closedLoop(pid, callbacks(before))).us;
       await control(`${serviceBase}/ledger/worker/stop`);
+    };
+    const measureWorker = async (out: Partial<Record<Line, number>>) => {
+      const pid = service.pid!;
       // graphile-worker alone: the same number of no-op jobs as a round delivers, added beforehand.
       await db.query(`SELECT graphile_worker.add_job('ledger_noop', '{}'::json) FROM generate_series(1, $1)`, [noopJobs]);
       const noopLeft = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'ledger_noop'`)).rows[0]!.n);
       out.worker = await drain(pid, () => control(`${serviceBase}/ledger/noop/start`), noopLeft, noopJobs);
       await control(`${serviceBase}/ledger/noop/stop`);
-      return out;
     };
 
     const measureFloor = async (): Promise<Partial<Record<Line, number>>> => {
@@ -283,14 +300,14 @@ async function main() {
     log('warm-up');
     phaseSeconds = 1;
     await measureService();
-    await measureFloor();
+    if (!only) await measureFloor();
     phaseSeconds = seconds;
 
     const results: { service: Partial<Record<Line, number>>[]; floor: Partial<Record<Line, number>>[] } = { service: [], floor: [] };
     for (let round = 1; round <= rounds; round++) {
       const order = round % 2 === 1 ? (['service', 'floor'] as const) : (['floor', 'service'] as const);
       log(`round ${round} of ${rounds}: ${order.join(', then ')}; ${seconds} s a phase`);
-      for (const name of order) results[name].push(await (name === 'service' ? measureService() : measureFloor()));
+      for (const name of order) if (!only || name === 'service') results[name].push(await (name === 'service' ? measureService() : measureFloor()));
     }
 
     const of = (name: 'service' | 'floor', line: Line) => {
