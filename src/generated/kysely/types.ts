@@ -206,6 +206,7 @@ export type CreditLedgerEntry = {
     delta: number;
     taskId: string | null;
     intentId: string | null;
+    amountCents: number | null;
     createdAt: Generated<Timestamp>;
 };
 export type Delivery = {
@@ -336,6 +337,8 @@ export type Payment = {
     cardLast4: string | null;
     heldAt: Timestamp | null;
     settledAt: Timestamp | null;
+    receiptUrl: string | null;
+    transferredAt: Timestamp | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };
