@@ -24,7 +24,8 @@ describe.each(['stripe', 'simulated'] as const)('billing pages with the %s proce
   let owner: { id: string; apiKey: string };
   let agentId: string;
 
-  const gql = async (query: string, key?: string, variables: Record<string, unknown> = {}) => ({ body: await world.server.api.graphql(query, variables, key) });
+  // Answers are read field by field.
+  const gql = async (query: string, key?: string, variables: Record<string, unknown> = {}): Promise<{ body: any }> => ({ body: await world.server.api.graphql(query, variables, key) });
 
   beforeAll(async () => {
     world = await startPaymentWorld(provider);

@@ -35,10 +35,11 @@ const STRIPE_JS = String.raw`(() => {
   // The 3-D Secure step: Stripe's challenge in a frame over the page, answered by the cardholder there.
   async function challenge(key, clientSecret) {
     const overlay = document.createElement('div');
-    overlay.setAttribute('style', 'position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:center;justify-content:center;z-index:1000');
+    // Styles through the CSSOM, as Stripe.js sets them: the page's policy refuses style attributes.
+    Object.assign(overlay.style, { position: 'fixed', inset: '0', background: 'rgba(0,0,0,.5)', display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: '1000' });
     const frame = document.createElement('iframe');
     frame.title = '3D Secure authentication';
-    frame.setAttribute('style', 'width:min(400px,90vw);height:300px;border:0;background:#fff');
+    Object.assign(frame.style, { width: 'min(400px, 90vw)', height: '300px', border: '0', background: '#fff' });
     const params = new URLSearchParams({ key, clientSecret, origin: location.origin });
     frame.src = CHALLENGE_ORIGIN + '/3d_secure_2/test#' + params;
     overlay.appendChild(frame);
@@ -77,7 +78,7 @@ const STRIPE_JS = String.raw`(() => {
                 const node = typeof target === 'string' ? document.querySelector(target) : target;
                 const frame = document.createElement('iframe');
                 frame.title = 'Secure payment input frame';
-                frame.setAttribute('style', 'width:100%;height:210px;border:0');
+                Object.assign(frame.style, { width: '100%', height: '210px', border: '0' });
                 const kind = idOf(clientSecret).startsWith('seti_') ? 'setup' : 'payment';
                 frame.src = FRAME_ORIGIN + '/v3/elements-inner-payment.html#' + new URLSearchParams({ key, clientSecret, kind, origin: location.origin });
                 node.appendChild(frame);

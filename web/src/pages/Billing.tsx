@@ -4,7 +4,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { gql, errorText } from '../api.js';
 import { cardWords, label, price } from '../format.js';
-import type { DashBillingFragment } from '../generated/gql/graphql.js';
+import type { DashBillingPageQuery } from '../generated/gql/graphql.js';
+
+type DashBillingFragment = DashBillingPageQuery['billing'];
 import { Link, useLocation } from '../router.js';
 import { Empty, ErrorNote, LoadError, PageTitle, Skeleton } from '../components/ui.js';
 import { When } from '../components/When.js';
@@ -43,7 +45,7 @@ export function Billing() {
       <BillingTabs current="billing" />
       <TestPaymentNote what="payment setup" />
       <div className="billing-grid">
-        <CardOnFile billing={billing} onChange={setBilling} />
+        <CardOnFile billing={billing} onChange={(card) => setBilling({ ...billing, card })} />
         <section aria-labelledby="spent" className="panel">
           <h2 id="spent">This month</h2>
           <p className="figure" data-testid="spent-this-month">
@@ -61,7 +63,7 @@ export function Billing() {
 // Amounts in dollars and cents, $0.00 included.
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-function CardOnFile({ billing, onChange }: { billing: DashBillingFragment; onChange: (b: DashBillingFragment) => void }) {
+function CardOnFile({ billing, onChange }: { billing: DashBillingFragment; onChange: (card: DashBillingFragment['card']) => void }) {
   const settings = usePaymentSettings();
   const [setupSecret, setSetupSecret] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
@@ -84,7 +86,7 @@ function CardOnFile({ billing, onChange }: { billing: DashBillingFragment; onCha
 
   async function save(paymentMethodId: string | null) {
     if (!paymentMethodId) throw new Error('The processor did not say which card was saved');
-    onChange((await gql(SetDefaultCardMutation, { input: { paymentMethodId } })).setDefaultPaymentMethod);
+    onChange((await gql(SetDefaultCardMutation, { input: { paymentMethodId } })).setDefaultPaymentMethod.card);
     setAdding(false);
     setSetupSecret(null);
   }
@@ -94,7 +96,7 @@ function CardOnFile({ billing, onChange }: { billing: DashBillingFragment; onCha
     setBusy(true);
     setError(null);
     try {
-      onChange((await gql(RemoveCardMutation)).removePaymentMethod);
+      onChange((await gql(RemoveCardMutation)).removePaymentMethod.card);
     } catch (e) {
       setError(errorText(e));
     } finally {

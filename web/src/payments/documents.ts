@@ -21,45 +21,39 @@ export const HoldConfirmationQuery = graphql(`
   }
 `);
 
-graphql(`
-  fragment DashBilling on Billing {
-    card {
-      brand
-      last4
-    }
-    credits {
-      agentId
-      balance
-      agent {
-        id
-        name
-        slug
-        priceCents
-      }
-    }
-    spentThisMonthCents
-    payments(first: 50) {
-      taskId
-      taskTitle
-      agentName
-      agentSlug
-      method
-      status
-      amountCents
-      cardBrand
-      cardLast4
-      heldAt
-      settledAt
-      createdAt
-      receiptUrl
-    }
-  }
-`);
-
 export const BillingQuery = graphql(`
   query DashBillingPage {
     billing {
-      ...DashBilling
+      card {
+        brand
+        last4
+      }
+      credits {
+        agentId
+        balance
+        agent {
+          id
+          name
+          slug
+          priceCents
+        }
+      }
+      spentThisMonthCents
+      payments {
+        taskId
+        taskTitle
+        agentName
+        agentSlug
+        method
+        status
+        amountCents
+        cardBrand
+        cardLast4
+        heldAt
+        settledAt
+        createdAt
+        receiptUrl
+      }
     }
   }
 `);
@@ -72,7 +66,7 @@ export const PayoutsQuery = graphql(`
         onboarding
         owedCents
         transferredCents
-        earnings(first: 50) {
+        earnings {
           taskId
           taskTitle
           agentName
@@ -99,7 +93,10 @@ export const CreateSetupIntentMutation = graphql(`
 export const SetDefaultCardMutation = graphql(`
   mutation DashSetDefaultCard($input: SetDefaultPaymentMethodInput!) {
     setDefaultPaymentMethod(input: $input) {
-      ...DashBilling
+      card {
+        brand
+        last4
+      }
     }
   }
 `);
@@ -107,7 +104,10 @@ export const SetDefaultCardMutation = graphql(`
 export const RemoveCardMutation = graphql(`
   mutation DashRemoveCard {
     removePaymentMethod {
-      ...DashBilling
+      card {
+        brand
+        last4
+      }
     }
   }
 `);

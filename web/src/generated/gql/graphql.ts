@@ -519,8 +519,6 @@ export type DashHoldConfirmationQueryVariables = Exact<{
 
 export type DashHoldConfirmationQuery = { taskHoldConfirmation: { clientSecret: string, amountCents: number } | null };
 
-export type DashBillingFragment = { spentThisMonthCents: number, card: { brand: string | null, last4: string | null } | null, credits: Array<{ agentId: string, balance: number, agent: { id: string, name: string, slug: string, priceCents: number } }>, payments: Array<{ taskId: string, taskTitle: string, agentName: string | null, agentSlug: string | null, method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null, createdAt: string, receiptUrl: string | null }> };
-
 export type DashBillingPageQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -541,12 +539,12 @@ export type DashSetDefaultCardMutationVariables = Exact<{
 }>;
 
 
-export type DashSetDefaultCardMutation = { setDefaultPaymentMethod: { spentThisMonthCents: number, card: { brand: string | null, last4: string | null } | null, credits: Array<{ agentId: string, balance: number, agent: { id: string, name: string, slug: string, priceCents: number } }>, payments: Array<{ taskId: string, taskTitle: string, agentName: string | null, agentSlug: string | null, method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null, createdAt: string, receiptUrl: string | null }> } };
+export type DashSetDefaultCardMutation = { setDefaultPaymentMethod: { card: { brand: string | null, last4: string | null } | null } };
 
 export type DashRemoveCardMutationVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashRemoveCardMutation = { removePaymentMethod: { spentThisMonthCents: number, card: { brand: string | null, last4: string | null } | null, credits: Array<{ agentId: string, balance: number, agent: { id: string, name: string, slug: string, priceCents: number } }>, payments: Array<{ taskId: string, taskTitle: string, agentName: string | null, agentSlug: string | null, method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null, createdAt: string, receiptUrl: string | null }> } };
+export type DashRemoveCardMutation = { removePaymentMethod: { card: { brand: string | null, last4: string | null } | null } };
 
 export type DashBuyCreditsMutationVariables = Exact<{
   input: BuyCreditsInput;
@@ -702,40 +700,6 @@ export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
   pushNotifications
 }
     `, {"fragmentName":"DashOwnAgent"}) as unknown as TypedDocumentString<DashOwnAgentFragment, unknown>;
-export const DashBillingFragmentDoc = new TypedDocumentString(`
-    fragment DashBilling on Billing {
-  card {
-    brand
-    last4
-  }
-  credits {
-    agentId
-    balance
-    agent {
-      id
-      name
-      slug
-      priceCents
-    }
-  }
-  spentThisMonthCents
-  payments(first: 50) {
-    taskId
-    taskTitle
-    agentName
-    agentSlug
-    method
-    status
-    amountCents
-    cardBrand
-    cardLast4
-    heldAt
-    settledAt
-    createdAt
-    receiptUrl
-  }
-}
-    `, {"fragmentName":"DashBilling"}) as unknown as TypedDocumentString<DashBillingFragment, unknown>;
 export const DashTaskFilesDocument = new TypedDocumentString(`
     query DashTaskFiles($id: ID!) {
   task(id: $id) {
@@ -2503,41 +2467,39 @@ export const DashHoldConfirmationDocument = new TypedDocumentString(`
 export const DashBillingPageDocument = new TypedDocumentString(`
     query DashBillingPage {
   billing {
-    ...DashBilling
-  }
-}
-    fragment DashBilling on Billing {
-  card {
-    brand
-    last4
-  }
-  credits {
-    agentId
-    balance
-    agent {
-      id
-      name
-      slug
-      priceCents
+    card {
+      brand
+      last4
+    }
+    credits {
+      agentId
+      balance
+      agent {
+        id
+        name
+        slug
+        priceCents
+      }
+    }
+    spentThisMonthCents
+    payments {
+      taskId
+      taskTitle
+      agentName
+      agentSlug
+      method
+      status
+      amountCents
+      cardBrand
+      cardLast4
+      heldAt
+      settledAt
+      createdAt
+      receiptUrl
     }
   }
-  spentThisMonthCents
-  payments(first: 50) {
-    taskId
-    taskTitle
-    agentName
-    agentSlug
-    method
-    status
-    amountCents
-    cardBrand
-    cardLast4
-    heldAt
-    settledAt
-    createdAt
-    receiptUrl
-  }
-}`) as unknown as TypedDocumentString<DashBillingPageQuery, DashBillingPageQueryVariables>;
+}
+    `) as unknown as TypedDocumentString<DashBillingPageQuery, DashBillingPageQueryVariables>;
 export const DashPayoutsDocument = new TypedDocumentString(`
     query DashPayouts {
   billing {
@@ -2546,7 +2508,7 @@ export const DashPayoutsDocument = new TypedDocumentString(`
       onboarding
       owedCents
       transferredCents
-      earnings(first: 50) {
+      earnings {
         taskId
         taskTitle
         agentName
@@ -2571,79 +2533,23 @@ export const DashCreateSetupIntentDocument = new TypedDocumentString(`
 export const DashSetDefaultCardDocument = new TypedDocumentString(`
     mutation DashSetDefaultCard($input: SetDefaultPaymentMethodInput!) {
   setDefaultPaymentMethod(input: $input) {
-    ...DashBilling
-  }
-}
-    fragment DashBilling on Billing {
-  card {
-    brand
-    last4
-  }
-  credits {
-    agentId
-    balance
-    agent {
-      id
-      name
-      slug
-      priceCents
+    card {
+      brand
+      last4
     }
   }
-  spentThisMonthCents
-  payments(first: 50) {
-    taskId
-    taskTitle
-    agentName
-    agentSlug
-    method
-    status
-    amountCents
-    cardBrand
-    cardLast4
-    heldAt
-    settledAt
-    createdAt
-    receiptUrl
-  }
-}`) as unknown as TypedDocumentString<DashSetDefaultCardMutation, DashSetDefaultCardMutationVariables>;
+}
+    `) as unknown as TypedDocumentString<DashSetDefaultCardMutation, DashSetDefaultCardMutationVariables>;
 export const DashRemoveCardDocument = new TypedDocumentString(`
     mutation DashRemoveCard {
   removePaymentMethod {
-    ...DashBilling
-  }
-}
-    fragment DashBilling on Billing {
-  card {
-    brand
-    last4
-  }
-  credits {
-    agentId
-    balance
-    agent {
-      id
-      name
-      slug
-      priceCents
+    card {
+      brand
+      last4
     }
   }
-  spentThisMonthCents
-  payments(first: 50) {
-    taskId
-    taskTitle
-    agentName
-    agentSlug
-    method
-    status
-    amountCents
-    cardBrand
-    cardLast4
-    heldAt
-    settledAt
-    createdAt
-    receiptUrl
-  }
-}`) as unknown as TypedDocumentString<DashRemoveCardMutation, DashRemoveCardMutationVariables>;
+}
+    `) as unknown as TypedDocumentString<DashRemoveCardMutation, DashRemoveCardMutationVariables>;
 export const DashBuyCreditsDocument = new TypedDocumentString(`
     mutation DashBuyCredits($input: BuyCreditsInput!, $idempotencyKey: String) {
   buyCredits(input: $input, idempotencyKey: $idempotencyKey) {
