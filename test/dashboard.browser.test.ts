@@ -591,6 +591,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.keyboard.type('Thank you');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/tasks\/tsk_\w+$/);
+    // The card hold's test form, by keyboard too.
+    await tabTo(page, page.getByRole('button', { name: 'Confirm test payment' }));
+    await page.keyboard.press('Enter');
     const status = page.locator('.status-line');
     await status.getByText('in progress').waitFor();
 
