@@ -1,5 +1,6 @@
 // Billing: the saved card, credit balances and purchases, payouts to agent owners.
 import { builder } from './builder.js';
+import { readableWith } from './kind-scopes.js';
 import { PublicAgentRef } from './agents.js';
 import { MAX_BILLING_ROWS, paymentMethodId, type BillingSummary } from '../services/billing.js';
 import type { EarningRow, PaymentHistoryRow } from '../stores/billing-store.js';
@@ -7,6 +8,7 @@ import { PaymentMethodEnum, PaymentStatusEnum } from './task-payment.js';
 import { purchaseInput } from '../services/credits.js';
 
 export const CreditBalanceRef = builder.prismaObject('CreditBalance', {
+  authScopes: readableWith('billing'),
   description: "The caller's credits for one agent; each pays for one task of that agent",
   fields: (t) => ({
     agentId: t.exposeID('agentId'),
