@@ -78,7 +78,7 @@ const STRIPE_JS = String.raw`(() => {
                 const node = typeof target === 'string' ? document.querySelector(target) : target;
                 const frame = document.createElement('iframe');
                 frame.title = 'Secure payment input frame';
-                Object.assign(frame.style, { width: '100%', height: '210px', border: '0' });
+                Object.assign(frame.style, { display: 'block', width: '100%', height: '210px', border: '0' });
                 const kind = idOf(clientSecret).startsWith('seti_') ? 'setup' : 'payment';
                 frame.src = FRAME_ORIGIN + '/v3/elements-inner-payment.html#' + new URLSearchParams({ key, clientSecret, kind, origin: location.origin });
                 node.appendChild(frame);
