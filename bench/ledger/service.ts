@@ -44,7 +44,7 @@ const { services } = app;
 const bus = services.deps.events;
 
 const authenticateHeader = (header: string | undefined) =>
-  authenticate(header, { accounts: services.accounts, oauth: services.oauth, verifyJwt: null, sessions: services.sessions });
+  authenticate(header, { accounts: services.accounts, oauth: services.oauth, verifyJwt: null, sessions: services.sessions }, '/v1/tasks');
 
 const readBody = (req: http.IncomingMessage) =>
   new Promise<string>((resolve, reject) => {
