@@ -179,7 +179,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await shot(page, 'agent-public');
 
     await page.goto(`${server.url}/sign-in`);
-    await page.getByText('user create').waitFor();
+    await page.getByLabel('API key').waitFor();
+    // A public page shows no server command.
+    expect(await page.locator('body').textContent()).not.toMatch(/npm run|user create/);
     // No identity provider is configured, so there is no field for its access tokens.
     expect(await page.getByLabel(/Access token/).count()).toBe(0);
     await shot(page, 'sign-in');
