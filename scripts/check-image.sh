@@ -187,8 +187,12 @@ done
 curl -sf "$BASE_URL/readyz" >/dev/null || { echo 'the service did not become ready'; exit 1; }
 echo "ready on $BASE_URL in $(seconds "$start") s"
 # The image's own HEALTHCHECK command, run inside it.
-health=$(bah inspect --format '{{json .Docker.Config.Healthcheck.Test}}' "$IMAGE" |
-  node -pe 'const t = JSON.parse(require("fs").readFileSync(0)); t[0] === "CMD-SHELL" ? t[1] : t.slice(1).map((a) => JSON.stringify(a)).join(" ")')
+health=$(bah inspect --type image "$IMAGE" | node -e '
+  const image = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  const test = image.Docker?.config?.Healthcheck?.Test;
+  if (!Array.isArray(test)) { console.error("the image has no HEALTHCHECK"); process.exit(1); }
+  console.log(test[0] === "CMD-SHELL" ? test[1] : test.slice(1).map((a) => JSON.stringify(a)).join(" "));
+')
 bah run --isolation chroot --env "PORT=$PORT" "$CONTAINER" -- sh -c "$health" || { echo "the HEALTHCHECK failed: $health"; exit 1; }
 echo 'the image HEALTHCHECK passes'
 

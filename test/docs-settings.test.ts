@@ -42,6 +42,12 @@ describe('the docs agree with the code', () => {
     expect(broken).toEqual([]);
   });
 
+  it('building-an-agent.md shows the minimal agent exactly as examples/minimal-agent/agent.mjs is', () => {
+    const page = read('docs/building-an-agent.md');
+    const shown = page.slice(page.indexOf('```js\n', page.indexOf('**4. Run the agent.**')) + '```js\n'.length);
+    expect(shown.slice(0, shown.indexOf('```'))).toBe(read('examples/minimal-agent/agent.mjs'));
+  });
+
   it('repository paths written in backticks exist', () => {
     const missing: string[] = [];
     for (const doc of docs) {
