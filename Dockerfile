@@ -13,7 +13,9 @@
 FROM node:24.22.3-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund --ignore-scripts
+# npm's download cache is a build cache mount, not a layer: a rebuild on the same machine fetches nothing
+# it already has, and the image never holds it.
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
 RUN npm run build
 
@@ -32,7 +34,7 @@ COPY package.json package-lock.json ./
 COPY scripts ./scripts
 # --omit=optional too: npm otherwise installs the optional peers of @prisma/client (the Prisma CLI,
 # TypeScript) that the development dependencies put in the lockfile.
-RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts && npm cache clean --force
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts
 COPY prisma ./prisma
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data

@@ -173,11 +173,11 @@ set -e
 [[ $rc == 2 ]] && grep -q 'ALLOW_OPEN_SIGNUP_WITHOUT_MAIL' "$WORK/refused.log" ||
   { echo "expected exit code 2 naming ALLOW_OPEN_SIGNUP_WITHOUT_MAIL, got $rc:"; cat "$WORK/refused.log"; exit 1; }
 echo "refused (exit code 2): $(head -n 1 "$WORK/refused.log")"
+ENVS+=(--env ALLOW_OPEN_SIGNUP_WITHOUT_MAIL=true)
 
 step "the image's command (node scripts/start.mjs) on PostgreSQL ($DB) and Redis"
 start=$(date +%s)
-setsid buildah "${STORE[@]}" run --isolation chroot "${ENVS[@]}" --env ALLOW_OPEN_SIGNUP_WITHOUT_MAIL=true \
-  "$CONTAINER" -- node scripts/start.mjs >"$WORK/service.log" 2>&1 &
+setsid buildah "${STORE[@]}" run --isolation chroot "${ENVS[@]}" "$CONTAINER" -- node scripts/start.mjs >"$WORK/service.log" 2>&1 &
 SERVICE=$!
 for _ in $(seq 1 480); do
   curl -sf "$BASE_URL/readyz" >/dev/null && break

@@ -7,7 +7,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runMain } from './support/processes.js';
+import { freePort, runCli, runMain } from './support/processes.js';
 import { usingPostgres } from './support/database.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 
@@ -77,6 +77,14 @@ describe.concurrent('start refused', () => {
 });
 
 describe('safe defaults', () => {
+  it('the CLI says a bad setting in one line too, exit 2, no stack trace', async () => {
+    const run = await runCli(['user', 'create', '--email', 'ops@example.com'], { NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true', DATA_DIR: dataDir });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      'SMTP_URL: required in production while SIGNUP is open (sign-in links are mailed); set SMTP_URL, or SIGNUP=closed, or ALLOW_OPEN_SIGNUP_WITHOUT_MAIL=true for accounts with passkeys only',
+    ]);
+  }, 120_000);
+
   it('listens on loopback unless HOST says otherwise', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');

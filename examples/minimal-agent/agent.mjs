@@ -1,11 +1,11 @@
 // A complete agent in one file, with nothing to install (Node 20 or newer): it checks each delivery's
 // Standard Webhooks signature, answers at once, and calls back with the input's text reversed.
-//   AGENT_SECRET=whsec_… AGENT_PORT=4410 node agent.mjs
+//   AGENT_SECRET=whsec_… AGENT_PORT=4420 node agent.mjs
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 
 const secret = process.env.AGENT_SECRET ?? '';
-const port = Number(process.env.AGENT_PORT ?? 4410);
+const port = Number(process.env.AGENT_PORT ?? 4420);
 if (!secret.startsWith('whsec_')) {
   console.error('AGENT_SECRET: set it to the webhook secret the service gave this agent (whsec_…)');
   process.exit(2);
