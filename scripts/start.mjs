@@ -17,4 +17,7 @@ for (const flag of V8_FLAGS) {
   if (!process.execArgv.some((given) => flagName(given) === flagName(flag))) v8.setFlagsFromString(flag);
 }
 
+// MALLOC_ARENA_MAX=1 (one glibc malloc arena, tens of MB less resident) must be in the environment before
+// the process starts, since glibc reads it once: `npm start` (package.json) and the image (Dockerfile) set
+// it; a value already set wins (docs/operations.md, "Memory").
 await import(pathToFileURL(await currentBundle('service')).href);
