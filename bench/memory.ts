@@ -3,12 +3,13 @@
 // with V8's share (heap, external and array buffers, from /metrics) beside it. The service runs as in
 // production (bench/service.ts), on a scratch PostgreSQL database or on the embedded one, migrated before.
 //
-// The service gets MALLOC_ARENA_MAX=1 as `npm start` and the image give it (one glibc malloc arena);
-// `--malloc-arena-max default` leaves glibc's own (up to 8 per core), to compare. Beside the memory, each
-// checkpoint reports the tasks per second and the service's CPU time per task (user + system, from
-// /proc), what one arena could cost under load.
+// The service gets glibc's malloc settings as `npm start` and the image give it (`--malloc tuned`, the
+// default: MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ at 131072); `--malloc
+// arena` sets only MALLOC_ARENA_MAX=1 and `--malloc default` none (glibc's own: up to 8 arenas per core,
+// dynamic thresholds), to compare. Beside the memory, each checkpoint reports the tasks per second and the
+// service's CPU time per task (user + system, from /proc), what the settings could cost under load.
 //
-//   npm run bench:memory -- [--on postgres|pglite] [--tasks 200,1000] [--postgres postgresql://…] [--malloc-arena-max 1|default]
+//   npm run bench:memory -- [--on postgres|pglite] [--tasks 200,1000] [--postgres postgresql://…] [--malloc tuned|arena|default]
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,17 +30,23 @@ const { values: args } = parseArgs({
     // V8 flags for the service process, to compare ("--max-semi-space-size=2").
     'node-args': { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
-    'malloc-arena-max': { type: 'string', default: '1' },
+    malloc: { type: 'string', default: 'tuned' },
   },
 });
 const checkpoints = args.tasks!.split(',').map(Number);
-const arenas = args['malloc-arena-max']!;
-if (!['postgres', 'pglite'].includes(args.on!) || checkpoints.some((n) => !Number.isInteger(n) || n < 1) || !/^(default|[1-9][0-9]?)$/.test(arenas)) {
-  console.error('usage: npm run bench:memory -- [--on postgres|pglite] [--tasks 200,1000] [--postgres URL] [--malloc-arena-max 1|default]');
+const MALLOC: Record<string, Record<string, string>> = {
+  tuned: { MALLOC_ARENA_MAX: '1', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '131072' },
+  arena: { MALLOC_ARENA_MAX: '1' },
+  default: {},
+};
+const malloc = MALLOC[args.malloc!];
+if (!['postgres', 'pglite'].includes(args.on!) || checkpoints.some((n) => !Number.isInteger(n) || n < 1) || !malloc) {
+  console.error('usage: npm run bench:memory -- [--on postgres|pglite] [--tasks 200,1000] [--postgres URL] [--malloc tuned|arena|default]');
   process.exit(2);
 }
-// glibc's default: whatever the shell had set is left out too.
-if (arenas === 'default') delete process.env.MALLOC_ARENA_MAX;
+const mallocEnv: Record<string, string> = malloc;
+// Only the settings chosen: whatever the shell had set is left out.
+for (const name of Object.keys(MALLOC.tuned!)) delete process.env[name];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
@@ -127,10 +134,10 @@ async function main() {
     execFileSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], { env: migrateEnv, stdio: 'ignore' });
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    service = startService({ databaseUrl, dataDir, port, nodeArgs: [...(args['node-args']?.split(' ').filter(Boolean) ?? []), ...(process.env.BENCH_SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_SNAPSHOT}`] : [])], env: { ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: base, ...(arenas === 'default' ? {} : { MALLOC_ARENA_MAX: arenas }) } });
+    service = startService({ databaseUrl, dataDir, port, nodeArgs: [...(args['node-args']?.split(' ').filter(Boolean) ?? []), ...(process.env.BENCH_SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_SNAPSHOT}`] : [])], env: { ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: base, ...mallocEnv } });
     await waitUntilUp(`${base}/readyz`, service);
     const pid = service.pid!;
-    console.log(`the service on ${onPostgres ? 'PostgreSQL' : 'the embedded database (PGlite)'}, production mode, MALLOC_ARENA_MAX ${arenas === 'default' ? "unset (glibc's default)" : arenas}`);
+    console.log(`the service on ${onPostgres ? 'PostgreSQL' : 'the embedded database (PGlite)'}, production mode, malloc ${args.malloc} (${Object.entries(mallocEnv).map(([k, v]) => `${k}=${v}`).join(' ') || "glibc's defaults"})`);
     await report('idle after start', pid, base);
 
     const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };

@@ -370,6 +370,8 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await shot(page, 'my-agents');
     await page.getByRole('link', { name: 'New agent' }).click();
     await page.getByRole('heading', { level: 1, name: 'New agent' }).waitFor();
+    // The input form can wait: it is folded away until opened.
+    await page.getByText(/^Can wait:/).click();
     await page.getByText('No schema: requesters send any JSON object.').waitFor();
     await accessible(page, 'new agent');
     await page.goBack();
