@@ -45,8 +45,11 @@ export function Consent() {
   async function decide(allow: boolean) {
     setBusy(true);
     try {
+      // Narrowed only when something was unchecked (and Allow stays off while nothing is left), so the
+      // request's own scope (none: all) is never turned into an empty one.
       const granted = (prompt?.scopes ?? []).filter((scope) => !unchecked.includes(scope));
-      const d = await gql(DecideOAuthAuthorizationMutation, { request: allow ? { ...request, scope: granted.join(' ') } : request, allow });
+      const narrowed = allow && unchecked.length > 0 && granted.length > 0 ? { ...request, scope: granted.join(' ') } : request;
+      const d = await gql(DecideOAuthAuthorizationMutation, { request: narrowed, allow });
       location.assign(d.decideOAuthAuthorization);
     } catch (e) {
       setBusy(false);
