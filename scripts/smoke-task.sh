@@ -7,7 +7,7 @@
 #   BASE=http://127.0.0.1:PORT KEY=tmk_… WORK=/tmp/dir bash scripts/smoke-task.sh
 # Leaves the agent's process id in $WORK/agent.pid (the caller's cleanup kills it).
 set -euo pipefail
-: "${BASE:?the service's address}" "${KEY:?an API key}" "${WORK:?a scratch directory}"
+: "${BASE:?the address of the service}" "${KEY:?an API key}" "${WORK:?a scratch directory}"
 
 # The smallest agent: answers a delivery at once, then calls back with the input upper-cased.
 cat >"$WORK/agent.mjs" <<'AGENT'
