@@ -131,7 +131,7 @@ describe('authorization', () => {
     // The app asked for tasks:read and agents:read; the consent page sends back the ones left checked.
     const answer = await decide(request(client.client_id, challenge, { scope: 'tasks:read' }));
     const code = new URL(answer.data!.decideOAuthAuthorization).searchParams.get('code')!;
-    const issued = await token({ grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier, resource: `${base}/mcp` });
+    const issued = await token({ grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier, resource: base });
     expect(issued.body.scope).toBe('tasks:read');
     expect((await server.api.get('/v1/agents', { key: issued.body.access_token })).body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', scope: 'agents:read' });
   });

@@ -79,10 +79,11 @@ function StepTime({ at, previous }: { at: string; previous: string | null }) {
 const DELIVERY_WORDS: Record<string, string> = { 'task.assigned': 'the task', 'task.input': "the requester's answer" };
 
 // For the agent's owner: each attempt to deliver, between the moves, at its time.
+const ok = (attempt: Attempt) => attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300;
+
 function AttemptItem({ attempt, agentName, previous }: { attempt: Attempt; agentName: string; previous: string | null }) {
-  const ok = attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300;
   return (
-    <li className={`tl-attempt ${ok ? 'tl-ok' : 'tl-bad'}`}>
+    <li className={`tl-attempt ${ok(attempt) ? 'tl-ok' : 'tl-bad'}`}>
       <StepTime at={sentAt(attempt)} previous={previous} />
       <p>
         <strong>The service</strong> sent {DELIVERY_WORDS[attempt.type] ?? attempt.type} to {agentName}'s endpoint (attempt {attempt.number}):{' '}
@@ -134,9 +135,16 @@ export function TaskTimeline({ task, viewer }: { task: DashTaskFragment; viewer:
   // Moves, attempts (at the moment they were sent) and payment steps in time order (at the same instant: a
   // hold, the move, an attempt, a settlement).
   type Item = { at: string; order: number; key: string; entry?: Entry; attempt?: Attempt; step?: PaymentStep };
+  const delivered = entries.find((e) => e.action === 'delivered');
   const items: Item[] = [
     ...entries.map((entry, i): Item => ({ at: entry.at as string, order: 0, key: `m${i}`, entry })),
-    ...attempts.map((attempt): Item => ({ at: sentAt(attempt), order: 1, key: `a${attempt.type}${attempt.number}${attempt.at}`, attempt })),
+    ...attempts.map((attempt): Item => {
+      // The attempt whose 2xx delivered the task comes before that move, whatever the clocks say (its
+      // time is taken after the answer, when a loaded machine may take a while to record it).
+      const caused = delivered && attempt.type === 'task.assigned' && ok(attempt);
+      const at = caused && new Date(delivered.at as string) < new Date(sentAt(attempt)) ? (delivered.at as string) : sentAt(attempt);
+      return { at, order: caused ? -1 : 1, key: `a${attempt.type}${attempt.number}${attempt.at}`, attempt };
+    }),
     ...paymentSteps(task.payment).map((step): Item => ({ at: step.at, order: step.order, key: `p${step.kind}`, step })),
   ].sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime() || a.order - b.order);
   return (
