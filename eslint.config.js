@@ -14,6 +14,8 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'bench/**', 'examples/**'], rules: { 'no-console': 'off' } },
+  // Plain JavaScript examples meant to be copied as they are: Node's globals, as any Node program has them.
+  { files: ['examples/**/*.mjs'], languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly', fetch: 'readonly' } } },
   // Tests read loosely shaped JSON answers; typing every body would add noise, not safety.
   {
     files: ['test/**'],

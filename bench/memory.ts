@@ -3,7 +3,13 @@
 // with V8's share (heap, external and array buffers, from /metrics) beside it. The service runs as in
 // production (bench/service.ts), on a scratch PostgreSQL database or on the embedded one, migrated before.
 //
-//   npm run bench:memory -- [--on postgres|pglite] [--tasks 200,1000] [--postgres postgresql://…]
+// The service gets glibc's malloc settings as `npm start` and the image give it (`--malloc tuned`, the
+// default: MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ at 131072); `--malloc
+// arena` sets only MALLOC_ARENA_MAX=1 and `--malloc default` none (glibc's own: up to 8 arenas per core,
+// dynamic thresholds), to compare. Beside the memory, each checkpoint reports the tasks per second and the
+// service's CPU time per task (user + system, from /proc), what the settings could cost under load.
+//
+//   npm run bench:memory -- [--on postgres|pglite] [--tasks 200,1000] [--postgres postgresql://…] [--malloc tuned|arena|default]
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -24,15 +30,32 @@ const { values: args } = parseArgs({
     // V8 flags for the service process, to compare ("--max-semi-space-size=2").
     'node-args': { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
+    malloc: { type: 'string', default: 'tuned' },
   },
 });
 const checkpoints = args.tasks!.split(',').map(Number);
-if (!['postgres', 'pglite'].includes(args.on!) || checkpoints.some((n) => !Number.isInteger(n) || n < 1)) {
-  console.error('usage: npm run bench:memory -- [--on postgres|pglite] [--tasks 200,1000] [--postgres URL]');
+const MALLOC: Record<string, Record<string, string>> = {
+  tuned: { MALLOC_ARENA_MAX: '1', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '131072' },
+  arena: { MALLOC_ARENA_MAX: '1' },
+  default: {},
+};
+const malloc = MALLOC[args.malloc!];
+if (!['postgres', 'pglite'].includes(args.on!) || checkpoints.some((n) => !Number.isInteger(n) || n < 1) || !malloc) {
+  console.error('usage: npm run bench:memory -- [--on postgres|pglite] [--tasks 200,1000] [--postgres URL] [--malloc tuned|arena|default]');
   process.exit(2);
 }
+const mallocEnv: Record<string, string> = malloc;
+// Only the settings chosen: whatever the shell had set is left out.
+for (const name of Object.keys(MALLOC.tuned!)) delete process.env[name];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+// The CPU time a process has used, user and system, in seconds (/proc/PID/stat fields 14 and 15, in clock ticks).
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
 
 function statusField(pid: number, field: string): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`))!;
@@ -111,10 +134,10 @@ async function main() {
     execFileSync(process.execPath, ['--import', 'tsx', 'scripts/db-migrate.ts'], { env: migrateEnv, stdio: 'ignore' });
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    service = startService({ databaseUrl, dataDir, port, nodeArgs: [...(args['node-args']?.split(' ').filter(Boolean) ?? []), ...(process.env.BENCH_SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_SNAPSHOT}`] : [])], env: { ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: base } });
+    service = startService({ databaseUrl, dataDir, port, nodeArgs: [...(args['node-args']?.split(' ').filter(Boolean) ?? []), ...(process.env.BENCH_SNAPSHOT ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.env.BENCH_SNAPSHOT}`] : [])], env: { ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: base, ...mallocEnv } });
     await waitUntilUp(`${base}/readyz`, service);
     const pid = service.pid!;
-    console.log(`the service on ${onPostgres ? 'PostgreSQL' : 'the embedded database (PGlite)'}, production mode`);
+    console.log(`the service on ${onPostgres ? 'PostgreSQL' : 'the embedded database (PGlite)'}, production mode, malloc ${args.malloc} (${Object.entries(mallocEnv).map(([k, v]) => `${k}=${v}`).join(' ') || "glibc's defaults"})`);
     await report('idle after start', pid, base);
 
     const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
@@ -130,6 +153,7 @@ async function main() {
     const requesters = 10;
     for (const target of checkpoints) {
       const started = performance.now();
+      const cpuBefore = cpuSeconds(pid);
       const worker = async () => {
         while (sent < target) {
           sent++;
@@ -141,7 +165,10 @@ async function main() {
       await Promise.all(Array.from({ length: requesters }, worker));
       for (let i = 0; i < 600 && agent.done() < target; i++) await sleep(100);
       if (agent.done() < target) throw new Error(`only ${agent.done()} of ${target} tasks completed`);
-      console.log(`${target} tasks done, the last ${target - (checkpoints[checkpoints.indexOf(target) - 1] ?? 0)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const count = target - (checkpoints[checkpoints.indexOf(target) - 1] ?? 0);
+      const seconds = (performance.now() - started) / 1000;
+      const cpuMs = ((cpuSeconds(pid) - cpuBefore) * 1000) / count;
+      console.log(`${target} tasks done, the last ${count} in ${seconds.toFixed(1)} s (${(count / seconds).toFixed(1)} tasks/s), service CPU ${cpuMs.toFixed(1)} ms per task`);
       await report(`after ${target} tasks`, pid, base);
     }
   } finally {

@@ -20,6 +20,7 @@ export function startService(opts: { databaseUrl: string | null; dataDir: string
     RATE_LIMIT_PER_MINUTE: '0',
     HEALTH_PROBE_ENABLED: 'false',
     ALLOW_SIMULATED_PAYMENTS: 'true',
+    ALLOW_OPEN_SIGNUP_WITHOUT_MAIL: 'true',
     ...opts.env,
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;

@@ -16,7 +16,6 @@ REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
 WORK=$(mktemp -d /tmp/check-production-XXXXXX)
 DB=check_production_$(date +%s)_$$
 SERVICE=''
-AGENT=''
 
 psql_admin() { node -e "
   const pg = require('$WORK/app/node_modules/pg');
@@ -26,7 +25,7 @@ psql_admin() { node -e "
 cleanup() {
   local rc=$?
   [[ -n $SERVICE ]] && kill "$SERVICE" 2>/dev/null && wait "$SERVICE" 2>/dev/null
-  [[ -n $AGENT ]] && kill "$AGENT" 2>/dev/null
+  [[ -f $WORK/agent.pid ]] && kill "$(cat "$WORK/agent.pid")" 2>/dev/null
   [[ -d $WORK/app/node_modules/pg ]] && psql_admin "DROP DATABASE IF EXISTS $DB WITH (FORCE)"
   if [[ $rc -ne 0 && -f $WORK/service.log ]]; then echo '--- service log'; tail -n 40 "$WORK/service.log"; fi
   rm -rf "$WORK"
@@ -58,7 +57,7 @@ PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{
 BASE=http://127.0.0.1:$PORT
 export NODE_ENV=production DATABASE_URL=$POSTGRES/$DB REDIS_URL PORT HOST=127.0.0.1 PUBLIC_BASE_URL=$BASE \
   SECRET_KEY=$(node -e "console.log(require('crypto').randomBytes(32).toString('hex'))") DATA_DIR=$WORK/data \
-  ALLOW_SIMULATED_PAYMENTS=true ALLOW_PRIVATE_ENDPOINTS=true LOG_LEVEL=warn
+  ALLOW_SIMULATED_PAYMENTS=true ALLOW_OPEN_SIGNUP_WITHOUT_MAIL=true ALLOW_PRIVATE_ENDPOINTS=true LOG_LEVEL=warn
 cd "$WORK/app"
 node scripts/start.mjs >"$WORK/service.log" 2>&1 &
 SERVICE=$!
@@ -72,36 +71,6 @@ echo "ready on $BASE"
 
 step "smoke test: a user, an agent, a task completed by the agent's callback"
 KEY=$(node scripts/cli.mjs user create --email smoke@example.com --name Smoke --json | node -e "process.stdin.on('data',d=>console.log(JSON.parse(d).apiKey))")
-# The smallest agent: answers a delivery at once, then calls back with the input upper-cased.
-cat >"$WORK/agent.mjs" <<'AGENT'
-import http from 'node:http';
-const server = http.createServer((req, res) => {
-  let body = '';
-  req.on('data', (c) => (body += c)).on('end', async () => {
-    res.writeHead(200).end();
-    const d = JSON.parse(body);
-    await fetch(d.callbackUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ taskToken: d.taskToken, result: { text: String(d.input.text).toUpperCase() } }) });
-  });
-});
-server.listen(0, '127.0.0.1', () => console.log(server.address().port));
-AGENT
-mkfifo "$WORK/agent.port"
-node "$WORK/agent.mjs" >"$WORK/agent.port" &
-AGENT=$!
-AGENT_PORT=$(head -n 1 "$WORK/agent.port")
-api() { curl -sS -f -H "authorization: Bearer $KEY" -H 'content-type: application/json' "$@"; }
-AGENT_ID=$(api "$BASE/v1/agents" -d "{\"name\":\"Smoke\",\"endpoint\":\"http://127.0.0.1:$AGENT_PORT/tasks\",\"capabilities\":[\"smoke\"]}" | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.id')
-TASK=$(api "$BASE/v1/tasks" -d '{"title":"Smoke","description":"Upper-case it","capabilities":["smoke"],"input":{"text":"hello"}}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).data.id')
-for _ in $(seq 1 100); do
-  STATUS=$(api "$BASE/v1/tasks/$TASK" | node -pe 'const t=JSON.parse(require("fs").readFileSync(0)).data; t.status + " " + JSON.stringify(t.result)')
-  [[ $STATUS == completed* ]] && break
-  sleep 0.2
-done
-echo "task $TASK for agent $AGENT_ID: $STATUS"
-[[ $STATUS == 'completed {"text":"HELLO"}' ]] || { echo 'the task was not completed by the agent'; exit 1; }
-page() { curl -sf "$BASE$1" -o "$WORK/page.html" && grep -q "$2" "$WORK/page.html"; }
-page /docs/api '<h1>Task marketplace API</h1>' || { echo '/docs/api is not served'; exit 1; }
-page / '<div id="root"' || { echo 'the dashboard is not served'; exit 1; }
-echo 'the API reference and the dashboard are served'
+BASE=$BASE KEY=$KEY WORK=$WORK bash "$ROOT/scripts/smoke-task.sh"
 echo "the service holds $(($(grep VmRSS /proc/$SERVICE/status | awk '{print $2}') / 1024)) MB RSS"
 step "production check passed"

@@ -15,8 +15,10 @@ LOG=$WORK/service.log
 node scripts/start.mjs >"$LOG" 2>&1 &
 SERVICE=$!
 cleanup() {
-  # The example agent is started by the README itself, in the background of the examples' shell.
-  [[ -f $WORK/agent.pid ]] && kill -- "-$(cat "$WORK/agent.pid")" 2>/dev/null
+  # The example agents are started by the pages themselves, in the background of the examples' shell.
+  if [[ -f $WORK/agent.pids ]]; then
+    while read -r pid; do kill -- "-$pid" 2>/dev/null; done <"$WORK/agent.pids"
+  fi
   kill "$SERVICE" 2>/dev/null
   wait "$SERVICE" 2>/dev/null
 }
@@ -61,7 +63,7 @@ curl() {
 }
 npm() {
   # In a process group of its own, so that the agent (a grandchild of npm) stops with it.
-  if [[ "\$*" == "run example:agent" ]]; then setsid npm "\$@" & echo \$! >$WORK/agent.pid; wait \$!; return; fi
+  if [[ "\$*" == "run example:"* ]]; then setsid npm "\$@" & echo \$! >>$WORK/agent.pids; wait \$!; return; fi
   command npm "\$@"; local rc=\$?
   [[ \$rc -ne 0 ]] && echo "exit \$rc: npm \$*" >>"\$FAILS"
   return \$rc
@@ -73,7 +75,8 @@ PREAMBLE
 cat "$WORK/examples.sh" >>"$WORK/run.sh"
 # What the examples promise beyond a 2xx: the example agent completed the quick start's task and the later one.
 cat >>"$WORK/run.sh" <<'PROMISES'
-command curl -s "$B/v1/tasks/$SHOUT" -H "$AUTH" | jq -e '.data.status == "completed" and .data.result.text == "HELLO"' >/dev/null || echo "the example agent did not complete $SHOUT" >>"$FAILS"
+command curl -s "$B/v1/tasks/$SHOUT" -H "Authorization: Bearer $API_KEY" | jq -e '.data.status == "completed" and .data.result.text == "HELLO"' >/dev/null || echo "the example agent did not complete $SHOUT" >>"$FAILS"
+command curl -s "$B/v1/tasks/$MY_TASK" -H "Authorization: Bearer $API_KEY" | jq -e '.data.status == "completed" and .data.result.text == "desserts"' >/dev/null || echo "the minimal agent of building-an-agent.md did not complete $MY_TASK" >>"$FAILS"
 PROMISES
 
 bash "$WORK/run.sh" >"$WORK/output.txt" 2>&1

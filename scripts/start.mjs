@@ -17,4 +17,8 @@ for (const flag of V8_FLAGS) {
   if (!process.execArgv.some((given) => flagName(given) === flagName(flag))) v8.setFlagsFromString(flag);
 }
 
+// glibc's malloc settings (MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ at 128 KiB:
+// tens of MB less resident) must be in the environment before the process starts, since glibc reads them
+// once: `npm start` (package.json) and the image (Dockerfile) set them; values already set win
+// (docs/operations.md, "Memory").
 await import(pathToFileURL(await currentBundle('service')).href);

@@ -9,7 +9,9 @@ const bool = z
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: a development server with open sign-up and private endpoints allowed
+  // must not be reachable from the rest of the network (the image sets HOST=0.0.0.0 for its container).
+  HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   PUBLIC_BASE_URL: z.url().optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL').optional(),
@@ -118,6 +120,9 @@ const schema = z.object({
   // where sign-in links are mailed from and through, and how long a browser session lasts.
   SIGNUP: z.enum(['open', 'closed']).default('open'),
   SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL').optional(),
+  // Production with open sign-up and no mail lets anyone make an account that has no way back in but its
+  // passkey; an operator who wants exactly that says so.
+  ALLOW_OPEN_SIGNUP_WITHOUT_MAIL: bool.default(false),
   EMAIL_FROM: z.string().min(3).max(200).default('Task marketplace <no-reply@localhost>'),
   SESSION_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(525_600).default(10_080),
   SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(400).default(30),
@@ -196,6 +201,7 @@ function toConfig(env: z.infer<typeof schema>) {
     accounts: {
       signup: env.SIGNUP,
       smtpUrl: env.SMTP_URL ?? null,
+      allowOpenSignupWithoutMail: env.ALLOW_OPEN_SIGNUP_WITHOUT_MAIL,
       emailFrom: env.EMAIL_FROM,
       sessionIdleMs: env.SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
       sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 86_400_000,
@@ -272,6 +278,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.env === 'production' && config.databaseUrl && !config.secretKey) {
     throw new ConfigError('SECRET_KEY: required in production with DATABASE_URL');
+  }
+  if (config.env === 'production' && config.accounts.signup === 'open' && !config.accounts.smtpUrl && !config.accounts.allowOpenSignupWithoutMail) {
+    throw new ConfigError(
+      'SMTP_URL: required in production while SIGNUP is open (sign-in links are mailed); set SMTP_URL, or SIGNUP=closed, or ALLOW_OPEN_SIGNUP_WITHOUT_MAIL=true for accounts with passkeys only',
+    );
   }
   if (!config.worker.run && !config.databaseUrl) {
     throw new ConfigError('RUN_JOBS: false needs DATABASE_URL (with the embedded database, this process is the only one that can run jobs)');

@@ -90,7 +90,8 @@ describe.skipIf(!present)('signing in against an attacker', () => {
     await mallory.page.getByLabel('Name').fill('Mallory');
     await mallory.page.getByLabel('Email').fill('victim@example.com');
     await mallory.page.getByRole('button', { name: 'Create account with a passkey' }).click();
-    await mallory.page.waitForURL(`${site}/account`);
+    await mallory.page.waitForURL(`${site}/welcome`);
+    await mallory.page.goto(`${site}/account`);
     // The account page says the address is only claimed, and offers to prove it.
     await expect.poll(() => mallory.page.getByText('Your address is not proven yet.', { exact: false }).isVisible()).toBe(true);
     await expect.poll(() => mallory.page.getByRole('button', { name: 'Email me a link to prove it' }).isVisible()).toBe(true);

@@ -71,7 +71,16 @@ describe.skipIf(!present)('accounts in a browser', () => {
     await accessible(page, '/sign-up');
     await page.getByLabel('Email').fill('grace@example.com');
     await page.getByRole('button', { name: 'Create account with a passkey' }).click();
-    await page.waitForURL(`${site}/account`);
+    // The first page after sign-up says what to do next, each a link to where it is done.
+    await page.waitForURL(`${site}/welcome`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Welcome, Grace Passkey' }).isVisible()).toBe(true);
+    for (const next of ['Find an agent', 'List your own agent', 'Connect an MCP host', 'Make an API key']) {
+      expect(await page.getByRole('heading', { name: next }).isVisible(), next).toBe(true);
+    }
+    expect(await page.getByText(`${site}/mcp`).isVisible()).toBe(true);
+    await accessible(page, '/welcome');
+    await page.getByRole('link', { name: 'API keys on your account' }).click();
+    await page.waitForURL(`${site}/account#api-keys`);
     await expect.poll(() => page.getByRole('heading', { name: 'Passkeys' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByText('First passkey').isVisible()).toBe(true);
     await expect.poll(() => page.getByText('This browser').isVisible()).toBe(true);

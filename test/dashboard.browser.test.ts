@@ -179,7 +179,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await shot(page, 'agent-public');
 
     await page.goto(`${server.url}/sign-in`);
-    await page.getByText('user create').waitFor();
+    await page.getByLabel('API key').waitFor();
+    // A public page shows no server command.
+    expect(await page.locator('body').textContent()).not.toMatch(/npm run|user create/);
     // No identity provider is configured, so there is no field for its access tokens.
     expect(await page.getByLabel(/Access token/).count()).toBe(0);
     await shot(page, 'sign-in');
@@ -370,6 +372,8 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await shot(page, 'my-agents');
     await page.getByRole('link', { name: 'New agent' }).click();
     await page.getByRole('heading', { level: 1, name: 'New agent' }).waitFor();
+    // The input form can wait: it is folded away until opened.
+    await page.getByText(/^Can wait:/).click();
     await page.getByText('No schema: requesters send any JSON object.').waitFor();
     await accessible(page, 'new agent');
     await page.goBack();

@@ -49,7 +49,8 @@ async function signedUpPage(email: string): Promise<{ page: Page; cdp: CDPSessio
   await page.getByLabel('Name').fill('Ada Keys');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Create account with a passkey' }).click();
-  await page.waitForURL(`${site}/account`);
+  await page.waitForURL(`${site}/welcome`);
+  await page.goto(`${site}/account`);
   return { page, cdp };
 }
 
@@ -117,6 +118,11 @@ describe.skipIf(!present)('in a browser', () => {
         await expect.poll(() => page.getByRole('heading', { name: /Connect Browser Test Host/ }).isVisible()).toBe(true);
         expect(await page.getByText('127.0.0.1:').first().isVisible()).toBe(true);
         expect(await axeViolations(page), 'axe on the consent page').toEqual([]);
+        // The person narrows what the app may do: no key making, no billing.
+        for (const scope of ['account', 'billing']) {
+          const box = page.getByRole('checkbox', { name: new RegExp(`^${scope} `) });
+          if (await box.count()) await box.uncheck();
+        }
         await page.getByRole('button', { name: 'Allow' }).click();
       },
       saveCodeVerifier: (verifier) => void (store.verifier = verifier),
@@ -130,6 +136,11 @@ describe.skipIf(!present)('in a browser', () => {
     await expect(client.connect(first)).rejects.toThrow(/Unauthorized/);
     await first.finishAuth(await codeArrived);
     expect(store.tokens?.access_token).toMatch(/^tma_/);
+    // Granted only what was left checked.
+    const granted = store.tokens!.scope!.split(' ');
+    expect(granted).toContain('tasks:write');
+    expect(granted).not.toContain('account');
+    expect(granted).not.toContain('billing');
 
     const connected = new Client({ name: 'browser-test-host', version: '1.0.0' });
     await connected.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));

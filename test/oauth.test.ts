@@ -115,6 +115,26 @@ describe('authorization', () => {
     expect(denied.searchParams.get('error')).toBe('access_denied');
     expect(denied.searchParams.get('code')).toBeNull();
   });
+
+  it('names the app to someone not signed in yet, and deciding still needs a signed-in person', async () => {
+    const { body: client } = await register();
+    const req = request(client.client_id, pkce().challenge, { scope: 'tasks:read agents:read' });
+    const described = await server.api.post('/graphql', { body: { query: DESCRIBE, variables: { request: req } } });
+    expect(described.body.data.oauthAuthorization).toEqual({ appName: 'Test Host', redirectHost: '127.0.0.1:7777', scopes: ['tasks:read', 'agents:read'], redirectTo: null });
+    const anonymous = await server.api.post('/graphql', { body: { query: DECIDE, variables: { request: req, allow: true } } });
+    expect(anonymous.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('the person may grant fewer scopes than asked: the token holds only those', async () => {
+    const { body: client } = await register();
+    const { verifier, challenge } = pkce();
+    // The app asked for tasks:read and agents:read; the consent page sends back the ones left checked.
+    const answer = await decide(request(client.client_id, challenge, { scope: 'tasks:read' }));
+    const code = new URL(answer.data!.decideOAuthAuthorization).searchParams.get('code')!;
+    const issued = await token({ grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier, resource: base });
+    expect(issued.body.scope).toBe('tasks:read');
+    expect((await server.api.get('/v1/agents', { key: issued.body.access_token })).body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', scope: 'agents:read' });
+  });
 });
 
 describe('tokens', () => {

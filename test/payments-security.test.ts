@@ -39,7 +39,7 @@ describe('starting in production with the simulated processor', () => {
   }, 60_000);
 
   it('starts with ALLOW_SIMULATED_PAYMENTS=true, and the confirmation endpoint is absent', async () => {
-    const env = { ...databaseEnv, NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true' };
+    const env = { ...databaseEnv, NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true', ALLOW_OPEN_SIGNUP_WITHOUT_MAIL: 'true' };
     const created = await runCli(['user', 'create', '--email', 'prod@example.com', '--json'], env);
     expect(created.code).toBe(0);
     const { apiKey } = JSON.parse(created.stdout) as { apiKey: string };

@@ -7,8 +7,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, runMain } from './support/processes.js';
+import { freePort, runCli, runMain } from './support/processes.js';
 import { usingPostgres } from './support/database.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 
 let dataDir: string;
 beforeAll(async () => {
@@ -27,6 +28,12 @@ describe.concurrent('start refused', () => {
     [{ RUN_JOBS: 'maybe' }, 'RUN_JOBS: expected true or false, got "maybe"'],
     [{ DATABASE_URL: 'mysql://db/shop' }, 'DATABASE_URL: must be a postgresql:// URL'],
     [{ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/shop', ALLOW_SIMULATED_PAYMENTS: 'true' }, 'SECRET_KEY: required in production with DATABASE_URL'],
+    // Open sign-up (the default) in production with no mail for sign-in links.
+    [
+      { NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true' },
+      'SMTP_URL: required in production while SIGNUP is open (sign-in links are mailed); set SMTP_URL, or SIGNUP=closed, or ALLOW_OPEN_SIGNUP_WITHOUT_MAIL=true for accounts with passkeys only',
+    ],
+    [{ ALLOW_OPEN_SIGNUP_WITHOUT_MAIL: 'sure' }, 'ALLOW_OPEN_SIGNUP_WITHOUT_MAIL: expected true or false, got "sure"'],
   ])('%o: one line naming the setting and what it expects, exit 2, nothing built', async (env, line) => {
     const fresh = path.join(dataDir, `never-${Object.keys(env).join('-')}`);
     const run = await runMain({ ...env, DATA_DIR: fresh, LOG_LEVEL: (env as { LOG_LEVEL?: string }).LOG_LEVEL ?? 'info' });
@@ -67,4 +74,27 @@ describe.concurrent('start refused', () => {
       `DATABASE_URL: cannot use the database "no_such_database_here" on ${url.hostname}:${url.port || '5432'}: the database does not exist (create it, or name another)`,
     ]);
   }, 120_000);
+});
+
+describe('safe defaults', () => {
+  it('the CLI says a bad setting in one line too, exit 2, no stack trace', async () => {
+    const run = await runCli(['user', 'create', '--email', 'ops@example.com'], { NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true', DATA_DIR: dataDir });
+    expect(run.code).toBe(2);
+    expect(oneLine(run.stderr)).toEqual([
+      'SMTP_URL: required in production while SIGNUP is open (sign-in links are mailed); set SMTP_URL, or SIGNUP=closed, or ALLOW_OPEN_SIGNUP_WITHOUT_MAIL=true for accounts with passkeys only',
+    ]);
+  }, 120_000);
+
+  it('listens on loopback unless HOST says otherwise', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
+  it('production with open sign-up starts once sign-in links can be mailed, sign-up is closed, or the operator allows it', () => {
+    const production = { NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true' };
+    expect(() => loadConfig(production)).toThrow(ConfigError);
+    expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example.com:587' }).accounts.signup).toBe('open');
+    expect(loadConfig({ ...production, SIGNUP: 'closed' }).accounts.signup).toBe('closed');
+    expect(loadConfig({ ...production, ALLOW_OPEN_SIGNUP_WITHOUT_MAIL: 'true' }).accounts.allowOpenSignupWithoutMail).toBe(true);
+  });
 });

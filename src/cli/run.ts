@@ -1,7 +1,7 @@
 // Runs one parsed CLI command against the service's database (cli.ts parses and checks the arguments
 // first, so that a usage error does not load any of this).
 import type { CliCommand } from './command.js';
-import { loadConfig } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { createLogger } from '../logger.js';
 import { loadServerKey } from '../crypto/server-key.js';
@@ -13,7 +13,15 @@ import { createLocalBus, createPgBus } from '../events/bus.js';
 import { realTime } from '../deps.js';
 
 export async function runCommand(command: CliCommand, values: Record<string, string | boolean | undefined>): Promise<number> {
-  const config = loadConfig();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // A setting the operator must fix: one line naming it, as `npm start` says it, not a stack trace.
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(error.message + '\n');
+    return 2;
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, mode: 'shared', poolSize: 2 });
   const logger = createLogger('silent');
   // The running service hears what the command announces (a revoked API key ends its subscriptions):

@@ -18,7 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 // The dashboard's client-side routes (web/src/router.ts); anything else falls through to a 404.
-const PAGES = [/^\/$/, /^\/sign-in$/, /^\/sign-in\/email$/, /^\/sign-up$/, /^\/oauth\/authorize$/, /^\/account$/, /^\/agents\/[^/]+$/, /^\/tasks(\/[^/]+)?$/, /^\/my\/agents(\/[^/]+)?$/, /^\/billing(\/payouts)?$/];
+const PAGES = [/^\/$/, /^\/sign-in$/, /^\/sign-in\/email$/, /^\/sign-up$/, /^\/oauth\/authorize$/, /^\/account$/, /^\/welcome$/, /^\/agents\/[^/]+$/, /^\/tasks(\/[^/]+)?$/, /^\/my\/agents(\/[^/]+)?$/, /^\/billing(\/payouts)?$/];
 const ROOT_FILES = new Set(['/favicon.svg']);
 
 // The dashboard page's own limits on what it may load and who may frame it: scripts, styles and

@@ -81,9 +81,10 @@ builder.queryFields((t) => ({
     authScopes: { scope: 'account' },
     resolve: (_root, _args, ctx) => ctx.services.oauth.connectedApps(ctx.viewer!.id),
   }),
+  // Public: the consent page names the app before the person signs in. It tells only what the app
+  // registered (its name, its redirect host) and what the request itself asks.
   oauthAuthorization: t.field({
     type: AuthorizationPrompt,
-    authScopes: { scope: 'account' },
     args: { request: t.arg({ type: AuthorizationRequest, required: true }) },
     resolve: (_root, args, ctx) => orInvalid(() => ctx.services.oauth.describe(paramsOf(args.request))),
   }),

@@ -9,7 +9,9 @@ export function duration(ms: number | null | undefined): string {
   if (ms == null) return '–';
   if (ms < 1000) return `${ms} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)} min`;
+  if (ms < 86_400_000) return `${(ms / 3_600_000).toFixed(1)} h`;
+  return `${(ms / 86_400_000).toFixed(1)} days`;
 }
 
 // Times read as "3 minutes ago" or "in 2 hours" in the browser's language; the exact time, in the

@@ -9,7 +9,8 @@ import { Discover } from './pages/Discover.js';
 import { AgentDetail } from './pages/AgentDetail.js';
 import { MyTasks } from './pages/MyTasks.js';
 import { TaskPage } from './pages/TaskPage.js';
-import { MyAgents, NewAgent } from './pages/MyAgents.js';
+import { MyAgents } from './pages/MyAgents.js';
+import { NewAgent } from './pages/NewAgent.js';
 import { MyAgent } from './pages/MyAgent.js';
 import { SignIn } from './pages/SignIn.js';
 import { SignUp } from './pages/SignUp.js';
@@ -19,8 +20,10 @@ import { Consent } from './pages/Consent.js';
 import { Billing } from './pages/Billing.js';
 import { Payouts } from './pages/Payouts.js';
 import { TestModeBanner } from './payments/TestPaymentNote.js';
+import { Welcome } from './pages/Welcome.js';
 
-const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account', 'consent', 'billing', 'payouts'];
+// The consent page is not: it names the app before asking the person to sign in.
+const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account', 'welcome', 'billing', 'payouts'];
 
 function Page({ route }: { route: Route }) {
   const viewer = useViewer();
@@ -62,6 +65,8 @@ function Page({ route }: { route: Route }) {
       return <Billing />;
     case 'payouts':
       return <Payouts />;
+    case 'welcome':
+      return <Welcome />;
     default:
       return <NotFound />;
   }

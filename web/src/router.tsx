@@ -13,6 +13,7 @@ export type Route =
   | { page: 'signUp' }
   | { page: 'emailLink' }
   | { page: 'account' }
+  | { page: 'welcome' }
   | { page: 'consent' }
   | { page: 'billing' }
   | { page: 'payouts' }
@@ -36,6 +37,7 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'sign-in' && parts[1] === 'email' && parts.length === 2) return { page: 'emailLink' };
   if (parts[0] === 'sign-up' && parts.length === 1) return { page: 'signUp' };
   if (parts[0] === 'account' && parts.length === 1) return { page: 'account' };
+  if (parts[0] === 'welcome' && parts.length === 1) return { page: 'welcome' };
   if (parts[0] === 'oauth' && parts[1] === 'authorize' && parts.length === 2) return { page: 'consent' };
   if (parts[0] === 'billing' && parts.length === 1) return { page: 'billing' };
   if (parts[0] === 'billing' && parts[1] === 'payouts' && parts.length === 2) return { page: 'payouts' };

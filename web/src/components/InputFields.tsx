@@ -36,7 +36,8 @@ export function InputFields({ inputSchema }: { inputSchema: string | null | unde
       {properties.map(([name, p]) => (
         <li key={name}>
           <strong>{p.title ?? name}</strong> <span className="muted">· {kindOf(p)}</span>
-          {required.has(name) ? <span className="badge">required</span> : <span className="muted"> · optional</span>}
+          <span className="muted"> · </span>
+          {required.has(name) ? <span className="badge">required</span> : <span className="muted">optional</span>}
           {p.description && <div className="muted">{p.description}</div>}
         </li>
       ))}

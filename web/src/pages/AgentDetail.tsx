@@ -99,7 +99,10 @@ export function AgentDetail({ slug }: { slug: string }) {
           <>
             <div className="sign-in-cta">
               <p>
-                <strong>Sign in to send this agent a task.</strong> You pay {price(agent.priceCents)} only when it delivers; the payment is held until then.
+                <strong>Sign in to send this agent a task.</strong>{' '}
+                {agent.priceCents === 0
+                  ? 'Its tasks are free.'
+                  : `You pay ${price(agent.priceCents)} only when it delivers; the payment is held until then.`}
               </p>
               <Link href="/sign-in" className="button">
                 Sign in to send a task

@@ -1,5 +1,7 @@
 // Creates an agent or edits every updatable field of one, a section at a time on the owner console
-// (`groups`). The service's validation message appears beside the field it names.
+// (`groups`). The service's validation message appears beside the field it names. Creating, the form
+// shows first what is needed now (name, endpoint, what it does and costs) and folds away what can wait;
+// the agent starts inactive, and goes live once a test delivery reached it (NewAgent in MyAgents.tsx).
 import { useState, type FormEvent } from 'react';
 import { gql, ApiError, errorText } from '../api.js';
 import { CreateAgentMutation, UpdateAgentMutation } from '../documents.js';
@@ -37,6 +39,16 @@ const FIELDS: Array<{ name: string; label: string; kind: Kind; group: FieldGroup
 ];
 
 type Values = Record<string, string>;
+
+// Focuses a field, unfolding the part of the form it is in first.
+function reveal(id: string) {
+  const element = document.getElementById(id);
+  element?.closest('details')?.setAttribute('open', '');
+  element?.focus();
+}
+
+// On the new-agent form: what is needed before the first task, in this order; the rest can wait.
+const NEEDED_NOW = ['name', 'endpoint', 'description', 'capabilities', 'priceCents'];
 
 // The stored schema is one line of JSON; the editor shows it indented.
 function pretty(text: string): string {
@@ -89,7 +101,8 @@ export function AgentEditor({
   // The sections shown and saved by this form; all of them when creating.
   groups?: FieldGroup[];
 }) {
-  const fields = groups ? FIELDS.filter((f) => groups.includes(f.group)) : FIELDS;
+  // A new agent's status is not chosen: it starts inactive and goes live after a test delivery.
+  const fields = groups ? FIELDS.filter((f) => groups.includes(f.group)) : FIELDS.filter((f) => agent || f.name !== 'status');
   const [values, setValues] = useState<Values>(() => valuesOf(agent));
   const [fieldError, setFieldError] = useState<{ field: string; message: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -106,14 +119,14 @@ export function AgentEditor({
     if (schemaProblem) {
       setFieldError({ field: 'inputSchema', message: schemaProblem });
       setBusy(false);
-      document.getElementById('agent-inputSchema')?.focus();
+      reveal('agent-inputSchema');
       return;
     }
     try {
       const input = inputOf(values, agent ? valuesOf(agent) : null, fields);
       const result = agent
         ? (await gql(UpdateAgentMutation, { id: agent.id, input })).updateAgent
-        : (await gql(CreateAgentMutation, { input: input as never })).createAgent;
+        : (await gql(CreateAgentMutation, { input: { ...input, status: 'inactive' } as never })).createAgent;
       setValues(valuesOf(result));
       setSaved(true);
       onSaved(result);
@@ -123,66 +136,81 @@ export function AgentEditor({
       const known = field ? fields.find((f) => f.name === field) : undefined;
       if (field && known) {
         setFieldError({ field, message: withFieldTitle(known.label, e instanceof Error ? e.message : String(e)) });
-        document.getElementById(`agent-${field}`)?.focus();
+        reveal(`agent-${field}`);
       } else setError(errorText(e));
     } finally {
       setBusy(false);
     }
   }
 
+  const renderField = (field: (typeof FIELDS)[number]) => {
+    const id = `agent-${field.name}`;
+    const invalid = fieldError?.field === field.name;
+    const describedBy = [field.hint ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+    const common = {
+      id,
+      name: field.name,
+      value: values[field.name],
+      'aria-invalid': invalid || undefined,
+      'aria-describedby': describedBy,
+      required: field.required,
+      onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field.name]: e.target.value })),
+    };
+    return (
+      <div key={field.name} className={`field${invalid ? ' has-error' : ''}${field.kind === 'textarea' || field.kind === 'json' ? ' full' : ''}`}>
+        <label htmlFor={id}>
+          {field.label}
+          {field.required && <span aria-hidden="true"> *</span>}
+        </label>
+        {field.kind === 'json' ? (
+          <SchemaEditor id={id} value={values[field.name] ?? ''} describedBy={describedBy} invalid={invalid} onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))} />
+        ) : field.kind === 'textarea' ? (
+          <textarea {...common} rows={4} />
+        ) : field.kind === 'status' ? (
+          <select {...common}>
+            <option value="active">active</option>
+            <option value="inactive">inactive</option>
+            <option value="deprecated">deprecated</option>
+          </select>
+        ) : (
+          <input
+            {...common}
+            type={field.kind === 'url' ? 'url' : field.kind === 'cents' || field.kind === 'count' ? 'number' : 'text'}
+            min={field.kind === 'cents' ? 0 : field.kind === 'count' ? 1 : undefined}
+            step={field.kind === 'cents' ? 0.01 : undefined}
+            inputMode={field.kind === 'cents' ? 'decimal' : undefined}
+          />
+        )}
+        {field.hint && (
+          <small id={`${id}-hint`} className="hint">
+            {field.hint}
+          </small>
+        )}
+        {invalid && (
+          <p id={`${id}-error`} className="field-error" role="alert">
+            {fieldError.message}
+          </p>
+        )}
+      </div>
+    );
+  };
+  const now = agent ? fields : NEEDED_NOW.map((name) => fields.find((f) => f.name === name)!);
+  const later = agent ? [] : fields.filter((f) => !NEEDED_NOW.includes(f.name));
+
   return (
     <form className="agent-form" onSubmit={(e) => void save(e)} noValidate>
-      {fields.map((field) => {
-        const id = `agent-${field.name}`;
-        const invalid = fieldError?.field === field.name;
-        const describedBy = [field.hint ? `${id}-hint` : '', invalid ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-        const common = {
-          id,
-          name: field.name,
-          value: values[field.name],
-          'aria-invalid': invalid || undefined,
-          'aria-describedby': describedBy,
-          required: field.required,
-          onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [field.name]: e.target.value })),
-        };
-        return (
-          <div key={field.name} className={`field${invalid ? ' has-error' : ''}${field.kind === 'textarea' || field.kind === 'json' ? ' full' : ''}`}>
-            <label htmlFor={id}>
-              {field.label}
-              {field.required && <span aria-hidden="true"> *</span>}
-            </label>
-            {field.kind === 'json' ? (
-              <SchemaEditor id={id} value={values[field.name] ?? ''} describedBy={describedBy} invalid={invalid} onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))} />
-            ) : field.kind === 'textarea' ? (
-              <textarea {...common} rows={4} />
-            ) : field.kind === 'status' ? (
-              <select {...common}>
-                <option value="active">active</option>
-                <option value="inactive">inactive</option>
-                <option value="deprecated">deprecated</option>
-              </select>
-            ) : (
-              <input
-                {...common}
-                type={field.kind === 'url' ? 'url' : field.kind === 'cents' || field.kind === 'count' ? 'number' : 'text'}
-                min={field.kind === 'cents' ? 0 : field.kind === 'count' ? 1 : undefined}
-                step={field.kind === 'cents' ? 0.01 : undefined}
-                inputMode={field.kind === 'cents' ? 'decimal' : undefined}
-              />
-            )}
-            {field.hint && (
-              <small id={`${id}-hint`} className="hint">
-                {field.hint}
-              </small>
-            )}
-            {invalid && (
-              <p id={`${id}-error`} className="field-error" role="alert">
-                {fieldError.message}
-              </p>
-            )}
-          </div>
-        );
-      })}
+      {!agent && (
+        <h2 className="full form-group-title" id="needed-now">
+          Needed now
+        </h2>
+      )}
+      {now.map(renderField)}
+      {later.length > 0 && (
+        <details className="full later-fields">
+          <summary>Can wait: details, links, limits and the input form (all editable later on the agent's console)</summary>
+          <div className="agent-form">{later.map(renderField)}</div>
+        </details>
+      )}
       <div className="form-end full">
         <button type="submit" disabled={busy}>
           {agent ? 'Save changes' : 'Create agent'}

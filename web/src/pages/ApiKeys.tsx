@@ -105,11 +105,18 @@ export function ApiKeys() {
         </div>
         <fieldset>
           <legend>Scopes (none chosen: all of them)</legend>
-          {allScopes.map((scope) => (
-            <label key={scope} className="check">
-              <input type="checkbox" checked={chosen.includes(scope)} onChange={() => toggle(scope)} /> <code>{scope}</code> {scopeWords[scope]}
-            </label>
-          ))}
+          <ul className="check-list">
+            {allScopes.map((scope) => (
+              <li key={scope}>
+                <label className="check">
+                  <input type="checkbox" checked={chosen.includes(scope)} onChange={() => toggle(scope)} />
+                  <span>
+                    <code>{scope}</code> {scopeWords[scope]}
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
         </fieldset>
         <button type="submit">Create key</button>
       </form>

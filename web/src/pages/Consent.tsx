@@ -1,12 +1,14 @@
 // The OAuth consent page (/oauth/authorize): names the app, the host it sends you back to and what it
-// asks to do, with Allow and Deny. A request naming an unknown app or an unregistered redirect_uri is
-// shown as an error here and never followed.
+// asks to do (also before sign-in), with Allow and Deny. The person may uncheck scopes: the app is then
+// granted only those left (the token's `scope` says which). A request naming an unknown app or an
+// unregistered redirect_uri is shown as an error here and never followed.
 import { useEffect, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import { DecideOAuthAuthorizationMutation, OAuthAuthorizationQuery } from '../documents.js';
 import type { DashOAuthAuthorizationQuery, OAuthAuthorizationRequest } from '../generated/gql/graphql.js';
-import { ErrorNote, PageTitle, Skeleton } from '../components/ui.js';
+import { ErrorNote, PageTitle, SignInFirst, Skeleton } from '../components/ui.js';
 import { scopeWords } from '../scope-words.js';
+import { useViewer } from '../viewer.js';
 
 function requestOf(search: URLSearchParams): OAuthAuthorizationRequest {
   return {
@@ -26,6 +28,8 @@ export function Consent() {
   const [prompt, setPrompt] = useState<DashOAuthAuthorizationQuery['oauthAuthorization'] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [unchecked, setUnchecked] = useState<string[]>([]);
+  const viewer = useViewer();
 
   useEffect(() => {
     gql(OAuthAuthorizationQuery, { request }).then(
@@ -41,7 +45,11 @@ export function Consent() {
   async function decide(allow: boolean) {
     setBusy(true);
     try {
-      const d = await gql(DecideOAuthAuthorizationMutation, { request, allow });
+      // Narrowed only when something was unchecked (and Allow stays off while nothing is left), so the
+      // request's own scope (none: all) is never turned into an empty one.
+      const granted = (prompt?.scopes ?? []).filter((scope) => !unchecked.includes(scope));
+      const narrowed = allow && unchecked.length > 0 && granted.length > 0 ? { ...request, scope: granted.join(' ') } : request;
+      const d = await gql(DecideOAuthAuthorizationMutation, { request: narrowed, allow });
       location.assign(d.decideOAuthAuthorization);
     } catch (e) {
       setBusy(false);
@@ -67,23 +75,45 @@ export function Consent() {
         <strong>{prompt.appName}</strong> wants to act for you in the marketplace. After you answer you go back to{' '}
         <strong>{prompt.redirectHost}</strong>.
       </p>
-      <h2>It asks to</h2>
-      <ul>
-        {prompt.scopes?.map((scope) => (
-          <li key={scope}>
-            <code>{scope}</code> {scopeWords[scope] ?? ''}
-          </li>
-        ))}
-      </ul>
-      <p className="note">You can disconnect it at any time on your account page.</p>
-      <div className="inline-form">
-        <button type="button" disabled={busy} onClick={() => void decide(true)}>
-          Allow
-        </button>
-        <button type="button" className="secondary" disabled={busy} onClick={() => void decide(false)}>
-          Deny
-        </button>
-      </div>
+      {!viewer.user ? (
+        viewer.loaded && <SignInFirst what={`connect ${prompt.appName}`} />
+      ) : (
+        <>
+          <fieldset>
+            <legend>It asks to (uncheck what it should not do)</legend>
+            <ul className="check-list">
+              {prompt.scopes?.map((scope) => (
+                <li key={scope}>
+                  <label className="check">
+                    <input
+                      type="checkbox"
+                      checked={!unchecked.includes(scope)}
+                      onChange={() => setUnchecked((now) => (now.includes(scope) ? now.filter((s) => s !== scope) : [...now, scope]))}
+                    />
+                    <span>
+                      <code>{scope}</code> {scopeWords[scope] ?? ''}
+                    </span>
+                  </label>
+                </li>
+              ))}
+            </ul>
+          </fieldset>
+          {prompt.scopes && unchecked.length === prompt.scopes.length && (
+            <p className="note" role="status">
+              Nothing is left to allow: check at least one, or deny.
+            </p>
+          )}
+          <p className="note">You can disconnect it at any time on your account page.</p>
+          <div className="inline-form">
+            <button type="button" disabled={busy || (prompt.scopes?.length ?? 0) === unchecked.length} onClick={() => void decide(true)}>
+              Allow
+            </button>
+            <button type="button" className="secondary" disabled={busy} onClick={() => void decide(false)}>
+              Deny
+            </button>
+          </div>
+        </>
+      )}
     </section>
   );
 }

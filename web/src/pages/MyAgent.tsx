@@ -413,7 +413,13 @@ function EndpointHealth({ agent, onChange }: { agent: DashOwnAgentFragment; onCh
           succeeds, then enable it.
         </p>
       )}
-      {agent.deliveryState === 'active' && <p className="note">Deliveries are going through.</p>}
+      {agent.deliveryState === 'active' && agent.healthStatus === 'healthy' && <p className="note">Health: deliveries are going through.</p>}
+      {agent.deliveryState === 'active' && agent.healthStatus === 'unknown' && (
+        <p className="note">Health: unknown. No delivery has reached the endpoint yet; send a test ping to see that it answers.</p>
+      )}
+      {agent.deliveryState === 'active' && agent.healthStatus === 'unhealthy' && (
+        <p className="error">Health: unhealthy. Recent deliveries or checks of the endpoint failed; the delivery log below says how.</p>
+      )}
       <div className="buttons">
         <button type="button" onClick={() => void ping()}>
           Send test ping

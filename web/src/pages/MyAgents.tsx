@@ -10,7 +10,6 @@ import { Link, navigate } from '../router.js';
 import { Empty, ErrorNote, PageTitle, Skeleton, Status, Tier } from '../components/ui.js';
 import { AgentIcon } from '../components/AgentIcon.js';
 import { HealthSummary } from '../components/DeliveryHealth.js';
-import { AgentEditor } from './AgentEditor.js';
 
 type Deliveries = DashDeliveriesQuery['agentDeliveries'];
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -176,15 +175,6 @@ function Notifications({ names }: { names: ReadonlyMap<string, string> }) {
           );
         })}
       </ul>
-    </section>
-  );
-}
-
-export function NewAgent() {
-  return (
-    <section>
-      <PageTitle>New agent</PageTitle>
-      <AgentEditor agent={null} onSaved={(agent) => navigate(`/my/agents/${agent.id}`)} />
     </section>
   );
 }

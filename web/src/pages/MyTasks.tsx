@@ -1,14 +1,21 @@
-// The signed-in user's tasks as requester, newest first, with a status filter and "load more".
+// The signed-in user's tasks as requester, newest first, with a status filter and "load more": each with
+// its agent, what it costs and how long it took (or has been running).
 import { When } from '../components/When.js';
 import { useEffect, useState } from 'react';
 import { gql, errorText } from '../api.js';
 import { TasksQuery } from '../documents.js';
 import type { DashTaskFragment, TaskStatus } from '../generated/gql/graphql.js';
-import { label } from '../format.js';
+import { duration, label, paymentWords } from '../format.js';
 import { TASK_STATUSES } from '../lifecycle.js';
 import { Link } from '../router.js';
 import { Empty, ErrorNote, PageTitle, Skeleton, Status } from '../components/ui.js';
 
+// How long a task took: from its creation to its end, or, still open, so far.
+function took(task: DashTaskFragment): string {
+  const start = new Date(task.createdAt as string).getTime();
+  if (task.finishedAt) return `took ${duration(new Date(task.finishedAt as string).getTime() - start)}`;
+  return `open for ${duration(Math.max(0, Date.now() - start))}`;
+}
 
 export function MyTasks() {
   const [status, setStatus] = useState<TaskStatus | ''>('');
@@ -64,10 +71,14 @@ export function MyTasks() {
       ) : (
         <ul className="rows">
           {tasks.map((task) => (
-            <li key={task.id}>
+            <li key={task.id} className="task-row">
               <Link href={`/tasks/${task.id}`}>{task.title}</Link>
               <Status value={task.status} />
-              <span className="muted"><When at={task.createdAt} /></span>
+              <span className="muted">{task.agent ? `for ${task.agent.name}` : 'no agent yet'}</span>
+              <span className="muted">{paymentWords(task.payment)}</span>
+              <span className="muted">
+                <When at={task.createdAt} />, {took(task)}
+              </span>
             </li>
           ))}
         </ul>

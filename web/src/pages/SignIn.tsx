@@ -140,8 +140,8 @@ function KeyForms() {
           <label htmlFor="api-key">API key</label>
           <input id="api-key" type="password" autoComplete="off" value={apiKey} placeholder="tmk_…" onChange={(e) => setApiKey(e.target.value)} aria-describedby="api-key-hint" />
           <small id="api-key-hint" className="hint">
-            Exchanged for a browser session; the key is not kept. On the server, an operator makes one with:
-            <code className="block">npm run --silent cli -- user create --email you@example.com --name You --json</code>
+            Exchanged for a browser session; the key is not kept. Keys are made on your account page, or by the
+            service's operator.
           </small>
         </div>
         <button type="submit">Sign in</button>

@@ -24,7 +24,7 @@ export function SignUp() {
       const credential = await startRegistration({ optionsJSON: body.data });
       await rest('POST', '/v1/auth/sign-up', { credential });
       await refreshViewer();
-      navigate('/account');
+      navigate('/welcome');
     } catch (e) {
       setError(`Sign-up failed: ${errorText(e)}`);
     } finally {

@@ -1,8 +1,12 @@
 // A task's history as a timeline: every state change with who made it, when and why, oldest first; for
 // the agent's owner also each delivery attempt (HTTP status, latency, error) at its time; and the payment's
 // steps (held, captured, released, a credit used or given back).
+// The first step says when it happened; each later one how long after the one before it ("+1.2 s"), its
+// exact time on hover. A delivery attempt is placed at the moment it was sent (its recorded time less its
+// latency), so the move its answer caused follows it.
 // The task page receives the history with each live update, so the timeline grows by itself.
 import { When } from '../components/When.js';
+import { duration, exact } from '../format.js';
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
 import { Status } from '../components/ui.js';
 import { paymentSteps, type PaymentStep } from './payment-steps.js';
@@ -60,14 +64,27 @@ function what(entry: Entry, agentName: string): string {
 
 type Attempt = NonNullable<DashTaskFragment['deliveries']>[number]['attempts'][number] & { type: string };
 
+// When a step happened: the first in words, each later one as the time since the step before it.
+function StepTime({ at, previous }: { at: string; previous: string | null }) {
+  if (!previous) return <When at={at} />;
+  const gap = Math.max(0, new Date(at).getTime() - new Date(previous).getTime());
+  const full = exact(at);
+  return (
+    <time className="tl-gap" dateTime={at} title={full} aria-label={`${duration(gap)} later (${full})`}>
+      +{duration(gap)}
+    </time>
+  );
+}
+
 const DELIVERY_WORDS: Record<string, string> = { 'task.assigned': 'the task', 'task.input': "the requester's answer" };
 
 // For the agent's owner: each attempt to deliver, between the moves, at its time.
-function AttemptItem({ attempt, agentName }: { attempt: Attempt; agentName: string }) {
-  const ok = attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300;
+const ok = (attempt: Attempt) => attempt.statusCode != null && attempt.statusCode >= 200 && attempt.statusCode < 300;
+
+function AttemptItem({ attempt, agentName, previous }: { attempt: Attempt; agentName: string; previous: string | null }) {
   return (
-    <li className={`tl-attempt ${ok ? 'tl-ok' : 'tl-bad'}`}>
-      <When at={attempt.at} />
+    <li className={`tl-attempt ${ok(attempt) ? 'tl-ok' : 'tl-bad'}`}>
+      <StepTime at={sentAt(attempt)} previous={previous} />
       <p>
         <strong>The service</strong> sent {DELIVERY_WORDS[attempt.type] ?? attempt.type} to {agentName}'s endpoint (attempt {attempt.number}):{' '}
         {attempt.statusCode != null ? `HTTP ${attempt.statusCode}` : 'no answer'} in {attempt.latencyMs} ms.
@@ -77,10 +94,13 @@ function AttemptItem({ attempt, agentName }: { attempt: Attempt; agentName: stri
   );
 }
 
-function PaymentItem({ step }: { step: PaymentStep }) {
+// An attempt's recorded time is when its answer came (or the wait ended); it was sent its latency before.
+const sentAt = (attempt: Attempt): string => new Date(new Date(attempt.at as string).getTime() - (attempt.latencyMs ?? 0)).toISOString();
+
+function PaymentItem({ step, previous }: { step: PaymentStep; previous: string | null }) {
   return (
     <li className={`tl-payment tl-payment-${step.kind}`} data-testid={`payment-${step.kind}`}>
-      <When at={step.at} />
+      <StepTime at={step.at} previous={previous} />
       <p>
         <strong>The service</strong> {step.words}.
       </p>
@@ -88,10 +108,10 @@ function PaymentItem({ step }: { step: PaymentStep }) {
   );
 }
 
-function MoveItem({ entry, viewer, agentName }: { entry: Entry; viewer: Viewer; agentName: string }) {
+function MoveItem({ entry, viewer, agentName, previous }: { entry: Entry; viewer: Viewer; agentName: string; previous: string | null }) {
   return (
     <li className={`tl-${entry.toStatus}`}>
-      <When at={entry.at} />
+      <StepTime at={entry.at as string} previous={previous} />
       <p>
         <strong>{who(entry, viewer, agentName)}</strong> {what(entry, agentName)}.{' '}
         {entry.fromStatus !== entry.toStatus && (
@@ -112,12 +132,19 @@ export function TaskTimeline({ task, viewer }: { task: DashTaskFragment; viewer:
   const entries = task.history;
   const created = entries.some((e) => e.action === 'create');
   const attempts: Attempt[] = (task.deliveries ?? []).flatMap((d) => d.attempts.map((a) => ({ ...a, type: d.type })));
-  // Moves, attempts and payment steps in time order (at the same instant: a hold, the move, an attempt, a
-  // settlement).
+  // Moves, attempts (at the moment they were sent) and payment steps in time order (at the same instant: a
+  // hold, the move, an attempt, a settlement).
   type Item = { at: string; order: number; key: string; entry?: Entry; attempt?: Attempt; step?: PaymentStep };
+  const delivered = entries.find((e) => e.action === 'delivered');
   const items: Item[] = [
     ...entries.map((entry, i): Item => ({ at: entry.at as string, order: 0, key: `m${i}`, entry })),
-    ...attempts.map((attempt): Item => ({ at: attempt.at as string, order: 1, key: `a${attempt.type}${attempt.number}${attempt.at}`, attempt })),
+    ...attempts.map((attempt): Item => {
+      // The attempt whose 2xx delivered the task comes before that move, whatever the clocks say (its
+      // time is taken after the answer, when a loaded machine may take a while to record it).
+      const caused = delivered && attempt.type === 'task.assigned' && ok(attempt);
+      const at = caused && new Date(delivered.at as string) < new Date(sentAt(attempt)) ? (delivered.at as string) : sentAt(attempt);
+      return { at, order: caused ? -1 : 1, key: `a${attempt.type}${attempt.number}${attempt.at}`, attempt };
+    }),
     ...paymentSteps(task.payment).map((step): Item => ({ at: step.at, order: step.order, key: `p${step.kind}`, step })),
   ].sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime() || a.order - b.order);
   return (
@@ -126,21 +153,22 @@ export function TaskTimeline({ task, viewer }: { task: DashTaskFragment; viewer:
       <ol className="timeline">
         {!created && (
           <li>
-            <When at={task.createdAt} />
+            <StepTime at={task.createdAt as string} previous={null} />
             <p>
               <strong>{viewer.isRequester ? 'You' : 'The requester'}</strong> created the task.
             </p>
           </li>
         )}
-        {items.map(({ key, entry, attempt, step }) =>
-          attempt ? (
-            <AttemptItem key={key} attempt={attempt} agentName={agentName} />
+        {items.map(({ key, entry, attempt, step }, i) => {
+          const previous = i > 0 ? items[i - 1]!.at : created ? null : (task.createdAt as string);
+          return attempt ? (
+            <AttemptItem key={key} attempt={attempt} agentName={agentName} previous={previous} />
           ) : step ? (
-            <PaymentItem key={key} step={step} />
+            <PaymentItem key={key} step={step} previous={previous} />
           ) : entry ? (
-            <MoveItem key={key} entry={entry} viewer={viewer} agentName={agentName} />
-          ) : null,
-        )}
+            <MoveItem key={key} entry={entry} viewer={viewer} agentName={agentName} previous={previous} />
+          ) : null;
+        })}
       </ol>
     </section>
   );
