@@ -5,7 +5,10 @@
 //     the service's own X-Service-Signature (sha256=<hex HMAC of the body>, with an unsigned
 //     X-Service-Timestamp); compares in constant time and refuses stale timestamps (replays);
 //   - calls back with a result or an error, using the task token from the delivery;
-//   - wraps both into a request handler that answers the delivery at once and works afterwards.
+//   - wraps both into a request handler that answers the delivery at once and works afterwards;
+//   - or, for an agent with no public address (deliveryMode "pull"), takes its tasks itself: work()
+//     long-polls the service for claims with the owner's API key, keeps each lease alive while the
+//     handler runs, and calls back with the outcome.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
@@ -203,4 +206,106 @@ export function deliveryHandler(opts: {
       working.delete(delivery.taskId);
     }
   };
+}
+
+/** A task as a claim hands it out: the delivery, which kind it is, and its lease. */
+export interface ClaimedDelivery extends Delivery {
+  // task.assigned: the task; task.input: the requester's answer to an input request (its `round`).
+  type: 'task.assigned' | 'task.input';
+  round?: number | null;
+  lease: { expiresAt: string };
+}
+
+export interface WorkOptions {
+  // The service's address (https://…) and an API key of the agent's owner with the tasks:work scope.
+  serviceUrl: string;
+  apiKey: string;
+  agentId: string;
+  // Tasks worked on at once (each claim asks for the free slots only).
+  concurrency?: number;
+  // How long each claim holds its task; the kit extends it at half-time while the handler runs.
+  leaseSeconds?: number;
+  // How long one long poll waits for work (the service allows up to 60).
+  waitSeconds?: number;
+  // Stops the loop: no new claims; tasks being worked on are finished and called back.
+  signal?: AbortSignal;
+  onCallback?: (task: ClaimedDelivery, answer: CallbackAnswer) => void;
+  onError?: (message: string) => void;
+}
+
+async function serviceCall(opts: WorkOptions, path: string, body: unknown, timeoutMs: number, stop?: AbortSignal): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${opts.serviceUrl.replace(/\/$/, '')}/v1/agents/${encodeURIComponent(opts.agentId)}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${opts.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
+  });
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) };
+  } catch {
+    return { status: res.status, body: text };
+  }
+}
+
+/**
+ * Worker mode: claims tasks from the service and runs `handler` on each (its return value is the
+ * result, what it throws the error), for as long as `signal` lets it. Needs no public address: every
+ * connection goes out from the agent. Resolves once stopped and every task in hand is called back.
+ */
+export async function work(handler: (task: ClaimedDelivery) => Promise<unknown>, opts: WorkOptions): Promise<void> {
+  const concurrency = opts.concurrency ?? 1;
+  const leaseSeconds = opts.leaseSeconds ?? 300;
+  const waitSeconds = opts.waitSeconds ?? 20;
+  const running = new Set<Promise<void>>();
+  const stopped = () => opts.signal?.aborted === true;
+  let pause = 0;
+
+  async function run(task: ClaimedDelivery): Promise<void> {
+    // The lease is renewed at half its length, so a slow handler keeps its task; a worker that dies stops
+    // renewing, and the service offers the task to another worker when the lease runs out.
+    const renew = setInterval(() => {
+      serviceCall(opts, `/tasks/${encodeURIComponent(task.taskId)}/lease`, { leaseSeconds }, 10_000).catch((e: Error) => opts.onError?.(`lease renewal: ${e.message}`));
+    }, (leaseSeconds * 1000) / 2);
+    try {
+      let outcome: { result: unknown } | { error: string };
+      try {
+        outcome = { result: await handler(task) };
+      } catch (error) {
+        outcome = { error: (error as Error).message.slice(0, 1000) || 'failed' };
+      }
+      clearInterval(renew);
+      opts.onCallback?.(task, await callBackWithRetries(task, outcome));
+    } catch (error) {
+      opts.onError?.(`could not call back for ${task.taskId}: ${(error as Error).message}`);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  while (!stopped()) {
+    if (running.size >= concurrency) {
+      await Promise.race(running);
+      continue;
+    }
+    let claimed: ClaimedDelivery[] = [];
+    try {
+      const answer = await serviceCall(opts, '/tasks/claim', { max: concurrency - running.size, waitSeconds, leaseSeconds }, (waitSeconds + 15) * 1000, opts.signal);
+      if (answer.status !== 200) throw new Error(`claim answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+      claimed = (answer.body as { data: ClaimedDelivery[] }).data;
+      pause = 0;
+    } catch (error) {
+      if (stopped()) break;
+      // The service may be restarting or unreachable: wait a little longer each time, up to 30 s.
+      opts.onError?.((error as Error).message);
+      pause = Math.min(Math.max(pause * 2, 500), 30_000);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      continue;
+    }
+    for (const task of claimed) {
+      const job: Promise<void> = run(task).finally(() => running.delete(job));
+      running.add(job);
+    }
+  }
+  await Promise.all(running);
 }

@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { AgentStatusEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
+import { AgentStatusEnum, DeliveryModeEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
 import { agentInput } from '../services/agent-input.js';
 import { DEFAULT_SECRET_GRACE_SECONDS, graceSeconds } from '../services/webhook-secret-input.js';
 
@@ -22,7 +22,8 @@ for (const ref of [AgentRef, PublicAgentRef]) {
     slug: t.exposeString('slug'),
     description: t.exposeString('description'),
     longDescription: t.exposeString('longDescription'),
-    endpoint: t.exposeString('endpoint'),
+    endpoint: t.exposeString('endpoint', { description: 'Where tasks are pushed; empty for an agent that pulls them' }),
+    deliveryMode: t.expose('deliveryMode', { type: DeliveryModeEnum }),
     protocols: t.exposeStringList('protocols'),
     categories: t.exposeStringList('categories'),
     capabilities: t.exposeStringList('capabilities'),
@@ -67,7 +68,8 @@ const agentInputFields = (required: boolean) => (t: PothosSchemaTypes.InputField
   name: t.string({ required }),
   description: t.string(),
   longDescription: t.string(),
-  endpoint: t.string({ required }),
+  endpoint: t.string({ description: 'Required unless deliveryMode is pull' }),
+  deliveryMode: t.field({ type: DeliveryModeEnum, description: 'push (the default): tasks go to endpoint; pull: the agent claims them' }),
   protocols: t.stringList(),
   categories: t.stringList(),
   capabilities: t.stringList(),

@@ -11,6 +11,7 @@ import './billing.js';
 import './tasks.js';
 import './task-subscriptions.js';
 import './deliveries.js';
+import './pull.js';
 import './discovery.js';
 import './reputation.js';
 import './endpoint-ops.js';

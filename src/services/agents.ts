@@ -9,7 +9,7 @@ import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { agentChanged as agentChangedJob } from '../jobs/specs/agent-changed.js';
-import { checkEndpoint, type AgentInput } from './agent-input.js';
+import { checkEndpoint, needsEndpoint, type AgentInput } from './agent-input.js';
 import type { Viewer } from './accounts.js';
 import { slugify } from './slug.js';
 import { NON_TERMINAL } from './task-states.js';
@@ -70,6 +70,7 @@ export function agentService(deps: Deps) {
     // `fields` were checked against agentInput where they came in (the GraphQL argument); create has
     // name and endpoint.
     async create(viewer: Viewer, fields: AgentInput, query: AgentQuery = {}): Promise<Agent> {
+      needsEndpoint(fields.deliveryMode ?? 'push', fields.endpoint ?? '');
       await checkEndpoint(fields.endpoint, config.allowPrivateEndpoints);
       return withSlugRetry(async (tx) => {
         const agent = await tx.agent.create({
@@ -79,7 +80,7 @@ export function agentService(deps: Deps) {
             id: newId('agt'),
             ownerId: viewer.id,
             name: fields.name!,
-            endpoint: fields.endpoint!,
+            endpoint: fields.endpoint ?? '',
             slug: await freeSlug(tx, fields.name!),
           },
         });
@@ -92,6 +93,7 @@ export function agentService(deps: Deps) {
       await checkEndpoint(fields.endpoint, config.allowPrivateEndpoints);
       return withSlugRetry(async (tx) => {
         const agent = await ownedAgent(tx, viewer, id);
+        needsEndpoint(fields.deliveryMode ?? agent.deliveryMode, fields.endpoint ?? agent.endpoint);
         const slug = fields.name !== undefined && fields.name !== agent.name ? await freeSlug(tx, fields.name, id) : undefined;
         // updatedAt is refreshed even when nothing else changed: the owner did save.
         if (slug && slug !== agent.slug) {

@@ -51,6 +51,7 @@ export interface DeliveryToSend {
     | 'ownerId'
     | 'endpoint'
     | 'protocols'
+    | 'deliveryMode'
     | 'a2aCard'
     | 'deliveryState'
     | 'endpointFailStreak'
@@ -107,6 +108,7 @@ export async function claimAndRead(
           'agents.ownerId',
           'agents.endpoint',
           'agents.protocols',
+          'agents.deliveryMode',
           sql<string | null>`agents.a2a_card::text`.as('a2aCard'),
           'agents.deliveryState',
           'agents.endpointFailStreak',
@@ -157,6 +159,7 @@ export async function claimAndRead(
       ownerId: row.ownerId,
       endpoint: row.endpoint,
       protocols: row.protocols,
+      deliveryMode: row.deliveryMode,
       a2aCard: parsed(row.a2aCard),
       deliveryState: row.deliveryState,
       endpointFailStreak: row.endpointFailStreak,

@@ -358,6 +358,7 @@ graphql(`
     description
     longDescription
     endpoint
+    deliveryMode
     docsUrl
     manifestUrl
     twitterUrl

@@ -52,6 +52,11 @@ export const DeliveryStatus = {
     failed: "failed"
 } as const;
 export type DeliveryStatus = (typeof DeliveryStatus)[keyof typeof DeliveryStatus];
+export const DeliveryMode = {
+    push: "push",
+    pull: "pull"
+} as const;
+export type DeliveryMode = (typeof DeliveryMode)[keyof typeof DeliveryMode];
 export const EndpointState = {
     active: "active",
     failing: "failing",
@@ -108,6 +113,7 @@ export type Agent = {
     description: Generated<string>;
     longDescription: Generated<string>;
     endpoint: string;
+    deliveryMode: Generated<DeliveryMode>;
     protocols: Generated<string[]>;
     categories: Generated<string[]>;
     capabilities: Generated<string[]>;
@@ -219,6 +225,7 @@ export type Delivery = {
     nextAttemptAt: Timestamp | null;
     attemptJobId: string | null;
     attemptStartedAt: Timestamp | null;
+    leaseExpiresAt: Timestamp | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };

@@ -10,6 +10,7 @@ graphql(`
     description
     longDescription
     endpoint
+    deliveryMode
     protocols
     categories
     capabilities
