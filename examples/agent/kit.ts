@@ -1,7 +1,8 @@
 // A small, dependency-free kit for agents of the task marketplace (Node 20+: node:crypto, node:http,
 // fetch). Copy this file into an agent. It
 //   - verifies a delivery over the raw bytes received, by either signature the service sends:
-//     Standard Webhooks (webhook-id / webhook-timestamp / webhook-signature, timestamp signed too) or
+//     Standard Webhooks (webhook-id / webhook-timestamp / webhook-signature, timestamp signed too: the
+//     HMAC `v1` with the secret, or the Ed25519 `v1a` with the agent's public key, nothing secret) or
 //     the service's own X-Service-Signature (sha256=<hex HMAC of the body>, with an unsigned
 //     X-Service-Timestamp); compares in constant time and refuses stale timestamps (replays);
 //   - calls back with a result or an error, using the task token from the delivery;
@@ -9,7 +10,7 @@
 //   - or, for an agent with no public address (deliveryMode "pull"), takes its tasks itself: work()
 //     long-polls the service for claims with the owner's API key, keeps each lease alive while the
 //     handler runs, and calls back with the outcome.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createPublicKey, timingSafeEqual, verify as verifySignature } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
 export interface Delivery {
@@ -47,6 +48,21 @@ function checkFresh(sentAtMs: number, now: Date, toleranceSeconds: number): void
   if (Math.abs(now.getTime() - sentAtMs) > toleranceSeconds * 1000) throw new DeliveryRejected('the delivery timestamp is too far from now (a replay?)');
 }
 
+// Ed25519 (v1a): the public key is whpk_ + base64 of its raw 32 bytes, placed after the fixed DER
+// header of an Ed25519 SubjectPublicKeyInfo (RFC 8410) so node:crypto can read it.
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+function verifiesV1a(publicKey: string, signed: Buffer, signature: string): boolean {
+  if (!publicKey.startsWith('whpk_')) return false;
+  const raw = Buffer.from(publicKey.slice(5), 'base64');
+  if (raw.length !== 32) return false;
+  const key = createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+  try {
+    return verifySignature(null, signed, key, Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Checks that a request comes from the service and is recent, and returns its JSON body: a task
  * delivery, or an event such as the service's test ping ({ type: 'ping', timestamp, data }). `rawBody`
@@ -56,13 +72,17 @@ export function verifySigned(opts: {
   rawBody: Buffer;
   headers: IncomingHttpHeaders;
   // Several secrets while the owner rolls a rotation out: a delivery signed with any one of them passes.
-  secret: string | readonly string[];
+  secret?: string | readonly string[];
+  // The agent's signing public key(s) (whpk_…, signingPublicKey in its record): verifies the v1a
+  // signature, so an agent that keeps no secret can still check its deliveries.
+  publicKey?: string | readonly string[];
   toleranceSeconds?: number;
   now?: Date;
 }): unknown {
   const { rawBody, headers } = opts;
-  const secrets = (typeof opts.secret === 'string' ? [opts.secret] : opts.secret).filter((s) => s !== '');
-  if (secrets.length === 0) throw new DeliveryRejected('no secret to verify the delivery with');
+  const secrets = (typeof opts.secret === 'string' ? [opts.secret] : (opts.secret ?? [])).filter((s) => s !== '');
+  const publicKeys = (typeof opts.publicKey === 'string' ? [opts.publicKey] : (opts.publicKey ?? [])).filter((k) => k !== '');
+  if (secrets.length === 0 && publicKeys.length === 0) throw new DeliveryRejected('no secret or public key to verify the delivery with');
   const now = opts.now ?? new Date();
   const tolerance = opts.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const id = header(headers, 'webhook-id');
@@ -79,9 +99,13 @@ export function verifySigned(opts: {
     });
     // The header may list several space-separated signatures (the service signs with the old and the new
     // secret during a rotation's grace period); one must match one of ours.
-    const ok = signatures.split(' ').some((s) => s.startsWith('v1,') && expected.some((e) => equalInConstantTime(s.slice(3), e)));
+    const listed = signatures.split(' ');
+    const ok =
+      listed.some((s) => s.startsWith('v1,') && expected.some((e) => equalInConstantTime(s.slice(3), e))) ||
+      listed.some((s) => s.startsWith('v1a,') && publicKeys.some((k) => verifiesV1a(k, signed, s.slice(4))));
     if (!ok) throw new DeliveryRejected('webhook-signature does not match');
   } else {
+    if (secrets.length === 0) throw new DeliveryRejected('the delivery has no webhook-signature to check with the public key');
     const signature = header(headers, 'x-service-signature');
     if (!signature) throw new DeliveryRejected('the delivery is not signed');
     // The service puts only its current secret here; during a rotation that is the new one.

@@ -4,6 +4,7 @@ import type { Db, Tx } from '../db/client.js';
 import type { Agent, Prisma } from '../generated/prisma/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
+import { generateSigningKey } from '../delivery/ed25519-signing.js';
 import { DEFAULT_SECRET_GRACE_SECONDS } from './webhook-secret-input.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -40,6 +41,12 @@ type AgentQuery = { include?: Prisma.AgentInclude };
 
 export function agentService(deps: Deps) {
   const { prisma, config } = deps;
+
+  // A fresh v1a key pair as the agent's columns: the private key sealed, the public key as it is shown.
+  function sealedSigningKey() {
+    const pair = generateSigningKey();
+    return { signingKeyEnc: deps.secretBox.seal(pair.privateKey), signingPublicKey: pair.publicKey };
+  }
 
   async function ownedAgent(tx: Db, viewer: Viewer, id: string, query: AgentQuery = {}): Promise<Agent> {
     const agent = await tx.agent.findUnique({ ...query, where: { id } });
@@ -81,6 +88,7 @@ export function agentService(deps: Deps) {
             ownerId: viewer.id,
             name: fields.name!,
             endpoint: fields.endpoint ?? '',
+            ...sealedSigningKey(),
             slug: await freeSlug(tx, fields.name!),
           },
         });
@@ -161,6 +169,41 @@ export function agentService(deps: Deps) {
       return prisma.$transaction(async (tx) => {
         await ownedAgent(tx, viewer, id);
         return tx.agent.update({ ...query, where: { id }, data: { webhookSecretEnc: null, previousWebhookSecretEnc: null, previousWebhookSecretExpiresAt: null } });
+      });
+    },
+
+    // The v1a signing keys (current first; a rotated-out one while its overlap runs, by the clock).
+    signingKeysOf(agent: Pick<Agent, 'signingKeyEnc' | 'previousSigningKeyEnc' | 'previousSigningKeyExpiresAt'>): string[] {
+      if (!agent.signingKeyEnc) return [];
+      const keys = [deps.secretBox.open(agent.signingKeyEnc)];
+      if (agent.previousSigningKeyEnc && agent.previousSigningKeyExpiresAt && agent.previousSigningKeyExpiresAt > deps.clock.now()) {
+        keys.push(deps.secretBox.open(agent.previousSigningKeyEnc));
+      }
+      return keys;
+    },
+
+    /**
+     * A new v1a key pair (or the first, for an agent made before keys existed). The key it replaces keeps
+     * signing beside it for `graceSeconds`, so the agent can take the new public key without refusing
+     * deliveries meanwhile; 0 ends it at once. The private key never leaves the service.
+     */
+    async rotateSigningKey(viewer: Viewer, id: string, graceSeconds: number = DEFAULT_SECRET_GRACE_SECONDS) {
+      const next = sealedSigningKey();
+      return prisma.$transaction(async (tx) => {
+        await ownedAgent(tx, viewer, id);
+        const current = await tx.agent.findUniqueOrThrow({ where: { id }, select: { signingKeyEnc: true, signingPublicKey: true } });
+        const keepOld = current.signingKeyEnc !== null && graceSeconds > 0;
+        const endsAt = keepOld ? new Date(deps.clock.now().getTime() + graceSeconds * 1000) : null;
+        await tx.agent.update({
+          where: { id },
+          data: {
+            ...next,
+            previousSigningKeyEnc: keepOld ? current.signingKeyEnc : null,
+            previousSigningPublicKey: keepOld ? current.signingPublicKey : null,
+            previousSigningKeyExpiresAt: endsAt,
+          },
+        });
+        return { signingPublicKey: next.signingPublicKey, previousSigningPublicKey: keepOld ? current.signingPublicKey : null, previousKeyExpiresAt: endsAt };
       });
     },
 

@@ -135,6 +135,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         now: clock.now(),
         secret: agents.webhookSecretOf(agent),
         previousSecrets: agents.previousWebhookSecretsOf(agent),
+        signingKeys: agents.signingKeysOf(agent),
         deliveryId,
         body,
       });

@@ -59,6 +59,9 @@ export interface DeliveryToSend {
     | 'webhookSecretEnc'
     | 'previousWebhookSecretEnc'
     | 'previousWebhookSecretExpiresAt'
+    | 'signingKeyEnc'
+    | 'previousSigningKeyEnc'
+    | 'previousSigningKeyExpiresAt'
     | 'healthStatus'
     | 'healthFailStreak'
     | 'lastHealthyAt'
@@ -116,6 +119,9 @@ export async function claimAndRead(
           'agents.webhookSecretEnc',
           'agents.previousWebhookSecretEnc',
           'agents.previousWebhookSecretExpiresAt',
+          'agents.signingKeyEnc',
+          'agents.previousSigningKeyEnc',
+          'agents.previousSigningKeyExpiresAt',
           'agents.healthStatus',
           'agents.healthFailStreak',
           'agents.lastHealthyAt',
@@ -167,6 +173,9 @@ export async function claimAndRead(
       webhookSecretEnc: row.webhookSecretEnc,
       previousWebhookSecretEnc: row.previousWebhookSecretEnc,
       previousWebhookSecretExpiresAt: row.previousWebhookSecretExpiresAt,
+      signingKeyEnc: row.signingKeyEnc,
+      previousSigningKeyEnc: row.previousSigningKeyEnc,
+      previousSigningKeyExpiresAt: row.previousSigningKeyExpiresAt,
       healthStatus: row.healthStatus,
       healthFailStreak: row.healthFailStreak,
       lastHealthyAt: row.lastHealthyAt,

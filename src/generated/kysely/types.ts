@@ -133,6 +133,11 @@ export type Agent = {
     webhookSecretEnc: string | null;
     previousWebhookSecretEnc: string | null;
     previousWebhookSecretExpiresAt: Timestamp | null;
+    signingKeyEnc: string | null;
+    signingPublicKey: string | null;
+    previousSigningKeyEnc: string | null;
+    previousSigningPublicKey: string | null;
+    previousSigningKeyExpiresAt: Timestamp | null;
     deliveryState: Generated<EndpointState>;
     endpointFailStreak: Generated<number>;
     endpointFailingSince: Timestamp | null;
