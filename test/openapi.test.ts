@@ -219,6 +219,9 @@ describe('real answers conform to the document', () => {
     await call('POST', `/v1/agents/${puller.id}/tasks/${pulled.id}/release`, o);
     const [again] = (await call('POST', `/v1/agents/${puller.id}/tasks/claim`, { ...o, body: {} })).body.data;
     await call('POST', `/v1/tasks/${pulled.id}/callback`, { body: { taskToken: again.taskToken, result: { ok: true } } });
+    await call('POST', `/v1/agents/${puller.id}/signing-key`, { ...o, body: { graceSeconds: 60 } });
+    const receipt = (await call('GET', `/v1/tasks/${pulled.id}`, r)).body.data.receipt;
+    expect((await call('POST', '/v1/receipts/verify', { body: { receipt } })).body.data.valid).toBe(true);
 
     // Files: raw and multipart uploads, a download whole, a range of it, a range past it, someone else's,
     // a signed link that is not valid, and the errors of uploads.

@@ -12,6 +12,7 @@ import './tasks.js';
 import './task-subscriptions.js';
 import './deliveries.js';
 import './pull.js';
+import './receipts.js';
 import './discovery.js';
 import './reputation.js';
 import './endpoint-ops.js';
