@@ -102,6 +102,7 @@ export type A2ATaskLink = {
     remoteTaskId: string;
     remoteContextId: string;
     polls: Generated<number>;
+    artifacts: unknown | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };
@@ -265,6 +266,16 @@ export type File = {
     storageKey: string;
     createdAt: Timestamp;
     storedAt: Timestamp | null;
+    artifactPart: string | null;
+    uploadLinkId: string | null;
+};
+export type FileUploadLink = {
+    id: string;
+    userId: string;
+    credentialKind: string;
+    credentialId: string | null;
+    expiresAt: Timestamp;
+    createdAt: Timestamp;
 };
 export type IdempotencyRecord = {
     userId: string;
@@ -376,6 +387,7 @@ export type Session = {
     lastSeenAt: Timestamp;
     expiresAt: Timestamp;
     revokedAt: Timestamp | null;
+    apiKeyId: string | null;
 };
 export type Task = {
     id: string;
@@ -449,6 +461,7 @@ export type User = {
     notificationUrl: string | null;
     notificationSecretEnc: string | null;
     emailVerifiedAt: Timestamp | null;
+    emailUnproven: Generated<boolean>;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };
@@ -478,6 +491,7 @@ export type DB = {
     deliveries: Delivery;
     deliveryAttempts: DeliveryAttempt;
     emailLinks: EmailLink;
+    fileUploadLinks: FileUploadLink;
     files: File;
     idempotencyRecords: IdempotencyRecord;
     notifications: Notification;
