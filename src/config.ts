@@ -116,6 +116,10 @@ const schema = z.object({
   // An input request unanswered this long cancels the task; an uncontested dispute refunds after this long.
   INPUT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(86_400),
   DISPUTE_ANSWER_SECONDS: z.coerce.number().int().min(1).default(259_200),
+  // Receipts (docs/receipts.md): the version of the service's signing key (derived from SECRET_KEY), and
+  // until when the key of the version before stays published after a rotation.
+  RECEIPT_KEY_VERSION: z.coerce.number().int().min(1).max(1000).default(1),
+  RECEIPT_PREVIOUS_KEY_UNTIL: z.string().datetime({ offset: true, message: 'must be an ISO 8601 date and time' }).optional(),
   // Accounts (docs/accounts.md): whether the dashboard may create accounts (closed: only the CLI does),
   // where sign-in links are mailed from and through, and how long a browser session lasts.
   SIGNUP: z.enum(['open', 'closed']).default('open'),
@@ -178,6 +182,10 @@ function toConfig(env: z.infer<typeof schema>) {
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     deliveryTimeoutMs: env.DELIVERY_TIMEOUT_MS,
     deliveryMaxAttempts: env.DELIVERY_MAX_ATTEMPTS,
+    receipts: {
+      version: env.RECEIPT_KEY_VERSION,
+      previousUntil: env.RECEIPT_PREVIOUS_KEY_UNTIL ? new Date(env.RECEIPT_PREVIOUS_KEY_UNTIL) : null,
+    },
     deliveryOps: {
       retentionDays: env.DELIVERY_RETENTION_DAYS,
       disableAfterFailures: env.ENDPOINT_DISABLE_AFTER_FAILURES,

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const ownerFields = [
-  'id', 'name', 'slug', 'description', 'longDescription', 'endpoint', 'protocols', 'categories', 'capabilities', 'tags',
+  'id', 'name', 'slug', 'description', 'longDescription', 'endpoint', 'deliveryMode', 'protocols', 'categories', 'capabilities', 'tags',
   'docsUrl', 'manifestUrl', 'authType', 'version', 'inputSchema', 'twitterUrl', 'status', 'verified', 'healthStatus',
-  'trustScore', 'trustTier', 'hasWebhookSecret', 'previousWebhookSecretExpiresAt', 'deliveryState', 'endpointFailingSince', 'endpointDisabledAt', 'maxConcurrentTasks', 'maxDeliveriesPerSecond', 'priceCents', 'taskCount', 'avgRating', 'createdAt', 'updatedAt',
+  'trustScore', 'trustTier', 'hasWebhookSecret', 'previousWebhookSecretExpiresAt', 'signingPublicKey', 'previousSigningPublicKey', 'previousSigningKeyExpiresAt', 'deliveryState', 'endpointFailingSince', 'endpointDisabledAt', 'maxConcurrentTasks', 'maxDeliveriesPerSecond', 'priceCents', 'taskCount', 'avgRating', 'createdAt', 'updatedAt',
   // From an A2A card (test/a2a-import.test.ts); empty for an agent registered by hand.
   'cardVerified', 'cardFetchedAt', 'iconUrl', 'provider', 'streaming', 'pushNotifications',
 ].sort();

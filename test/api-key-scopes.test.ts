@@ -38,7 +38,7 @@ describe('/v1/api-keys', () => {
     expect(listed).toMatchObject({ name: 'reader', scopes: ['tasks:read'], lastUsedAt: expect.any(String), revokedAt: null });
     expect(JSON.stringify(list.body)).not.toContain(key);
     // A key made without scopes has all of them.
-    expect(list.body.data.find((k: { name: string }) => k.name === 'initial').scopes).toEqual(['tasks:read', 'tasks:write', 'agents:read', 'agents:write', 'billing', 'account']);
+    expect(list.body.data.find((k: { name: string }) => k.name === 'initial').scopes).toEqual(['tasks:read', 'tasks:write', 'tasks:work', 'agents:read', 'agents:write', 'billing', 'account']);
 
     const revoked = await server.api.delete(`/v1/api-keys/${created.body.data.id}`, { key: user.apiKey });
     expect(revoked.status).toBe(200);

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { runCli } from './support/processes.js';
 
 const itemFields = [
-  'id', 'name', 'slug', 'description', 'protocols', 'categories', 'capabilities', 'tags', 'endpoint', 'docsUrl', 'authType', 'version', 'status',
+  'id', 'name', 'slug', 'description', 'protocols', 'categories', 'capabilities', 'tags', 'endpoint', 'deliveryMode', 'docsUrl', 'authType', 'version', 'status',
 ].sort();
 const detailFields = [
   ...itemFields, 'longDescription', 'verified', 'healthStatus', 'inputSchema', 'twitterUrl', 'taskCount', 'avgRating', 'createdAt', 'updatedAt', 'stats',

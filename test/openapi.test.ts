@@ -211,6 +211,18 @@ describe('real answers conform to the document', () => {
     await call('POST', '/v1/credits', { ...r, headers: { 'idempotency-key': 'credits-1' }, body: { agentId: paid.id, quantity: 2 } });
     await call('POST', '/v1/tasks', { ...r, body: { title: 'Charged', description: 'saved card', agentId: paid.id } });
 
+    // A pulling agent: a claim, a lease extended, a task given back and claimed again, answered.
+    const puller = (await call('POST', '/v1/agents', { ...o, body: { name: 'Puller', deliveryMode: 'pull' } })).body.data;
+    const pulled = (await call('POST', '/v1/tasks', { ...r, body: { title: 'Pulled', description: 'claimed', input: { n: 1 }, agentId: puller.id } })).body.data;
+    expect((await call('POST', `/v1/agents/${puller.id}/tasks/claim`, { ...o, body: { max: 1, waitSeconds: 0 } })).body.data).toHaveLength(1);
+    await call('POST', `/v1/agents/${puller.id}/tasks/${pulled.id}/lease`, { ...o, body: { leaseSeconds: 60 } });
+    await call('POST', `/v1/agents/${puller.id}/tasks/${pulled.id}/release`, o);
+    const [again] = (await call('POST', `/v1/agents/${puller.id}/tasks/claim`, { ...o, body: {} })).body.data;
+    await call('POST', `/v1/tasks/${pulled.id}/callback`, { body: { taskToken: again.taskToken, result: { ok: true } } });
+    await call('POST', `/v1/agents/${puller.id}/signing-key`, { ...o, body: { graceSeconds: 60 } });
+    const receipt = (await call('GET', `/v1/tasks/${pulled.id}`, r)).body.data.receipt;
+    expect((await call('POST', '/v1/receipts/verify', { body: { receipt } })).body.data.valid).toBe(true);
+
     // Files: raw and multipart uploads, a download whole, a range of it, a range past it, someone else's,
     // a signed link that is not valid, and the errors of uploads.
     const bearer = (key: string) => ({ authorization: `Bearer ${key}` });

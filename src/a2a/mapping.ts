@@ -124,7 +124,9 @@ export function resultArtifacts(task: OurTask): Artifact[] {
   const links = (task as { resultFileLinks?: TaskFileLink[] }).resultFileLinks ?? [];
   const relayed = relayedArtifacts(task.result, links);
   if (relayed) return relayed;
-  const result: Artifact = { artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: undefined, extensions: [] };
+  // The service's signed receipt of the finished task (docs/receipts.md) travels with its result.
+  const receipt = typeof task.receipt === 'string' ? { receipt: task.receipt } : undefined;
+  const result: Artifact = { artifactId: `${task.id}-result`, name: 'result', description: 'The agent’s result', parts: [dataPart(task.result)], metadata: receipt, extensions: [] };
   if (links.length === 0) return [result];
   return [result, { artifactId: `${task.id}-files`, name: 'files', description: 'The files of the result', parts: links.map(urlPart), metadata: undefined, extensions: [] }];
 }
@@ -143,6 +145,7 @@ export function toA2ATask(task: OurTask): Task {
         title: task.title,
         agentId: task.agentId,
         ...(task.payment ? { payment: task.payment } : {}),
+        ...(typeof task.receipt === 'string' ? { receipt: task.receipt } : {}),
       },
     },
   };

@@ -108,6 +108,8 @@ export type DeliveryHeaderInput = {
   secret: string | null;
   /** Secrets replaced by a rotation whose grace period still runs: Standard Webhooks signs with these too. */
   previousSecrets?: readonly string[];
+  /** The agent's Ed25519 private keys (current first): v1a signatures in webhook-signature. */
+  signingKeys?: readonly string[];
   /** Stable across retries of one delivery, so agents can de-duplicate. */
   deliveryId: string;
   /** The serialised payload, exactly as it will be sent. */
@@ -123,12 +125,16 @@ export function deliveryHeaders(input: DeliveryHeaderInput): Record<string, stri
     'X-Service-Timestamp': input.now.toISOString(),
     'X-Service-Event': input.event ?? 'task.assigned',
   };
-  if (input.secret === null) return headers;
   const timestampSeconds = Math.floor(input.now.getTime() / 1000);
+  const signingKeys = input.signingKeys ?? [];
+  if (input.secret === null) {
+    // Without a secret only the asymmetric signature can be sent (with the headers it signs).
+    return signingKeys.length > 0 ? { ...headers, ...standardWebhookHeaders([], input.deliveryId, timestampSeconds, input.body, signingKeys) } : headers;
+  }
   return {
     ...headers,
     // The spec's header has room for one signature: the current secret's.
     'X-Service-Signature': signServiceSignature(input.secret, input.body),
-    ...standardWebhookHeaders([input.secret, ...(input.previousSecrets ?? [])], input.deliveryId, timestampSeconds, input.body),
+    ...standardWebhookHeaders([input.secret, ...(input.previousSecrets ?? [])], input.deliveryId, timestampSeconds, input.body, signingKeys),
   };
 }

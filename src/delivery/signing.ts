@@ -6,6 +6,7 @@
 // can use an off-the-shelf library instead of hand-rolled code.
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { signV1a } from './ed25519-signing.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
@@ -46,6 +47,9 @@ export function standardWebhookHeaders(
   msgId: string,
   timestampSeconds: number,
   body: Buffer,
+  // The agent's Ed25519 private keys (whsk_…; a rotation's outgoing one after the current): a `v1a`
+  // signature each, beside the HMAC ones.
+  signingKeys: readonly string[] = [],
 ): StandardWebhookHeaders {
   if (!Number.isSafeInteger(timestampSeconds)) {
     throw new RangeError('webhook timestamp must be whole seconds since the epoch');
@@ -62,6 +66,6 @@ export function standardWebhookHeaders(
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': signatures.join(' '),
+    'webhook-signature': [...signatures, ...signV1a(signingKeys, msgId, timestampSeconds, body)].join(' '),
   };
 }

@@ -10,10 +10,15 @@ export interface TaskEvent {
   status: string;
   requesterId: string;
   agentOwnerId: string | null;
+  // The assigned agent, when the move's statement knows it: a match wakes the agent's waiting claims.
+  agentId?: string | null;
 }
 
 export interface EventBus {
   publish(event: TaskEvent): Promise<void>;
+  // A pulling agent has work to claim again (a delivery's retry came due, a task was given back): its
+  // waiting claims in every process wake (subscribe({ agentId })).
+  publishWork(agentId: string): Promise<void>;
   // With a PostgreSQL server, the channel a transaction can send an event on itself (pg_notify, delivered
   // at its commit) instead of publish() after it; null in one process, where publish() costs no statement.
   readonly notifyChannel: string | null;
@@ -44,12 +49,13 @@ export type SearchNews = 'changed' | 'lost';
 // Exported for the fan-out benchmark, which announces events as a task move on another process would.
 export const TASK_EVENTS_CHANNEL = 'task_events';
 const REVOKED_KEYS = 'revoked_api_keys';
+const AGENT_WORK = 'agent_work';
 // Sent by the search_changed triggers (migration search_changed_notify).
 const SEARCH_CHANGED = 'search_changed';
 
 // Who a subscriber listens for: one task's events, or those of every task a user is the requester of
-// or owns the agent of.
-export type Interest = { taskId: string } | { userId: string };
+// or owns the agent of, or the work of one pulling agent (its matches and re-offers).
+export type Interest = { taskId: string } | { userId: string } | { agentId: string };
 
 // A subscriber's events not yet read. Events are pushed to it only when they concern it, so one event
 // costs the process the subscribers it concerns, not all of them.
@@ -99,7 +105,8 @@ function localFanout() {
   const revoked = new EventEmitter();
   revoked.setMaxListeners(0);
   const subscribers = new Map<string, Set<EventQueue>>();
-  const keyOf = (interest: Interest) => ('taskId' in interest ? `task:${interest.taskId}` : `user:${interest.userId}`);
+  const keyOf = (interest: Interest) =>
+    'taskId' in interest ? `task:${interest.taskId}` : 'userId' in interest ? `user:${interest.userId}` : `agent:${interest.agentId}`;
   const ending = new AbortController();
   const deliver = (key: string, event: TaskEvent) => {
     for (const queue of subscribers.get(key) ?? []) queue.push(event);
@@ -110,7 +117,10 @@ function localFanout() {
       deliver(`user:${event.requesterId}`, event);
       // A user who asked their own agent is told once.
       if (event.agentOwnerId && event.agentOwnerId !== event.requesterId) deliver(`user:${event.agentOwnerId}`, event);
+      if (event.agentId && event.status === 'matched') deliver(`agent:${event.agentId}`, event);
     },
+    // Only the agent's waiting claims hear this; they claim again, whatever the event says.
+    emitWork: (agentId: string) => deliver(`agent:${agentId}`, { taskId: '', status: 'matched', requesterId: '', agentOwnerId: null, agentId }),
     emitRevokedKey: (apiKeyId: string) => revoked.emit('revoked', apiKeyId),
     onRevokedKey: (listener: (apiKeyId: string) => void) => void revoked.on('revoked', listener),
     // The subscriber is registered here, before anything is read, so it can start listening and then
@@ -151,6 +161,7 @@ export async function createLocalBus(revocations?: { url: string; listen: boolea
     notifyChannel: null,
     sentInTransaction: () => {},
     publish: async (event) => void fanout.emit(event),
+    publishWork: async (agentId) => void fanout.emitWork(agentId),
     async publishRevokedKey(credentialId) {
       fanout.emitRevokedKey(credentialId);
       await relay?.announce(credentialId);
@@ -203,6 +214,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     client.on('notification', (msg) => {
       if (msg.channel === SEARCH_CHANGED) return void searchNews.emit('news', 'changed');
       if (msg.channel === REVOKED_KEYS && msg.payload) return void fanout.emitRevokedKey(msg.payload);
+      if (msg.channel === AGENT_WORK && msg.payload) return void fanout.emitWork(msg.payload);
       if (msg.channel !== TASK_EVENTS_CHANNEL || !msg.payload) return;
       try {
         fanout.emit(JSON.parse(msg.payload) as TaskEvent);
@@ -221,6 +233,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     await client.query(`LISTEN ${TASK_EVENTS_CHANNEL}`);
     await client.query(`LISTEN ${REVOKED_KEYS}`);
     await client.query(`LISTEN ${SEARCH_CHANGED}`);
+    await client.query(`LISTEN ${AGENT_WORK}`);
     listener = client;
     // Anything may have changed while no connection listened.
     searchNews.emit('news', 'changed');
@@ -232,6 +245,9 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     sentInTransaction: () => {},
     async publish(event) {
       await pool.query('SELECT pg_notify($1, $2)', [TASK_EVENTS_CHANNEL, JSON.stringify(event)]);
+    },
+    async publishWork(agentId) {
+      await pool.query('SELECT pg_notify($1, $2)', [AGENT_WORK, agentId]);
     },
     async publishRevokedKey(apiKeyId) {
       await pool.query('SELECT pg_notify($1, $2)', [REVOKED_KEYS, apiKeyId]);

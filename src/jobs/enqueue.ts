@@ -68,3 +68,20 @@ export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<
     job_key_mode => ${opts.jobKeyMode ?? null}::text
   )`;
 }
+
+/**
+ * The add_job call for each row of a statement, for a kind whose payload is one id field and whose subject
+ * is that id (task.deliver's { deliveryId }): `id` and `runAt` are the row's expressions. The payload
+ * cannot be checked here; the kind's subject is checked to be the field, so the key agrees with jobKey.
+ */
+export function rowJobCallSql<S extends z.ZodType>(spec: JobSpec<S>, field: string, id: RawBuilder<string>, runAt: RawBuilder<Date>): RawBuilder<unknown> {
+  if (jobKey(spec, checkedPayload(spec, { [field]: 'x' } as z.input<S>)) !== `${spec.name}:x`) throw new Error(`${spec.name}'s subject is not its ${field}`);
+  return sql`graphile_worker.add_job(
+    identifier => ${spec.name}::text,
+    payload => json_build_object(${field}::text, ${id}),
+    run_at => ${runAt},
+    max_attempts => ${spec.maxAttempts ?? null}::int,
+    job_key => ${`${spec.name}:`}::text || ${id},
+    priority => ${spec.priority ?? null}::int
+  )`;
+}

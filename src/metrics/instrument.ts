@@ -58,6 +58,7 @@ export function countTaskTransitions(bus: EventBus, metrics: Metrics): EventBus 
       metrics.taskTransitions.inc({ status: event.status });
       await bus.publish(event);
     },
+    publishWork: (agentId) => bus.publishWork(agentId),
     publishRevokedKey: (apiKeyId) => bus.publishRevokedKey(apiKeyId),
     onRevokedKey: (listener) => bus.onRevokedKey(listener),
     watchSearchChanges: (listener) => bus.watchSearchChanges(listener),

@@ -99,6 +99,8 @@ export async function silentAgentIds(db: SqlDb, staleBefore: Date, limit: number
     .selectFrom('agents')
     .select('id')
     .where('status', '=', 'active')
+    // A pulling agent has nothing to probe: its health comes from its claims and answers.
+    .where('deliveryMode', '=', 'push')
     .where((eb) => eb.or([eb('healthCheckedAt', 'is', null), eb('healthCheckedAt', '<', staleBefore)]))
     .orderBy('healthCheckedAt', (ob) => ob.asc().nullsFirst())
     .orderBy('id', 'asc')

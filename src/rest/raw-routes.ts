@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../services/index.js';
 import { stripeWebhookRoute } from '../payments/webhook-route.js';
 import { oauthRoutes } from '../http/oauth-routes.js';
+import { sendJson } from '../http/respond.js';
 
 export interface RawRoute {
   method: string;
@@ -14,5 +15,16 @@ export interface RawRoute {
 }
 
 export function rawRoutes(services: Services): RawRoute[] {
-  return [stripeWebhookRoute(services.payments), ...oauthRoutes(services.oauth)];
+  return [stripeWebhookRoute(services.payments), ...oauthRoutes(services.oauth), jwksRoute(services)];
+}
+
+// The public keys receipts are signed with (RFC 7517), for anyone checking one (docs/receipts.md).
+function jwksRoute(services: Services): RawRoute {
+  return {
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    async handle(_req, res) {
+      sendJson(res, 200, await services.receipts.jwks(), { 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' });
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { builder } from './builder.js';
 import { readableWith } from './kind-scopes.js';
-import { AgentStatusEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
+import { AgentStatusEnum, DeliveryModeEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
 import { agentInput } from '../services/agent-input.js';
 import { DEFAULT_SECRET_GRACE_SECONDS, graceSeconds } from '../services/webhook-secret-input.js';
 
@@ -24,7 +24,8 @@ for (const ref of [AgentRef, PublicAgentRef]) {
     slug: t.exposeString('slug'),
     description: t.exposeString('description'),
     longDescription: t.exposeString('longDescription'),
-    endpoint: t.exposeString('endpoint'),
+    endpoint: t.exposeString('endpoint', { description: 'Where tasks are pushed; empty for an agent that pulls them' }),
+    deliveryMode: t.expose('deliveryMode', { type: DeliveryModeEnum }),
     protocols: t.exposeStringList('protocols'),
     categories: t.exposeStringList('categories'),
     capabilities: t.exposeStringList('capabilities'),
@@ -56,6 +57,20 @@ builder.prismaObjectFields(AgentRef, (t) => ({
     description: 'Whether deliveries are signed. The secret itself is never part of an agent record.',
     resolve: (agent) => agent.webhookSecretEnc !== null,
   }),
+  signingPublicKey: t.exposeString('signingPublicKey', {
+    nullable: true,
+    description: "The agent's Ed25519 public key (whpk_…): deliveries carry a v1a signature made with its private key. Null for an agent made before keys existed, until rotateAgentSigningKey",
+  }),
+  previousSigningPublicKey: t.string({
+    nullable: true,
+    description: "During a key rotation's overlap: the key it replaced, which still signs until previousSigningKeyExpiresAt",
+    resolve: (agent, _args, ctx) => (agent.previousSigningKeyExpiresAt && agent.previousSigningKeyExpiresAt > ctx.services.deps.clock.now() ? agent.previousSigningPublicKey : null),
+  }),
+  previousSigningKeyExpiresAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    resolve: (agent, _args, ctx) => (agent.previousSigningKeyExpiresAt && agent.previousSigningKeyExpiresAt > ctx.services.deps.clock.now() ? agent.previousSigningKeyExpiresAt : null),
+  }),
   previousWebhookSecretExpiresAt: t.field({
     type: 'DateTime',
     nullable: true,
@@ -69,7 +84,8 @@ const agentInputFields = (required: boolean) => (t: PothosSchemaTypes.InputField
   name: t.string({ required }),
   description: t.string(),
   longDescription: t.string(),
-  endpoint: t.string({ required }),
+  endpoint: t.string({ description: 'Required unless deliveryMode is pull' }),
+  deliveryMode: t.field({ type: DeliveryModeEnum, description: 'push (the default): tasks go to endpoint; pull: the agent claims them' }),
   protocols: t.stringList(),
   categories: t.stringList(),
   capabilities: t.stringList(),
@@ -101,6 +117,16 @@ const WebhookSecretResult = builder
         nullable: true,
         description: 'Until then deliveries are signed with the previous secret too; null when it stopped at once (or there was none)',
       }),
+    }),
+  });
+
+const SigningKeyResult = builder
+  .objectRef<{ signingPublicKey: string; previousSigningPublicKey: string | null; previousKeyExpiresAt: Date | null }>('SigningKeyResult')
+  .implement({
+    fields: (t) => ({
+      signingPublicKey: t.exposeString('signingPublicKey', { description: 'The public key (whpk_…) the v1a signatures verify with from now on' }),
+      previousSigningPublicKey: t.exposeString('previousSigningPublicKey', { nullable: true, description: 'The key it replaced, still signing until previousKeyExpiresAt' }),
+      previousKeyExpiresAt: t.expose('previousKeyExpiresAt', { type: 'DateTime', nullable: true }),
     }),
   });
 
@@ -161,6 +187,14 @@ builder.mutationFields((t) => ({
           : 'Store this secret now: it will not be shown again. Deliveries are signed with it from now on.',
       };
     },
+  }),
+  rotateAgentSigningKey: t.field({
+    type: SigningKeyResult,
+    description:
+      "Makes the agent's Ed25519 key pair for Standard Webhooks' v1a signature, or replaces it; the previous key keeps signing too for graceSeconds (default 86400, at most 604800, 0 ends it at once)",
+    authScopes: { scope: 'agents:write' },
+    args: { id: t.arg.id({ required: true }), graceSeconds: t.arg.int({ required: false }).validate(graceSeconds) },
+    resolve: (_root, args, ctx) => ctx.services.agents.rotateSigningKey(ctx.viewer!, String(args.id), args.graceSeconds ?? DEFAULT_SECRET_GRACE_SECONDS),
   }),
   removeAgentWebhookSecret: t.prismaField({
     type: 'Agent',

@@ -12,6 +12,8 @@ import './payment-settings.js';
 import './tasks.js';
 import './task-subscriptions.js';
 import './deliveries.js';
+import './pull.js';
+import './receipts.js';
 import './discovery.js';
 import './reputation.js';
 import './endpoint-ops.js';

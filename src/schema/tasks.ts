@@ -85,6 +85,13 @@ export const TaskRef = builder.prismaObject('Task', {
     routingExplanation: t.expose("routing", { type: "JSON", nullable: true, description: "Why routing chose the agent: the score terms and the agents passed over" }),
     inputHash: t.exposeString('inputHash', { nullable: true, description: 'SHA-256 (hex) of the canonical JSON of the input, taken at creation' }),
     resultHash: t.exposeString('resultHash', { nullable: true, description: 'SHA-256 (hex) of the canonical JSON of the result, taken when it was given' }),
+    receipt: t.string({
+      nullable: true,
+      description:
+        "The service's signed receipt of the finished task (compact JWS over canonical JSON, keys at /.well-known/jwks.json): ids, hashes, final status, settlement, times; never the input or result. Null until the task finishes",
+      select: { id: true, agentId: true, requesterId: true, status: true, inputHash: true, resultHash: true, createdAt: true, finishedAt: true, payment: { select: { method: true, status: true, amountCents: true, settledAt: true } } },
+      resolve: (task, _args, ctx) => ctx.services.receipts.issue(task, task.payment ?? null),
+    }),
     inputRequest: t.expose('inputRequest', { type: 'JSON', nullable: true, description: "The agent's open question while input_required: {message, inputSchema?}" }),
     inputRounds: t.exposeInt('inputRounds'),
     reviewEndsAt: t.expose('reviewEndsAt', { type: 'DateTime', nullable: true, description: 'delivered: when the result is approved automatically' }),

@@ -44,6 +44,7 @@ export const agentInput = z
     description: text(500),
     longDescription: text(20_000),
     endpoint: text(2048),
+    deliveryMode: z.enum(['push', 'pull'], notNull),
     protocols: tagList,
     categories: tagList,
     capabilities: tagList,
@@ -66,7 +67,13 @@ export type AgentInput = z.output<typeof agentInput>;
 
 /** The endpoint against the SSRF policy: resolved now, for an early and readable refusal. */
 export async function checkEndpoint(endpoint: string | undefined, allowPrivate: boolean): Promise<void> {
-  if (endpoint === undefined) return;
+  // A pulling agent may clear its endpoint; the service checks it has a mode that needs none.
+  if (endpoint === undefined || endpoint === '') return;
   const check = await checkEndpointUrl(endpoint, { allowPrivate });
   if (!check.ok) throw invalid('endpoint', `endpoint: ${check.reason}`);
+}
+
+/** An agent that takes tasks at its endpoint has one; only a pulling agent may go without. */
+export function needsEndpoint(mode: 'push' | 'pull', endpoint: string): void {
+  if (mode === 'push' && endpoint.trim() === '') throw invalid('endpoint', 'endpoint is required unless deliveryMode is "pull"');
 }

@@ -4,12 +4,13 @@ import type { Db, Tx } from '../db/client.js';
 import type { Agent, Prisma } from '../generated/prisma/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
+import { generateSigningKey } from '../delivery/ed25519-signing.js';
 import { DEFAULT_SECRET_GRACE_SECONDS } from './webhook-secret-input.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { agentChanged as agentChangedJob } from '../jobs/specs/agent-changed.js';
-import { checkEndpoint, type AgentInput } from './agent-input.js';
+import { checkEndpoint, needsEndpoint, type AgentInput } from './agent-input.js';
 import type { Viewer } from './accounts.js';
 import { slugify } from './slug.js';
 import { NON_TERMINAL } from './task-states.js';
@@ -41,6 +42,12 @@ type AgentQuery = { include?: Prisma.AgentInclude };
 export function agentService(deps: Deps) {
   const { prisma, config } = deps;
 
+  // A fresh v1a key pair as the agent's columns: the private key sealed, the public key as it is shown.
+  function sealedSigningKey() {
+    const pair = generateSigningKey();
+    return { signingKeyEnc: deps.secretBox.seal(pair.privateKey), signingPublicKey: pair.publicKey };
+  }
+
   async function ownedAgent(tx: Db, viewer: Viewer, id: string, query: AgentQuery = {}): Promise<Agent> {
     const agent = await tx.agent.findUnique({ ...query, where: { id } });
     if (!agent) throw notFound('agent');
@@ -70,6 +77,7 @@ export function agentService(deps: Deps) {
     // `fields` were checked against agentInput where they came in (the GraphQL argument); create has
     // name and endpoint.
     async create(viewer: Viewer, fields: AgentInput, query: AgentQuery = {}): Promise<Agent> {
+      needsEndpoint(fields.deliveryMode ?? 'push', fields.endpoint ?? '');
       await checkEndpoint(fields.endpoint, config.allowPrivateEndpoints);
       return withSlugRetry(async (tx) => {
         const agent = await tx.agent.create({
@@ -79,7 +87,8 @@ export function agentService(deps: Deps) {
             id: newId('agt'),
             ownerId: viewer.id,
             name: fields.name!,
-            endpoint: fields.endpoint!,
+            endpoint: fields.endpoint ?? '',
+            ...sealedSigningKey(),
             slug: await freeSlug(tx, fields.name!),
           },
         });
@@ -92,6 +101,7 @@ export function agentService(deps: Deps) {
       await checkEndpoint(fields.endpoint, config.allowPrivateEndpoints);
       return withSlugRetry(async (tx) => {
         const agent = await ownedAgent(tx, viewer, id);
+        needsEndpoint(fields.deliveryMode ?? agent.deliveryMode, fields.endpoint ?? agent.endpoint);
         const slug = fields.name !== undefined && fields.name !== agent.name ? await freeSlug(tx, fields.name, id) : undefined;
         // updatedAt is refreshed even when nothing else changed: the owner did save.
         if (slug && slug !== agent.slug) {
@@ -159,6 +169,41 @@ export function agentService(deps: Deps) {
       return prisma.$transaction(async (tx) => {
         await ownedAgent(tx, viewer, id);
         return tx.agent.update({ ...query, where: { id }, data: { webhookSecretEnc: null, previousWebhookSecretEnc: null, previousWebhookSecretExpiresAt: null } });
+      });
+    },
+
+    // The v1a signing keys (current first; a rotated-out one while its overlap runs, by the clock).
+    signingKeysOf(agent: Pick<Agent, 'signingKeyEnc' | 'previousSigningKeyEnc' | 'previousSigningKeyExpiresAt'>): string[] {
+      if (!agent.signingKeyEnc) return [];
+      const keys = [deps.secretBox.open(agent.signingKeyEnc)];
+      if (agent.previousSigningKeyEnc && agent.previousSigningKeyExpiresAt && agent.previousSigningKeyExpiresAt > deps.clock.now()) {
+        keys.push(deps.secretBox.open(agent.previousSigningKeyEnc));
+      }
+      return keys;
+    },
+
+    /**
+     * A new v1a key pair (or the first, for an agent made before keys existed). The key it replaces keeps
+     * signing beside it for `graceSeconds`, so the agent can take the new public key without refusing
+     * deliveries meanwhile; 0 ends it at once. The private key never leaves the service.
+     */
+    async rotateSigningKey(viewer: Viewer, id: string, graceSeconds: number = DEFAULT_SECRET_GRACE_SECONDS) {
+      const next = sealedSigningKey();
+      return prisma.$transaction(async (tx) => {
+        await ownedAgent(tx, viewer, id);
+        const current = await tx.agent.findUniqueOrThrow({ where: { id }, select: { signingKeyEnc: true, signingPublicKey: true } });
+        const keepOld = current.signingKeyEnc !== null && graceSeconds > 0;
+        const endsAt = keepOld ? new Date(deps.clock.now().getTime() + graceSeconds * 1000) : null;
+        await tx.agent.update({
+          where: { id },
+          data: {
+            ...next,
+            previousSigningKeyEnc: keepOld ? current.signingKeyEnc : null,
+            previousSigningPublicKey: keepOld ? current.signingPublicKey : null,
+            previousSigningKeyExpiresAt: endsAt,
+          },
+        });
+        return { signingPublicKey: next.signingPublicKey, previousSigningPublicKey: keepOld ? current.signingPublicKey : null, previousKeyExpiresAt: endsAt };
       });
     },
 

@@ -21,6 +21,8 @@ import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks/index.js';
 import { a2aDeliveries, speaksA2A } from '../delivery/a2a/deliveries.js';
 import { taskFiles, withFiles } from './task-files.js';
+import { pullDeliveries } from './pull/index.js';
+import { recordLeaseEnd } from '../stores/delivery-lease-store.js';
 import type { FileService } from './files.js';
 
 export interface DeliveryHooks {
@@ -43,7 +45,13 @@ export interface RecordedAttempt {
   taskId: string;
   number: number;
   outcome: 'delivered' | 'given_up' | 'retrying';
+  // A pulling agent's lease ended: its endpoint state (which pings and webhooks keep) is not concerned.
+  pulled?: boolean;
 }
+
+// A lease was ended meanwhile by someone else (another process's settlement, a give-back): the
+// transaction that would have recorded it again is rolled back.
+class LeaseAlreadyEnded extends Error {}
 
 // How long a claimed attempt keeps others from sending: the request's timeout plus room to record it.
 // Only a claim whose holder vanished without its job being released ever runs into this.
@@ -68,9 +76,12 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
 
   // Agents that speak A2A get their deliveries as A2A calls, through the same claim, record and retries.
   const a2a = a2aDeliveries(deps, tasks, fileService, { claimAttempt, record, retryLater });
+  // Agents that pull take their deliveries by claims with a lease, each claim one attempt of the same record.
+  const pull = pullDeliveries(deps, tasks, { record, ownedAgent });
 
   return {
     a2a,
+    pull,
 
     // Job: one attempt of a delivery. Safe to run again: a finished delivery or task is left alone.
     // `jobId` is the graphile-worker job running it: the same job, run again after a crash or an error,
@@ -79,6 +90,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       // The delivery, its task and agent, and the claim when nothing stands in the way: one statement.
       const read = await store.claimAndRead(deps.sql, { deliveryId, jobId, claimMs: claimMs(), now: clock.now() }, sendsAtOnce);
       if (!read || read.delivery.status !== 'pending') return;
+      if (read.agent.deliveryMode === 'pull') return pull.settle(deliveryId);
       if (speaksA2A(read.agent)) return a2a.attempt(read, jobId);
       const { delivery, task, agent } = read;
       const isInput = delivery.type === 'task.input';
@@ -123,6 +135,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         now: clock.now(),
         secret: agents.webhookSecretOf(agent),
         previousSecrets: agents.previousWebhookSecretsOf(agent),
+        signingKeys: agents.signingKeysOf(agent),
         deliveryId,
         body,
       });
@@ -163,8 +176,9 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       eb('tasks.tokenNonce', 'is not', null),
       eb('agents.deliveryState', '<>', 'disabled'),
       eb('agents.maxDeliveriesPerSecond', 'is', null),
-      // A2A agents (speaksA2A) are sent to by a2a.attempt, which claims for itself.
+      // A2A agents (speaksA2A) are sent to by a2a.attempt, which claims for itself; pulling agents claim.
       eb.not(eb(eb.val('a2a'), '=', eb.fn.any('agents.protocols'))),
+      eb('agents.deliveryMode', '=', 'push'),
     ]);
   }
 
@@ -198,6 +212,9 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     task?: Pick<Task, 'status' | 'startedAt'>;
     // The agent as the attempt read it: a success that changes nothing on it writes nothing to it.
     agent?: AgentFigures;
+    // A pulling agent's lease (its holder in attemptJobId), ended by this record; `givenBack`: the agent
+    // gave the task back, which offers it again at once and says nothing about the agent's health.
+    lease?: { holder: string; givenBack?: boolean };
   }
 
   // `failure`: the exchange was answered but the call failed all the same (an A2A error), and whether a
@@ -211,13 +228,19 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       id: newId('att'),
       deliveryId,
       number,
-      statusCode: result.kind === 'response' ? result.status : null,
+      statusCode: result.kind === 'response' && !claimed.lease ? result.status : null,
       latencyMs: Math.round(result.latencyMs),
       // The service's clock: recovery windows and retention go by it.
       at: clock.now(),
       error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
     });
-    const outcome = (ok && (await recordQuietSuccess(claimed, attempt()))) || (await recordInTransaction());
+    let outcome: RecordedAttempt['outcome'];
+    try {
+      outcome = (ok && !claimed.lease && (await recordQuietSuccess(claimed, attempt()))) || (await recordInTransaction());
+    } catch (error) {
+      if (error instanceof LeaseAlreadyEnded) return;
+      throw error;
+    }
     metrics.deliveries.inc({ outcome });
     metrics.deliveryDuration.observe(result.latencyMs / 1000);
     if (outcome !== 'delivered') {
@@ -235,14 +258,11 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         async (t, afterCommit) => {
           if (ok && (!claimed.task || claimed.task.status === 'matched')) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
           if (recorded === 'given_up') await tasks.markUndeliverableIn(t, afterCommit, taskId);
-          await store.recordAttempt(
-            t,
-            attempt(),
-            release,
-            recorded === 'retrying' ? jobCallSql(deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! }) : undefined,
-          );
-          await hooks.deliveryOutcome(t, agentId, ok);
-          await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded });
+          const retryJob = recorded === 'retrying' ? jobCallSql(deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! }) : undefined;
+          if (!claimed.lease) await store.recordAttempt(t, attempt(), release, retryJob);
+          else if (!(await recordLeaseEnd(t, attempt(), claimed.lease.holder, release, retryJob))) throw new LeaseAlreadyEnded();
+          if (!claimed.lease?.givenBack) await hooks.deliveryOutcome(t, agentId, ok);
+          await hooks.deliveryRecorded(t, { agentId, deliveryId, taskId, number, outcome: recorded, ...(claimed.lease ? { pulled: true } : {}) });
           return recorded;
         },
         (error) => logger.warn({ err: error }, 'after-commit work failed'),
@@ -251,7 +271,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
     // Where the delivery goes from this attempt: done, given up, or a retry at its time.
     function decide(): { recorded: RecordedAttempt['outcome']; release: store.DeliveryRelease } {
       if (ok) return { recorded: 'delivered', release: { status: 'succeeded', nextAttemptAt: null } };
-      const delay = nextRetryDelayMs(number + 1, {
+      const delay = claimed.lease?.givenBack ? 0 : nextRetryDelayMs(number + 1, {
         schedule: deps.retrySchedule,
         retryAfterMs: result.kind === 'response' ? result.retryAfterMs : null,
       });

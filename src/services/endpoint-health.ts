@@ -83,7 +83,8 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
 
     // DeliveryHooks.deliveryRecorded: the endpoint's state, and the delivery's own events.
     async deliveryRecorded(tx: SqlTx, r: RecordedAttempt): Promise<void> {
-      await recordAttempt(tx, r.agentId, r.outcome === 'delivered');
+      // A pulling agent has no endpoint to mark failing or disable: its health counts its leases' ends.
+      if (!r.pulled) await recordAttempt(tx, r.agentId, r.outcome === 'delivered');
       if (r.outcome === 'given_up') {
         await notifications.notify(tx, r.agentId, 'delivery.exhausted', { deliveryId: r.deliveryId, taskId: r.taskId, attempts: r.number });
       }

@@ -1,4 +1,5 @@
 // All services of one running service instance, wired to the same dependencies.
+import { receiptService } from './receipts/index.js';
 import type { Deps } from '../deps.js';
 import { accountService } from './accounts.js';
 import { oauthService } from './oauth.js';
@@ -61,6 +62,7 @@ export function createServices(deps: Deps) {
   });
   return {
     deps,
+    receipts: receiptService(deps),
     accounts,
     oauth: oauthService(deps),
     sessions,

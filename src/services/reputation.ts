@@ -157,8 +157,8 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
      * the endpoint takes POSTs, so 404 or 405 to a GET still shows a live server), and records the outcome.
      */
     async probeAgent(agentId: string): Promise<{ ok: boolean; url: string } | null> {
-      const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { status: true, endpoint: true, manifestUrl: true } });
-      if (!agent || agent.status !== 'active') return null;
+      const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { status: true, endpoint: true, manifestUrl: true, deliveryMode: true } });
+      if (!agent || agent.status !== 'active' || agent.deliveryMode === 'pull') return null;
       const url = agent.manifestUrl ?? agent.endpoint;
       const result = await probeUrl({ url, timeoutMs: config.health.probeTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
       const ok =

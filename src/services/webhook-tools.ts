@@ -67,6 +67,7 @@ export function webhookTools(deps: Deps, agents: AgentService, hooks: { pingSucc
     const agent = await prisma.agent.findUnique({ where: { id: agentId } });
     if (!agent) throw notFound('agent');
     if (agent.ownerId !== viewer.id) throw forbidden('you do not own this agent');
+    if (agent.deliveryMode === 'pull') throw conflict('the agent pulls its tasks and has no endpoint to test', { deliveryMode: agent.deliveryMode });
     return agent;
   }
 

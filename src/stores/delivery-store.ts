@@ -53,6 +53,7 @@ export interface DeliveryToSend {
     | 'ownerId'
     | 'endpoint'
     | 'protocols'
+    | 'deliveryMode'
     | 'a2aCard'
     | 'deliveryState'
     | 'endpointFailStreak'
@@ -60,6 +61,9 @@ export interface DeliveryToSend {
     | 'webhookSecretEnc'
     | 'previousWebhookSecretEnc'
     | 'previousWebhookSecretExpiresAt'
+    | 'signingKeyEnc'
+    | 'previousSigningKeyEnc'
+    | 'previousSigningKeyExpiresAt'
     | 'healthStatus'
     | 'healthFailStreak'
     | 'lastHealthyAt'
@@ -110,6 +114,7 @@ function claimAndReadStatement(sendable: Sendable) {
             'agents.ownerId',
             'agents.endpoint',
             'agents.protocols',
+            'agents.deliveryMode',
             sql<string | null>`agents.a2a_card::text`.as('a2aCard'),
             'agents.deliveryState',
             'agents.endpointFailStreak',
@@ -117,6 +122,9 @@ function claimAndReadStatement(sendable: Sendable) {
             'agents.webhookSecretEnc',
             'agents.previousWebhookSecretEnc',
             'agents.previousWebhookSecretExpiresAt',
+            'agents.signingKeyEnc',
+            'agents.previousSigningKeyEnc',
+            'agents.previousSigningKeyExpiresAt',
             'agents.healthStatus',
             'agents.healthFailStreak',
             'agents.lastHealthyAt',
@@ -167,6 +175,7 @@ export async function claimAndRead(db: SqlDb, c: { deliveryId: string; jobId: st
       ownerId: row.ownerId,
       endpoint: row.endpoint,
       protocols: row.protocols,
+      deliveryMode: row.deliveryMode,
       a2aCard: parsed(row.a2aCard),
       deliveryState: row.deliveryState,
       endpointFailStreak: row.endpointFailStreak,
@@ -174,6 +183,9 @@ export async function claimAndRead(db: SqlDb, c: { deliveryId: string; jobId: st
       webhookSecretEnc: row.webhookSecretEnc,
       previousWebhookSecretEnc: row.previousWebhookSecretEnc,
       previousWebhookSecretExpiresAt: row.previousWebhookSecretExpiresAt,
+      signingKeyEnc: row.signingKeyEnc,
+      previousSigningKeyEnc: row.previousSigningKeyEnc,
+      previousSigningKeyExpiresAt: row.previousSigningKeyExpiresAt,
       healthStatus: row.healthStatus,
       healthFailStreak: row.healthFailStreak,
       lastHealthyAt: row.lastHealthyAt,

@@ -102,7 +102,7 @@ export interface Moved {
 
 // The event a move announces, as the event bus sends it (events/bus.ts TaskEvent), built from the row.
 const eventJson = sql<string>`json_build_object('taskId', m.id, 'status', m.status::text, 'requesterId', m.requester_id,
-  'agentOwnerId', (SELECT owner_id FROM agents WHERE id = m.agent_id))::text`;
+  'agentOwnerId', (SELECT owner_id FROM agents WHERE id = m.agent_id), 'agentId', m.agent_id)::text`;
 
 /**
  * One move, when the task is still in `from` (and meets the guard), or a new task's first move: the

@@ -29,7 +29,15 @@ export interface TestServer {
 // wrapPrisma: the client the service gets, made from the test's (e.g. one that counts the queries).
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { db?: TestDatabase; jobEvents?: WorkerEvents; logStream?: DestinationStream; time?: Partial<TimeDeps>; wrapPrisma?: (prisma: PrismaClient) => PrismaClient } = {},
+  opts: {
+    db?: TestDatabase;
+    jobEvents?: WorkerEvents;
+    logStream?: DestinationStream;
+    time?: Partial<TimeDeps>;
+    wrapPrisma?: (prisma: PrismaClient) => PrismaClient;
+    // The server key (SECRET_KEY), for processes of one service that must share it; a new one otherwise.
+    serverKey?: Buffer;
+  } = {},
 ): Promise<TestServer> {
   const db = opts.db ?? (await createTestDatabase());
   const config = loadConfig({
@@ -51,7 +59,7 @@ export async function startTestServer(
     config,
     database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, sql, close: () => disconnectClients(own, searchPrisma) },
     logger,
-    serverKey: randomBytes(32),
+    serverKey: opts.serverKey ?? randomBytes(32),
     jobEvents: opts.jobEvents,
     time: opts.time,
   });

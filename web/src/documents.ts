@@ -359,6 +359,7 @@ graphql(`
     description
     longDescription
     endpoint
+    deliveryMode
     docsUrl
     manifestUrl
     twitterUrl

@@ -52,6 +52,11 @@ export const DeliveryStatus = {
     failed: "failed"
 } as const;
 export type DeliveryStatus = (typeof DeliveryStatus)[keyof typeof DeliveryStatus];
+export const DeliveryMode = {
+    push: "push",
+    pull: "pull"
+} as const;
+export type DeliveryMode = (typeof DeliveryMode)[keyof typeof DeliveryMode];
 export const EndpointState = {
     active: "active",
     failing: "failing",
@@ -109,6 +114,7 @@ export type Agent = {
     description: Generated<string>;
     longDescription: Generated<string>;
     endpoint: string;
+    deliveryMode: Generated<DeliveryMode>;
     protocols: Generated<string[]>;
     categories: Generated<string[]>;
     capabilities: Generated<string[]>;
@@ -128,6 +134,11 @@ export type Agent = {
     webhookSecretEnc: string | null;
     previousWebhookSecretEnc: string | null;
     previousWebhookSecretExpiresAt: Timestamp | null;
+    signingKeyEnc: string | null;
+    signingPublicKey: string | null;
+    previousSigningKeyEnc: string | null;
+    previousSigningPublicKey: string | null;
+    previousSigningKeyExpiresAt: Timestamp | null;
     deliveryState: Generated<EndpointState>;
     endpointFailStreak: Generated<number>;
     endpointFailingSince: Timestamp | null;
@@ -221,6 +232,7 @@ export type Delivery = {
     nextAttemptAt: Timestamp | null;
     attemptJobId: string | null;
     attemptStartedAt: Timestamp | null;
+    leaseExpiresAt: Timestamp | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };

@@ -10,6 +10,7 @@ graphql(`
     description
     longDescription
     endpoint
+    deliveryMode
     protocols
     categories
     capabilities
@@ -27,6 +28,9 @@ graphql(`
     trustTier
     hasWebhookSecret
     previousWebhookSecretExpiresAt
+    signingPublicKey
+    previousSigningPublicKey
+    previousSigningKeyExpiresAt
     deliveryState
     endpointFailingSince
     endpointDisabledAt
@@ -132,6 +136,22 @@ export const agentRoutes = [
     summary: 'Generate or rotate the webhook secret (shown once); the old one also signs for graceSeconds',
     request: { body: ['graceSeconds'] },
     answer: { body: result('rotateAgentWebhookSecret') },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/agents/:id/signing-key',
+    document: graphql(`
+      mutation RestRotateSigningKey($id: ID!, $graceSeconds: Int) {
+        rotateAgentSigningKey(id: $id, graceSeconds: $graceSeconds) {
+          signingPublicKey
+          previousSigningPublicKey
+          previousKeyExpiresAt
+        }
+      }
+    `),
+    summary: "Make or rotate the agent's v1a (Ed25519) key pair; the old key also signs for graceSeconds",
+    request: { body: ['graceSeconds'] },
+    answer: { body: data('rotateAgentSigningKey') },
   }),
   route({
     method: 'DELETE',

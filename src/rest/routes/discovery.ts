@@ -15,6 +15,7 @@ graphql(`
     capabilities
     tags
     endpoint
+    deliveryMode
     docsUrl
     authType
     version

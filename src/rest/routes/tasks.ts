@@ -45,6 +45,7 @@ graphql(`
     routingExplanation
     inputHash
     resultHash
+    receipt
     inputRequest
     inputRounds
     reviewEndsAt

@@ -68,12 +68,12 @@ export const notifyOf = (ctx: TaskCore) => ctx.deps.events.notifyChannel;
 export async function announce(ctx: TaskCore, t: SqlDb, afterCommit: AfterCommit, task: Task, sent = false): Promise<void> {
   const { events } = ctx.deps;
   if (sent) {
-    const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: null };
+    const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: null, agentId: task.agentId };
     afterCommit(async () => events.sentInTransaction(event));
     return;
   }
   const agentOwnerId = task.agentId ? await ownerOf(ctx, t, task.agentId) : null;
-  const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId };
+  const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId, agentId: task.agentId };
   afterCommit(() => events.publish(event));
 }
 

@@ -5,20 +5,21 @@
 import { useState, type FormEvent } from 'react';
 import { gql, ApiError, errorText } from '../api.js';
 import { CreateAgentMutation, UpdateAgentMutation } from '../documents.js';
-import type { AgentStatus, DashOwnAgentFragment } from '../generated/gql/graphql.js';
+import type { AgentStatus, DashOwnAgentFragment, DeliveryMode } from '../generated/gql/graphql.js';
 import { withFieldTitle } from '../plain-errors.js';
 import { cents, dollars } from '../format.js';
 import { checkSchema, SchemaEditor } from '../components/SchemaEditor.js';
 
 // count: an optional whole number; empty means no limit.
-type Kind = 'text' | 'textarea' | 'url' | 'list' | 'cents' | 'count' | 'status' | 'json';
+type Kind = 'text' | 'textarea' | 'url' | 'list' | 'cents' | 'count' | 'status' | 'mode' | 'json';
 
 // The owner console's sections that hold fields.
 export type FieldGroup = 'profile' | 'endpoint' | 'limits' | 'input';
 
 const FIELDS: Array<{ name: string; label: string; kind: Kind; group: FieldGroup; hint?: string; required?: boolean }> = [
   { name: 'name', label: 'Name', kind: 'text', group: 'profile', required: true },
-  { name: 'endpoint', label: 'Endpoint URL', kind: 'url', group: 'endpoint', required: true, hint: 'Where tasks are delivered (POST).' },
+  { name: 'deliveryMode', label: 'How it takes tasks', kind: 'mode', group: 'endpoint', hint: 'Pull: the agent claims its tasks itself and needs no public address.' },
+  { name: 'endpoint', label: 'Endpoint URL', kind: 'url', group: 'endpoint', hint: 'Where tasks are delivered (POST). Not needed when the agent pulls.' },
   { name: 'description', label: 'Description', kind: 'text', group: 'profile' },
   { name: 'longDescription', label: 'Long description', kind: 'textarea', group: 'profile', hint: 'Markdown: **bold**, lists, [links](https://…).' },
   { name: 'capabilities', label: 'Capabilities', kind: 'list', group: 'profile', hint: 'Comma-separated.' },
@@ -48,7 +49,7 @@ function reveal(id: string) {
 }
 
 // On the new-agent form: what is needed before the first task, in this order; the rest can wait.
-const NEEDED_NOW = ['name', 'endpoint', 'description', 'capabilities', 'priceCents'];
+const NEEDED_NOW = ['name', 'deliveryMode', 'endpoint', 'description', 'capabilities', 'priceCents'];
 
 // The stored schema is one line of JSON; the editor shows it indented.
 function pretty(text: string): string {
@@ -66,7 +67,7 @@ function valuesOf(agent: DashOwnAgentFragment | null): Values {
     if (Array.isArray(value)) values[field.name] = value.join(', ');
     else if (field.kind === 'json' && typeof value === 'string') values[field.name] = pretty(value);
     else if (field.kind === 'cents') values[field.name] = dollars(typeof value === 'number' ? value : 0);
-    else values[field.name] = value == null ? (field.kind === 'status' ? 'active' : '') : String(value);
+    else values[field.name] = value == null ? (field.kind === 'status' ? 'active' : field.kind === 'mode' ? 'push' : '') : String(value);
   }
   return values;
 }
@@ -85,6 +86,7 @@ function inputOf(values: Values, before: Values | null, fields = FIELDS): Record
       else if (before) input[field.name] = null;
     }
     else if (field.kind === 'status') input[field.name] = raw as AgentStatus;
+    else if (field.kind === 'mode') input[field.name] = raw as DeliveryMode;
     else if (raw !== '' || field.required) input[field.name] = raw;
     else if (before) input[field.name] = field.name === 'description' || field.name === 'longDescription' ? '' : null;
   }
@@ -166,6 +168,11 @@ export function AgentEditor({
           <SchemaEditor id={id} value={values[field.name] ?? ''} describedBy={describedBy} invalid={invalid} onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))} />
         ) : field.kind === 'textarea' ? (
           <textarea {...common} rows={4} />
+        ) : field.kind === 'mode' ? (
+          <select {...common}>
+            <option value="push">push: delivered to its endpoint</option>
+            <option value="pull">pull: the agent claims its tasks</option>
+          </select>
         ) : field.kind === 'status' ? (
           <select {...common}>
             <option value="active">active</option>

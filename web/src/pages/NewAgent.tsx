@@ -19,6 +19,8 @@ export function NewAgent() {
 
   async function created(made: DashOwnAgentFragment) {
     setAgent(made);
+    // A pulling agent is sent nothing: it has no endpoint to sign for or to test.
+    if (made.deliveryMode === 'pull') return;
     // A webhook agent signs its deliveries from the start; the secret exists only in this answer.
     try {
       const rotated = (await gql(RotateSecretMutation, { id: made.id })).rotateAgentWebhookSecret;
@@ -50,15 +52,19 @@ export function NewAgent() {
         {agent.name} is made and <strong>inactive</strong>: it gets no tasks yet.
       </p>
       <ErrorNote error={error} />
-      <ol className="go-live-steps">
-        <li>
-          <h2>Store the webhook secret</h2>
-          {secret ? <SecretOnce secret={secret} /> : <p className="note">No secret yet.</p>}
-        </li>
-        <li>
-          <TestDelivery agent={agent} onGoneLive={(live) => navigate(`/my/agents/${live.id}`)} />
-        </li>
-      </ol>
+      {agent.deliveryMode === 'pull' ? (
+        <PullGoLive agent={agent} onGoneLive={(live) => navigate(`/my/agents/${live.id}`)} />
+      ) : (
+        <ol className="go-live-steps">
+          <li>
+            <h2>Store the webhook secret</h2>
+            {secret ? <SecretOnce secret={secret} /> : <p className="note">No secret yet.</p>}
+          </li>
+          <li>
+            <TestDelivery agent={agent} onGoneLive={(live) => navigate(`/my/agents/${live.id}`)} />
+          </li>
+        </ol>
+      )}
       <p>
         <Link href={`/my/agents/${agent.id}`}>Later: open its console</Link> (it stays inactive until you set it active there).
       </p>
@@ -149,6 +155,39 @@ function TestDelivery({ agent, onGoneLive }: { agent: DashOwnAgentFragment; onGo
           {result.words}
         </p>
       )}
+      <ErrorNote error={error} />
+    </>
+  );
+}
+
+// A pulling agent claims its tasks with its owner's key (scope tasks:work); going live only lets routing
+// choose it, so there is nothing to test first.
+function PullGoLive({ agent, onGoneLive }: { agent: DashOwnAgentFragment; onGoneLive: (agent: DashOwnAgentFragment) => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function goLive() {
+    setBusy(true);
+    setError(null);
+    try {
+      onGoneLive((await gql(UpdateAgentMutation, { id: agent.id, input: { status: 'active' } })).updateAgent);
+    } catch (e) {
+      setError(errorText(e));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <p>
+        It takes tasks by claiming them: run a worker with an API key that has the <span className="mono">tasks:work</span> scope (&quot;Building an agent&quot; in the
+        docs shows one), then let routing choose it.
+      </p>
+      <div className="buttons">
+        <button type="button" disabled={busy} onClick={() => void goLive()}>
+          Go live
+        </button>
+      </div>
       <ErrorNote error={error} />
     </>
   );

@@ -14,9 +14,12 @@ export type AgentCreateInput = {
   authType?: string | null | undefined;
   capabilities?: Array<string> | null | undefined;
   categories?: Array<string> | null | undefined;
+  /** push (the default): tasks go to endpoint; pull: the agent claims them */
+  deliveryMode?: DeliveryMode | null | undefined;
   description?: string | null | undefined;
   docsUrl?: string | null | undefined;
-  endpoint: string;
+  /** Required unless deliveryMode is pull */
+  endpoint?: string | null | undefined;
   /** A JSON Schema, as a string holding JSON */
   inputSchema?: string | null | undefined;
   longDescription?: string | null | undefined;
@@ -43,8 +46,11 @@ export type AgentUpdateInput = {
   authType?: string | null | undefined;
   capabilities?: Array<string> | null | undefined;
   categories?: Array<string> | null | undefined;
+  /** push (the default): tasks go to endpoint; pull: the agent claims them */
+  deliveryMode?: DeliveryMode | null | undefined;
   description?: string | null | undefined;
   docsUrl?: string | null | undefined;
+  /** Required unless deliveryMode is pull */
   endpoint?: string | null | undefined;
   /** A JSON Schema, as a string holding JSON */
   inputSchema?: string | null | undefined;
@@ -67,6 +73,11 @@ export type BuyCreditsInput = {
   agentId: string | number;
   quantity: number;
 };
+
+/** How an agent takes its tasks: pushed to its endpoint (webhook or A2A), or pulled by its worker with a claim and a lease */
+export type DeliveryMode =
+  | 'pull'
+  | 'push';
 
 export type DeliveryStatus =
   | 'failed'
@@ -360,40 +371,40 @@ export type DashFailTaskMutationVariables = Exact<{
 
 export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
-export type DashOwnAgentFragment = { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
+export type DashOwnAgentFragment = { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
 
 export type DashImportAgentMutationVariables = Exact<{
   cardUrl: string;
 }>;
 
 
-export type DashImportAgentMutation = { importAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashImportAgentMutation = { importAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRefreshCardMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRefreshCardMutation = { refreshAgentCard: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashRefreshCardMutation = { refreshAgentCard: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashMyAgentsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null }> };
+export type DashMyAgentsQuery = { myAgents: Array<{ id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null }> };
 
 export type DashMyAgentQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashMyAgentQuery = { myAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashMyAgentQuery = { myAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashCreateAgentMutationVariables = Exact<{
   input: AgentCreateInput;
 }>;
 
 
-export type DashCreateAgentMutation = { createAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashCreateAgentMutation = { createAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashUpdateAgentMutationVariables = Exact<{
   id: string | number;
@@ -401,7 +412,7 @@ export type DashUpdateAgentMutationVariables = Exact<{
 }>;
 
 
-export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashUpdateAgentMutation = { updateAgent: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRotateSecretMutationVariables = Exact<{
   id: string | number;
@@ -430,14 +441,14 @@ export type DashEnableEndpointMutationVariables = Exact<{
 }>;
 
 
-export type DashEnableEndpointMutation = { enableAgentEndpoint: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashEnableEndpointMutation = { enableAgentEndpoint: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashRemoveSecretMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
+export type DashRemoveSecretMutation = { removeAgentWebhookSecret: { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null } };
 
 export type DashDeliveriesQueryVariables = Exact<{
   agentId: string | number;
@@ -667,6 +678,7 @@ export const DashOwnAgentFragmentDoc = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
@@ -1886,6 +1898,7 @@ export const DashImportAgentDocument = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
@@ -1933,6 +1946,7 @@ export const DashRefreshCardDocument = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
@@ -1980,6 +1994,7 @@ export const DashMyAgentsDocument = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
@@ -2027,6 +2042,7 @@ export const DashMyAgentDocument = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
@@ -2074,6 +2090,7 @@ export const DashCreateAgentDocument = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
@@ -2121,6 +2138,7 @@ export const DashUpdateAgentDocument = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
@@ -2198,6 +2216,7 @@ export const DashEnableEndpointDocument = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
@@ -2245,6 +2264,7 @@ export const DashRemoveSecretDocument = new TypedDocumentString(`
   description
   longDescription
   endpoint
+  deliveryMode
   docsUrl
   manifestUrl
   twitterUrl
