@@ -132,7 +132,7 @@ export async function createApp(opts: {
     metricsToken: config.metricsToken,
     draining: () => draining,
     databaseReachable: () => database.prisma.$queryRaw`SELECT 1`.then(() => true, () => false),
-    serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null }),
+    serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null, stripe: config.stripe.secretKey !== null }),
     graphiql: config.env !== 'production',
     streams,
     baseUrl: () => deps.urls.base,

@@ -43,8 +43,8 @@ const app = await createApp({ config, database, logger, serverKey, runWorker: fa
 const { services } = app;
 const bus = services.deps.events;
 
-const authenticateHeader = (header: string | undefined, path: string) =>
-  authenticate(header, { accounts: services.accounts, oauth: services.oauth, verifyJwt: null, sessions: services.sessions }, path);
+const authenticateHeader = (header: string | undefined) =>
+  authenticate(header, { accounts: services.accounts, oauth: services.oauth, verifyJwt: null, sessions: services.sessions }, '/v1/tasks');
 
 const readBody = (req: http.IncomingMessage) =>
   new Promise<string>((resolve, reject) => {
@@ -61,7 +61,7 @@ let noop: Runner | null = null;
 // so each adds to /healthz only what it names.
 const probes = createHttpServer(
   async (req, res) => {
-    const path = req.url!.split('?')[0]!;
+    const path = req.url!.split('?')[0];
     if (path === '/ledger/event') {
       const taskId = `tsk_${randomUUID()}`;
       const stop = new AbortController();
@@ -72,7 +72,7 @@ const probes = createHttpServer(
       stop.abort();
       return sendJson(res, 200, { ok: true });
     }
-    const auth = await authenticateHeader(req.headers.authorization, path);
+    const auth = await authenticateHeader(req.headers.authorization);
     if (!auth.viewer) return sendError(res, { code: 'UNAUTHENTICATED', message: auth.authError ?? 'no key' });
     if (path === '/ledger/auth') return sendJson(res, 200, { data: [], nextCursor: null });
     if (path === '/ledger/list') {
