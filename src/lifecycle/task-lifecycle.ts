@@ -56,6 +56,26 @@ export const WITH_AGENT = statusesIn('working', 'asking');
 // The states in which the task carries the agent's result.
 export const HAS_RESULT: readonly TaskStatus[] = TASK_STATUSES.filter((s) => STATES[s].hasResult);
 
+// What a finished task says about its agent, for every figure of its record (the track record, the daily
+// figures, taskCount, completedCount, failedCount, the success rate and trust): completed is a success;
+// failed, expired and refunded (a dispute settled for the requester) are failures; a cancelled task says
+// nothing either way. A table keyed by the terminal states: a new one is a compile error here until it is
+// placed. Which of its tasks an agent is judged by at all (it had the task; its owner did not ask for it)
+// is reputation's rule (src/reputation/counted-tasks.ts), stated there once over these outcomes.
+export type RecordOutcome = 'success' | 'failure';
+export const RECORD_OUTCOME = {
+  completed: 'success',
+  failed: 'failure',
+  expired: 'failure',
+  refunded: 'failure',
+  cancelled: null,
+} as const satisfies Record<TerminalStatus, RecordOutcome | null>;
+
+const withOutcome = (outcome: RecordOutcome): readonly TerminalStatus[] =>
+  (Object.keys(RECORD_OUTCOME) as TerminalStatus[]).filter((s) => RECORD_OUTCOME[s] === outcome);
+export const SUCCEEDED: readonly TaskStatus[] = withOutcome('success');
+export const FAILED: readonly TaskStatus[] = withOutcome('failure');
+
 export function isTerminal(status: TaskStatus): boolean {
   return STATES[status].phase === 'finished';
 }

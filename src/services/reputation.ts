@@ -114,7 +114,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     },
 
     /** Finished tasks per day (UTC) over the last `days` days, today included: public, like taskCount. */
-    daily: (agentId: string, days: number) => dailyOutcomes(prisma, agentId, clock.now(), days),
+    daily: (agentId: string, days: number) => dailyOutcomes(deps.sql, agentId, clock.now(), days),
 
     /** The requester rates a completed task, once, 1 to 5. */
     async rateTask(viewer: Viewer, taskId: string, rating: number): Promise<TaskRating> {
