@@ -142,6 +142,25 @@ export const MOVES = {
 
 export type MoveName = keyof typeof MOVES;
 
+// A move that ends the task, and the state it ends in (payments' outcome, what rides on finishing).
+export type FinishingMove = { [M in MoveName]: (typeof MOVES)[M]['to'] extends TerminalStatus ? M : never }[MoveName];
+export const outcomeOf = <M extends FinishingMove>(move: M): (typeof MOVES)[M]['to'] => MOVES[move].to;
+
+// The state a delivery to the agent waits for, by the delivery's type: the task itself goes out while the
+// `delivered` move can take it on; the answer to an input request once that answer has sent the task
+// back to work. Stated here once: the delivery job, its one-statement claim, the recovery of failed
+// deliveries and A2A's calls derive from it (stores/delivery-waits.ts is its SQL form).
+export const DELIVERY_WAITS_FOR = {
+  'task.assigned': MOVES.delivered.from[0],
+  'task.input': MOVES.provide_input.to,
+} as const satisfies Record<string, TaskStatus>;
+export type DeliveryType = keyof typeof DELIVERY_WAITS_FOR;
+// A type of no rule of its own (A2A's calls, whose senders may say otherwise) waits as the task itself does.
+export const DEFAULT_DELIVERY_WAIT: TaskStatus = DELIVERY_WAITS_FOR['task.assigned'];
+export function deliveryWaitsFor(type: string): TaskStatus {
+  return Object.hasOwn(DELIVERY_WAITS_FOR, type) ? DELIVERY_WAITS_FOR[type as DeliveryType] : DEFAULT_DELIVERY_WAIT;
+}
+
 export function mayMove(move: MoveName, actor: ActorKind): boolean {
   const allowed: readonly ActorKind[] = MOVES[move].by;
   return allowed.includes(actor);

@@ -14,6 +14,8 @@ import { newId } from '../ids.js';
 import { enqueue, enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import * as store from '../stores/delivery-store.js';
+import { taskWaitsForDelivery } from '../stores/delivery-waits.js';
+import { canMove, deliveryWaitsFor } from '../lifecycle/task-lifecycle.js';
 import { ownerOfAgent } from '../stores/agent-store.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
@@ -82,9 +84,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       if (speaksA2A(read.agent)) return a2a.attempt(read, jobId);
       const { delivery, task, agent } = read;
       const isInput = delivery.type === 'task.input';
-      // The task itself goes to an agent while it is matched; an answer to an input request while the
-      // agent works on it again.
-      if (task.status !== (isInput ? 'in_progress' : 'matched')) {
+      if (task.status !== deliveryWaitsFor(delivery.type)) {
         // Cancelled, expired, or already answered by the agent: nothing to deliver any more.
         await store.dropDelivery(deps.sql, deliveryId);
         return;
@@ -141,8 +141,10 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       await ownedAgent(viewer, agentId);
       const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true } });
       if (!delivery || delivery.agentId !== agentId) throw notFound('delivery');
-      if (delivery.task.status !== 'matched') {
-        throw conflict(`the task is ${delivery.task.status}; only a matched task is delivered again`, { status: delivery.task.status });
+      // Only while the task still waits for this delivery (the task itself: while it is matched).
+      const waitsFor = deliveryWaitsFor(delivery.type);
+      if (delivery.task.status !== waitsFor) {
+        throw conflict(`the task is ${delivery.task.status}; this delivery is sent again only while its task is ${waitsFor}`, { status: delivery.task.status });
       }
       return prisma.$transaction(async (t) => {
         const updated = await t.delivery.update({ ...query, where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: clock.now() } });
@@ -156,10 +158,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   // its agent takes webhooks with no rate to keep. The other cases are decided from the row it read.
   function sendsAtOnce(eb: ExpressionBuilder<DB, 'deliveries' | 'tasks' | 'agents'>): Expression<SqlBool> {
     return eb.and([
-      eb.or([
-        eb.and([eb('deliveries.type', '=', 'task.input'), eb('tasks.status', '=', 'in_progress')]),
-        eb.and([eb('deliveries.type', '<>', 'task.input'), eb('tasks.status', '=', 'matched')]),
-      ]),
+      taskWaitsForDelivery('deliveries.type', 'tasks.status'),
       eb('tasks.tokenNonce', 'is not', null),
       eb('agents.deliveryState', '<>', 'disabled'),
       eb('agents.maxDeliveriesPerSecond', 'is', null),
@@ -233,7 +232,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       return withTransaction(
         deps.sql,
         async (t, afterCommit) => {
-          if (ok && (!claimed.task || claimed.task.status === 'matched')) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
+          if (ok && (!claimed.task || canMove('delivered', claimed.task.status))) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
           if (recorded === 'given_up') await tasks.markUndeliverableIn(t, afterCommit, taskId);
           await store.recordAttempt(
             t,
@@ -268,7 +267,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
    * task is still matched. Null when that is not the case: nothing was written.
    */
   async function recordQuietSuccess(claimed: Claimed, attempt: store.AttemptRecord): Promise<'delivered' | null> {
-    if (!claimed.task || claimed.task.status !== 'matched' || !claimed.agent) return null;
+    if (!claimed.task || !canMove('delivered', claimed.task.status) || !claimed.agent) return null;
     const unchanged = hooks.deliveredWritesNothing(claimed.agent, claimed.number, attempt.at);
     if (!unchanged) return null;
     const move = tasks.deliveredMove(claimed.taskId, claimed.task);

@@ -22,6 +22,7 @@ import { findTask, lastMoveActor } from '../../stores/task-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { isIssuedToken, tokenMatches } from '../../services/task-token.js';
 import { isTerminal } from '../../services/task-states.js';
+import { canMove, deliveryWaitsFor, MOVES, WORKING, type TaskStatus } from '../../lifecycle/task-lifecycle.js';
 import type { TaskService } from '../../services/tasks/index.js';
 import type { FileService } from '../../services/files.js';
 import { taskFiles } from '../../services/task-files.js';
@@ -164,7 +165,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
       if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'UNAUTHENTICATED')) return null;
       throw error;
     };
-    if (task.status === 'matched') await tasks.markDelivered(taskId);
+    if (canMove('delivered', task.status)) await tasks.markDelivered(taskId);
     const s = remote.state;
     if (s === TaskState.TASK_STATE_COMPLETED) {
       // A status update does not carry the artifacts: read the task for them.
@@ -208,13 +209,11 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
   return {
     // One attempt of a delivery to an A2A agent (the delivery job's branch for such agents).
     async attempt({ delivery, task, agent }: A2AAttempt, jobId: string): Promise<void> {
-      const wanted: Record<string, readonly string[]> = {
-        'task.assigned': ['matched'],
-        'task.input': ['in_progress'],
-        [A2A_GET]: ['matched', 'in_progress'],
-        [A2A_CANCEL]: ['cancelled'],
-      };
-      if (!(wanted[delivery.type] ?? ['matched']).includes(task.status)) {
+      // The lifecycle's wait states, and the two calls of A2A's own: a poll while the agent works on the
+      // task, a cancel once the task was cancelled here.
+      const waitsFor: readonly TaskStatus[] =
+        delivery.type === A2A_GET ? WORKING : delivery.type === A2A_CANCEL ? [MOVES.cancel.to] : [deliveryWaitsFor(delivery.type)];
+      if (!waitsFor.includes(task.status)) {
         // A poll the task outgrew asked nothing: it leaves no entry in the log. Other calls are marked failed.
         if (delivery.type === A2A_GET) await removeUnattempted(deps.sql, delivery.id);
         else await dropDelivery(deps.sql, delivery.id);
