@@ -10,6 +10,7 @@
 import { Task as TaskCodec, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { Deps } from '../deps.js';
 import { guardedRequest } from '../delivery/guarded-request.js';
+import { judgeAttempt } from '../delivery/attempt-verdict.js';
 import { checkEndpointUrl } from '../delivery/url-guard.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
@@ -45,8 +46,9 @@ export function a2aPushService(deps: Deps) {
       maxResponseBytes: 64 * 1024,
       allowPrivate: config.allowPrivateEndpoints,
     });
-    if (result.kind === 'response' && result.status >= 200 && result.status < 300) return;
-    const why = result.kind === 'response' ? `HTTP ${result.status}` : result.error;
+    const verdict = judgeAttempt(result);
+    if (verdict.taken) return;
+    const why = verdict.error;
     logger.warn({ pushId: row.id, taskId: row.taskId, why }, 'A2A push notification not taken; retrying');
     throw new Error(`push not taken: ${why}`);
   }

@@ -8,6 +8,7 @@ import { withTransaction } from '../db/transaction.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
 import { takeDeliverySlot } from '../delivery/throttle.js';
 import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
+import { judgeAttempt } from '../delivery/attempt-verdict.js';
 import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -203,8 +204,9 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   // retry could change that.
   async function record(claimed: Claimed, result: WebhookResult, failure?: { error: string; final: boolean }): Promise<void> {
     const { deliveryId, number, taskId, agentId, expiresAt } = claimed;
-    const ok = !failure && result.kind === 'response' && result.status >= 200 && result.status < 300;
-    const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
+    const verdict = judgeAttempt(result);
+    const ok = !failure && verdict.taken;
+    const gone = (!verdict.taken && verdict.gone) || failure?.final === true;
     const { recorded, release } = decide();
     const attempt = (): store.AttemptRecord => ({
       id: newId('att'),
@@ -214,7 +216,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       latencyMs: Math.round(result.latencyMs),
       // The service's clock: recovery windows and retention go by it.
       at: clock.now(),
-      error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
+      error: ok ? null : result.kind === 'response' && failure ? failure.error.slice(0, 500) : verdict.taken ? null : verdict.error,
     });
     const outcome = (ok && (await recordQuietSuccess(claimed, attempt()))) || (await recordInTransaction());
     metrics.deliveries.inc({ outcome });
@@ -252,7 +254,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       if (ok) return { recorded: 'delivered', release: { status: 'succeeded', nextAttemptAt: null } };
       const delay = nextRetryDelayMs(number + 1, {
         schedule: deps.retrySchedule,
-        retryAfterMs: result.kind === 'response' ? result.retryAfterMs : null,
+        retryAfterMs: verdict.taken ? null : verdict.retryAfterMs,
       });
       const nextAt = new Date(clock.now().getTime() + delay);
       if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) return { recorded: 'given_up', release: { status: 'failed', nextAttemptAt: null } };

@@ -26,7 +26,6 @@ import {
   recordHealthOutcome,
   silentAgentIds,
   successLeavesHealth,
-  successLeavesHealthSql,
   type HealthChange,
   type HealthFigures,
 } from '../reputation/health-store.js';
@@ -110,7 +109,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
      * recorded without it, else null.
      */
     successLeavesHealth(agent: HealthFigures, now: Date) {
-      return successLeavesHealth(agent, now) ? successLeavesHealthSql(now) : null;
+      return successLeavesHealth.row(agent, now) ? successLeavesHealth.sql(now) : null;
     },
 
     /** Finished tasks per day (UTC) over the last `days` days, today included: public, like taskCount. */
