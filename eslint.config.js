@@ -14,6 +14,8 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'bench/**', 'examples/**'], rules: { 'no-console': 'off' } },
+  // Tools' configuration files that must be CommonJS (dependency-cruiser's).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   // Tests read loosely shaped JSON answers; typing every body would add noise, not safety.
   {
     files: ['test/**'],

@@ -1,6 +1,6 @@
 // Our tasks as A2A tasks (the SDK's in-memory shapes; its codecs write the wire JSON), and an A2A
 // message as the fields of POST /v1/tasks.
-import { urlPart, type TaskFileLink } from '../files/a2a-files.js';
+import { urlPart, type TaskFileLink } from './file-parts.js';
 import { Role, Task as TaskCodec, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { MARKETPLACE_EXTENSION } from './cards.js';
 import { unhandledState, type TaskStatus } from '../lifecycle/task-lifecycle.js';

@@ -15,7 +15,7 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 import { allScopes } from '../auth/scopes.js';
 import { clearedSessionCookie, sessionCookie } from '../auth/session-cookie.js';
 import type { Viewer } from '../services/accounts.js';
-import { currentRequest } from '../http/request-context.js';
+import { currentRequest } from '../request-context.js';
 
 const BODY_LIMIT = 64 * 1024;
 

@@ -4,7 +4,7 @@
 import { Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { invalid, type AppError } from '../errors.js';
-import { MAX_INPUT_DEPTH, unsafeInput } from '../http/unsafe-input.js';
+import { MAX_INPUT_DEPTH, unsafeInput } from '../services/unsafe-input.js';
 
 const isNamedInput = (n: unknown): n is { kind: Kind.ARGUMENT | Kind.OBJECT_FIELD; name: { value: string } } =>
   typeof n === 'object' && n !== null && ((n as ASTNode).kind === Kind.ARGUMENT || (n as ASTNode).kind === Kind.OBJECT_FIELD);

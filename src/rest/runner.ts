@@ -9,8 +9,8 @@ import { startIdempotentRequest, type IdempotencyStart } from '../http/idempoten
 import { retryAfterHeader, sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { credentialOf } from '../auth/session-cookie.js';
-import { unsafeInput } from '../http/unsafe-input.js';
-import { currentRequest } from '../http/request-context.js';
+import { unsafeInput } from '../services/unsafe-input.js';
+import { currentRequest } from '../request-context.js';
 import type { RestRequest, Route } from './route.js';
 import type { RunOperation } from '../graphql/operation.js';
 import type { Context } from '../schema/context.js';

@@ -5,7 +5,7 @@
 import type { Deps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { conflict } from '../errors.js';
-import { agentFieldsOf, loadCard, type LoadedCard } from '../a2a/card-load.js';
+import { agentFieldsOf, loadCard, type LoadedCard } from './agent-card-load.js';
 import type { AgentInput } from './agent-input.js';
 import type { Viewer } from './accounts.js';
 import type { agentService } from './agents.js';
@@ -37,3 +37,5 @@ export function agentCardService(deps: Deps, agents: ReturnType<typeof agentServ
     },
   };
 }
+
+export type AgentCardService = ReturnType<typeof agentCardService>;

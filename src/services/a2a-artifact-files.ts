@@ -5,10 +5,10 @@
 // fetched as its endpoint is called: the address policy inside the lookup, no redirects, the delivery
 // timeout; the size is bounded while the bytes stream into storage.
 import { Readable } from 'node:stream';
-import { AppError } from '../../errors.js';
-import type { FileView, Upload } from '../../services/files.js';
-import { MAX_REFS } from '../../services/task-files.js';
-import { guardedDownload } from '../guarded-request.js';
+import { AppError } from '../errors.js';
+import type { FileView, Upload } from './files.js';
+import { MAX_REFS } from './task-files.js';
+import { guardedDownload } from '../delivery/guarded-request.js';
 
 // Why the artifacts could not be kept, in words for the requester (the task fails with it).
 export class ArtifactFileError extends Error {}
