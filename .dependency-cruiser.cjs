@@ -6,7 +6,8 @@
 const LAYERS = [
   // The process: start-up, the HTTP app, the CLI's start, and the composition root that wires the services.
   { name: 'entry', path: ['^src/(main|app|cli|composition)\\.ts$', '^src/cli/run\\.ts$'] },
-  // The ways in: REST, GraphQL, A2A, MCP, plain HTTP routes, the CLI's commands, the job worker. Each
+  // The ways in: REST, GraphQL, A2A, MCP, plain HTTP routes, the CLI's commands, the job worker (and the
+  // sign-in routes, which still sit in accounts/ beside their services). Each
   // takes the services (services/index.ts) and calls them.
   {
     name: 'transports',
@@ -14,8 +15,6 @@ const LAYERS = [
       '^src/(rest|graphql|a2a|mcp|http|schema|worker)/',
       '^src/cli/(?!run\\.ts$)',
       '^src/accounts/routes\\.ts$',
-      '^src/payments/(webhook-route|onboarding-page|cli-commands)\\.ts$',
-      '^src/delivery/a2a/push-route\\.ts$',
     ],
   },
   // The rules: services as small functions over a context, reputation's figures, sign-in's services
@@ -27,9 +26,7 @@ const LAYERS = [
   {
     name: 'adapters',
     path: [
-      '^src/(search|files|events|metrics|jobs)/',
-      '^src/payments/(?!(webhook-route|onboarding-page|cli-commands)\\.ts$)',
-      '^src/delivery/(?!a2a/push-route\\.ts$)',
+      '^src/(search|files|events|metrics|jobs|payments|delivery)/',
       '^src/deps\\.ts$',
     ],
   },

@@ -21,7 +21,7 @@ import { accountRoutes } from './accounts/routes.js';
 import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
 import { streamOwner } from './graphql/stream-owner.js';
-import { a2aPushRoute } from './delivery/a2a/push-route.js';
+import { a2aPushRoute } from './a2a/agent-push-route.js';
 import { fileRoutes } from './rest/file-routes.js';
 import { fileOperations } from './rest/openapi/file-operations.js';
 import { operationRunner } from './graphql/operation.js';
