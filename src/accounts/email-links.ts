@@ -83,8 +83,20 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
       await store.forgetToken(emailLinkId);
     },
 
+    // The address a link signs in as, without using it: the page names it before the user decides.
+    async describe(token: unknown): Promise<{ email: string }> {
+      if (typeof token !== 'string' || token === '') throw invalidInput('token', 'token is required: the token of the sign-in link');
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalid();
+      const email = await emailLinkStore(deps.sql).peek(sha256Hex(token), clock.now());
+      if (!email) throw invalid();
+      return { email };
+    },
+
     // Opens a session for the link's address: the account's, or a new account's on a first sign-in.
-    async signIn(token: unknown, userAgent: string | undefined) {
+    // `signedInAs`: the account the browser's session is of, if any. An address claimed by a passkey
+    // sign-up and never proven is not its account's to receive: opened anywhere but in that account's
+    // own browser session, the link releases the claim and its owner gets an account of their own.
+    async signIn(token: unknown, userAgent: string | undefined, signedInAs: string | null = null) {
       if (typeof token !== 'string' || token === '') throw invalidInput('token', 'token is required: the token of the sign-in link');
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalid();
       const now = clock.now();
@@ -93,7 +105,13 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
           const email = await emailLinkStore(tx).use(sha256Hex(token), now);
           if (!email) throw invalid();
           const users = userStore(tx);
-          const existing = await users.findByEmail(email);
+          let existing = await users.findByEmail(email);
+          if (existing?.emailUnproven && existing.id !== signedInAs) {
+            if (config.accounts.signup === 'closed') throw forbidden('new accounts are made by the operator on this server (SIGNUP=closed)');
+            await users.releaseUnprovenEmail(existing.id, now);
+            deps.logger.info({ userId: existing.id }, 'an unproven address claimed at sign-up was released to its owner');
+            existing = undefined;
+          }
           let userId: string;
           let created = false;
           if (existing) {

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { readableWith } from './kind-scopes.js';
 import { z } from 'zod';
 import { apiKeyName, effectiveScopes } from '../services/accounts.js';
 import { allScopes } from '../auth/scopes.js';
@@ -10,10 +11,16 @@ builder.prismaObject('User', {
     email: t.exposeString('email'),
     name: t.exposeString('name', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    emailProven: t.boolean({
+      description: 'False while the address is only claimed by a passkey sign-up: a sign-in link to it opened in another browser releases it (docs/accounts.md)',
+      select: { emailUnproven: true },
+      resolve: (user) => !user.emailUnproven,
+    }),
   }),
 });
 
 builder.prismaObject('ApiKey', {
+  authScopes: readableWith('account'),
   description: 'An API key. The key itself is shown only once, when it is created.',
   fields: (t) => ({
     id: t.exposeID('id'),

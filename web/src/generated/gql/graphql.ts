@@ -209,7 +209,7 @@ export type DashMyAgentIdsQuery = { myAgents: Array<{ id: string }> };
 export type DashAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashAccountQuery = { me: { id: string, email: string, name: string | null, notificationUrl: string | null } };
+export type DashAccountQuery = { me: { id: string, email: string, emailProven: boolean, name: string | null, notificationUrl: string | null } };
 
 export type DashSimulateConfirmMutationVariables = Exact<{
   input: SimulateCardConfirmationInput;
@@ -754,6 +754,7 @@ export const DashAccountDocument = new TypedDocumentString(`
   me {
     id
     email
+    emailProven
     name
     notificationUrl
   }
