@@ -120,7 +120,7 @@ function relayedArtifacts(result: unknown, links: TaskFileLink[]): Artifact[] | 
 
 export function resultArtifacts(task: OurTask): Artifact[] {
   if (!['completed', 'delivered'].includes(task.status) || task.result === null || task.result === undefined) return [];
-  // The files the result refers to (files/a2a-files.ts), as url parts.
+  // The files the result refers to (a2a/file-parts.ts), as url parts.
   const links = (task as { resultFileLinks?: TaskFileLink[] }).resultFileLinks ?? [];
   const relayed = relayedArtifacts(task.result, links);
   if (relayed) return relayed;

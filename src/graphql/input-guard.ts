@@ -1,5 +1,5 @@
 // Refuses GraphQL operations whose input PostgreSQL cannot store or that is nested too deep to handle
-// (see http/unsafe-input.ts), before any resolver runs. Variables and literals in the document are both
+// (see services/unsafe-input.ts), before any resolver runs. Variables and literals in the document are both
 // checked, for queries, mutations and subscriptions (HTTP, SSE and WebSocket alike).
 import { Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';

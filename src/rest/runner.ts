@@ -71,7 +71,7 @@ function decodePathSegment(name: string, raw: string): string {
   }
 }
 
-// Path parameters, query parameters and the body, checked before anything uses them (http/unsafe-input.ts).
+// Path parameters, query parameters and the body, checked before anything uses them (services/unsafe-input.ts).
 function checkSafe(params: Record<string, string>, query: URLSearchParams, body: Record<string, unknown> | undefined): void {
   const problem =
     unsafeInput(params, '') ?? [...query].map(([name, value]) => unsafeInput(value, name)).find((p) => p !== null) ?? unsafeInput(body ?? null, '');

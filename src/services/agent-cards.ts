@@ -1,5 +1,5 @@
 // Agents that speak A2A, made from their agent cards: import one from its card URL, and refresh it from
-// the card it was made from (manifestUrl). The card is fetched and judged in a2a/card-load.ts; the
+// the card it was made from (manifestUrl). The card is fetched and judged in agent-card-load.ts; the
 // agent is created and changed through the agent service like any other, so slugs, endpoint checks and
 // search indexing are the same.
 import type { Deps } from '../deps.js';
