@@ -16,6 +16,8 @@ export default tseslint.config(
   { files: ['scripts/**', 'bench/**', 'examples/**'], rules: { 'no-console': 'off' } },
   // Plain JavaScript examples meant to be copied as they are: Node's globals, as any Node program has them.
   { files: ['examples/**/*.mjs'], languageOptions: { globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly', fetch: 'readonly' } } },
+  // Tools' configuration files that must be CommonJS (dependency-cruiser's).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   // Tests read loosely shaped JSON answers; typing every body would add noise, not safety.
   {
     files: ['test/**'],

@@ -60,3 +60,25 @@ export const conflict = (message: string, details?: Record<string, unknown>) => 
 export function statusOf(code: unknown): number {
   return typeof code === 'string' && code in errorStatus ? errorStatus[code as ErrorCode] : 500;
 }
+
+const kinds: Record<string, string> = {
+  array: 'a list',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object',
+  record: 'an object',
+  date: 'a date',
+};
+
+// zod's own wording for a value of the wrong kind ("Invalid input: expected array, received null") in
+// the words the rest of the API uses.
+export function plainWords(message: string): string {
+  const wrongKind = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
+  if (!wrongKind) return message;
+  const [, expected, received] = wrongKind as unknown as [string, string, string];
+  if (received === 'null') return 'cannot be null';
+  if (received === 'undefined') return 'is required';
+  return `must be ${kinds[expected] ?? expected}`;
+}

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { currentRequest } from './http/request-context.js';
+import { currentRequest } from './request-context.js';
 
 export type { Logger };
 

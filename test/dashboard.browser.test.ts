@@ -275,7 +275,10 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     });
     // Per day (14 bars, today's finished task), all time, success rate, p50/p95.
     expect(await page.locator('.record-grid svg[role="img"]').count()).toBe(4);
-    await page.getByText('Tasks per day, last 14 days: 1 finished').waitFor();
+    // The figures agree: per day, all time and the headline count the same task.
+    await page.getByText('Tasks per day, last 14 days: 1 finished (1 completed, 0 failed)').waitFor();
+    await page.getByText('All time: 1 finished (1 completed, 0 failed)').waitFor();
+    expect(await page.locator('.facts.headline').textContent()).toContain('Tasks completed1');
     await shot(page, 'agent-record');
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My tasks' }).click();

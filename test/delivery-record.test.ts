@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
-import { HEALTHY_REWRITE_MS, recordHealthOutcome, successLeavesHealth, successLeavesHealthSql, type HealthFigures } from '../src/reputation/health-store.js';
+import { HEALTHY_REWRITE_MS, recordHealthOutcome, successLeavesHealth, type HealthFigures } from '../src/reputation/health-store.js';
 
 let server: TestServer;
 let agentHttp: TestAgent;
@@ -56,7 +56,7 @@ it('a success ends the failures recorded while its request was out', async () =>
 });
 
 // The quiet record skips recordHealthOutcome when the row says a success would write nothing: the row
-// read before (successLeavesHealth) and the row when the record runs (its SQL form) must agree with what
+// read before (successLeavesHealth.row) and the row when the record runs (.sql) must agree with what
 // recordHealthOutcome writes, evidence by evidence.
 it('a success writes health evidence exactly when the quiet record would not go ahead', async () => {
   const owner = await server.createUser();
@@ -80,8 +80,8 @@ it('a success writes health evidence exactly when the quiet record would not go 
   for (const [name, evidence] of cases) {
     const row: HealthFigures = { healthStatus: 'healthy', healthFailStreak: 0, lastHealthyAt: fresh, healthCheckedAt: fresh, ...evidence };
     await db.updateTable('agents').set(row).where('id', '=', agentId).execute();
-    const atRecord = await db.selectFrom('agents').select('id').where('id', '=', agentId).where(successLeavesHealthSql(now)).executeTakeFirst();
-    quiet[name] = [successLeavesHealth(row, now), atRecord !== undefined];
+    const atRecord = await db.selectFrom('agents').select('id').where('id', '=', agentId).where(successLeavesHealth.sql(now)).executeTakeFirst();
+    quiet[name] = [successLeavesHealth.row(row, now), atRecord !== undefined];
     writes[name] = (await db.transaction().execute((tx) => recordHealthOutcome(tx, agentId, true, now))) !== null;
   }
   expect(quiet).toEqual(Object.fromEntries(cases.map(([name]) => [name, [!writes[name], !writes[name]]])));

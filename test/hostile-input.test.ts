@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../src/rest/routes/index.js';
-import { MAX_INPUT_DEPTH } from '../src/http/unsafe-input.js';
+import { MAX_INPUT_DEPTH } from '../src/services/unsafe-input.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;

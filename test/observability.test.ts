@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { until } from './support/wait.js';
 import { createLogger } from '../src/logger.js';
-import { runInRequest } from '../src/http/request-context.js';
+import { runInRequest } from '../src/request-context.js';
 
 type Line = Record<string, unknown> & { msg: string; level: number };
 const lines: Line[] = [];

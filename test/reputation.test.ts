@@ -110,12 +110,13 @@ describe('task outcomes: counts, track record, trust and tier', () => {
     await recordOutcome(await finishedTask(agentId, 'cancelled'));
     await recordOutcome(await finishedTask(agentId, 'failed', { matched: false }));
     let agent = await agentRow(agentId);
-    expect(agent).toMatchObject({ completedCount: 4, failedCount: 0, taskCount: 6, trustTier: 'unrated' });
+    // taskCount is the finished tasks that count (src/reputation/counted-tasks.ts): completed + failed.
+    expect(agent).toMatchObject({ completedCount: 4, failedCount: 0, taskCount: 4, trustTier: 'unrated' });
     const trustBefore = agent.trustScore;
 
     await recordOutcome(await finishedTask(agentId, 'failed'));
     agent = await agentRow(agentId);
-    expect(agent).toMatchObject({ completedCount: 4, failedCount: 1, taskCount: 7, recentFinished: 5, recentSuccessRate: 0.8 });
+    expect(agent).toMatchObject({ completedCount: 4, failedCount: 1, taskCount: 5, recentFinished: 5, recentSuccessRate: 0.8 });
     expect(agent.p50CompletionMs).toBe(2500);
     expect(agent.p95CompletionMs).toBe(3850);
     expect(agent.trustScore).toBe(trustScore(agent));
@@ -123,7 +124,7 @@ describe('task outcomes: counts, track record, trust and tier', () => {
     expect(agent.trustTier).toBe('bronze');
 
     const shown = await detail(agentId);
-    expect(shown).toMatchObject({ taskCount: 7, stats: { recentTasks: 5, successRate: 0.8, p50CompletionMs: 2500, p95CompletionMs: 3850 } });
+    expect(shown).toMatchObject({ taskCount: 5, stats: { recentTasks: 5, successRate: 0.8, p50CompletionMs: 2500, p95CompletionMs: 3850 } });
   });
 
   it('is idempotent: recording the same outcome again changes nothing', async () => {

@@ -30,12 +30,12 @@ import {
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import type { Logger } from '../logger.js';
 import { AppError } from '../errors.js';
-import type { A2APushService } from './pushes.js';
+import type { A2APushService } from '../services/a2a-pushes.js';
 import type { RouteExecutor, RouteOutcome } from '../rest/runner.js';
 import type { Route } from '../rest/route.js';
 import { operations } from '../rest/routes/operations.js';
 import type { Context } from '../schema/context.js';
-import { filePartsIntoInput, withResultFileLinks } from '../files/a2a-files.js';
+import { filePartsIntoInput, withResultFileLinks } from './file-parts.js';
 import { isSettled, isTerminal, OUR_STATUS, resultArtifacts, stateOf, taskInputOf, toA2ATask, type OurTask } from './mapping.js';
 import { FollowError, type FollowTask } from './updates.js';
 import { ScopeRefusal } from './scope-refusal.js';

@@ -1,6 +1,6 @@
 // Our tasks as A2A tasks (the SDK's in-memory shapes; its codecs write the wire JSON), and an A2A
 // message as the fields of POST /v1/tasks.
-import { urlPart, type TaskFileLink } from '../files/a2a-files.js';
+import { urlPart, type TaskFileLink } from './file-parts.js';
 import { Role, Task as TaskCodec, TaskState, type Artifact, type Message, type Part, type Task } from '@a2a-js/sdk';
 import { MARKETPLACE_EXTENSION } from './cards.js';
 import { unhandledState, type TaskStatus } from '../lifecycle/task-lifecycle.js';
@@ -120,7 +120,7 @@ function relayedArtifacts(result: unknown, links: TaskFileLink[]): Artifact[] | 
 
 export function resultArtifacts(task: OurTask): Artifact[] {
   if (!['completed', 'delivered'].includes(task.status) || task.result === null || task.result === undefined) return [];
-  // The files the result refers to (files/a2a-files.ts), as url parts.
+  // The files the result refers to (a2a/file-parts.ts), as url parts.
   const links = (task as { resultFileLinks?: TaskFileLink[] }).resultFileLinks ?? [];
   const relayed = relayedArtifacts(task.result, links);
   if (relayed) return relayed;

@@ -22,7 +22,7 @@ import type { FollowTask } from './updates.js';
 import { endMessage, type EndReason, type Slot } from '../graphql/live-streams.js';
 import { TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
 import { bearerChallenge } from '../auth/challenge.js';
-import type { A2APushService } from './pushes.js';
+import type { A2APushService } from '../services/a2a-pushes.js';
 import { paramsProblem } from './params.js';
 import { lazyImport } from '../load-package.js';
 

@@ -15,7 +15,7 @@ import { isDatabaseUnavailable } from '../db/errors.js';
 import { allScopes } from '../auth/scopes.js';
 import { clearedSessionCookie, fromAnotherOrigin, sessionCookie } from '../auth/session-cookie.js';
 import type { Viewer } from '../services/accounts.js';
-import { currentRequest } from '../http/request-context.js';
+import { currentRequest } from '../request-context.js';
 import { ACCESS_TOKEN_PREFIX } from '../services/oauth.js';
 
 const BODY_LIMIT = 64 * 1024;

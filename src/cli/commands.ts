@@ -1,6 +1,6 @@
 // Commands contributed by the domains (credits, agents, search, disputes); each is a CliCommand.
 import type { CliCommand } from './command.js';
-import { creditCommands } from '../payments/cli-commands.js';
+import { creditCommands } from './credit-commands.js';
 import { reputationCommands } from './reputation-commands.js';
 import { searchCommands } from './search-commands.js';
 import { disputeCommands } from './dispute-commands.js';

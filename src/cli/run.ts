@@ -6,7 +6,7 @@ import { openDatabase } from '../db/database.js';
 import { createLogger } from '../logger.js';
 import { loadServerKey } from '../crypto/server-key.js';
 import { createSecretBox } from '../crypto/secret-box.js';
-import { createServices } from '../services/index.js';
+import { createServices } from '../composition.js';
 import { AppError } from '../errors.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { createLocalBus, createPgBus } from '../events/bus.js';

@@ -2,7 +2,7 @@
 // services/files.ts; this module only reads and writes rows.
 import { sql } from 'kysely';
 import type { Sql, SqlDb } from '../db/kysely.js';
-import { TERMINAL } from '../services/task-states.js';
+import { TERMINAL } from '../lifecycle/task-lifecycle.js';
 
 export interface FileRow {
   id: string;

@@ -1,10 +1,10 @@
 // Refuses GraphQL operations whose input PostgreSQL cannot store or that is nested too deep to handle
-// (see http/unsafe-input.ts), before any resolver runs. Variables and literals in the document are both
+// (see services/unsafe-input.ts), before any resolver runs. Variables and literals in the document are both
 // checked, for queries, mutations and subscriptions (HTTP, SSE and WebSocket alike).
 import { Kind, visit, type ASTNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { invalid, type AppError } from '../errors.js';
-import { MAX_INPUT_DEPTH, unsafeInput } from '../http/unsafe-input.js';
+import { MAX_INPUT_DEPTH, unsafeInput } from '../services/unsafe-input.js';
 
 const isNamedInput = (n: unknown): n is { kind: Kind.ARGUMENT | Kind.OBJECT_FIELD; name: { value: string } } =>
   typeof n === 'object' && n !== null && ((n as ASTNode).kind === Kind.ARGUMENT || (n as ASTNode).kind === Kind.OBJECT_FIELD);

@@ -10,7 +10,7 @@ import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
-import { currentRequest } from '../http/request-context.js';
+import { currentRequest } from '../request-context.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
 import type { Context } from '../schema/context.js';
 import { inputGuardPlugin } from './input-guard.js';

@@ -3,7 +3,7 @@
 // string are left out: they may carry tokens.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../request-context.js';
 
 export function logAccessWhenDone(logger: Logger, context: RequestContext, req: IncomingMessage, res: ServerResponse, onDone?: (ms: number) => void): void {
   const started = process.hrtime.bigint();

@@ -3,7 +3,7 @@
 // answer any origin, so an app in a browser can use them too. /oauth/authorize itself is the dashboard's
 // consent page (web/src/pages/consent.tsx).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RawRoute } from '../rest/raw-routes.js';
+import type { RawRoute } from './raw-route.js';
 import { OAuthError, type OAuthService } from '../services/oauth.js';
 import { AppError } from '../errors.js';
 import { isJsonContentType, readBody } from './body.js';

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { logAccessWhenDone } from './access-log.js';
-import { requestIdFrom, type RequestContext } from './request-context.js';
+import { requestIdFrom, type RequestContext } from '../request-context.js';
 
 export function observeRequest(req: IncomingMessage, res: ServerResponse, logger: Logger, metrics: Metrics): RequestContext {
   const context: RequestContext = { requestId: requestIdFrom(req.headers['x-request-id']), route: null, principalId: null };

@@ -2,7 +2,7 @@
 // (signed webhooks), the REST adapter under /v1, GraphQL over HTTP and SSE, then the dashboard's files.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../metrics/metrics.js';
-import type { RawRoute } from '../rest/raw-routes.js';
+import type { RawRoute } from './raw-route.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from '../graphql/graphiql.js';
 import type { Admission } from './admission.js';
@@ -13,7 +13,7 @@ import type { Cors } from './cors.js';
 import type { ProtocolRoute } from './protocol-route.js';
 import { forwardToYoga } from './forward.js';
 import { metricsAccess } from './metrics-access.js';
-import { currentRequest } from './request-context.js';
+import { currentRequest } from '../request-context.js';
 import { requestUrl } from './request-line.js';
 import { sendError, sendJson } from './respond.js';
 import { isForgedCookieRequest } from '../auth/session-cookie.js';

@@ -7,7 +7,7 @@ import { AppError, temporarilyUnavailable } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { isClientGone } from './client-gone.js';
 import { observeRequest } from './observe-request.js';
-import { runInRequest } from './request-context.js';
+import { runInRequest } from '../request-context.js';
 import { answerClientError, MAX_HEADER_BYTES } from './request-line.js';
 import { sendAppError, sendError } from './respond.js';
 import type { RequestHandler } from './router.js';

@@ -56,6 +56,26 @@ export const WITH_AGENT = statusesIn('working', 'asking');
 // The states in which the task carries the agent's result.
 export const HAS_RESULT: readonly TaskStatus[] = TASK_STATUSES.filter((s) => STATES[s].hasResult);
 
+// What a finished task says about its agent, for every figure of its record (the track record, the daily
+// figures, taskCount, completedCount, failedCount, the success rate and trust): completed is a success;
+// failed, expired and refunded (a dispute settled for the requester) are failures; a cancelled task says
+// nothing either way. A table keyed by the terminal states: a new one is a compile error here until it is
+// placed. Which of its tasks an agent is judged by at all (it had the task; its owner did not ask for it)
+// is reputation's rule (src/reputation/counted-tasks.ts), stated there once over these outcomes.
+export type RecordOutcome = 'success' | 'failure';
+export const RECORD_OUTCOME = {
+  completed: 'success',
+  failed: 'failure',
+  expired: 'failure',
+  refunded: 'failure',
+  cancelled: null,
+} as const satisfies Record<TerminalStatus, RecordOutcome | null>;
+
+const withOutcome = (outcome: RecordOutcome): readonly TerminalStatus[] =>
+  (Object.keys(RECORD_OUTCOME) as TerminalStatus[]).filter((s) => RECORD_OUTCOME[s] === outcome);
+export const SUCCEEDED: readonly TaskStatus[] = withOutcome('success');
+export const FAILED: readonly TaskStatus[] = withOutcome('failure');
+
 export function isTerminal(status: TaskStatus): boolean {
   return STATES[status].phase === 'finished';
 }
@@ -121,6 +141,25 @@ export const MOVES = {
 } as const satisfies Record<string, Move>;
 
 export type MoveName = keyof typeof MOVES;
+
+// A move that ends the task, and the state it ends in (payments' outcome, what rides on finishing).
+export type FinishingMove = { [M in MoveName]: (typeof MOVES)[M]['to'] extends TerminalStatus ? M : never }[MoveName];
+export const outcomeOf = <M extends FinishingMove>(move: M): (typeof MOVES)[M]['to'] => MOVES[move].to;
+
+// The state a delivery to the agent waits for, by the delivery's type: the task itself goes out while the
+// `delivered` move can take it on; the answer to an input request once that answer has sent the task
+// back to work. Stated here once: the delivery job, its one-statement claim, the recovery of failed
+// deliveries and A2A's calls derive from it (stores/delivery-waits.ts is its SQL form).
+export const DELIVERY_WAITS_FOR = {
+  'task.assigned': MOVES.delivered.from[0],
+  'task.input': MOVES.provide_input.to,
+} as const satisfies Record<string, TaskStatus>;
+export type DeliveryType = keyof typeof DELIVERY_WAITS_FOR;
+// A type of no rule of its own (A2A's calls, whose senders may say otherwise) waits as the task itself does.
+export const DEFAULT_DELIVERY_WAIT: TaskStatus = DELIVERY_WAITS_FOR['task.assigned'];
+export function deliveryWaitsFor(type: string): TaskStatus {
+  return Object.hasOwn(DELIVERY_WAITS_FOR, type) ? DELIVERY_WAITS_FOR[type as DeliveryType] : DEFAULT_DELIVERY_WAIT;
+}
 
 export function mayMove(move: MoveName, actor: ActorKind): boolean {
   const allowed: readonly ActorKind[] = MOVES[move].by;

@@ -15,7 +15,7 @@ import type { RouteExecutor } from '../rest/runner.js';
 import type { Context } from '../schema/context.js';
 import { buildTools, type Tool } from './tools.js';
 import { callProblems, cleanErrors, invalidParams, originAllowed } from './wire.js';
-import { withResourceLinks } from '../files/resource-links.js';
+import { withResourceLinks } from './resource-links.js';
 import { bearerChallenge } from '../auth/challenge.js';
 
 const SERVER_INFO = { name: 'task-marketplace', version: '1.0.0' };

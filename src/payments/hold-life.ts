@@ -3,7 +3,9 @@
 // then, so a payment is always captured or released while it still can be. Credits and free tasks have no
 // such limit.
 import type { Payment } from '../generated/prisma/client.js';
-import { CARD_HOLD_SECONDS } from '../services/task-input.js';
+
+// A card hold lapses after this many seconds (7 days).
+export const CARD_HOLD_SECONDS = 604_800;
 
 // Auto-approval and cancellation run this long before the hold would lapse, leaving room for the job,
 // its retries and the capture call.

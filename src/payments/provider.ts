@@ -2,7 +2,7 @@
 // are its two adapters. Every money-moving call takes an idempotency key derived by
 // the caller from the task id and the step, so a retried job never charges twice.
 import { z } from 'zod';
-import { plainWords } from '../services/validation.js';
+import { plainWords } from '../errors.js';
 
 // What the service may keep and show of a card: its brand and last four digits, never more.
 export type CardSummary = { brand: string; last4: string };

@@ -1,5 +1,5 @@
 // Reading and writing an agent's health evidence. Writes leave updatedAt alone (see refresh-trust.ts).
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DB, SqlDb } from '../db/kysely.js';
 import type { Agent, HealthStatus } from '../generated/prisma/client.js';
 import { HEALTH_WINDOW_MS, healthStatus, withOutcome, type HealthEvidence } from './health.js';
@@ -36,50 +36,69 @@ export const HEALTHY_REWRITE_MS = 60_000;
 // The health evidence a success reads (recordSuccess's condition) on an agents row.
 export type HealthFigures = Pick<Agent, 'healthStatus' | 'healthFailStreak' | 'lastHealthyAt' | 'healthCheckedAt'>;
 
-// Whether a success on an agent whose row reads `a` leaves its health as it is: recordSuccess writes
-// nothing then. For a caller that knows the row already and sends no statement in that case.
-export function successLeavesHealth(a: HealthFigures, now: Date): boolean {
-  const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
-  return (
-    a.healthStatus === healthAfterSuccess(now) &&
-    a.healthFailStreak === 0 &&
-    a.lastHealthyAt !== null &&
-    a.lastHealthyAt >= stale &&
-    a.healthCheckedAt !== null &&
-    a.healthCheckedAt >= stale
-  );
+// "A success leaves health as it is", stated once: the agent is healthy already (what a success makes it,
+// healthAfterSuccess), no failure came since its last success, and both its last success and its last
+// check are younger than HEALTHY_REWRITE_MS. The row form (for a caller that read the row and sends no
+// statement then), the statement's condition, and recordSuccess's write (its negation) all derive from
+// this one description.
+function quietSuccess(now: Date) {
+  const fresh = new Date(now.getTime() - HEALTHY_REWRITE_MS);
+  return {
+    equal: { healthStatus: healthAfterSuccess(now), healthFailStreak: 0 },
+    // Set and no older than `fresh`.
+    freshSince: { lastHealthyAt: fresh, healthCheckedAt: fresh },
+  } as const;
 }
 
-// The same on the row as it is when the statement runs (the condition of a statement's part).
-export function successLeavesHealthSql(now: Date) {
-  const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
-  return (eb: ExpressionBuilder<DB, 'agents'>) =>
-    eb.and([
-      eb('agents.healthStatus', '=', healthAfterSuccess(now)),
-      eb('agents.healthFailStreak', '=', 0),
-      eb('agents.lastHealthyAt', '>=', stale),
-      eb('agents.healthCheckedAt', '>=', stale),
-    ]);
-}
+type Equal = keyof ReturnType<typeof quietSuccess>['equal'];
+type Fresh = keyof ReturnType<typeof quietSuccess>['freshSince'];
+const entries = <K extends string, V>(o: Record<K, V>) => Object.entries(o) as Array<[K, V]>;
+
+export const successLeavesHealth = {
+  // On a row read before.
+  row(a: HealthFigures, now: Date): boolean {
+    const rule = quietSuccess(now);
+    return (
+      entries(rule.equal).every(([column, value]) => a[column as Equal] === value) &&
+      entries(rule.freshSince).every(([column, since]) => {
+        const at = a[column as Fresh];
+        return at !== null && at >= since;
+      })
+    );
+  },
+  // On the row as it is when a statement runs. Never NULL (a NULL time makes its conjunct false), so
+  // its negation is the exact complement.
+  sql(now: Date) {
+    const rule = quietSuccess(now);
+    return (eb: ExpressionBuilder<DB, 'agents'>): Expression<SqlBool> =>
+      eb.and([
+        ...entries(rule.equal).map(([column, value]) => eb(`agents.${column as Equal}`, '=', value)),
+        ...entries(rule.freshSince).flatMap(([column, since]) => [
+          eb(`agents.${column as Fresh}`, 'is not', null),
+          eb(`agents.${column as Fresh}`, '>=', since),
+        ]),
+      ]);
+  },
+};
 
 const healthAfterSuccess = (now: Date): HealthStatus => healthStatus(withOutcome({ failStreak: 0, lastHealthyAt: null, lastUnhealthyAt: null }, true, now), now);
 
 // A success makes the agent healthy whatever came before (withOutcome, healthStatus): one statement, which
-// writes only when something changes or the evidence is older than HEALTHY_REWRITE_MS, and returns the
-// status the row had. Null for an unknown agent or when there was nothing to write.
+// writes only when it does not leave health as it is (successLeavesHealth), and returns the status the
+// row had. Null for an unknown agent or when there was nothing to write.
 async function recordSuccess(tx: SqlDb, agentId: string, now: Date): Promise<HealthChange | null> {
   const after = healthAfterSuccess(now);
-  const stale = new Date(now.getTime() - HEALTHY_REWRITE_MS);
-  const rows = (await sql<{ before: HealthStatus }>`
-    WITH old AS (SELECT id, health_status FROM agents WHERE id = ${agentId})
-    UPDATE agents SET health_status = ${after}::"HealthStatus", health_fail_streak = 0, last_healthy_at = ${now}, health_checked_at = ${now}
-    FROM old
-    WHERE agents.id = old.id
-      AND (agents.health_status <> ${after}::"HealthStatus" OR agents.health_fail_streak <> 0
-        OR agents.last_healthy_at IS NULL OR agents.last_healthy_at < ${stale}
-        OR agents.health_checked_at IS NULL OR agents.health_checked_at < ${stale})
-    RETURNING old.health_status::text AS before`.execute(tx)).rows;
-  return rows[0] ? { before: rows[0].before, after } : null;
+  const leaves = successLeavesHealth.sql(now);
+  const row = await tx
+    .with('old', (q) => q.selectFrom('agents').select(['id', 'healthStatus']).where('id', '=', agentId))
+    .updateTable('agents')
+    .from('old')
+    .set({ healthStatus: after, healthFailStreak: 0, lastHealthyAt: now, healthCheckedAt: now })
+    .whereRef('agents.id', '=', 'old.id')
+    .where((eb) => eb.not(leaves(eb)))
+    .returning('old.healthStatus as before')
+    .executeTakeFirst();
+  return row ? { before: row.before, after } : null;
 }
 
 // Agents whose latest evidence has aged out of the window go back to unknown. Returns their ids.

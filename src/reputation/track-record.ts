@@ -1,14 +1,12 @@
 // An agent's task counts and recent track record, recounted from its tasks. Recounting (instead of
 // incrementing) makes the update idempotent: a retried job or a repeated hook leaves the same numbers.
-//
-// A failure counts against the agent only when the agent had the task (it was matched to it): a task
-// that failed or expired before it was handed over, e.g. on a declined card, says nothing about the agent.
-// A refunded dispute counts as a failure. Cancellations count for neither side. Tasks the agent's owner
-// requested himself count for nothing (self-dealing cannot build a record).
+// Which tasks count, and as what, is counted-tasks.ts: the lifetime counts, the recent window and the
+// daily figures (daily.ts) are made of the same tasks.
 import { sql } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
 import { bayesianRating, wilsonLowerBound } from './bounded.js';
 import { TRUST_COLUMNS, trustOf, type TrustRow } from './refresh-trust.js';
+import { countedTaskSql, FAILURE_SQL, SUCCESS_SQL } from './counted-tasks.js';
 
 // The track record covers this many of the agent's latest finished tasks.
 export const RECENT_TASKS = 100;
@@ -18,7 +16,7 @@ export const RECENT_TASKS = 100;
 export async function refreshTrackRecord(tx: SqlDb, agentId: string): Promise<void> {
   const [counted] = (await sql<TrustRow>`
     WITH finished AS (
-      SELECT t.status, t.finished_at,
+      SELECT ${SUCCESS_SQL} AS succeeded, t.finished_at,
         -- Delivered when the agent's endpoint first answered 2xx; older data falls back to start or match.
         COALESCE(
           (SELECT min(at.at) FROM deliveries d JOIN delivery_attempts at ON at.delivery_id = d.id
@@ -26,29 +24,27 @@ export async function refreshTrackRecord(tx: SqlDb, agentId: string): Promise<vo
           t.started_at, t.matched_at
         ) AS delivered_at
       FROM tasks t
-      WHERE t.agent_id = ${agentId}
-        AND t.requester_id <> (SELECT owner_id FROM agents WHERE id = ${agentId})
-        AND (t.status = 'completed' OR (t.status IN ('failed', 'expired', 'refunded') AND t.matched_at IS NOT NULL))
+      WHERE ${countedTaskSql(agentId)}
       ORDER BY COALESCE(t.finished_at, t.updated_at) DESC
       LIMIT ${RECENT_TASKS}
     ),
     durations AS (
       SELECT extract(epoch FROM finished_at - delivered_at) * 1000 AS ms
       FROM finished
-      WHERE status = 'completed' AND finished_at >= delivered_at
+      WHERE succeeded AND finished_at >= delivered_at
     ),
     recent AS (
       SELECT count(*)::int AS n,
-        count(*) FILTER (WHERE status = 'completed')::int AS completed,
+        count(*) FILTER (WHERE succeeded)::int AS completed,
         (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ms))::int FROM durations) AS p50,
         (SELECT round(percentile_cont(0.95) WITHIN GROUP (ORDER BY ms))::int FROM durations) AS p95
       FROM finished
     ),
     lifetime AS (
       SELECT count(*)::int AS tasks,
-        count(*) FILTER (WHERE status = 'completed')::int AS completed,
-        count(*) FILTER (WHERE status IN ('failed', 'expired', 'refunded') AND matched_at IS NOT NULL)::int AS failed
-      FROM tasks WHERE agent_id = ${agentId} AND requester_id <> (SELECT owner_id FROM agents WHERE id = ${agentId})
+        count(*) FILTER (WHERE ${SUCCESS_SQL})::int AS completed,
+        count(*) FILTER (WHERE ${FAILURE_SQL})::int AS failed
+      FROM tasks t WHERE ${countedTaskSql(agentId)}
     )
     UPDATE agents SET
       task_count = lifetime.tasks,
@@ -69,13 +65,14 @@ export async function refreshTrackRecord(tx: SqlDb, agentId: string): Promise<vo
     WHERE id = ${agentId}`.execute(tx);
 }
 
-// Rating count and sum, recounted from the agent's rated tasks that count (not rated by its owner), and
-// the bounded figures from them and the marketplace's counted ratings (bounded.ts).
+// Rating count and sum, recounted from the agent's rated tasks that count (counted-tasks.ts: a rated task
+// is a completed one, so not rated by the owner), and the bounded figures from them and the marketplace's
+// counted ratings (bounded.ts).
 export async function refreshRatings(tx: SqlDb, agentId: string, minCount: number): Promise<void> {
   const [own] = (await sql<{ n: number; total: number }>`
     SELECT count(t.rating)::int AS n, COALESCE(sum(t.rating), 0)::int AS total
-    FROM tasks t JOIN agents a ON a.id = t.agent_id
-    WHERE t.agent_id = ${agentId} AND t.requester_id <> a.owner_id`.execute(tx)).rows;
+    FROM tasks t
+    WHERE ${countedTaskSql(agentId)}`.execute(tx)).rows;
   const [market] = (await sql<{ mean: number | null; spread: number | null }>`
     SELECT avg(t.rating)::float8 AS mean, stddev_pop(t.rating)::float8 AS spread
     FROM tasks t JOIN agents a ON a.id = t.agent_id

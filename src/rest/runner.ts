@@ -9,8 +9,8 @@ import { startIdempotentRequest, type IdempotencyStart } from '../http/idempoten
 import { retryAfterHeader, sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
-import { unsafeInput } from '../http/unsafe-input.js';
-import { currentRequest } from '../http/request-context.js';
+import { unsafeInput } from '../services/unsafe-input.js';
+import { currentRequest } from '../request-context.js';
 import type { RestRequest, Route } from './route.js';
 import type { RunOperation } from '../graphql/operation.js';
 import type { Context } from '../schema/context.js';
@@ -71,7 +71,7 @@ function decodePathSegment(name: string, raw: string): string {
   }
 }
 
-// Path parameters, query parameters and the body, checked before anything uses them (http/unsafe-input.ts).
+// Path parameters, query parameters and the body, checked before anything uses them (services/unsafe-input.ts).
 function checkSafe(params: Record<string, string>, query: URLSearchParams, body: Record<string, unknown> | undefined): void {
   const problem =
     unsafeInput(params, '') ?? [...query].map(([name, value]) => unsafeInput(value, name)).find((p) => p !== null) ?? unsafeInput(body ?? null, '');

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { COUNTED_WORDS } from '../reputation/counted-tasks.js';
 import { readableWith } from './kind-scopes.js';
 import { AgentStatusEnum, DeliveryModeEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
 import { agentInput } from '../services/agent-input.js';
@@ -40,9 +41,10 @@ for (const ref of [AgentRef, PublicAgentRef]) {
     healthStatus: t.expose('healthStatus', { type: HealthStatusEnum }),
     trustTier: t.expose('trustTier', { type: TrustTierEnum }),
     priceCents: t.exposeInt('priceCents', { description: 'Price of one task, in cents' }),
-    taskCount: t.exposeInt('taskCount'),
+    taskCount: t.exposeInt('taskCount', { description: COUNTED_WORDS.taskCount }),
     avgRating: t.float({
       nullable: true,
+      description: 'The plain average of the ratings that count (ratingCount of them); null without any',
       resolve: (agent) => (agent.ratingCount > 0 ? Math.round((agent.ratingSum / agent.ratingCount) * 100) / 100 : null),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -52,7 +54,9 @@ for (const ref of [AgentRef, PublicAgentRef]) {
 
 builder.prismaObjectFields(AgentRef, (t) => ({
   manifestUrl: t.exposeString('manifestUrl', { nullable: true }),
-  trustScore: t.exposeFloat('trustScore'),
+  trustScore: t.exposeFloat('trustScore', {
+    description: 'Composite trust, 0 to 1, from the finished tasks that count (completedCount and failedCount, the recent success rate), the ratings that count, health and verification',
+  }),
   hasWebhookSecret: t.boolean({
     description: 'Whether deliveries are signed. The secret itself is never part of an agent record.',
     resolve: (agent) => agent.webhookSecretEnc !== null,

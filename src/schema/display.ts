@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { builder } from './builder.js';
 import type { DayOutcomes } from '../reputation/daily.js';
+import { COUNTED_WORDS } from '../reputation/counted-tasks.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
 import { iconOf } from './agent-cards.js';
 import { TaskRef } from './tasks.js';
@@ -24,8 +25,8 @@ const DayOutcomesRef = builder.objectRef<DayOutcomes>('DayOutcomes').implement({
   description: "One day (UTC) of an agent's finished tasks",
   fields: (t) => ({
     day: t.exposeString('day', { description: 'YYYY-MM-DD' }),
-    completed: t.exposeInt('completed'),
-    failed: t.exposeInt('failed', { description: 'Failed, or expired after the agent had them' }),
+    completed: t.exposeInt('completed', { description: 'Completed that day: counted in completedCount' }),
+    failed: t.exposeInt('failed', { description: 'Failed, expired or refunded that day: counted in failedCount' }),
   }),
 });
 const dayCount = z.number().int().min(1, 'must be between 1 and 90').max(90, 'must be between 1 and 90');
@@ -34,13 +35,13 @@ for (const ref of [AgentRef, PublicAgentRef]) {
   builder.prismaObjectFields(ref, (t) => ({
     daily: t.field({
       type: [DayOutcomesRef],
-      description: 'Finished tasks per day (UTC) over the last `days` days, today last, days without any as zeros',
+      description: COUNTED_WORDS.daily,
       args: { days: t.arg.int({ defaultValue: 14 }).validate(dayCount) },
       resolve: (agent, args, ctx) => ctx.services.reputation.daily(agent.id, args.days ?? 14),
     }),
-    completedCount: t.exposeInt('completedCount', { description: 'Tasks the agent completed, all time' }),
-    failedCount: t.exposeInt('failedCount', { description: 'Tasks the agent failed or let expire, all time' }),
-    ratingCount: t.exposeInt('ratingCount', { description: 'How many ratings avgRating averages' }),
+    completedCount: t.exposeInt('completedCount', { description: COUNTED_WORDS.completedCount }),
+    failedCount: t.exposeInt('failedCount', { description: COUNTED_WORDS.failedCount }),
+    ratingCount: t.exposeInt('ratingCount', { description: COUNTED_WORDS.ratingCount }),
   }));
 }
 

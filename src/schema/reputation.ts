@@ -2,6 +2,7 @@
 import type { Agent } from '../generated/prisma/client.js';
 import type { TaskRating } from '../services/reputation.js';
 import { RECENT_TASKS } from '../reputation/track-record.js';
+import { COUNTED_WORDS } from '../reputation/counted-tasks.js';
 import { builder } from './builder.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
 
@@ -11,7 +12,7 @@ type AgentStatsSource = Pick<
 >;
 
 const AgentStatsRef = builder.objectRef<AgentStatsSource>('AgentStats').implement({
-  description: `Track record over the agent's latest ${RECENT_TASKS} finished tasks (completed, or failed or expired after it had them)`,
+  description: `Track record over the agent's latest ${RECENT_TASKS} finished tasks that count: ${COUNTED_WORDS.task}`,
   fields: (t) => ({
     recentTasks: t.exposeInt('recentFinished', { description: 'How many finished tasks the figures cover' }),
     successRate: t.exposeFloat('recentSuccessRate', { nullable: true, description: 'Completed share, 0 to 1; null without finished tasks' }),

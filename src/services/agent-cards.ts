@@ -1,11 +1,11 @@
 // Agents that speak A2A, made from their agent cards: import one from its card URL, and refresh it from
-// the card it was made from (manifestUrl). The card is fetched and judged in a2a/card-load.ts; the
+// the card it was made from (manifestUrl). The card is fetched and judged in agent-card-load.ts; the
 // agent is created and changed through the agent service like any other, so slugs, endpoint checks and
 // search indexing are the same.
 import type { Deps } from '../deps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { conflict } from '../errors.js';
-import { agentFieldsOf, loadCard, type LoadedCard } from '../a2a/card-load.js';
+import { agentFieldsOf, loadCard, type LoadedCard } from './agent-card-load.js';
 import type { AgentInput } from './agent-input.js';
 import type { Viewer } from './accounts.js';
 import type { agentService } from './agents.js';
@@ -37,3 +37,5 @@ export function agentCardService(deps: Deps, agents: ReturnType<typeof agentServ
     },
   };
 }
+
+export type AgentCardService = ReturnType<typeof agentCardService>;

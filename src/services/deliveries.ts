@@ -8,18 +8,21 @@ import { withTransaction } from '../db/transaction.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
 import { takeDeliverySlot } from '../delivery/throttle.js';
 import { postWebhook, type WebhookResult } from '../delivery/http-client.js';
+import { judgeAttempt } from '../delivery/attempt-verdict.js';
 import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue, enqueueSql, jobCallSql } from '../jobs/enqueue.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import * as store from '../stores/delivery-store.js';
+import { taskWaitsForDelivery } from '../stores/delivery-waits.js';
+import { canMove, deliveryWaitsFor } from '../lifecycle/task-lifecycle.js';
 import { ownerOfAgent } from '../stores/agent-store.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks/index.js';
-import { a2aDeliveries, speaksA2A } from '../delivery/a2a/deliveries.js';
+import { a2aDeliveries, speaksA2A } from './a2a-deliveries.js';
 import { taskFiles, withFiles } from './task-files.js';
 import { pullDeliveries } from './pull/index.js';
 import { recordLeaseEnd } from '../stores/delivery-lease-store.js';
@@ -94,9 +97,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       if (speaksA2A(read.agent)) return a2a.attempt(read, jobId);
       const { delivery, task, agent } = read;
       const isInput = delivery.type === 'task.input';
-      // The task itself goes to an agent while it is matched; an answer to an input request while the
-      // agent works on it again.
-      if (task.status !== (isInput ? 'in_progress' : 'matched')) {
+      if (task.status !== deliveryWaitsFor(delivery.type)) {
         // Cancelled, expired, or already answered by the agent: nothing to deliver any more.
         await store.dropDelivery(deps.sql, deliveryId);
         return;
@@ -154,8 +155,10 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       await ownedAgent(viewer, agentId);
       const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true } });
       if (!delivery || delivery.agentId !== agentId) throw notFound('delivery');
-      if (delivery.task.status !== 'matched') {
-        throw conflict(`the task is ${delivery.task.status}; only a matched task is delivered again`, { status: delivery.task.status });
+      // Only while the task still waits for this delivery (the task itself: while it is matched).
+      const waitsFor = deliveryWaitsFor(delivery.type);
+      if (delivery.task.status !== waitsFor) {
+        throw conflict(`the task is ${delivery.task.status}; this delivery is sent again only while its task is ${waitsFor}`, { status: delivery.task.status });
       }
       return prisma.$transaction(async (t) => {
         const updated = await t.delivery.update({ ...query, where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: clock.now() } });
@@ -169,10 +172,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   // its agent takes webhooks with no rate to keep. The other cases are decided from the row it read.
   function sendsAtOnce(eb: ExpressionBuilder<DB, 'deliveries' | 'tasks' | 'agents'>): Expression<SqlBool> {
     return eb.and([
-      eb.or([
-        eb.and([eb('deliveries.type', '=', 'task.input'), eb('tasks.status', '=', 'in_progress')]),
-        eb.and([eb('deliveries.type', '<>', 'task.input'), eb('tasks.status', '=', 'matched')]),
-      ]),
+      taskWaitsForDelivery('deliveries.type', 'tasks.status'),
       eb('tasks.tokenNonce', 'is not', null),
       eb('agents.deliveryState', '<>', 'disabled'),
       eb('agents.maxDeliveriesPerSecond', 'is', null),
@@ -221,8 +221,9 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   // retry could change that.
   async function record(claimed: Claimed, result: WebhookResult, failure?: { error: string; final: boolean }): Promise<void> {
     const { deliveryId, number, taskId, agentId, expiresAt } = claimed;
-    const ok = !failure && result.kind === 'response' && result.status >= 200 && result.status < 300;
-    const gone = (result.kind === 'response' && result.status === 410) || failure?.final === true;
+    const verdict = judgeAttempt(result);
+    const ok = !failure && verdict.taken;
+    const gone = (!verdict.taken && verdict.gone) || failure?.final === true;
     const { recorded, release } = decide();
     const attempt = (): store.AttemptRecord => ({
       id: newId('att'),
@@ -232,7 +233,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       latencyMs: Math.round(result.latencyMs),
       // The service's clock: recovery windows and retention go by it.
       at: clock.now(),
-      error: result.kind === 'error' ? result.error.slice(0, 500) : ok ? null : (failure?.error.slice(0, 500) ?? `HTTP ${result.status}`),
+      error: ok ? null : result.kind === 'response' && failure ? failure.error.slice(0, 500) : verdict.taken ? null : verdict.error,
     });
     let outcome: RecordedAttempt['outcome'];
     try {
@@ -256,7 +257,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       return withTransaction(
         deps.sql,
         async (t, afterCommit) => {
-          if (ok && (!claimed.task || claimed.task.status === 'matched')) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
+          if (ok && (!claimed.task || canMove('delivered', claimed.task.status))) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
           if (recorded === 'given_up') await tasks.markUndeliverableIn(t, afterCommit, taskId);
           const retryJob = recorded === 'retrying' ? jobCallSql(deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! }) : undefined;
           if (!claimed.lease) await store.recordAttempt(t, attempt(), release, retryJob);
@@ -273,7 +274,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       if (ok) return { recorded: 'delivered', release: { status: 'succeeded', nextAttemptAt: null } };
       const delay = claimed.lease?.givenBack ? 0 : nextRetryDelayMs(number + 1, {
         schedule: deps.retrySchedule,
-        retryAfterMs: result.kind === 'response' ? result.retryAfterMs : null,
+        retryAfterMs: verdict.taken ? null : verdict.retryAfterMs,
       });
       const nextAt = new Date(clock.now().getTime() + delay);
       if (gone || number >= config.deliveryMaxAttempts || nextAt >= expiresAt) return { recorded: 'given_up', release: { status: 'failed', nextAttemptAt: null } };
@@ -288,7 +289,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
    * task is still matched. Null when that is not the case: nothing was written.
    */
   async function recordQuietSuccess(claimed: Claimed, attempt: store.AttemptRecord): Promise<'delivered' | null> {
-    if (!claimed.task || claimed.task.status !== 'matched' || !claimed.agent) return null;
+    if (!claimed.task || !canMove('delivered', claimed.task.status) || !claimed.agent) return null;
     const unchanged = hooks.deliveredWritesNothing(claimed.agent, claimed.number, attempt.at);
     if (!unchanged) return null;
     const move = tasks.deliveredMove(claimed.taskId, claimed.task);

@@ -211,7 +211,7 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       return (upload) => receive(task.ownerId, taskId, upload);
     },
 
-    // A file an A2A agent returned in an artifact part (delivery/a2a/artifact-files.ts): kept for the task
+    // A file an A2A agent returned in an artifact part (a2a-artifact-files.ts): kept for the task
     // like a result upload, counted against the quota of the agent's owner, once per task and part. A part
     // kept already is answered as it is, without fetching anything; one being stored right now (another
     // run of the job) is a PartInFlightError, for the job to come back to.

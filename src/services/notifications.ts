@@ -8,7 +8,7 @@ import { ownerWithNotificationUrl } from '../stores/agent-store.js';
 import { insertNotification } from '../stores/notification-store.js';
 import { json } from '../stores/json.js';
 import { nextRetryDelayMs } from '../delivery/backoff.js';
-import { parseRetryAfterMs } from '../delivery/http-client.js';
+import { judgeAttempt } from '../delivery/attempt-verdict.js';
 import { sendSignedEvent } from '../delivery/signed-event.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
 import { checkEndpointUrl } from '../delivery/url-guard.js';
@@ -67,13 +67,12 @@ export function notificationService(deps: Deps) {
         allowPrivate: config.allowPrivateEndpoints,
       });
       const number = n.attemptCount + 1;
-      const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
-      if (ok) {
+      const verdict = judgeAttempt(result);
+      if (verdict.taken) {
         await prisma.notification.update({ where: { id: n.id }, data: { status: 'succeeded', attemptCount: number, lastError: null, nextAttemptAt: null } });
         return;
       }
-      const error = result.kind === 'error' ? result.error.slice(0, 500) : `HTTP ${result.status}`;
-      const gone = result.kind === 'response' && result.status === 410;
+      const { error, gone, retryAfterMs } = verdict;
       if (gone || number >= config.deliveryMaxAttempts) {
         await prisma.notification.update({ where: { id: n.id }, data: { status: 'failed', attemptCount: number, lastError: error, nextAttemptAt: null } });
         logger.warn({ notificationId: n.id, type: n.type, error }, 'notification given up');
@@ -81,7 +80,7 @@ export function notificationService(deps: Deps) {
       }
       const delay = nextRetryDelayMs(number + 1, {
         schedule: deps.retrySchedule,
-        retryAfterMs: result.kind === 'response' ? parseRetryAfterMs(result.retryAfter ?? undefined) : null,
+        retryAfterMs,
       });
       const nextAt = new Date(clock.now().getTime() + delay);
       await prisma.$transaction(async (t) => {

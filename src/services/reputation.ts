@@ -26,7 +26,6 @@ import {
   recordHealthOutcome,
   silentAgentIds,
   successLeavesHealth,
-  successLeavesHealthSql,
   type HealthChange,
   type HealthFigures,
 } from '../reputation/health-store.js';
@@ -110,11 +109,11 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
      * recorded without it, else null.
      */
     successLeavesHealth(agent: HealthFigures, now: Date) {
-      return successLeavesHealth(agent, now) ? successLeavesHealthSql(now) : null;
+      return successLeavesHealth.row(agent, now) ? successLeavesHealth.sql(now) : null;
     },
 
     /** Finished tasks per day (UTC) over the last `days` days, today included: public, like taskCount. */
-    daily: (agentId: string, days: number) => dailyOutcomes(prisma, agentId, clock.now(), days),
+    daily: (agentId: string, days: number) => dailyOutcomes(deps.sql, agentId, clock.now(), days),
 
     /** The requester rates a completed task, once, 1 to 5. */
     async rateTask(viewer: Viewer, taskId: string, rating: number): Promise<TaskRating> {

@@ -82,44 +82,64 @@ function offersWhere(c: RouteCriteria): Prisma.AgentWhereInput {
   };
 }
 
-export function eligibleWhere(c: RouteCriteria, now: Date): Prisma.AgentWhereInput {
+// Eligibility, stated once: each rule names the reason an agent is passed over, the column it reads and
+// the condition the column must meet. The read's filter (`eligibleWhere`) and the reasons given for an
+// agent that was read (`passOverReasons`) are both made from this list, so they cannot disagree.
+type Condition<K extends keyof Agent> =
+  | { column: K; equals: Agent[K] }
+  | { column: K; not: Agent[K] }
+  | { column: K; in: readonly Agent[K][] }
+  | { column: K; atMost: number; orNull?: boolean }
+  | { column: K; atLeast: number };
+type Rule = { reason: PassOverReason } & Condition<keyof Agent>;
+
+function eligibilityRules(c: RouteCriteria, now: Date): Rule[] {
   const cap = priceCap(c);
   const r = c.requirements;
-  const and: Prisma.AgentWhereInput[] = [];
-  if (r?.deadline) {
+  const rules: Array<Rule | false | null | undefined> = [
+    { reason: 'inactive', column: 'status', equals: 'active' },
+    { reason: 'unhealthy', column: 'healthStatus', not: 'unhealthy' },
+    // An endpoint disabled after failing for long (endpoint-health.ts) gets no new tasks.
+    { reason: 'endpoint_disabled', column: 'deliveryState', not: 'disabled' },
+    cap !== null && { reason: 'over_price', column: 'priceCents', atMost: cap },
+    r?.minTrustTier && { reason: 'below_min_trust_tier', column: 'trustTier', in: tiersAtLeast(r.minTrustTier) },
+    // An agent without a success rate yet does not meet a minimum.
+    r?.minSuccessRate != null && { reason: 'below_min_success_rate', column: 'recentSuccessRate', atLeast: r.minSuccessRate },
+    r?.verifiedOnly && { reason: 'not_verified', column: 'verified', equals: true },
     // An agent whose recent p95 time to completion would finish after the deadline is passed over; one
     // without a track record yet is not known to miss it.
-    const room = r.deadline.getTime() - now.getTime();
-    and.push({ OR: [{ p95CompletionMs: null }, { p95CompletionMs: { lte: Math.max(0, Math.floor(room)) } }] });
-  }
-  return {
-    ...offersWhere(c),
-    status: 'active',
-    healthStatus: { not: 'unhealthy' },
-    // An endpoint disabled after failing for long (endpoint-health.ts) gets no new tasks.
-    deliveryState: { not: 'disabled' },
-    ...(cap !== null ? { priceCents: { lte: cap } } : {}),
-    ...(r?.minTrustTier ? { trustTier: { in: tiersAtLeast(r.minTrustTier) } } : {}),
-    ...(r?.minSuccessRate != null ? { recentSuccessRate: { gte: r.minSuccessRate } } : {}),
-    ...(r?.verifiedOnly ? { verified: true } : {}),
-    ...(and.length ? { AND: and } : {}),
-  };
+    r?.deadline && { reason: 'would_miss_deadline', column: 'p95CompletionMs', atMost: Math.floor(r.deadline.getTime() - now.getTime()), orNull: true },
+  ];
+  return rules.filter((rule): rule is Rule => !!rule);
+}
+
+function ruleWhere(rule: Rule): Prisma.AgentWhereInput {
+  if ('equals' in rule) return { [rule.column]: rule.equals };
+  if ('not' in rule) return { [rule.column]: { not: rule.not } };
+  if ('in' in rule) return { [rule.column]: { in: rule.in } };
+  if ('atLeast' in rule) return { [rule.column]: { gte: rule.atLeast } };
+  const bounded = { [rule.column]: { lte: rule.atMost } };
+  return rule.orNull ? { OR: [{ [rule.column]: null }, bounded] } : bounded;
+}
+
+function ruleHolds(rule: Rule, agent: Agent): boolean {
+  const value = agent[rule.column];
+  if ('equals' in rule) return value === rule.equals;
+  if ('not' in rule) return value !== rule.not;
+  if ('in' in rule) return rule.in.includes(value);
+  if (value === null) return 'atMost' in rule && rule.orNull === true;
+  return 'atLeast' in rule ? (value as number) >= rule.atLeast : (value as number) <= rule.atMost;
+}
+
+export function eligibleWhere(c: RouteCriteria, now: Date): Prisma.AgentWhereInput {
+  return { AND: [offersWhere(c), ...eligibilityRules(c, now).map(ruleWhere)] };
 }
 
 /** The reasons an agent that offers what the task needs is not eligible for it; empty when it is. */
 export function passOverReasons(agent: Agent, c: RouteCriteria, now: Date): PassOverReason[] {
-  const reasons: PassOverReason[] = [];
-  const r = c.requirements;
-  const cap = priceCap(c);
-  if (agent.status !== 'active') reasons.push('inactive');
-  if (agent.healthStatus === 'unhealthy') reasons.push('unhealthy');
-  if (agent.deliveryState === 'disabled') reasons.push('endpoint_disabled');
-  if (cap !== null && agent.priceCents > cap) reasons.push('over_price');
-  if (r?.minTrustTier && !tiersAtLeast(r.minTrustTier).includes(agent.trustTier)) reasons.push('below_min_trust_tier');
-  if (r?.minSuccessRate != null && (agent.recentSuccessRate === null || agent.recentSuccessRate < r.minSuccessRate)) reasons.push('below_min_success_rate');
-  if (r?.verifiedOnly && !agent.verified) reasons.push('not_verified');
-  if (r?.deadline && agent.p95CompletionMs !== null && now.getTime() + agent.p95CompletionMs > r.deadline.getTime()) reasons.push('would_miss_deadline');
-  return reasons;
+  return eligibilityRules(c, now)
+    .filter((rule) => !ruleHolds(rule, agent))
+    .map((rule) => rule.reason);
 }
 
 export function scoreTerms(agent: Agent, inFlight: number, maxPriceCents: number | null, capabilities: string[] = []): ScoreTerm[] {

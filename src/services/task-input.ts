@@ -7,9 +7,10 @@ export const MAX_EXPIRES_IN_MINUTES = 10_080;
 
 // A task's input, an answer to an input request, an agent's result: any JSON object.
 export const jsonObject = z.record(z.string(), z.unknown(), { error: 'must be a JSON object' });
-// A card hold lapses after this many seconds (7 days): a task's time to finish plus its review window
-// must fit inside it, so the payment can still be captured when the result is approved.
-export const CARD_HOLD_SECONDS = 604_800;
+// A task's time to finish plus its review window must fit inside a card hold's life (payments/hold-life.ts),
+// so the payment can still be captured when the result is approved.
+import { CARD_HOLD_SECONDS } from '../payments/hold-life.js';
+export { CARD_HOLD_SECONDS };
 
 export const TRUST_TIERS = ['unrated', 'bronze', 'silver', 'gold', 'diamond'] as const;
 

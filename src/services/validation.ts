@@ -4,7 +4,9 @@
 // schema objects here.
 import { z } from 'zod';
 import type { StandardSchemaV1 } from '@pothos/plugin-validation';
-import { invalidFields, type AppError } from '../errors.js';
+import { invalidFields, plainWords, type AppError } from '../errors.js';
+
+export { plainWords };
 
 // Capabilities, protocols, categories and tags: lower-cased and de-duplicated, so routing and filters
 // match regardless of how they were spelled.
@@ -32,28 +34,6 @@ export function invalidInput(issues: readonly StandardSchemaV1.Issue[]): AppErro
     if (!problems.some((p) => p.field === field)) problems.push({ field, message: plainWords(issue.message) });
   }
   return invalidFields(problems);
-}
-
-const kinds: Record<string, string> = {
-  array: 'a list',
-  string: 'text',
-  number: 'a number',
-  int: 'a whole number',
-  boolean: 'true or false',
-  object: 'an object',
-  record: 'an object',
-  date: 'a date',
-};
-
-// zod's own wording for a value of the wrong kind ("Invalid input: expected array, received null") in
-// the words the rest of the API uses.
-export function plainWords(message: string): string {
-  const wrongKind = /^Invalid input: expected (\w+), received (\w+)$/.exec(message);
-  if (!wrongKind) return message;
-  const [, expected, received] = wrongKind as unknown as [string, string, string];
-  if (received === 'null') return 'cannot be null';
-  if (received === 'undefined') return 'is required';
-  return `must be ${kinds[expected] ?? expected}`;
 }
 
 // For inputs that do not come through a GraphQL argument (the CLI's); `field` names a single value.

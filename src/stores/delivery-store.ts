@@ -8,6 +8,7 @@ import type { DeliveryAttempt } from '../generated/kysely/types.js';
 import type { Agent, Delivery, Prisma, Task } from '../generated/prisma/client.js';
 import type { JsonSql } from './json.js';
 import { moveCtes, moveSelections, movedTask, type MoveWrite } from './task-store.js';
+import { taskWaitsForDelivery } from './delivery-waits.js';
 
 export type AttemptRecord = Insertable<DeliveryAttempt> & { at: Date };
 
@@ -327,8 +328,8 @@ export async function removeUnattempted(db: SqlDb, deliveryId: string): Promise<
   await db.deleteFrom('deliveries').where('id', '=', deliveryId).where('status', '=', 'pending').where('attemptCount', '=', 0).execute();
 }
 
-// The agent's deliveries not yet succeeded, of tasks that still wait for them (the task itself while it is
-// matched, an answer to an input request while the agent works: as services/deliveries.ts decides), with a
+// The agent's deliveries not yet succeeded, of tasks that still wait for them (the lifecycle's
+// DELIVERY_WAITS_FOR), with a
 // failed attempt in [since, until). Ids in order.
 export async function failedInWindow(db: SqlDb, agentId: string, since: Date, until: Date): Promise<string[]> {
   const rows = await db
@@ -337,12 +338,7 @@ export async function failedInWindow(db: SqlDb, agentId: string, since: Date, un
     .select('d.id')
     .where('d.agentId', '=', agentId)
     .where('d.status', '<>', 'succeeded')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('d.type', '=', 'task.input'), eb('t.status', '=', 'in_progress')]),
-        eb.and([eb('d.type', '<>', 'task.input'), eb('t.status', '=', 'matched')]),
-      ]),
-    )
+    .where(taskWaitsForDelivery('d.type', 't.status'))
     .where((eb) =>
       eb.exists(
         eb

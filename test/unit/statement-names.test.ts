@@ -1,23 +1,42 @@
+// Prepared statements are named for what they do (src/db/statement-names.ts), so the server's log and
+// pg_prepared_statements read without a lookup table.
 import { describe, expect, it } from 'vitest';
-import { statementNamer } from '../../src/db/statement-names.js';
+import { describeStatement, statementNamer } from '../../src/db/statement-names.js';
 
-describe('prepared statement names', () => {
-  it('gives one SQL text one name, the same in every namer, and different texts different names', () => {
-    const a = statementNamer();
-    const b = statementNamer();
-    const first = a({ sql: 'SELECT 1' });
-    expect(first).toMatch(/^stmt_[\w-]{32}$/);
-    expect(a({ sql: 'SELECT 1' })).toBe(first);
-    // Another pool (another process) agrees on the name, so names never depend on the order of queries.
-    expect(b({ sql: 'SELECT 1' })).toBe(first);
-    expect(a({ sql: 'SELECT 2' })).not.toBe(first);
+describe('statement names', () => {
+  it('say the aggregate and the act', () => {
+    expect(describeStatement('insert into "tasks" ("id", "title") values ($1, $2) returning *')).toBe('task.create');
+    expect(describeStatement('update "agents" set "trust_score" = $1 where "id" = $2')).toBe('agent.update');
+    expect(describeStatement('delete from "deliveries" where "id" = $1')).toBe('delivery.delete');
+    expect(describeStatement('select "id" from "agents" where "slug" = $1')).toBe('agent.read');
+    expect(describeStatement('SELECT "public"."agents"."id" FROM "public"."agents" WHERE "public"."agents"."id" = $1')).toBe('agent.read');
+    // A WITH that changes a table is that change; graphile-worker's add_job is a job added.
+    expect(describeStatement('with "r" as (select "deliveries"."type" from "deliveries"), "c" as (update "deliveries" set "attempt_count" = 1) select * from "r"')).toBe(
+      'delivery.update',
+    );
+    expect(describeStatement('select graphile_worker.add_job($1, $2)')).toBe('job.add');
+    expect(describeStatement('UPDATE graphile_worker._private_jobs SET run_at = $1')).toBe('job.update');
+    expect(describeStatement('begin')).toBe('begin');
   });
 
-  it('names at most the bound of texts and leaves the others unnamed, while named ones keep their names', () => {
-    const name = statementNamer(3);
-    const named = ['SELECT 1', 'SELECT 2', 'SELECT 3'].map((sql) => name({ sql }));
-    expect(named.every((n) => typeof n === 'string')).toBe(true);
-    expect(name({ sql: 'SELECT 4' })).toBeUndefined();
-    expect(name({ sql: 'SELECT 2' })).toBe(named[1]);
+  it('take a name a statement gives itself', () => {
+    expect(describeStatement('/* delivery.claim */ update "deliveries" set "attempt_job_id" = $1')).toBe('delivery.claim');
+  });
+
+  it('differ for different texts of the same act, agree for the same text, and fit PostgreSQL’s 63 bytes', () => {
+    const name = statementNamer();
+    const a = name({ sql: 'update "tasks" set "status" = $1 where "id" = $2' });
+    const b = name({ sql: 'update "tasks" set "rating" = $1 where "id" = $2' });
+    expect(a).toMatch(/^task\.update\.[\w-]{8}$/);
+    expect(b).toMatch(/^task\.update\.[\w-]{8}$/);
+    expect(a).not.toBe(b);
+    expect(statementNamer()({ sql: 'update "tasks" set "status" = $1 where "id" = $2' })).toBe(a);
+    expect(Buffer.byteLength(name({ sql: `update "${'x'.repeat(80)}" set a = 1` }))).toBeLessThanOrEqual(63);
+  });
+
+  it('stop naming past the bound: further texts run unnamed', () => {
+    const name = statementNamer(1);
+    expect(name({ sql: 'select 1 from "tasks"' })).toBeTruthy();
+    expect(name({ sql: 'select 2 from "tasks"' })).toBeUndefined();
   });
 });

@@ -15,8 +15,15 @@ import {
   TERMINAL,
   WITH_AGENT,
   WORKING,
+  DELIVERY_WAITS_FOR,
+  FAILED,
+  RECORD_OUTCOME,
+  SUCCEEDED,
   canMove,
+  deliveryWaitsFor,
   isTerminal,
+  outcomeOf,
+  type FinishingMove,
   mayMove,
   type MoveName,
   type TaskStatus,
@@ -129,5 +136,26 @@ describe('what is derived from it', () => {
     expectTypeOf<TaskOutcome>().toEqualTypeOf<TerminalStatus>();
     expectTypeOf<TerminalStatus>().toEqualTypeOf<'completed' | 'failed' | 'cancelled' | 'expired' | 'refunded'>();
     expectTypeOf<keyof typeof A2A_STATES>().toEqualTypeOf<TaskStatus>();
+  });
+
+  it('a finishing move ends in its own target; the moves that end a task are the ones whose target is terminal', () => {
+    const finishing = (Object.keys(MOVES) as MoveName[]).filter((m) => isTerminal(MOVES[m].to));
+    for (const move of finishing) expect(outcomeOf(move as FinishingMove)).toBe(MOVES[move].to);
+    expectTypeOf<FinishingMove>().toEqualTypeOf<
+      'complete' | 'approve' | 'refund' | 'resolve_refund' | 'resolve_pay' | 'fail' | 'cancel' | 'input_timeout' | 'expire' | 'undeliverable' | 'unpaid'
+    >();
+  });
+
+  it('a delivery waits for the state its move leaves: the task for the delivered move, an input answer for work again', () => {
+    expect(DELIVERY_WAITS_FOR).toEqual({ 'task.assigned': 'matched', 'task.input': 'in_progress' });
+    expect(canMove('delivered', deliveryWaitsFor('task.assigned'))).toBe(true);
+    expect(deliveryWaitsFor('task.input')).toBe(MOVES.provide_input.to);
+    expect(deliveryWaitsFor('a2a.get')).toBe('matched');
+  });
+
+  it('every terminal state says something, or deliberately nothing, about its agent', () => {
+    expect(Object.keys(RECORD_OUTCOME).sort()).toEqual([...TERMINAL].sort());
+    expect(SUCCEEDED).toEqual(['completed']);
+    expect([...FAILED].sort()).toEqual(['expired', 'failed', 'refunded']);
   });
 });

@@ -1,5 +1,5 @@
 // Looks at the task of one A2A push configuration, pushes it to the client when it changed, and comes
-// back later until the task's end has been pushed (a2a/pushes.ts).
+// back later until the task's end has been pushed (services/a2a-pushes.ts).
 import { z } from 'zod';
 import { defineJob } from '../spec.js';
 

@@ -7,9 +7,9 @@ import type { Payment, Task } from '../../generated/prisma/client.js';
 import { paymentDeadline } from '../../payments/hold-life.js';
 import { paymentOfTask } from '../../stores/payment-store.js';
 import type { Viewer } from '../accounts.js';
-import type { TaskOutcome } from '../payments/index.js';
+import type { FinishingMove } from '../../lifecycle/task-lifecycle.js';
 import type { TaskFiles } from '../task-files.js';
-import { overtaken, type MoveName, type TransitionOptions } from '../task-states.js';
+import { overtaken, type TransitionOptions } from '../task-states.js';
 
 // A move that ends the task; `payment`: the task's payment as read with it, if it was.
 export type FinishOptions = Omit<TransitionOptions, 'now'> & { now?: Date; payment?: Payment | null };
@@ -21,7 +21,7 @@ export interface TaskInternals {
   within<T>(db: SqlDb, afterCommit: AfterCommit, work: (tx: SqlTx, afterCommit: AfterCommit) => Promise<T>): Promise<T>;
   announce(t: SqlTx, afterCommit: AfterCommit, task: Task): Promise<void>;
   // `db`: the caller's transaction, or the pool (the move alone when it can be, see tasks/finish.ts).
-  finish(db: SqlDb, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, options?: FinishOptions): Promise<Task>;
+  finish(db: SqlDb, afterCommit: AfterCommit, taskId: string, move: FinishingMove, options?: FinishOptions): Promise<Task>;
   loadForAgentOwner(viewer: Viewer, id: string): Promise<Task & { agent: { ownerId: string } | null }>;
   loadForRequester(viewer: Viewer, id: string): Promise<Task>;
   files: TaskFiles;

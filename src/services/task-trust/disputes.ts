@@ -26,7 +26,7 @@ export async function refund(ctx: TrustContext, viewer: Viewer, id: string): Pro
   const task = await core.loadForAgentOwner(viewer, id);
   if (task.status === 'disputed' && task.disputeContestedAt) throw contested();
   return core.tx((t, afterCommit) =>
-    core.finish(t, afterCommit, id, 'refund', 'refunded', { now: deps.clock.now(), current: task, where: { disputeContestedAt: null }, by: { kind: 'agent_owner', id: viewer.id } }),
+    core.finish(t, afterCommit, id, 'refund', { now: deps.clock.now(), current: task, where: { disputeContestedAt: null }, by: { kind: 'agent_owner', id: viewer.id } }),
   ).catch(async (error) => {
     throw (await contestedMeanwhile(ctx, error, id)) ?? error;
   });
@@ -64,7 +64,7 @@ export async function disputeTimedOut({ deps, core }: TrustContext, taskId: stri
   }
   await unlessOvertaken(
     core.tx((t, afterCommit) =>
-      core.finish(t, afterCommit, taskId, 'refund', 'refunded', {
+      core.finish(t, afterCommit, taskId, 'refund', {
         now: clock.now(),
         where: { disputeContestedAt: null },
         by: { kind: 'system', note: 'the agent owner did not answer the dispute in time' },
@@ -90,7 +90,7 @@ export async function resolveDispute({ deps, core }: TrustContext, taskId: strin
   if (!task) throw notFound('task');
   return core.tx((t, afterCommit) =>
     outcome === 'refund'
-      ? core.finish(t, afterCommit, taskId, 'resolve_refund', 'refunded', { now: clock.now(), by: { kind: 'operator', note } })
-      : core.finish(t, afterCommit, taskId, 'resolve_pay', 'completed', { now: clock.now(), data: { approvedBy: 'operator' }, by: { kind: 'operator', note } }),
+      ? core.finish(t, afterCommit, taskId, 'resolve_refund', { now: clock.now(), by: { kind: 'operator', note } })
+      : core.finish(t, afterCommit, taskId, 'resolve_pay', { now: clock.now(), data: { approvedBy: 'operator' }, by: { kind: 'operator', note } }),
   );
 }

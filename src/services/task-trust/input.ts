@@ -123,7 +123,7 @@ export async function inputTimedOut({ deps, core }: TrustContext, taskId: string
   }
   await unlessOvertaken(
     core.tx((t, afterCommit) =>
-      core.finish(t, afterCommit, taskId, 'input_timeout', 'cancelled', {
+      core.finish(t, afterCommit, taskId, 'input_timeout', {
         now: clock.now(),
         where: { inputRounds: round },
         data: { error: 'input_timeout' },

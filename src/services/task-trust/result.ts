@@ -18,7 +18,7 @@ export async function resultGiven(ctx: TrustContext, db: SqlDb, afterCommit: Aft
   const resultFiles = await core.files.forResult(db, task.id, result);
   const resultHash = resultFiles.hash;
   const data = { result: json(result as Prisma.InputJsonValue), resultHash };
-  const complete = (on: SqlDb) => core.finish(on, afterCommit, task.id, 'complete', 'completed', { data, by, current: task, payment: task.payment });
+  const complete = (on: SqlDb) => core.finish(on, afterCommit, task.id, 'complete', { data, by, current: task, payment: task.payment });
   if (task.reviewWindowSeconds === 0 && resultFiles.files.length === 0) return complete(db);
   return core.within(db, afterCommit, async (t) => {
     await core.files.link(t, task.id, 'result', resultFiles.files);

@@ -13,7 +13,7 @@ import { deadlineOf, secondsFrom, unlessOvertaken, type TrustContext } from './c
 export async function approve({ deps, core }: TrustContext, viewer: Viewer, id: string): Promise<Task> {
   const current = await core.loadForRequester(viewer, id);
   return core.tx((t, afterCommit) =>
-    core.finish(t, afterCommit, id, 'approve', 'completed', { now: deps.clock.now(), current, data: { approvedBy: 'requester' }, by: { kind: 'requester', id: viewer.id } }),
+    core.finish(t, afterCommit, id, 'approve', { now: deps.clock.now(), current, data: { approvedBy: 'requester' }, by: { kind: 'requester', id: viewer.id } }),
   );
 }
 
@@ -28,7 +28,7 @@ export async function autoApprove({ deps, core }: TrustContext, taskId: string):
   }
   await unlessOvertaken(
     core.tx((t, afterCommit) =>
-      core.finish(t, afterCommit, taskId, 'approve', 'completed', {
+      core.finish(t, afterCommit, taskId, 'approve', {
         now: clock.now(),
         data: { approvedBy: 'auto' },
         by: { kind: 'system', note: 'the review window passed without an answer' },

@@ -4,7 +4,8 @@ import type { SqlDb, SqlTx } from '../../db/kysely.js';
 import type { AfterCommit } from '../../db/transaction.js';
 import type { Task } from '../../generated/prisma/client.js';
 import { plainSettle, type TaskOutcome } from '../payments/index.js';
-import { transition, type MoveName, type TransitionOptions } from '../task-states.js';
+import { transition, type TransitionOptions } from '../task-states.js';
+import { outcomeOf, type FinishingMove } from '../../lifecycle/task-lifecycle.js';
 import type { FinishOptions } from '../task-trust/index.js';
 import { announceSent, notifyOf, tx, type TaskCore } from './context.js';
 
@@ -21,13 +22,15 @@ function agentOf(current: TransitionOptions['current']): string | null | undefin
  * transaction, or the pool: then the move is made alone when nothing needs writing after it, in a
  * transaction of its own otherwise.
  */
-export async function finish(ctx: TaskCore, db: SqlDb, afterCommit: AfterCommit, taskId: string, move: MoveName, outcome: TaskOutcome, finishOptions: FinishOptions = {}): Promise<Task> {
+export async function finish(ctx: TaskCore, db: SqlDb, afterCommit: AfterCommit, taskId: string, move: FinishingMove, finishOptions: FinishOptions = {}): Promise<Task> {
   const { payment, ...options } = finishOptions;
+  // The state the move ends in, from the lifecycle's table: the payment settles by it.
+  const outcome: TaskOutcome = outcomeOf(move);
   const now = options.now ?? ctx.deps.clock.now();
   const settle = payment?.taskId === taskId && payment.status === 'authorized' ? plainSettle(payment, outcome, now) : null;
   const agentId = agentOf(options.current);
   const whole = settle !== null && !!agentId && outcome !== 'cancelled';
-  if (!whole && !db.isTransaction) return tx(ctx, (t) => finish(ctx, t, afterCommit, taskId, move, outcome, finishOptions));
+  if (!whole && !db.isTransaction) return tx(ctx, (t) => finish(ctx, t, afterCommit, taskId, move, finishOptions));
   const jobs = [...(options.jobs ?? []), ...(agentId ? ctx.hooks.finishedJobs(agentId) : [])];
   const moved = await transition(db, taskId, move, { notify: notifyOf(ctx), ...options, now, jobs, paymentMove: settle ?? undefined });
   const { task, changed } = moved;

@@ -27,7 +27,7 @@ function internalsOf(core: TaskCore): TaskInternals {
     tx: (work) => tx(core, work),
     within: (db, afterCommit, work) => within(core, db, afterCommit, work),
     announce: (t, afterCommit, task) => announce(core, t, afterCommit, task),
-    finish: (db, afterCommit, taskId, move, outcome, options) => finish(core, db, afterCommit, taskId, move, outcome, options),
+    finish: (db, afterCommit, taskId, move, options) => finish(core, db, afterCommit, taskId, move, options),
     loadForAgentOwner: (viewer, id) => loadForAgentOwner(core, viewer, id),
     loadForRequester: (viewer, id) => loadForRequester(core, viewer, id),
     files: core.files,

@@ -36,12 +36,12 @@ export async function complete(ctx: TaskContext, viewer: Viewer, id: string, res
 
 export async function fail(ctx: TaskContext, viewer: Viewer, id: string, error: string) {
   const current = await loadForAgentOwner(ctx, viewer, id);
-  return tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, id, 'fail', 'failed', { current, data: { error }, by: { kind: 'agent_owner', id: viewer.id, note: error.slice(0, 500) } }));
+  return tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, id, 'fail', { current, data: { error }, by: { kind: 'agent_owner', id: viewer.id, note: error.slice(0, 500) } }));
 }
 
 export async function cancel(ctx: TaskContext, viewer: Viewer, id: string) {
   const current = await loadForRequester(ctx, viewer, id);
-  return tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, id, 'cancel', 'cancelled', { current, by: { kind: 'requester', id: viewer.id } }));
+  return tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, id, 'cancel', { current, by: { kind: 'requester', id: viewer.id } }));
 }
 
 // The agent's answer on the callback URL, authenticated by the task token alone: a result, an error,
@@ -67,6 +67,6 @@ export async function callback(ctx: TaskContext, id: string, body: { taskToken: 
   return alone(ctx, (db, afterCommit) =>
     body.result
       ? ctx.trust.resultGiven(db, afterCommit, task, body.result, agent)
-      : finish(ctx, db, afterCommit, id, 'fail', 'failed', { current: task, payment: task.payment, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
+      : finish(ctx, db, afterCommit, id, 'fail', { current: task, payment: task.payment, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
   );
 }

@@ -39,20 +39,20 @@ export function deliveredMove(ctx: TaskCore, taskId: string, current: Pick<Task,
 // Delivery was given up, in the transaction that records the last attempt. A task that moved on
 // meanwhile (the agent answered, the requester cancelled) is left where it is.
 export async function markUndeliverableIn(ctx: TaskCore, t: SqlTx, afterCommit: AfterCommit, taskId: string): Promise<void> {
-  await finish(ctx, t, afterCommit, taskId, 'undeliverable', 'failed', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } }).catch(
+  await finish(ctx, t, afterCommit, taskId, 'undeliverable', { data: { error: 'delivery_failed' }, by: { kind: 'system', note: 'delivery was given up' } }).catch(
     overtaken(undefined),
   );
 }
 
 // A declined card: the task cannot go ahead.
 export function failUnpaid(ctx: TaskCore, taskId: string, reason: string) {
-  return tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, taskId, 'unpaid', 'failed', { data: { error: reason }, by: { kind: 'system', note: reason } }));
+  return tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, taskId, 'unpaid', { data: { error: reason }, by: { kind: 'system', note: reason } }));
 }
 
 // An A2A agent cancelled the task on its side (delivery/a2a): it ends cancelled, paid back as a cancel is.
 export async function cancelledByAgent(ctx: TaskCore, taskId: string, note: string): Promise<void> {
   const task = await findTask(ctx.deps.sql, taskId);
-  await tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, taskId, 'cancel', 'cancelled', { by: { kind: 'agent', id: task?.agentId, note } })).catch(overtaken(undefined));
+  await tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, taskId, 'cancel', { by: { kind: 'agent', id: task?.agentId, note } })).catch(overtaken(undefined));
 }
 
 // Job: the expiry time passed.
@@ -66,7 +66,7 @@ export async function expire(ctx: TaskCore, taskId: string): Promise<void> {
     return;
   }
   // Finished by someone else in the meantime: nothing to expire.
-  const expired = await tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, taskId, 'expire', 'expired', { by: { kind: 'system', note: 'the expiry time passed' } })).then(
+  const expired = await tx(ctx, (t, afterCommit) => finish(ctx, t, afterCommit, taskId, 'expire', { by: { kind: 'system', note: 'the expiry time passed' } })).then(
     () => true,
     overtaken(false),
   );

@@ -1,7 +1,8 @@
 // An agent's track record as small inline SVG charts: finished tasks per day, all-time completed and
 // failed tasks as one stacked bar, the recent success rate as a gauge, and the median and 95th percentile completion
 // times on one scale. The figures are also written out, so the chart is decoration for sighted users
-// and the text is what screen readers read.
+// and the text is what screen readers read. Every figure counts the same tasks (the service's
+// src/reputation/counted-tasks.ts): finished = completed + failed, per day as all time.
 import { duration, percent } from '../format.js';
 
 export interface Record {
@@ -17,11 +18,12 @@ function PerDay({ days }: { days: readonly { day: string; completed: number; fai
   const most = Math.max(1, ...days.map((d) => d.completed + d.failed));
   const slot = W / days.length;
   const H = 48;
-  const total = days.reduce((sum, d) => sum + d.completed + d.failed, 0);
+  const completed = days.reduce((sum, d) => sum + d.completed, 0);
+  const failed = days.reduce((sum, d) => sum + d.failed, 0);
   return (
     <figure className="record-item wide">
       <figcaption>
-        Tasks per day, last {days.length} days: <strong>{total}</strong> finished
+        Tasks per day, last {days.length} days: <strong>{completed + failed}</strong> finished ({completed} completed, {failed} failed)
       </figcaption>
       <svg className="chart" viewBox={`0 0 ${W} ${H}`} width="100%" height={H} preserveAspectRatio="none" role="img" aria-label={days.map((d) => `${d.day}: ${d.completed} completed, ${d.failed} failed`).join('; ')}>
         {days.map((d, i) => {
@@ -77,8 +79,7 @@ export function TrackRecord({ agent }: { agent: Record }) {
       {agent.daily && agent.daily.length > 0 && <PerDay days={agent.daily} />}
       <figure className="record-item">
         <figcaption>
-          Tasks done: <strong>{agent.completedCount}</strong> completed, <strong>{agent.failedCount}</strong> failed
-          <span className="muted"> ({agent.taskCount} received)</span>
+          All time: <strong>{agent.taskCount}</strong> finished (<strong>{agent.completedCount}</strong> completed, <strong>{agent.failedCount}</strong> failed)
         </figcaption>
         <Bar
           label={`${agent.completedCount} completed, ${agent.failedCount} failed`}

@@ -78,7 +78,7 @@ export function AgentDetail({ slug }: { slug: string }) {
           </dd>
         </div>
         <div>
-          <dt>Tasks done</dt>
+          <dt>Tasks completed</dt>
           <dd>{agent.completedCount}</dd>
         </div>
       </dl>

@@ -6,33 +6,33 @@
 // through the guarded request (address policy inside the lookup, no redirects, the delivery timeout)
 // and retried by the job on failure. The body is a StreamResponse holding the task as it is; the
 // client's credential goes as Authorization (its scheme and credentials) or X-A2A-Notification-Token
-// (its token), and is kept encrypted.
-import { Task as TaskCodec, type TaskPushNotificationConfig } from '@a2a-js/sdk';
+// (its token), and is kept encrypted. How the task is written for A2A is the A2A adapter's (a2a/push-body.ts),
+// given by the composition root: this service knows the push, not the wire format.
+import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { Deps } from '../deps.js';
 import { guardedRequest } from '../delivery/guarded-request.js';
+import { judgeAttempt } from '../delivery/attempt-verdict.js';
 import { checkEndpointUrl } from '../delivery/url-guard.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../jobs/enqueue.js';
 import { a2aPush } from '../jobs/specs/a2a-push.js';
 import type { A2APushConfig, Task } from '../generated/prisma/client.js';
-import { toA2ATask, type OurTask } from './mapping.js';
-import { isTerminal } from '../services/task-states.js';
+import { isTerminal } from '../lifecycle/task-lifecycle.js';
 
 const MAX_CONFIGS_PER_TASK = 5;
 // Looks at a task with push configurations: 1 s after a change, doubling while nothing changes, at most a minute apart.
 const LOOK_FIRST_MS = 1_000;
 const LOOK_MAX_MS = 60_000;
 
-function ourTaskOf(task: Task): OurTask {
-  return { ...task, createdAt: task.createdAt.toISOString(), updatedAt: task.updatedAt.toISOString(), payment: null } as unknown as OurTask;
-}
+// The body of a push: the task as A2A writes it (a StreamResponse).
+export type PushBody = (task: Task) => Buffer;
 
-export function a2aPushService(deps: Deps) {
+export function a2aPushService(deps: Deps, pushBody: PushBody) {
   const { prisma, secretBox, config, logger } = deps;
 
   async function post(row: A2APushConfig, task: Task): Promise<void> {
-    const body = Buffer.from(JSON.stringify({ task: TaskCodec.toJSON(toA2ATask(ourTaskOf(task))) }));
+    const body = pushBody(task);
     const headers: Record<string, string> = { 'content-type': 'application/a2a+json', 'user-agent': 'task-marketplace' };
     if (row.authScheme && row.credentialsEnc) headers.authorization = `${row.authScheme} ${secretBox.open(row.credentialsEnc)}`;
     else if (row.tokenEnc) headers['x-a2a-notification-token'] = secretBox.open(row.tokenEnc);
@@ -45,8 +45,9 @@ export function a2aPushService(deps: Deps) {
       maxResponseBytes: 64 * 1024,
       allowPrivate: config.allowPrivateEndpoints,
     });
-    if (result.kind === 'response' && result.status >= 200 && result.status < 300) return;
-    const why = result.kind === 'response' ? `HTTP ${result.status}` : result.error;
+    const verdict = judgeAttempt(result);
+    if (verdict.taken) return;
+    const why = verdict.error;
     logger.warn({ pushId: row.id, taskId: row.taskId, why }, 'A2A push notification not taken; retrying');
     throw new Error(`push not taken: ${why}`);
   }

@@ -15,9 +15,9 @@ import { guardedRequest } from '../delivery/guarded-request.js';
 import { loadA2AClient } from '../delivery/a2a/client.js';
 import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
 import { AppError, invalid } from '../errors.js';
-import { unsafeInput } from '../http/unsafe-input.js';
+import { unsafeInput } from './unsafe-input.js';
 import type { Deadlines } from '../deps.js';
-import { agentInput, type AgentInput } from '../services/agent-input.js';
+import { agentInput, type AgentInput } from './agent-input.js';
 
 export const MAX_CARD_BYTES = 256 * 1024;
 const MAX_JWKS_BYTES = 64 * 1024;

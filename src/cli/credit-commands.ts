@@ -1,6 +1,6 @@
 // Administration commands for credits:
 //   npm run --silent cli -- credits grant --user U --agent A --count N --json
-import type { CliCommand } from '../cli/command.js';
+import type { CliCommand } from './command.js';
 import { invalid } from '../errors.js';
 
 export const creditCommands: CliCommand[] = [

@@ -10,27 +10,28 @@
 // or reports on GetTask moves our task through the task service (as its callback would).
 import { Role, type Message, type Part, type SendMessageRequest } from '@a2a-js/sdk';
 import { A2AError, TaskNotCancelableError, TaskNotFoundError } from '@a2a-js/sdk/errors';
-import type { Deps } from '../../deps.js';
-import type { SqlDb, SqlTx } from '../../db/kysely.js';
-import type { Agent, Delivery, Prisma, Task } from '../../generated/prisma/client.js';
-import { AppError } from '../../errors.js';
-import { newId } from '../../ids.js';
-import { jobCallSql } from '../../jobs/enqueue.js';
-import { deliveriesOfType, dropDelivery, hasA2ALink, insertDelivery, removeUnattempted } from '../../stores/delivery-store.js';
-import { completedArtifacts, countPoll, linkOf, saveCompletedArtifacts, saveLink } from '../../stores/a2a-link-store.js';
-import { findTask, lastMoveActor } from '../../stores/task-store.js';
-import { deliverTask } from '../../jobs/specs/task-deliver.js';
-import { keepArtifacts as keepArtifactsJob } from '../../jobs/specs/a2a-keep-artifacts.js';
-import { isIssuedToken, tokenMatches } from '../../services/task-token.js';
-import { isTerminal } from '../../services/task-states.js';
-import type { TaskService } from '../../services/tasks/index.js';
-import type { FileService } from '../../services/files.js';
-import { taskFiles } from '../../services/task-files.js';
-import type { DeliveredFile } from '../payload.js';
-import { ArtifactFileError, hasFileParts, keepArtifactFiles } from './artifact-files.js';
-import type { WebhookResult } from '../http-client.js';
-import { a2aClient, type Exchange } from './client.js';
-import { fromMessage, fromTask, isFinal, isWorking, needsInput, type RemoteState } from './remote.js';
+import type { Deps } from '../deps.js';
+import type { SqlDb, SqlTx } from '../db/kysely.js';
+import type { Agent, Delivery, Prisma, Task } from '../generated/prisma/client.js';
+import { AppError } from '../errors.js';
+import { newId } from '../ids.js';
+import { jobCallSql } from '../jobs/enqueue.js';
+import { deliveriesOfType, dropDelivery, hasA2ALink, insertDelivery, removeUnattempted } from '../stores/delivery-store.js';
+import { completedArtifacts, countPoll, linkOf, saveCompletedArtifacts, saveLink } from '../stores/a2a-link-store.js';
+import { findTask, lastMoveActor } from '../stores/task-store.js';
+import { deliverTask } from '../jobs/specs/task-deliver.js';
+import { keepArtifacts as keepArtifactsJob } from '../jobs/specs/a2a-keep-artifacts.js';
+import { isIssuedToken, tokenMatches } from './task-token.js';
+import { isTerminal } from './task-states.js';
+import { canMove, deliveryWaitsFor, MOVES, WORKING, type TaskStatus } from '../lifecycle/task-lifecycle.js';
+import type { TaskService } from './tasks/index.js';
+import type { FileService } from './files.js';
+import { taskFiles } from './task-files.js';
+import type { DeliveredFile } from '../delivery/payload.js';
+import { ArtifactFileError, hasFileParts, keepArtifactFiles } from './a2a-artifact-files.js';
+import type { WebhookResult } from '../delivery/http-client.js';
+import { a2aClient, type Exchange } from '../delivery/a2a/client.js';
+import { fromMessage, fromTask, isFinal, isWorking, needsInput, type RemoteState } from '../delivery/a2a/remote.js';
 import { TaskState } from '@a2a-js/sdk';
 
 export const A2A_GET = 'a2a.get';
@@ -167,7 +168,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
     }
     const token = tasks.tokenFor(task);
     if (!token) return;
-    if (task.status === 'matched') await tasks.markDelivered(taskId);
+    if (canMove('delivered', task.status)) await tasks.markDelivered(taskId);
     const s = remote.state;
     if (s === TaskState.TASK_STATE_COMPLETED) {
       // A status update does not carry the artifacts: read the task for them.
@@ -229,13 +230,11 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
 
     // One attempt of a delivery to an A2A agent (the delivery job's branch for such agents).
     async attempt({ delivery, task, agent }: A2AAttempt, jobId: string): Promise<void> {
-      const wanted: Record<string, readonly string[]> = {
-        'task.assigned': ['matched'],
-        'task.input': ['in_progress'],
-        [A2A_GET]: ['matched', 'in_progress'],
-        [A2A_CANCEL]: ['cancelled'],
-      };
-      if (!(wanted[delivery.type] ?? ['matched']).includes(task.status)) {
+      // The lifecycle's wait states, and the two calls of A2A's own: a poll while the agent works on the
+      // task, a cancel once the task was cancelled here.
+      const waitsFor: readonly TaskStatus[] =
+        delivery.type === A2A_GET ? WORKING : delivery.type === A2A_CANCEL ? [MOVES.cancel.to] : [deliveryWaitsFor(delivery.type)];
+      if (!waitsFor.includes(task.status)) {
         // A poll the task outgrew asked nothing: it leaves no entry in the log. Other calls are marked failed.
         if (delivery.type === A2A_GET) await removeUnattempted(deps.sql, delivery.id);
         else await dropDelivery(deps.sql, delivery.id);

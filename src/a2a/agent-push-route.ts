@@ -3,12 +3,12 @@
 // X-A2A-Notification-Token) and a StreamResponse as JSON. The webhook callback at the same URL carries
 // the token in its body and no Authorization header, so the two are told apart by their headers.
 import type { IncomingMessage } from 'node:http';
-import { AppError, invalid, unauthenticated } from '../../errors.js';
-import { readBody } from '../../http/body.js';
-import type { ProtocolRoute } from '../../http/protocol-route.js';
-import { sendAppError, sendJson } from '../../http/respond.js';
-import type { A2ADeliveries } from './deliveries.js';
-import { fromPush } from './remote.js';
+import { AppError, invalid, unauthenticated } from '../errors.js';
+import { readBody } from '../http/body.js';
+import type { ProtocolRoute } from '../http/protocol-route.js';
+import { sendAppError, sendJson } from '../http/respond.js';
+import type { A2ADeliveries } from '../services/a2a-deliveries.js';
+import { fromPush } from '../delivery/a2a/remote.js';
 
 const CALLBACK = /^\/v1\/tasks\/([^/]+)\/callback\/?$/;
 

@@ -3,9 +3,9 @@
 // processor delivers the event again; a bad signature or an event that can never be handled (a field of
 // the wrong shape or size) answers 400 naming the field.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../http/body.js';
-import { sendError, sendJson } from '../http/respond.js';
-import { WebhookPayloadError, WebhookSignatureError } from './provider.js';
+import { readBody } from './body.js';
+import { sendError, sendJson } from './respond.js';
+import { WebhookPayloadError, WebhookSignatureError } from '../payments/provider.js';
 
 export function stripeWebhookRoute(payments: { handleWebhook(raw: Buffer, signature: string | undefined): Promise<'processed' | 'duplicate'> }) {
   return {

@@ -1,0 +1,84 @@
+// Rules that the service states once and uses in two forms, TypeScript on a row it read and SQL on the row
+// as a statement finds it: the two forms agree, row by row, on the database.
+//   - routing eligibility (services/routing.ts): the read's filter and the reasons an agent is passed over;
+//   - the state a delivery waits for (the lifecycle's DELIVERY_WAITS_FOR and stores/delivery-waits.ts).
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Agent } from '../src/generated/prisma/client.js';
+import { DELIVERY_WAITS_FOR, TASK_STATUSES, deliveryWaitsFor } from '../src/lifecycle/task-lifecycle.js';
+import { eligibleWhere, passOverReasons, type RouteCriteria } from '../src/services/routing.js';
+import { taskWaitsForDelivery } from '../src/stores/delivery-waits.js';
+import { describe, expect, test } from './support/fixtures.js';
+
+describe('rules stated once agree in both their forms', () => {
+  test('routing: the agents the eligible read returns are exactly those with no reason to pass them over', async ({ server, owner }) => {
+    const now = server.app.services.deps.clock.now();
+    const capability = `rules-${randomBytes(4).toString('hex')}`;
+    type Figures = Pick<Agent, 'status' | 'healthStatus' | 'deliveryState' | 'priceCents' | 'trustTier' | 'recentSuccessRate' | 'verified' | 'p95CompletionMs'>;
+    const variants: Array<Partial<Figures>> = [
+      {},
+      { status: 'inactive' },
+      { healthStatus: 'unhealthy' },
+      { healthStatus: 'healthy' },
+      { deliveryState: 'disabled' },
+      { deliveryState: 'failing' },
+      { priceCents: 500 },
+      { priceCents: 100 },
+      { trustTier: 'gold' },
+      { trustTier: 'bronze' },
+      { recentSuccessRate: 0.9 },
+      { recentSuccessRate: 0.5 },
+      { verified: true },
+      { p95CompletionMs: 1000 },
+      { p95CompletionMs: 10 * 3_600_000 },
+      { trustTier: 'gold', recentSuccessRate: 0.95, verified: true, priceCents: 50, p95CompletionMs: 500 },
+    ];
+    for (const [i, variant] of variants.entries()) {
+      await server.prisma.agent.create({
+        data: {
+          id: `agt_${capability}_${i}`,
+          ownerId: owner.id,
+          name: `Rules ${i}`,
+          slug: `${capability}-${i}`,
+          endpoint: 'https://agent.example.com/tasks',
+          capabilities: [capability],
+          ...variant,
+        },
+      });
+    }
+    const criteria: RouteCriteria[] = [
+      { capabilities: [capability], protocols: [], maxPriceCents: null },
+      { capabilities: [capability], protocols: [], maxPriceCents: 100 },
+      {
+        capabilities: [capability],
+        protocols: [],
+        maxPriceCents: 200,
+        requirements: { minTrustTier: 'silver', minSuccessRate: 0.8, verifiedOnly: true, maxPriceCents: null, deadline: new Date(now.getTime() + 3_600_000) },
+      },
+      {
+        capabilities: [capability],
+        protocols: [],
+        maxPriceCents: null,
+        requirements: { minTrustTier: null, minSuccessRate: null, verifiedOnly: false, maxPriceCents: 400, deadline: new Date(now.getTime() + 60_000) },
+      },
+    ];
+    for (const c of criteria) {
+      const read = await server.prisma.agent.findMany({ where: eligibleWhere(c, now), orderBy: { id: 'asc' } });
+      const all = await server.prisma.agent.findMany({ where: { capabilities: { has: capability } }, orderBy: { id: 'asc' } });
+      const judged = all.filter((agent) => passOverReasons(agent, c, now).length === 0);
+      expect(read.map((a) => a.id)).toEqual(judged.map((a) => a.id));
+      // Some agents pass and some do not, so the check says something.
+      expect(judged.length).toBeGreaterThan(0);
+      expect(judged.length).toBeLessThan(all.length);
+    }
+  });
+
+  test('deliveries: the SQL form of the state a delivery waits for is the lifecycle table, for every type and state', async ({ server }) => {
+    const types = [...Object.keys(DELIVERY_WAITS_FOR), 'a2a.get', 'a2a.cancel'];
+    const pairs = types.flatMap((type) => TASK_STATUSES.map((status) => ({ type, status })));
+    const rows = sql.join(pairs.map((p) => sql`(${p.type}::text, ${p.status}::text)`));
+    const { rows: answers } = await sql<{ type: string; status: string; waits: boolean }>`
+      SELECT d.type, d.status, ${taskWaitsForDelivery('d.type', 'd.status')} AS waits FROM (VALUES ${rows}) AS d(type, status)`.execute(server.sql);
+    expect(answers.map((a) => [a.type, a.status, a.waits])).toEqual(pairs.map((p) => [p.type, p.status, deliveryWaitsFor(p.type) === p.status]));
+  });
+});
