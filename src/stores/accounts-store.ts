@@ -1,5 +1,6 @@
 // The SQL of users and their API keys. Rules (who may do what, validation) stay in services/accounts.ts.
 import type { SqlDb } from '../db/kysely.js';
+import { compiledStatement } from '../db/compiled-statement.js';
 import type { User } from '../generated/prisma/client.js';
 
 export interface ApiKeyRow {
@@ -56,9 +57,10 @@ export function apiKeyBy(db: SqlDb, by: { id: string } | { hash: string }): Prom
   return ('id' in by ? query.where('id', '=', by.id) : query.where('hash', '=', by.hash)).executeTakeFirst() as Promise<ApiKeyRow | undefined>;
 }
 
-// The key and its user in one statement: every request authenticated by a key makes this read.
-export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKeyRow; user: User } | undefined> {
-  const row = await db
+// The key and its user in one statement: every request authenticated by a key makes this read, so it
+// is compiled once (db/compiled-statement.ts).
+const keyWithUserStatement = compiledStatement((db, param) =>
+  db
     .selectFrom('apiKeys as k')
     .innerJoin('users as u', 'u.id', 'k.userId')
     .selectAll('u')
@@ -72,8 +74,11 @@ export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKe
       'k.revokedAt as keyRevokedAt',
       'k.expiresAt as keyExpiresAt',
     ])
-    .where('k.hash', '=', hash)
-    .executeTakeFirst();
+    .where('k.hash', '=', param<string>('hash')),
+);
+
+export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKeyRow; user: User } | undefined> {
+  const [row] = (await keyWithUserStatement.run(db, { hash })).rows;
   if (!row) return undefined;
   const { keyId, keyName, keyPrefix, keyScopes, keyCreatedAt, keyLastUsedAt, keyRevokedAt, keyExpiresAt, ...user } = row;
   return {

@@ -26,6 +26,8 @@ export async function list(ctx: TaskCore, viewer: Viewer, opts: { role: 'request
     if (!/^tsk_\w+$/.test(cursorId)) throw invalid('cursor', 'cursor is not valid');
   }
   const rows = await ctx.deps.prisma.task.findMany({
+    // With its payment, which every REST answer shows: read with the page, not once per task.
+    include: { payment: true },
     where: cursorId ? { AND: [where, { id: { lt: cursorId } }] } : where,
     // Ids begin with their creation time, so id order is creation order.
     orderBy: { id: 'desc' },
