@@ -90,7 +90,7 @@ describe('dashboard static files', () => {
   });
 
   it('answers the client routes with index.html, never cached, saying whether token sign-in is on', async () => {
-    for (const route of ['/', '/sign-in', '/agents/french-translator', '/tasks', '/tasks/tsk_1', '/my/agents', '/my/agents/new', '/my/agents/agt_1']) {
+    for (const route of ['/', '/sign-in', '/agents/french-translator', '/tasks', '/tasks/tsk_1', '/my/agents', '/my/agents/new', '/my/agents/agt_1', '/billing', '/billing/payouts']) {
       const res = await rawGet(route);
       expect(res.status, route).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
