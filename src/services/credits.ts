@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { isForeignKeyViolation } from '../db/errors.js';
-import { enqueueSql } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
 import { addCredits } from '../stores/credit-store.js';
 import { refundPurchase } from '../jobs/specs/payment-refund-purchase.js';
 import { AppError, invalid, notFound } from '../errors.js';
@@ -104,7 +104,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
         if (!isForeignKeyViolation(error)) throw error;
         // The agent was deleted while the card was charged (its deletion found no credits to protect yet):
         // nothing is credited, and a job gives the money back, retried until the processor has done it.
-        await enqueueSql(deps.sql, refundPurchase, { intentId: charge.intentId });
+        await enqueue(deps.sql, refundPurchase, { intentId: charge.intentId });
         throw new AppError('NOT_FOUND', 'the agent was deleted during the purchase; the charge is being refunded', {
           field: 'agentId',
           details: { refundedIntentId: charge.intentId },

@@ -6,7 +6,7 @@ import type { Agent } from '../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import type { SearchEngine } from '../search/engine.js';
 import { totalPages, type DiscoveryQuery } from '../search/query.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
 import { searchSync } from '../jobs/specs/search-sync.js';
 
 export interface DiscoveryPage {
@@ -49,7 +49,7 @@ export function discoveryService(deps: Deps, engine: SearchEngine) {
     // From the agent.changed job: engines with their own index get a sync job of their own, so that an
     // unreachable engine delays only the index, never the other work that follows an agent change.
     async agentChanged(agentId: string): Promise<void> {
-      if (engine.keepsIndex) await enqueue(prisma, searchSync, { agentId });
+      if (engine.keepsIndex) await enqueue(deps.sql, searchSync, { agentId });
     },
 
     syncIndex: (agentId: string) => engine.syncAgent(agentId),

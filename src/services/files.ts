@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
 import { AppError, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
 import { sweepFiles } from '../jobs/specs/files-sweep.js';
 import { fileStore, type FileRow } from '../files/store.js';
 import type { BlobStorage, ByteRange } from '../files/storage.js';
@@ -212,13 +212,13 @@ export function fileService(deps: Deps, storage: BlobStorage) {
 
     // Starts the hourly chain: a no-op while a sweep is pending.
     async schedule(): Promise<void> {
-      await enqueue(deps.prisma, sweepFiles, {}, { runAt: new Date(clock.now().getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'preserve_run_at' });
+      await enqueue(deps.sql, sweepFiles, {}, { runAt: new Date(clock.now().getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'preserve_run_at' });
     },
 
     // Job files.sweep: schedules the next one first, then removes unfinished uploads, blobs no row knows,
     // and the files of tasks finished more than FILE_RETENTION_DAYS ago.
     async sweep(now = clock.now()): Promise<{ unfinished: number; orphans: number; retired: number }> {
-      await enqueue(deps.prisma, sweepFiles, {}, { runAt: new Date(now.getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'replace' });
+      await enqueue(deps.sql, sweepFiles, {}, { runAt: new Date(now.getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'replace' });
       const stale = new Date(now.getTime() - UNFINISHED_AFTER_MS);
       let unfinished = await storage.sweepTemporary(stale);
       for (const row of await store.unfinished(stale, 1000)) {

@@ -124,3 +124,13 @@ export async function recordCustomerId(db: SqlDb, userId: string, customerId: st
 export async function recordConnectAccountId(db: SqlDb, userId: string, accountId: string, now: Date): Promise<void> {
   await db.updateTable('users').set({ connectAccountId: accountId, updatedAt: now }).where('id', '=', userId).where('connectAccountId', 'is', null).execute();
 }
+
+// Where the user's operational events go, and the sealed secret that signs them.
+export async function notificationSettings(db: SqlDb, userId: string): Promise<{ notificationUrl: string | null; notificationSecretEnc: string | null }> {
+  return db.selectFrom('users').select(['notificationUrl', 'notificationSecretEnc']).where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+// The secret is kept when `secretEnc` is undefined.
+export async function setNotificationUrl(db: SqlDb, userId: string, url: string | null, secretEnc: string | null | undefined, now: Date): Promise<void> {
+  await db.updateTable('users').set({ notificationUrl: url, notificationSecretEnc: secretEnc, updatedAt: now }).where('id', '=', userId).execute();
+}

@@ -108,3 +108,14 @@ export async function addCredits(db: SqlDb, a: CreditAddition): Promise<number |
     .executeTakeFirstOrThrow();
   return row.balance;
 }
+
+// The credits requesters hold for the agent, and how many requesters hold any.
+export async function heldCredits(db: SqlDb, agentId: string): Promise<{ credits: number; holders: number }> {
+  const row = await db
+    .selectFrom('creditBalances')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<string>('balance'), sql<string>`0`).as('credits'), eb.fn.countAll<string>().as('holders')])
+    .where('agentId', '=', agentId)
+    .where('balance', '>', 0)
+    .executeTakeFirstOrThrow();
+  return { credits: Number(row.credits), holders: Number(row.holders) };
+}

@@ -24,7 +24,7 @@ export function paymentFromJson(nested: object): Payment {
 
 export type NewPayment = Omit<Insertable<PaymentTable>, 'updatedAt' | 'createdAt'> & { createdAt: Date };
 
-// `job`: a job the payment causes (jobCallSql), added in the same statement.
+// `job`: a job the payment causes (jobCall), added in the same statement.
 export async function insertPayment(db: SqlDb, p: NewPayment, job?: RawBuilder<unknown>): Promise<Payment> {
   const values = { ...p, updatedAt: p.createdAt };
   if (!job) return paymentOf(await db.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow());

@@ -30,7 +30,7 @@ export type TaskChanges = Omit<WithJson<Updateable<TaskTable>>, 'id' | 'status' 
 export interface TaskInsertExtras {
   // updated_at, as Prisma's @updatedAt would set it.
   now: Date;
-  // A job the task causes (jobCallSql of jobs/enqueue.ts), added once for the row.
+  // A job the task causes (jobCall of stores/job-store.ts), added once for the row.
   job: RawBuilder<unknown>;
 }
 
@@ -77,7 +77,7 @@ export interface MoveWrite {
   notify: string | null;
   // A job to remove with the move (the expiry job of a task that finished).
   removeJobKey: string | null;
-  // Jobs the move causes (jobCallSql), added once for the row.
+  // Jobs the move causes (jobCall), added once for the row.
   jobs?: RawBuilder<unknown>[];
   // The delivery a match creates.
   deliveryId?: string;
@@ -347,4 +347,15 @@ export async function lastMoveActor(db: SqlDb, taskId: string): Promise<string |
 export async function rateTaskOnce(db: SqlDb, taskId: string, rating: number, ratedAt: Date): Promise<boolean> {
   const result = await db.updateTable('tasks').set({ rating, ratedAt, updatedAt: ratedAt }).where('id', '=', taskId).where('rating', 'is', null).executeTakeFirst();
   return result.numUpdatedRows === 1n;
+}
+
+// How many of the agent's tasks are in one of `statuses` (its unfinished ones, for the registry's delete).
+export async function agentTaskCount(db: SqlDb, agentId: string, statuses: readonly TaskStatus[]): Promise<number> {
+  const row = await db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('agentId', '=', agentId)
+    .where('status', 'in', statuses)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

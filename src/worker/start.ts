@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
 import { healthSweep } from '../jobs/specs/health-sweep.js';
 import { releaseAllJobLocks, releasePoolJobLocks, startHeartbeat, type Heartbeat } from './recovery.js';
 import { startWorker } from './worker.js';
@@ -66,7 +66,7 @@ export async function startJobs(opts: { config: Config; database: Database; serv
     });
   }
   // The periodic health sweep reschedules itself; this starts the chain (a no-op when one is queued).
-  await enqueue(database.prisma, healthSweep, {}, { runAt: new Date(opts.services.deps.clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
+  await enqueue(database.sql, healthSweep, {}, { runAt: new Date(opts.services.deps.clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
   // So does the daily pruning of old delivery attempts.
   await opts.services.retention.schedule();
   await opts.services.files.schedule();

@@ -15,7 +15,7 @@ import type { SqlDb, SqlTx } from '../../db/kysely.js';
 import type { Agent, Delivery, Prisma, Task } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { jobCallSql } from '../../jobs/enqueue.js';
+import { jobCall } from '../../stores/job-store.js';
 import { deliveriesOfType, dropDelivery, hasA2ALink, insertDelivery, removeUnattempted } from '../../stores/delivery-store.js';
 import { countPoll, linkOf, saveLink } from '../../stores/a2a-link-store.js';
 import { findTask, lastMoveActor } from '../../stores/task-store.js';
@@ -132,7 +132,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
 
   async function schedule(t: SqlDb, task: Pick<Task, 'id' | 'agentId'>, type: string, runAt?: Date) {
     const deliveryId = newId('dlv');
-    await insertDelivery(t, { id: deliveryId, taskId: task.id, agentId: task.agentId!, type, now: clock.now() }, jobCallSql(deliverTask, { deliveryId }, runAt ? { runAt } : {}));
+    await insertDelivery(t, { id: deliveryId, taskId: task.id, agentId: task.agentId!, type, now: clock.now() }, jobCall(deliverTask, { deliveryId }, runAt ? { runAt } : {}));
   }
 
   // The next GetTask: now (to read a result a status update announced), after the backoff, or, for an

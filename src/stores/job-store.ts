@@ -1,0 +1,50 @@
+// Jobs are rows in graphile-worker's table, added through the caller's transaction: the job exists
+// exactly when the write that caused it committed. The payload is checked against the job's schema
+// here, so a malformed job fails the write that queued it instead of failing later, unseen, in the worker.
+// The job key comes from the spec (jobs/spec.ts), never from the call site. `add_job` is written here only.
+import { sql, type RawBuilder } from 'kysely';
+import type { z } from 'zod';
+import type { SqlDb } from '../db/kysely.js';
+import { jobKey, type JobSpec } from '../jobs/spec.js';
+
+export interface EnqueueOptions {
+  runAt?: Date;
+  // When a job with the same key is pending: 'replace' (the default) gives it this payload and run time;
+  // 'preserve_run_at' keeps its earlier run time.
+  jobKeyMode?: 'replace' | 'preserve_run_at';
+}
+
+export class InvalidJobPayloadError extends Error {
+  constructor(job: string, issues: z.ZodError['issues']) {
+    super(`invalid payload for job ${job}: ${issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    this.name = 'InvalidJobPayloadError';
+  }
+}
+
+function checkedPayload<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>): z.output<S> {
+  const parsed = spec.payload.safeParse(payload);
+  if (!parsed.success) throw new InvalidJobPayloadError(spec.name, parsed.error.issues);
+  return parsed.data;
+}
+
+/**
+ * The add_job call for a job, to place in another statement of the caller's transaction (one round trip
+ * for a write and the job it causes), e.g. `WITH w AS (INSERT …) SELECT ${jobCall(…)}`.
+ */
+export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): RawBuilder<unknown> {
+  const data = checkedPayload(spec, payload);
+  return sql`graphile_worker.add_job(
+    identifier => ${spec.name}::text,
+    payload => ${JSON.stringify(data)}::json,
+    run_at => ${opts.runAt ?? null}::timestamptz,
+    max_attempts => ${spec.maxAttempts ?? null}::int,
+    job_key => ${jobKey(spec, data)}::text,
+    priority => ${spec.priority ?? null}::int,
+    job_key_mode => ${opts.jobKeyMode ?? null}::text
+  )`;
+}
+
+// The job on its own, through the database or the caller's open transaction.
+export async function enqueue<S extends z.ZodType>(db: SqlDb, spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
+  await sql`SELECT ${jobCall(spec, payload, opts)}`.execute(db);
+}
