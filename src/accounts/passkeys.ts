@@ -9,11 +9,11 @@ import type { Deps } from '../deps.js';
 import { newId } from '../ids.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { parseOrInvalid } from '../services/validation.js';
-import { passkeyStore } from './passkey-store.js';
-import { userStore } from './user-store.js';
+import { passkeyStore } from '../stores/passkey-store.js';
+import { insertUser, userByEmail } from '../stores/accounts-store.js';
 import { emailAddress } from './email-links.js';
 import type { SessionService } from './sessions.js';
-import { isSqlUniqueViolation } from './sql-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const RP_NAME = 'Task marketplace';
@@ -102,7 +102,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
     async signUpOptions(raw: unknown) {
       if (deps.config.accounts.signup === 'closed') throw forbidden('new accounts are made by the operator on this server (SIGNUP=closed)');
       const input = parseOrInvalid(signUpInput, raw);
-      if (await userStore(deps.sql).findByEmail(input.email)) throw emailTaken();
+      if (await userByEmail(deps.sql, input.email)) throw emailTaken();
       const newUserId = newId('usr');
       const { generateRegistrationOptions } = await loadWebAuthn();
       const options = await generateRegistrationOptions({
@@ -126,7 +126,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       const now = clock.now();
       try {
         return await deps.sql.transaction().execute(async (tx) => {
-          await userStore(tx).insert({ id: userId, email: challenge.email!, name: challenge.name, emailVerifiedAt: null, at: now });
+          await insertUser(tx, { id: userId, email: challenge.email!, name: challenge.name, emailVerifiedAt: null }, now);
           await passkeyStore(tx).insert({
             id: newId('pk'),
             userId,
@@ -141,7 +141,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
           return { ...session, userId };
         });
       } catch (error) {
-        if (isSqlUniqueViolation(error)) throw emailTaken();
+        if (isUniqueViolation(error)) throw emailTaken();
         throw error;
       }
     },
@@ -205,7 +205,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       try {
         await store.insert(row);
       } catch (error) {
-        if (isSqlUniqueViolation(error)) throw conflict('this passkey is already registered');
+        if (isUniqueViolation(error)) throw conflict('this passkey is already registered');
         throw error;
       }
       return view({ ...row, lastUsedAt: null });

@@ -1,7 +1,7 @@
 // The SQL of sign-in links (table email_links). Rules are in email-links.ts.
 import { sql } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
-import { jobCall } from '../stores/job-store.js';
+import { jobCall } from './job-store.js';
 import { mailSignInLink } from '../jobs/specs/email-sign-in-link.js';
 
 export function emailLinkStore(db: SqlDb) {
