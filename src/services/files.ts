@@ -8,7 +8,8 @@ import { AppError, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
 import { enqueue } from '../stores/job-store.js';
 import { sweepFiles } from '../jobs/specs/files-sweep.js';
-import { fileStore, type FileRow } from '../files/store.js';
+import { fileStore, type FileRow } from '../stores/file-store.js';
+import { taskTokenWithOwner } from '../stores/task-store.js';
 import type { BlobStorage, ByteRange } from '../files/storage.js';
 import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
 import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
@@ -167,12 +168,7 @@ export function fileService(deps: Deps, storage: BlobStorage) {
     // An agent's result file, authenticated by its task token: kept for that task, counted against the
     // quota of the agent's owner.
     async uploadForTask(taskId: string, token: string, upload: Upload): Promise<FileView> {
-      const task = await deps.sql
-        .selectFrom('tasks as t')
-        .innerJoin('agents as a', 'a.id', 't.agentId')
-        .select(['t.tokenHash', 't.tokenNonce', 't.status', 'a.ownerId'])
-        .where('t.id', '=', taskId)
-        .executeTakeFirst();
+      const task = await taskTokenWithOwner(deps.sql, taskId);
       // A finished task's own token is told apart from a wrong one: its agent hears 409 (the task is over).
       if (!task || !(tokenMatches(token, task.tokenHash) || isIssuedToken(deps.serverKey, { id: taskId, tokenNonce: task.tokenNonce }, token))) {
         throw unauthenticated('the task token is not valid for this task');

@@ -177,3 +177,8 @@ export async function setNotificationUrl(db: SqlDb, userId: string, url: string 
 export async function profileOf(db: SqlDb, userId: string): Promise<{ id: string; email: string; name: string | null } | undefined> {
   return db.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
 }
+
+// The card the user's payments are charged to by default, as the processor describes it.
+export async function setDefaultCard(db: SqlDb, userId: string, card: { defaultPaymentMethodId: string; cardBrand: string | null; cardLast4: string | null }, now: Date): Promise<void> {
+  await db.updateTable('users').set({ ...card, updatedAt: now }).where('id', '=', userId).execute();
+}

@@ -149,3 +149,27 @@ export async function enableEndpoint(db: SqlDb, agentId: string): Promise<boolea
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+// The agent's delivery rate and its current window, locked until the transaction ends (delivery/throttle.ts).
+export async function lockDeliveryWindow(db: SqlDb, agentId: string) {
+  return db
+    .selectFrom('agents')
+    .select(['maxDeliveriesPerSecond as rate', 'deliveryWindowStart as start', 'deliveryWindowCount as count'])
+    .where('id', '=', agentId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+// A new window from `now` with its first attempt.
+export async function openDeliveryWindow(db: SqlDb, agentId: string, now: Date): Promise<void> {
+  await db.updateTable('agents').set({ deliveryWindowStart: now, deliveryWindowCount: 1 }).where('id', '=', agentId).execute();
+}
+
+// One more attempt in the current window.
+export async function countInDeliveryWindow(db: SqlDb, agentId: string): Promise<void> {
+  await db
+    .updateTable('agents')
+    .set((eb) => ({ deliveryWindowCount: eb('deliveryWindowCount', '+', 1) }))
+    .where('id', '=', agentId)
+    .execute();
+}

@@ -146,3 +146,17 @@ export async function recordWebhookEvent(db: SqlDb, id: string, type: string): P
   const rows = await db.insertInto('processedWebhookEvents').values({ id, type }).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
   return rows.length === 1;
 }
+
+// What the payee is owed from captured shares not yet transferred, in cents.
+export async function owedCents(db: SqlDb, payeeId: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>(eb('amountCents', '-', eb.ref('feeCents'))), sql<string>`0`).as('owed'))
+    .where('payeeId', '=', payeeId)
+    .where('method', '=', 'card')
+    .where('status', '=', 'captured')
+    .where('transferId', 'is', null)
+    .where('failureMessage', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.owed);
+}

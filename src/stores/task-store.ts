@@ -359,3 +359,13 @@ export async function agentTaskCount(db: SqlDb, agentId: string, statuses: reado
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+// What a result upload checks its task token against, with the agent's owner (whose quota it counts to).
+export async function taskTokenWithOwner(db: SqlDb, taskId: string) {
+  return db
+    .selectFrom('tasks as t')
+    .innerJoin('agents as a', 'a.id', 't.agentId')
+    .select(['t.tokenHash', 't.tokenNonce', 't.status', 'a.ownerId'])
+    .where('t.id', '=', taskId)
+    .executeTakeFirst();
+}

@@ -3,7 +3,7 @@
 import type { RawBuilder } from 'kysely';
 import { Prisma, type Task } from '../../generated/prisma/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { FileRow } from '../../files/store.js';
+import type { FileRow } from '../../stores/file-store.js';
 import { invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { enqueue, jobCall } from '../../stores/job-store.js';
