@@ -2,8 +2,9 @@
 // (who owns an agent, where its owner hears of events). Reputation's writes stay with src/reputation.
 import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
 import type { DB, SqlDb } from '../db/kysely.js';
-import type { Agent } from '../generated/kysely/types.js';
-import type { JsonSql } from './json.js';
+import type { Agent, AgentStatus } from '../generated/kysely/types.js';
+import type { Agent as PrismaAgent } from '../generated/prisma/client.js';
+import { jsonOf, type JsonSql } from './json.js';
 
 export async function ownerOfAgent(db: SqlDb, agentId: string): Promise<string | null> {
   const row = await db.selectFrom('agents').select('ownerId').where('id', '=', agentId).executeTakeFirst();
@@ -31,13 +32,16 @@ export async function setAgentVerified(db: SqlDb, agentId: string, verified: boo
   return result.numUpdatedRows === 1n;
 }
 
-export type AgentRow = Selectable<Agent>;
+// An agent row as the services know it (Prisma's Agent): the table's type with its card read as JSON.
+export type AgentRow = PrismaAgent;
+const agentOf = ({ a2aCard, ...row }: Selectable<Agent>): AgentRow => ({ ...row, a2aCard: jsonOf(a2aCard) });
 
 // What an owner (or an imported card) sets on an agent; the card itself is JSON.
 export type AgentFields = Omit<Updateable<Agent>, 'id' | 'ownerId' | 'slug' | 'a2aCard' | 'createdAt' | 'updatedAt'> & { a2aCard?: JsonSql };
 
 export async function agentById(db: SqlDb, id: string): Promise<AgentRow | null> {
-  return (await db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  const row = await db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? agentOf(row) : null;
 }
 
 // Writers of the same slug base take turns until their transaction ends (services/agents.ts freeSlug).
@@ -172,4 +176,53 @@ export async function countInDeliveryWindow(db: SqlDb, agentId: string): Promise
     .set((eb) => ({ deliveryWindowCount: eb('deliveryWindowCount', '+', 1) }))
     .where('id', '=', agentId)
     .execute();
+}
+
+// The agents of `ids`, in no particular order (an id no longer there is left out).
+export async function agentsByIds(db: SqlDb, ids: readonly string[]): Promise<AgentRow[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('agents').selectAll().where('id', 'in', ids).execute()).map(agentOf);
+}
+
+// The agent a slug leads to: its current slug, else one it had before a rename.
+export async function agentBySlug(db: SqlDb, slug: string): Promise<AgentRow | null> {
+  const current = await db.selectFrom('agents').selectAll().where('slug', '=', slug).executeTakeFirst();
+  if (current) return agentOf(current);
+  const previous = await db
+    .selectFrom('agentPreviousSlugs as p')
+    .innerJoin('agents as a', 'a.id', 'p.agentId')
+    .selectAll('a')
+    .where('p.slug', '=', slug)
+    .executeTakeFirst();
+  return previous ? agentOf(previous) : null;
+}
+
+// A batch of agents in id order after `afterId` (a keyset walk over the whole table).
+export async function agentsAfter(db: SqlDb, afterId: string | undefined, take: number): Promise<AgentRow[]> {
+  const rows = await db
+    .selectFrom('agents')
+    .selectAll()
+    .$if(afterId !== undefined, (q) => q.where('id', '>', afterId!))
+    .orderBy('id', 'asc')
+    .limit(take)
+    .execute();
+  return rows.map(agentOf);
+}
+
+// The capabilities, protocols and categories most used by agents of a status, each with how many agents
+// have it: at most `shown` of each kind. One statement; the registry's arrays are short.
+export async function filterCounts(db: SqlDb, status: AgentStatus, shown: number) {
+  const { rows } = await sql<{ kind: 'capabilities' | 'protocols' | 'categories'; value: string; count: string }>`
+    SELECT kind, value, count FROM (
+      SELECT kind, value, count(*) AS count, row_number() OVER (PARTITION BY kind ORDER BY count(*) DESC, value) AS place
+      FROM (
+        SELECT 'capabilities' AS kind, unnest(capabilities) AS value FROM agents WHERE status = ${status}::"AgentStatus"
+        UNION ALL SELECT 'protocols', unnest(protocols) FROM agents WHERE status = ${status}::"AgentStatus"
+        UNION ALL SELECT 'categories', unnest(categories) FROM agents WHERE status = ${status}::"AgentStatus"
+      ) used
+      GROUP BY kind, value
+    ) ranked
+    WHERE place <= ${shown}
+    ORDER BY kind, place`.execute(db);
+  return rows.map((r) => ({ kind: r.kind, value: r.value, count: Number(r.count) }));
 }

@@ -48,3 +48,8 @@ export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<
 export async function enqueue<S extends z.ZodType>(db: SqlDb, spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
   await sql`SELECT ${jobCall(spec, payload, opts)}`.execute(db);
 }
+
+// A job call made beforehand (jobCall), run on its own through the caller's transaction.
+export async function addJob(db: SqlDb, job: RawBuilder<unknown>): Promise<void> {
+  await sql`SELECT ${job}`.execute(db);
+}

@@ -369,3 +369,34 @@ export async function taskTokenWithOwner(db: SqlDb, taskId: string) {
     .where('t.id', '=', taskId)
     .executeTakeFirst();
 }
+
+// A page of the requester's tasks, or of the tasks of the owner's agents, newest first (ids begin with
+// their creation time), after the cursor's id when there is one; `limit + 1` rows tell whether more follow.
+export async function taskPage(
+  db: SqlDb,
+  p: { role: 'requester' | 'agent'; userId: string; status: TaskStatus | null; beforeId: string | null; take: number },
+): Promise<Task[]> {
+  const rows = await db
+    .selectFrom('tasks as t')
+    .selectAll('t')
+    .$if(p.role === 'requester', (q) => q.where('t.requesterId', '=', p.userId))
+    .$if(p.role === 'agent', (q) => q.where((eb) => eb.exists(eb.selectFrom('agents as a').select('a.id').whereRef('a.id', '=', 't.agentId').where('a.ownerId', '=', p.userId))))
+    .$if(p.status !== null, (q) => q.where('t.status', '=', p.status!))
+    .$if(p.beforeId !== null, (q) => q.where('t.id', '<', p.beforeId!))
+    .orderBy('t.id', 'desc')
+    .limit(p.take)
+    .execute();
+  return rows.map(taskOf);
+}
+
+// The open disputes for operators, contested first.
+export async function openDisputes(db: SqlDb) {
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'title', 'requesterId', 'agentId', 'disputeReason', 'disputeStatement', 'disputeContestedAt', 'disputeAnswerBy'])
+    .where('status', '=', 'disputed')
+    .orderBy('disputeContestedAt', (ob) => ob.asc().nullsLast())
+    .orderBy('id', 'asc')
+    .limit(500)
+    .execute();
+}

@@ -19,6 +19,7 @@ import { jobCall } from '../../stores/job-store.js';
 import { deliveriesOfType, dropDelivery, hasA2ALink, insertDelivery, removeUnattempted } from '../../stores/delivery-store.js';
 import { countPoll, linkOf, saveLink } from '../../stores/a2a-link-store.js';
 import { findTask, lastMoveActor } from '../../stores/task-store.js';
+import { agentById } from '../../stores/agent-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { isIssuedToken, tokenMatches } from '../../services/task-token.js';
 import { isTerminal } from '../../services/task-states.js';
@@ -85,7 +86,7 @@ function isPermanent(error: unknown): boolean {
 const describe = (error: unknown) => (error instanceof A2AError ? `${error.name}: ${error.message}` : error instanceof Error ? error.message : String(error));
 
 export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService, machinery: DeliveryMachinery) {
-  const { prisma, config, clock, logger } = deps;
+  const { config, clock, logger } = deps;
   const inputFiles = taskFiles(deps);
 
   async function client(agent: Pick<Agent, 'a2aCard' | 'endpoint'>, exchanges: Exchange[]) {
@@ -261,8 +262,9 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
     // A push notification at the task's callback URL, authenticated by the task token.
     // `remote` null: a report that changes no state (an artifact update, a message); only the token is checked.
     async push(taskId: string, token: string, remote: RemoteState | null): Promise<boolean> {
-      const task = await prisma.task.findUnique({ where: { id: taskId }, include: { agent: true } });
-      if (!task || !task.agent) return false;
+      const task = await findTask(deps.sql, taskId);
+      const agent = task?.agentId ? await agentById(deps.sql, task.agentId) : null;
+      if (!task || !agent) return false;
       // A finished task's token no longer works on the callback, but the agent may still report on it
       // (its last events): recognised by the token the task was delivered with, and changing nothing.
       if (!tokenMatches(token, task.tokenHash) && !isIssuedToken(deps.serverKey, task, token)) return false;
@@ -273,7 +275,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
       const link = await linkOf(deps.sql, taskId);
       // A push about another of the agent's tasks is not about ours.
       if (link && link.remoteTaskId !== remote.remoteTaskId) return true;
-      await apply(taskId, remote, task.agent);
+      await apply(taskId, remote, agent);
       return true;
     },
 
