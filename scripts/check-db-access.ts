@@ -16,12 +16,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // Not yet moved (issue 42, item 1). One entry per file, with the reason it is still here.
 const ALLOWED: Record<string, string> = {
   // Infrastructure statements, to move into src/db/ beside the connections they use.
-  'src/app.ts': 'the readiness probe (SELECT 1) on the Prisma client',
   'src/events/bus.ts': 'LISTEN/NOTIFY of live events, revocations and search changes on pg clients',
   'src/http/rate-limit.ts': "the rate limiter's own table, created on its pg pool",
-  'src/metrics/instrument.ts': "the job queue's depth and age for /metrics",
-  'src/worker/recovery.ts': "releasing dead workers' job locks and pruning heartbeats (graphile-worker's tables)",
-  'src/worker/start.ts': 'the start-up check for job locks left by this process',
   'src/worker/worker.ts': "graphile-worker's own job rows (attempts) from a job's helpers",
   // Reputation and routing: being reworked on branch shape-rules (issue 42 item 2, one rule for the figures
   // and for eligibility); their statements move to stores/reputation-store.ts and agent-store.ts there.

@@ -41,6 +41,7 @@ import { createLocalBus, createPgBus } from './events/bus.js';
 import { createLiveStreams } from './graphql/live-streams.js';
 import { createMetrics } from './metrics/metrics.js';
 import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrument.js';
+import { answersQueries } from './db/reachability.js';
 
 // The dashboard, built by `npm run build:web`.
 const WEB_DIR = path.join(projectRoot, 'dist/web');
@@ -131,7 +132,7 @@ export async function createApp(opts: {
     metrics,
     metricsToken: config.metricsToken,
     draining: () => draining,
-    databaseReachable: () => database.prisma.$queryRaw`SELECT 1`.then(() => true, () => false),
+    databaseReachable: () => answersQueries(database.prisma),
     serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null }),
     graphiql: config.env !== 'production',
     streams,

@@ -7,7 +7,7 @@ import { createLogger } from '../src/logger.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
 import { enqueue } from '../src/stores/job-store.js';
 import { installJobSchema } from '../src/worker/worker.js';
-import { releaseAllJobLocks, releaseDeadWorkersJobs } from '../src/worker/recovery.js';
+import { releaseAllJobLocks, releaseDeadWorkersJobs } from '../src/db/job-locks.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
