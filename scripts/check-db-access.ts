@@ -15,10 +15,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 // Not yet moved (issue 42, item 1). One entry per file, with the reason it is still here.
 const ALLOWED: Record<string, string> = {
-  // Infrastructure statements, to move into src/db/ beside the connections they use.
-  'src/events/bus.ts': 'LISTEN/NOTIFY of live events, revocations and search changes on pg clients',
-  'src/http/rate-limit.ts': "the rate limiter's own table, created on its pg pool",
-  'src/worker/worker.ts': "graphile-worker's own job rows (attempts) from a job's helpers",
   // Reputation and routing: being reworked on branch shape-rules (issue 42 item 2, one rule for the figures
   // and for eligibility); their statements move to stores/reputation-store.ts and agent-store.ts there.
   'src/reputation/daily.ts': 'the daily figures ($queryRaw)',

@@ -97,3 +97,21 @@ export async function dueJobs(db: Db): Promise<{ due: number; oldestDueSeconds: 
     WHERE run_at <= now() AND locked_at IS NULL AND attempts < max_attempts`;
   return { due: Number(row?.due ?? 0), oldestDueSeconds: Math.max(0, row?.oldest ?? 0) };
 }
+
+// A job's own row in graphile-worker's table, through the client its helpers lend (helpers.withPgClient).
+type PgQueryable = { query(text: string, values: unknown[]): Promise<{ rowCount: number | null }> };
+
+// The running job is failed for good: its attempts are used up.
+export async function useUpAttempts(client: PgQueryable, jobId: string): Promise<void> {
+  await client.query('UPDATE graphile_worker._private_jobs SET max_attempts = attempts WHERE id = $1', [jobId]);
+}
+
+// The running job, whose key another add_job cleared (and used up its attempts), gets `attempts` back;
+// false when it was not replaced.
+export async function restoreAttemptsIfReplaced(client: PgQueryable, jobId: string, attempts: number): Promise<boolean> {
+  const result = await client.query(
+    'UPDATE graphile_worker._private_jobs SET attempts = $2 WHERE id = $1 AND key IS NULL AND attempts >= max_attempts AND $2 < max_attempts',
+    [jobId, attempts],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
