@@ -94,7 +94,7 @@ export async function createApp(opts: {
   const raw = rawRoutes(services);
   raw.push(...openApiRoutes({ schema, routes, rawRoutes: [...raw, ...fileOperations], baseUrl: () => deps.urls.base }));
   const limits = await createRateLimits({ ...config.rateLimit, store: rateLimitStore(config, database) }, logger);
-  const admission = createAdmission({ limits, authenticateHeader, trustedProxyHops: config.rateLimit.trustedProxyHops });
+  const admission = createAdmission({ limits, authenticateHeader, trustedProxyHops: config.rateLimit.trustedProxyHops, baseUrl: () => deps.urls.base });
 
   // Open subscriptions of this process; a key revoked in any process ends the ones it opened here.
   const streams = createLiveStreams({ ...config.subscriptions, clock: deps.clock });
@@ -107,7 +107,7 @@ export async function createApp(opts: {
   const execute = createRouteExecutor({ runOperation, routes });
   const route = createRouter({
     raw,
-    handleRest: createRestHandler({ runOperation, contextFor, routes }),
+    handleRest: createRestHandler({ runOperation, contextFor, routes, baseUrl: () => deps.urls.base }),
     protocols: [
       accountRoutes({ services, admission, authenticateHeader, baseUrl: () => deps.urls.base }),
       a2aPushRoute(() => services.deliveries.a2a),

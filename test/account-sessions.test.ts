@@ -107,7 +107,9 @@ describe('a session cookie', () => {
     expect((await me(cookie)).data.me.id).toBe(bob.id);
     now = new Date(now.getTime() + 59 * 60_000);
     expect((await me(cookie)).data.me.id).toBe(bob.id);
-    now = new Date(now.getTime() + 61 * 60_000);
+    // Idle a minute past the timeout: ended (the stored lastSeenAt may lag a use by up to a minute, so
+    // the end may come that much late, never early).
+    now = new Date(now.getTime() + 61 * 60_000 + 1);
     expect((await me(cookie)).errors[0].extensions.code).toBe('UNAUTHENTICATED');
     const kept = await signIn(bob.apiKey);
     for (let hours = 0; hours < 47; hours++) {
@@ -116,6 +118,34 @@ describe('a session cookie', () => {
     }
     now = new Date(now.getTime() + 2 * 60 * 60_000);
     expect((await me(kept)).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('a short idle timeout', () => {
+  let short: TestServer;
+  let at = new Date();
+  beforeAll(async () => {
+    short = await startTestServer({ SESSION_IDLE_TIMEOUT_MINUTES: '1' }, { time: { clock: { now: () => at } } });
+  });
+  afterAll(async () => {
+    await short?.close();
+  });
+
+  it('never ends a session in use, and ends it once idle longer than the timeout', async () => {
+    const user = await short.createUser('idle-short@example.com');
+    const res = await short.api.post('/v1/auth/api-key-session', { body: { apiKey: user.apiKey } });
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    const meHere = async () => (await short.api.post('/graphql', { headers: asBrowser(cookie), body: { query: ME } })).body;
+    // Used every 13 s for five minutes: each use counts, whatever the write throttle of lastSeenAt.
+    for (let step = 1; step <= 23; step++) {
+      at = new Date(at.getTime() + 13_000);
+      expect((await meHere()).data?.me.id, `use at ${step * 13} s`).toBe(user.id);
+    }
+    // Then 59 s without a request: still signed in; after two idle minutes: ended.
+    at = new Date(at.getTime() + 59_000);
+    expect((await meHere()).data?.me.id).toBe(user.id);
+    at = new Date(at.getTime() + 120_000);
+    expect((await meHere()).errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });
 

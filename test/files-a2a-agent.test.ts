@@ -3,6 +3,9 @@
 // parts of its artifacts (inline bytes and urls on its own server) become our files, the task's result
 // files; a file that cannot be fetched or is too big fails the task with a plain reason.
 import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +17,7 @@ import { guardedDownload } from '../src/delivery/guarded-request.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { waitForStatus } from './support/agent.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { until } from './support/wait.js';
 
 let server: TestServer;
 let owner: { id: string; apiKey: string };
@@ -32,6 +36,9 @@ interface Download {
   size: number;
   sha256: string;
 }
+// A server of the agent's whose file answers only when the test lets it (a slow or hostile artifact url).
+const slow = { url: '', asked: 0, release: () => {}, server: null as http.Server | null };
+
 // What the agent found behind each url part, by our task id.
 const downloads = new Map<string, Download[]>();
 
@@ -43,6 +50,12 @@ function partsFor(mode: unknown): Part[] {
   const own = (p: string) => `${a2a.url}${p}`;
   if (mode === 'too-big') return [filePart({ $case: 'url', value: own('/out/big.bin') }, 'big.bin', 'application/octet-stream')];
   if (mode === 'missing') return [filePart({ $case: 'url', value: own('/out/nothing-here') }, 'gone.pdf', 'application/pdf')];
+  if (mode === 'slow') {
+    return [
+      filePart({ $case: 'raw', value: Buffer.from('quick') }, 'quick.txt', 'text/plain'),
+      filePart({ $case: 'url', value: slow.url }, 'late.txt', 'text/plain'),
+    ];
+  }
   return [
     { content: { $case: 'text', value: 'Two files' }, metadata: undefined, filename: '', mediaType: '' },
     filePart({ $case: 'raw', value: Buffer.from('a summary of the invoice') }, 'summary.txt', 'text/plain'),
@@ -85,11 +98,21 @@ beforeAll(async () => {
   a2a.behave(behaviour);
   a2a.serve('/out/transcript.vtt', TRANSCRIPT);
   a2a.serve('/out/big.bin', 'x'.repeat(5000));
+  const held = new Promise<void>((resolve) => (slow.release = resolve));
+  slow.server = http.createServer((_req, res) => {
+    slow.asked += 1;
+    void held.then(() => res.end('late bytes'));
+  });
+  await new Promise<void>((resolve) => slow.server!.listen(0, '127.0.0.1', resolve));
+  slow.url = `http://127.0.0.1:${(slow.server.address() as AddressInfo).port}/late.txt`;
   const imported = await server.api.post('/v1/agents/import', { key: owner.apiKey, body: { cardUrl: a2a.cardUrl } });
   expect(imported.status).toBe(201);
   agentId = imported.body.data.id;
 }, 60_000);
 afterAll(async () => {
+  slow.release();
+  slow.server?.closeAllConnections();
+  slow.server?.close();
   await a2a?.close();
   await server?.close();
 });
@@ -177,6 +200,54 @@ describe('files with an A2A agent', () => {
     const t = await create({ mode: 'missing' });
     const failed = await waitForStatus(() => get(t.id), ['failed']);
     expect(failed.error).toBe(`the agent's file "gone.pdf" (artifacts[0].parts[0]) could not be kept: the agent's server answered 404`);
+  });
+
+  it('fetches artifact urls in a job: a slow url holds no request open, and each part is kept once', async () => {
+    const t = await create({ mode: 'slow' });
+    await until('the slow url asked', () => slow.asked > 0);
+    // The download runs in the job a2a.keep-artifacts; the agent's reply and push were answered without
+    // it (the delivery's attempt is recorded, the task still works).
+    const running = await server.sql
+      .selectFrom('graphile_worker.jobs' as never)
+      .select(['task_identifier as name', 'locked_at as lockedAt'] as never)
+      .where('task_identifier' as never, '=', 'a2a.keep-artifacts' as never)
+      .execute();
+    expect(running).toEqual([expect.objectContaining({ name: 'a2a.keep-artifacts', lockedAt: expect.any(Date) })]);
+    const attempts = await server.sql.selectFrom('deliveries').select(['status']).where('taskId', '=', t.id).execute();
+    expect(attempts.map((a) => a.status)).toContain('succeeded');
+    expect((await get(t.id)).status).toBe('in_progress');
+
+    slow.release();
+    const done = await waitForStatus(() => get(t.id), ['completed']);
+    const parts = done.result.artifacts[0].parts as Array<Record<string, unknown>>;
+    expect((await download(parts[1]!.$file as string)).toString()).toBe('late bytes');
+    // One file per part, whichever of the reply and the push came first.
+    const rows = await server.sql.selectFrom('files').select(['id', 'artifactPart']).where('taskId', '=', t.id).orderBy('artifactPart').execute();
+    expect(rows).toEqual([
+      { id: parts[0]!.$file, artifactPart: 'artifacts[0].parts[0]' },
+      { id: parts[1]!.$file, artifactPart: 'artifacts[0].parts[1]' },
+    ]);
+  });
+
+  it('keeps an artifact part once when two runs keep it at the same time, and fetches nothing for a part kept already', async () => {
+    const t = await create({});
+    await waitForStatus(() => get(t.id), ['completed']);
+    const files = server.app.services.files;
+    let fetched = 0;
+    const fetchUpload = async () => {
+      fetched += 1;
+      return { filename: 'twice.txt', mediaType: 'text/plain', declaredSize: 5, body: Readable.from([Buffer.from('twice')]) };
+    };
+    const part = 'artifacts[7].parts[0]';
+    const both = await Promise.allSettled([files.keepArtifactPart(owner.id, t.id, part, fetchUpload), files.keepArtifactPart(owner.id, t.id, part, fetchUpload)]);
+    const stored = both.filter((r) => r.status === 'fulfilled').map((r) => r.value.id);
+    // The loser either found the winner's file stored, or was told another run is storing it.
+    for (const r of both) if (r.status === 'rejected') expect((r.reason as Error).name).toBe('PartInFlightError');
+    expect(new Set(stored).size).toBe(1);
+    const again = await files.keepArtifactPart(owner.id, t.id, part, fetchUpload);
+    expect(again.id).toBe(stored[0]);
+    expect(await server.sql.selectFrom('files').select('id').where('taskId', '=', t.id).where('artifactPart', '=', part).execute()).toHaveLength(1);
+    expect(fetched).toBeLessThanOrEqual(2);
   });
 
   it('fetches an artifact url under the address policy of agent endpoints', async () => {

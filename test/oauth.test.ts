@@ -5,6 +5,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { openSse } from './support/subscriptions.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 const DECIDE = 'mutation ($request: OAuthAuthorizationRequest!, $allow: Boolean!) { decideOAuthAuthorization(request: $request, allow: $allow) }';
@@ -40,7 +42,7 @@ async function token(form: Record<string, string>) {
 }
 
 function request(clientId: string, challenge: string | null, extra: Record<string, string | null> = {}) {
-  return { responseType: 'code', clientId, redirectUri: REDIRECT, codeChallenge: challenge, codeChallengeMethod: 'S256', scope: 'tasks:read', state: 'st8', resource: `${base}/mcp`, ...extra };
+  return { responseType: 'code', clientId, redirectUri: REDIRECT, codeChallenge: challenge, codeChallengeMethod: 'S256', scope: 'tasks:read', state: 'st8', resource: base, ...extra };
 }
 
 async function decide(req: Record<string, unknown>, allow = true) {
@@ -48,9 +50,9 @@ async function decide(req: Record<string, unknown>, allow = true) {
   return res.body as { data?: { decideOAuthAuthorization: string }; errors?: Array<{ message: string; extensions: Record<string, unknown> }> };
 }
 
-async function authorize(clientId: string) {
+async function authorize(clientId: string, extra: Record<string, string | null> = {}) {
   const { verifier, challenge } = pkce();
-  const answer = await decide(request(clientId, challenge));
+  const answer = await decide(request(clientId, challenge, extra));
   const url = new URL(answer.data!.decideOAuthAuthorization);
   return { code: url.searchParams.get('code')!, verifier, url };
 }
@@ -124,7 +126,7 @@ describe('tokens', () => {
     expect((await token({ grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: 'wrong'.repeat(10) })).body.error).toBe('invalid_grant');
 
     const again = await authorize(client.client_id);
-    const issued = await token({ grant_type: 'authorization_code', client_id: client.client_id, code: again.code, redirect_uri: REDIRECT, code_verifier: again.verifier, resource: `${base}/mcp` });
+    const issued = await token({ grant_type: 'authorization_code', client_id: client.client_id, code: again.code, redirect_uri: REDIRECT, code_verifier: again.verifier, resource: base });
     expect(issued.status).toBe(200);
     expect(issued.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'tasks:read', access_token: expect.stringMatching(/^tma_/), refresh_token: expect.stringMatching(/^tmr_/) });
     const access = issued.body.access_token as string;
@@ -178,7 +180,7 @@ describe('tokens', () => {
       return (await token({ grant_type: 'authorization_code', client_id: client.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier })).body;
     };
     const one = await issue();
-    const revoke = await fetch(`${server.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: one.refresh_token }) });
+    const revoke = await fetch(`${server.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: one.refresh_token, client_id: client.client_id }) });
     expect(revoke.status).toBe(200);
     expect((await server.api.get('/v1/tasks', { key: one.access_token })).status).toBe(401);
 
@@ -190,6 +192,119 @@ describe('tokens', () => {
     expect((await server.api.get('/v1/tasks', { key: two.access_token })).status).toBe(401);
     expect((await server.api.get('/v1/account/apps', { key: user.apiKey })).body.data.map((a: { clientId: string }) => a.clientId)).not.toContain(client.client_id);
     expect((await server.api.delete(`/v1/account/apps/${client.client_id}`, { key: user.apiKey })).status).toBe(404);
+  });
+});
+
+// What a token is good for, over the wire: the MCP endpoint through the official MCP client, A2A by
+// JSON-RPC, REST and GraphQL by HTTP.
+async function reach(access: string) {
+  const auth = { authorization: `Bearer ${access}` };
+  const mcp = new Client({ name: 'resource-test', version: '1.0.0' });
+  let mcpWorks = true;
+  try {
+    await mcp.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: auth } }));
+    await mcp.listTools();
+  } catch {
+    mcpWorks = false;
+  } finally {
+    await mcp.close().catch(() => undefined);
+  }
+  const a2a = await fetch(`${server.url}/a2a`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', 'a2a-version': '1.0' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: {} }),
+  });
+  const graphql = await server.api.post('/graphql', { key: access, body: { query: '{ me { id } }' } });
+  return {
+    mcp: mcpWorks,
+    a2a: a2a.status === 200 && !((await a2a.json()) as { error?: unknown }).error,
+    rest: (await server.api.get('/v1/tasks', { key: access })).status === 200,
+    graphql: graphql.status === 200 && !graphql.body.errors,
+  };
+}
+
+async function tokensFor(clientId: string, resource: string) {
+  const { code, verifier } = await authorize(clientId, { resource });
+  const issued = await token({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier });
+  expect(issued.status).toBe(200);
+  return issued.body as { access_token: string; refresh_token: string };
+}
+
+describe('access tokens are bound to their resource (RFC 8707)', () => {
+  it('a token for /a2a, /mcp or the API works there and nowhere else', async () => {
+    const { body: client } = await register();
+    expect(await reach((await tokensFor(client.client_id, `${base}/a2a`)).access_token)).toEqual({ mcp: false, a2a: true, rest: false, graphql: false });
+    expect(await reach((await tokensFor(client.client_id, `${base}/mcp`)).access_token)).toEqual({ mcp: true, a2a: false, rest: false, graphql: false });
+    expect(await reach((await tokensFor(client.client_id, base)).access_token)).toEqual({ mcp: false, a2a: false, rest: true, graphql: true });
+    expect(await reach((await tokensFor(client.client_id, `${base}/graphql`)).access_token)).toEqual({ mcp: false, a2a: false, rest: true, graphql: true });
+  });
+
+  it('a refused token is told why; an app token is never exchanged for a dashboard session', async () => {
+    const { body: client } = await register();
+    const { access_token: forA2a } = await tokensFor(client.client_id, `${base}/a2a`);
+    const refused = await server.api.get('/v1/tasks', { key: forA2a });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.message).toBe(`the access token was issued for ${base}/a2a, not for this endpoint; ask for a token for this resource`);
+    const { access_token: forApi } = await tokensFor(client.client_id, base);
+    const exchanged = await server.api.post('/v1/auth/api-key-session', { body: { apiKey: forApi } });
+    expect(exchanged.status).toBe(403);
+    expect(exchanged.headers.get('set-cookie')).toBeNull();
+  });
+});
+
+describe('revocation by its own client only (RFC 7009 §2.1)', () => {
+  const revoke = (form: Record<string, string>) =>
+    fetch(`${server.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+
+  it("another app's client_id, or none, revokes nothing", async () => {
+    const { body: appA } = await register();
+    const { body: appB } = await register();
+    const tokens = await tokensFor(appA.client_id, base);
+    const byB = await revoke({ token: tokens.refresh_token, client_id: appB.client_id });
+    expect(byB.status).toBe(200);
+    expect((await server.api.get('/v1/tasks', { key: tokens.access_token })).status).toBe(200);
+    const anonymous = await revoke({ token: tokens.access_token });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: 'invalid_client' });
+    const unknown = await revoke({ token: tokens.access_token, client_id: 'app_nobody' });
+    expect(unknown.status).toBe(401);
+    expect((await server.api.get('/v1/tasks', { key: tokens.access_token })).status).toBe(200);
+    expect((await token({ grant_type: 'refresh_token', client_id: appA.client_id, refresh_token: tokens.refresh_token })).status).toBe(200);
+    // Its own client revokes it.
+    const byA = await revoke({ token: tokens.access_token, client_id: appA.client_id });
+    expect(byA.status).toBe(200);
+    expect((await server.api.get('/v1/tasks', { key: tokens.access_token })).status).toBe(401);
+  });
+});
+
+describe('the token endpoint checks a request before spending its grant', () => {
+  it('a code sent by another client, or with a wrong redirect_uri or verifier, stays good for its own client', async () => {
+    const { body: appA } = await register();
+    const { body: appB } = await register();
+    const { code, verifier } = await authorize(appA.client_id);
+    const form = { grant_type: 'authorization_code', client_id: appA.client_id, code, redirect_uri: REDIRECT, code_verifier: verifier };
+    expect((await token({ ...form, client_id: appB.client_id })).body.error).toBe('invalid_grant');
+    expect((await token({ ...form, redirect_uri: `${REDIRECT}/other` })).body.error).toBe('invalid_grant');
+    expect((await token({ ...form, code_verifier: 'x'.repeat(43) })).body.error).toBe('invalid_grant');
+    expect((await token({ ...form, resource: `${base}/mcp` })).body.error).toBe('invalid_target');
+    const issued = await token(form);
+    expect(issued.status).toBe(200);
+    // Spent now: a second use is a replay and ends the grant.
+    expect((await token(form)).body.error).toBe('invalid_grant');
+    expect((await server.api.get('/v1/tasks', { key: issued.body.access_token })).status).toBe(401);
+  });
+
+  it('a refresh token sent by another client, or asking wider scopes, stays good for its own client', async () => {
+    const { body: appA } = await register();
+    const { body: appB } = await register();
+    const tokens = await tokensFor(appA.client_id, base);
+    const form = { grant_type: 'refresh_token', client_id: appA.client_id, refresh_token: tokens.refresh_token };
+    expect((await token({ ...form, client_id: appB.client_id })).body.error).toBe('invalid_grant');
+    expect((await token({ ...form, scope: 'billing' })).body.error).toBe('invalid_scope');
+    expect((await token({ ...form, scope: 'nonsense' })).body.error).toBe('invalid_scope');
+    const refreshed = await token(form);
+    expect(refreshed.status).toBe(200);
+    expect((await server.api.get('/v1/tasks', { key: refreshed.body.access_token })).status).toBe(200);
   });
 });
 

@@ -38,6 +38,7 @@ import type { Context } from '../schema/context.js';
 import { filePartsIntoInput, withResultFileLinks } from '../files/a2a-files.js';
 import { isSettled, isTerminal, OUR_STATUS, resultArtifacts, stateOf, taskInputOf, toA2ATask, type OurTask } from './mapping.js';
 import { FollowError, type FollowTask } from './updates.js';
+import { ScopeRefusal } from './scope-refusal.js';
 
 type RouteError = Extract<RouteOutcome, { error: unknown }>['error'];
 
@@ -65,6 +66,8 @@ function a2aError(error: RouteError, about: 'task' | 'send' | 'cancel'): A2AErro
   if (error.field) metadata.field = error.field;
   for (const [key, value] of Object.entries(error.details ?? {})) metadata[key] = metadataString(value);
   switch (error.code) {
+    case 'INSUFFICIENT_SCOPE':
+      return new ScopeRefusal(error.message, String(error.details?.scope ?? ''));
     case 'INVALID_INPUT':
       return new RequestMalformedError({ message: error.field ? `${error.field}: ${error.message}` : error.message, metadata });
     case 'NOT_FOUND':
@@ -98,9 +101,18 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     return Promise.reject(new UnsupportedOperationError('this card has no extended version'));
   }
 
+  // The scope refusal this request ended with, if any: the SDK answers errors it does not know as
+  // "Internal error", so the route answers this one itself (a2a/scope-refusal.ts).
+  refusal: ScopeRefusal | null = null;
+
+  private refuse(error: A2AError): A2AError {
+    if (error instanceof ScopeRefusal) this.refusal = error;
+    return error;
+  }
+
   private async run(route: Route, req: Parameters<RouteExecutor>[1], about: 'task' | 'send' | 'cancel'): Promise<Record<string, unknown>> {
     const outcome = await this.opts.execute(route, req, this.opts.context);
-    if ('error' in outcome) throw a2aError(outcome.error, about);
+    if ('error' in outcome) throw this.refuse(a2aError(outcome.error, about));
     await withResultFileLinks(outcome.body as Record<string, unknown>, this.opts.context);
     return outcome.body as Record<string, unknown>;
   }
@@ -240,7 +252,8 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
       const pageSize = Math.min(Math.max(params.pageSize ?? 50, 1), 100);
       query.set('limit', String(pageSize));
       if (params.pageToken) query.set('cursor', params.pageToken);
-      const status = OUR_STATUS[params.status];
+      // Own keys only: a status named `constructor` is no status.
+      const status = Object.hasOwn(OUR_STATUS, String(params.status)) ? OUR_STATUS[params.status] : undefined;
       if (status) query.set('status', status);
       const body = await this.run(operations.listTasks, { query }, 'task');
       let tasks = (body.data as OurTask[]).map(toA2ATask);
@@ -273,7 +286,7 @@ export class MarketplaceA2AHandler implements A2ARequestHandler {
     try {
       return await this.opts.pushes.save(this.viewerId, taskId, { ...config, taskId });
     } catch (error) {
-      if (error instanceof AppError) throw a2aError({ code: error.code, message: error.message, field: error.field }, 'send');
+      if (error instanceof AppError) throw this.refuse(a2aError({ code: error.code, message: error.message, field: error.field, details: error.extensions }, 'send'));
       throw error;
     }
   }

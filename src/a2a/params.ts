@@ -103,8 +103,9 @@ const fieldPath = (path: ReadonlyArray<PropertyKey>) =>
 // Null when the params fit the method (or the method is not one we know: the SDK answers it); otherwise
 // the problem in plain words, naming the field.
 export function paramsProblem(method: string, params: unknown): string | null {
-  const schema = SCHEMAS[method];
-  if (!schema) return null;
+  // Own names only: a method called `constructor` or `__proto__` must not find Object's.
+  if (!Object.hasOwn(SCHEMAS, method)) return null;
+  const schema = SCHEMAS[method]!;
   const parsed = schema.safeParse(params ?? {}, { reportInput: true });
   if (parsed.success) return null;
   const issue = parsed.error.issues[0]!;

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Authentication } from '../auth/authenticate.js';
+import { ScopeRefusal, scopeRefusalError } from './scope-refusal.js';
 import { AppError, notFound } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
@@ -203,8 +204,14 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
     }
     // The credential ended while the send waited: that was answered already.
     if (res.headersSent || res.writableEnded) return;
-    if (!(typeof answer === 'object' && answer !== null && Symbol.asyncIterator in answer)) return sendJson(res, 200, answer);
-    await streamAnswer(res, answer as AsyncGenerator<unknown>, request.id, legacy, (end) => opts.openStream(req, authentication, end));
+    if (!(typeof answer === 'object' && answer !== null && Symbol.asyncIterator in answer)) {
+      const refusal = handler.refusal;
+      if (refusal && typeof answer === 'object' && answer !== null && 'error' in answer) {
+        return sendJson(res, 200, { jsonrpc: '2.0', id: request.id ?? null, error: scopeRefusalError(refusal, legacy, new URL(base).host) });
+      }
+      return sendJson(res, 200, answer);
+    }
+    await streamAnswer(res, answer as AsyncGenerator<unknown>, request.id, legacy, (end) => opts.openStream(req, authentication, end), new URL(base).host);
   }
 
   return {
@@ -247,12 +254,15 @@ async function streamAnswer(
   id: unknown,
   legacy: boolean,
   openSlot: (end: (reason: EndReason) => void) => Slot | null,
+  domain: string,
 ) {
   const iterator = stream[Symbol.asyncIterator]();
   // Loaded already: the answer came from these handlers.
   const [{ JsonRpcTransportHandler }, { LegacyJsonRpcTransportHandler }] = await loadA2AServer();
-  const mapError = (error: unknown) =>
-    legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
+  const mapError = (error: unknown) => {
+    if (error instanceof ScopeRefusal) return scopeRefusalError(error, legacy, domain);
+    return legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
+  };
   // The credential that opened the stream ended (revoked, expired): its last event says so.
   const slot = openSlot((reason) => {
     if (res.headersSent && !res.writableEnded) {

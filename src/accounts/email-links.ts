@@ -10,7 +10,7 @@ import { newId } from '../ids.js';
 import { AppError, forbidden, invalid as invalidInput, unauthenticated } from '../errors.js';
 import { parseOrInvalid } from '../services/validation.js';
 import { emailLinkStore } from '../stores/email-link-store.js';
-import { insertUser, markEmailVerified, userByEmail } from '../stores/accounts-store.js';
+import { insertUser, markEmailVerified, releaseUnprovenEmail, userByEmail } from '../stores/accounts-store.js';
 import type { SessionService } from './sessions.js';
 import type { Mailer } from './mailer.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -83,8 +83,20 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
       await store.forgetToken(emailLinkId);
     },
 
+    // The address a link signs in as, without using it: the page names it before the user decides.
+    async describe(token: unknown): Promise<{ email: string }> {
+      if (typeof token !== 'string' || token === '') throw invalidInput('token', 'token is required: the token of the sign-in link');
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalid();
+      const email = await emailLinkStore(deps.sql).peek(sha256Hex(token), clock.now());
+      if (!email) throw invalid();
+      return { email };
+    },
+
     // Opens a session for the link's address: the account's, or a new account's on a first sign-in.
-    async signIn(token: unknown, userAgent: string | undefined) {
+    // `signedInAs`: the account the browser's session is of, if any. An address claimed by a passkey
+    // sign-up and never proven is not its account's to receive: opened anywhere but in that account's
+    // own browser session, the link releases the claim and its owner gets an account of their own.
+    async signIn(token: unknown, userAgent: string | undefined, signedInAs: string | null = null) {
       if (typeof token !== 'string' || token === '') throw invalidInput('token', 'token is required: the token of the sign-in link');
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalid();
       const now = clock.now();
@@ -92,7 +104,13 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
         return await deps.sql.transaction().execute(async (tx) => {
           const email = await emailLinkStore(tx).use(sha256Hex(token), now);
           if (!email) throw invalid();
-          const existing = await userByEmail(tx, email);
+          let existing = await userByEmail(tx, email);
+          if (existing?.emailUnproven && existing.id !== signedInAs) {
+            if (config.accounts.signup === 'closed') throw forbidden('new accounts are made by the operator on this server (SIGNUP=closed)');
+            await releaseUnprovenEmail(tx, existing.id, now);
+            deps.logger.info({ userId: existing.id }, 'an unproven address claimed at sign-up was released to its owner');
+            existing = undefined;
+          }
           let userId: string;
           let created = false;
           if (existing) {

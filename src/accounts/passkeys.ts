@@ -1,7 +1,8 @@
 // Passkeys (WebAuthn) with @simplewebauthn/server: create an account with one, sign in with one
 // (discoverable credentials: the browser offers the user's passkeys, no email typed), add and remove
 // them. The relying party is the host of PUBLIC_BASE_URL (localhost in development); a challenge is
-// used once and expires after CHALLENGE_TTL_MS.
+// used once and expires after CHALLENGE_TTL_MS. A passkey is the whole sign-in (no password beside it), so
+// the authenticator must verify its user (PIN, fingerprint, face), not only see someone touch it.
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { lazyImport } from '../load-package.js';
@@ -10,10 +11,11 @@ import { newId } from '../ids.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { parseOrInvalid } from '../services/validation.js';
 import { passkeyStore } from '../stores/passkey-store.js';
-import { insertUser, userByEmail } from '../stores/accounts-store.js';
+import { insertUser } from '../stores/accounts-store.js';
 import { emailAddress } from './email-links.js';
 import type { SessionService } from './sessions.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { displayName } from '../services/display-name.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const RP_NAME = 'Task marketplace';
@@ -22,10 +24,10 @@ const MAX_PASSKEYS = 20;
 const loadWebAuthn = lazyImport(() => import('@simplewebauthn/server'));
 
 const signUpInput = z.object({
-  name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+  name: z.string().transform(displayName).pipe(z.string().min(1, 'is required').max(100, 'must be at most 100 characters')),
   email: z.string().trim().toLowerCase().pipe(emailAddress),
 });
-const passkeyName = z.string().trim().min(1, 'is required').max(60, 'must be at most 60 characters');
+const passkeyName = z.string().transform(displayName).pipe(z.string().min(1, 'is required').max(60, 'must be at most 60 characters'));
 // The browser's answer: checked for shape here, for content by the library.
 const credentialResponse = z.object({
   id: z.string().min(1).max(1024),
@@ -89,7 +91,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       expectedChallenge: challenge.challenge,
       expectedOrigin: origin,
       expectedRPID: rpID,
-      requireUserVerification: false,
+      requireUserVerification: true,
     }).catch((error: unknown) => {
       deps.logger.info({ err: error }, 'passkey registration refused');
       throw refused();
@@ -101,8 +103,9 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
   return {
     async signUpOptions(raw: unknown) {
       if (deps.config.accounts.signup === 'closed') throw forbidden('new accounts are made by the operator on this server (SIGNUP=closed)');
+      // No look-up of the address here: options answer alike for every address (no enumeration). A
+      // taken address is refused when the account would be made (signUp), after a whole ceremony.
       const input = parseOrInvalid(signUpInput, raw);
-      if (await userByEmail(deps.sql, input.email)) throw emailTaken();
       const newUserId = newId('usr');
       const { generateRegistrationOptions } = await loadWebAuthn();
       const options = await generateRegistrationOptions({
@@ -112,7 +115,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
         userDisplayName: input.name,
         userID: new TextEncoder().encode(newUserId),
         attestationType: 'none',
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       });
       await newChallenge('sign_up', { email: input.email, name: input.name, newUserId }, options.challenge);
       return options;
@@ -126,7 +129,8 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       const now = clock.now();
       try {
         return await deps.sql.transaction().execute(async (tx) => {
-          await insertUser(tx, { id: userId, email: challenge.email!, name: challenge.name, emailVerifiedAt: null }, now);
+          // Nobody has proven the address: the account holds it as a claim (see email-links.ts signIn).
+          await insertUser(tx, { id: userId, email: challenge.email!, name: challenge.name, emailVerifiedAt: null, emailUnproven: true }, now);
           await passkeyStore(tx).insert({
             id: newId('pk'),
             userId,
@@ -149,7 +153,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
     async signInOptions() {
       // No allowCredentials: the browser offers whichever of its passkeys belong to this site.
       const { generateAuthenticationOptions } = await loadWebAuthn();
-      const options = await generateAuthenticationOptions({ rpID: relyingParty().rpID, userVerification: 'preferred' });
+      const options = await generateAuthenticationOptions({ rpID: relyingParty().rpID, userVerification: 'required' });
       await newChallenge('sign_in', {}, options.challenge);
       return options;
     },
@@ -168,7 +172,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
         expectedOrigin: origin,
         expectedRPID: rpID,
         credential: { id: passkey.credentialId, publicKey: new Uint8Array(passkey.publicKey), counter: Number(passkey.counter), transports: passkey.transports as never },
-        requireUserVerification: false,
+        requireUserVerification: true,
       }).catch((error: unknown) => {
         deps.logger.info({ err: error }, 'passkey sign-in refused');
         throw refused();
@@ -191,7 +195,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
         userID: new TextEncoder().encode(user.id),
         attestationType: 'none',
         excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
-        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       });
       await newChallenge('add_passkey', { userId: user.id }, options.challenge);
       return options;

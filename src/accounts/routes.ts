@@ -6,16 +6,17 @@ import type { Authentication } from '../auth/authenticate.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
 import type { Admission } from '../http/admission.js';
 import type { Services } from '../services/index.js';
-import { AppError, forbidden, invalid, temporarilyUnavailable, unauthenticated } from '../errors.js';
+import { AppError, forbidden, insufficientScope, invalid, temporarilyUnavailable, unauthenticated } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import { sendAppError, sendError, sendJson } from '../http/respond.js';
 import { addressKey } from '../http/rate-limit.js';
 import { overBudget } from '../http/admission.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { allScopes } from '../auth/scopes.js';
-import { clearedSessionCookie, sessionCookie } from '../auth/session-cookie.js';
+import { clearedSessionCookie, fromAnotherOrigin, sessionCookie } from '../auth/session-cookie.js';
 import type { Viewer } from '../services/accounts.js';
 import { currentRequest } from '../http/request-context.js';
+import { ACCESS_TOKEN_PREFIX } from '../services/oauth.js';
 
 const BODY_LIMIT = 64 * 1024;
 
@@ -41,7 +42,6 @@ export function accountRoutes(opts: {
   baseUrl: () => string;
 }): ProtocolRoute {
   const { services, admission } = opts;
-  const secure = () => opts.baseUrl().startsWith('https:');
   const userAgent = (req: IncomingMessage) => req.headers['user-agent'];
 
   // Answers a sign-in: the new session's cookie, and the user. A session the browser held before is
@@ -50,7 +50,7 @@ export function accountRoutes(opts: {
     const previous = call.auth?.credential;
     if (previous?.kind === 'session' && previous.id && call.auth?.viewer) await services.sessions.end(call.auth.viewer.id, previous.id);
     const user = await services.accounts.profile(opened.userId);
-    sendJson(call.res, status, { data: { user, ...extra } }, { 'set-cookie': sessionCookie(opened.secret, { maxAgeMs: services.sessions.maxAgeMs, secure: secure() }), 'cache-control': 'no-store' });
+    sendJson(call.res, status, { data: { user, ...extra } }, { 'set-cookie': sessionCookie(opened.secret, { maxAgeMs: services.sessions.maxAgeMs, baseUrl: opts.baseUrl() }), 'cache-control': 'no-store' });
   }
 
   // One attempt of the address's failed sign-in budget (the one wrong API keys use): guessing links or keys is throttled.
@@ -61,7 +61,7 @@ export function accountRoutes(opts: {
 
   function accountViewer(auth: Authentication | undefined): Viewer & { sessionId: string | null } {
     if (!auth?.viewer) throw unauthenticated('sign in first');
-    if (auth.scopes && !auth.scopes.includes('account')) throw forbidden('this credential lacks the scope "account"');
+    if (!auth.scopes.includes('account')) throw insufficientScope('account');
     return { ...auth.viewer, sessionId: auth.credential?.kind === 'session' ? auth.credential.id : null };
   }
 
@@ -78,7 +78,16 @@ export function accountRoutes(opts: {
     sendJson(res, 200, { data: await services.passkeys.signUpOptions(body) }, { 'cache-control': 'no-store' });
   });
   on('POST', '/v1/auth/sign-up', async (call) => {
-    await signedIn(call, 201, await services.passkeys.signUp(call.body.credential, userAgent(call.req)));
+    let opened;
+    try {
+      opened = await services.passkeys.signUp(call.body.credential, userAgent(call.req));
+    } catch (error) {
+      // A taken address is told only after a whole passkey ceremony, and each one costs a point of the
+      // address's failed sign-in budget: finding out which addresses have accounts stays slow.
+      if (error instanceof AppError && error.code === 'CONFLICT') await countAttempt(call.req);
+      throw error;
+    }
+    await signedIn(call, 201, opened);
   });
   on('POST', '/v1/auth/passkey/options', async ({ res }) => {
     sendJson(res, 200, { data: await services.passkeys.signInOptions() }, { 'cache-control': 'no-store' });
@@ -90,15 +99,22 @@ export function accountRoutes(opts: {
     await services.emailLinks.request(body.email, addressKey(admission.address(req)));
     sendJson(res, 202, { data: { delivery: services.emailLinks.delivery, message: 'If the address can sign in here, a link is on its way; it works once, within 15 minutes.' } });
   });
+  on('POST', '/v1/auth/email-link/describe', async (call) => {
+    await countAttempt(call.req);
+    sendJson(call.res, 200, { data: await services.emailLinks.describe(call.body.token) }, { 'cache-control': 'no-store' });
+  });
   on('POST', '/v1/auth/email-link/sign-in', async (call) => {
     await countAttempt(call.req);
-    const opened = await services.emailLinks.signIn(call.body.token, userAgent(call.req));
+    const signedInAs = call.auth?.credential?.kind === 'session' ? (call.auth.viewer?.id ?? null) : null;
+    const opened = await services.emailLinks.signIn(call.body.token, userAgent(call.req), signedInAs);
     await signedIn(call, 200, opened, { created: opened.created });
   });
   // A key pasted on the sign-in page becomes a session; the page never keeps the key.
   on('POST', '/v1/auth/api-key-session', async (call) => {
     const key = call.body.apiKey;
     if (typeof key !== 'string' || key.trim() === '' || key.length > 4096) throw invalid('apiKey', 'apiKey is required: an API key (or an access token of the identity provider)');
+    // An app's access token is bound to its resource and its app, never turned into a dashboard session.
+    if (key.trim().startsWith(ACCESS_TOKEN_PREFIX)) throw forbidden('an app\'s access token cannot be exchanged for a session; paste an API key');
     const found = await opts.authenticateHeader(`Bearer ${key.trim()}`);
     if (!found.viewer) {
       await countAttempt(call.req);
@@ -108,12 +124,14 @@ export function accountRoutes(opts: {
     if (found.scopes && allScopes.some((scope) => !found.scopes!.includes(scope))) {
       throw forbidden('this key has limited scopes; a dashboard session needs a key with every scope');
     }
-    const opened = await services.sessions.open(found.viewer.id, 'api_key', userAgent(call.req));
+    // The session lives no longer than the key or token it was made from, and a revoked key ends it.
+    const apiKeyId = found.credential?.kind === 'apiKey' ? found.credential.id : null;
+    const opened = await services.sessions.open(found.viewer.id, 'api_key', userAgent(call.req), undefined, { apiKeyId, expiresAt: found.expiresAt ?? null });
     await signedIn(call, 200, { ...opened, userId: found.viewer.id });
   });
   on('POST', '/v1/auth/sign-out', async ({ res, auth }) => {
     if (auth?.viewer && auth.credential?.kind === 'session' && auth.credential.id) await services.sessions.end(auth.viewer.id, auth.credential.id);
-    res.writeHead(204, { 'set-cookie': clearedSessionCookie(secure()) }).end();
+    res.writeHead(204, { 'set-cookie': clearedSessionCookie(opts.baseUrl()) }).end();
   });
 
   on('GET', '/v1/account/sessions', async ({ res, auth }) => {
@@ -123,12 +141,12 @@ export function accountRoutes(opts: {
   on('DELETE', '/v1/account/sessions', async ({ res, auth }) => {
     const viewer = accountViewer(auth);
     const revoked = await services.sessions.revokeAll(viewer.id);
-    sendJson(res, 200, { data: { revoked } }, viewer.sessionId ? { 'set-cookie': clearedSessionCookie(secure()) } : {});
+    sendJson(res, 200, { data: { revoked } }, viewer.sessionId ? { 'set-cookie': clearedSessionCookie(opts.baseUrl()) } : {});
   });
   on('DELETE', '/v1/account/sessions/:id', async ({ res, auth, params }) => {
     const viewer = accountViewer(auth);
     await services.sessions.revoke(viewer.id, params[0]!);
-    res.writeHead(204, params[0] === viewer.sessionId ? { 'set-cookie': clearedSessionCookie(secure()) } : {}).end();
+    res.writeHead(204, params[0] === viewer.sessionId ? { 'set-cookie': clearedSessionCookie(opts.baseUrl()) } : {}).end();
   });
   on('GET', '/v1/account/passkeys', async ({ res, auth }) => {
     sendJson(res, 200, { data: await services.passkeys.list(accountViewer(auth).id) });
@@ -173,6 +191,11 @@ export function accountRoutes(opts: {
         return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${allow}` }, { allow });
       }
       try {
+        // Signing in is for this site's own pages: a page elsewhere cannot sign the browser in to an
+        // account of its choosing (login CSRF), cookie or none.
+        if (req.method === 'POST' && url.pathname.startsWith('/v1/auth/') && fromAnotherOrigin(req.headers, opts.baseUrl())) {
+          throw forbidden('sign-in requests must come from this site\'s own pages');
+        }
         if (auth?.authError) throw unauthenticated(auth.authError);
         const context = currentRequest();
         if (context && auth?.viewer) context.principalId = auth.viewer.id;

@@ -10,7 +10,8 @@ import { notFound } from '../errors.js';
 import type { Viewer } from '../services/accounts.js';
 import { sessionStore } from '../stores/session-store.js';
 
-// lastSeenAt is written at most this often per session, so a busy page is not a write per request.
+// lastSeenAt is written at most this often per session, so a busy page is not a write per request:
+// a minute, or a tenth of the idle timeout when that is shorter.
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 export type SignInMethod = 'passkey' | 'email_link' | 'api_key' | 'sign_up';
@@ -37,18 +38,31 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
     }
   };
 
-  const idleSince = (lastSeenAt: Date, now: Date) => now.getTime() - lastSeenAt.getTime() > sessionIdleMs;
+  const resolutionMs = Math.min(LAST_SEEN_RESOLUTION_MS, Math.floor(sessionIdleMs / 10));
+  // The stored lastSeenAt lags the last use by up to resolutionMs (the throttle above), so a session is
+  // idle only once even its latest possible use is older than the timeout: one in use never ends, and an
+  // idle one ends at most resolutionMs late.
+  const idleSince = (lastSeenAt: Date, now: Date) => now.getTime() - lastSeenAt.getTime() > sessionIdleMs + resolutionMs;
 
   return {
     maxAgeMs: sessionMaxAgeMs,
 
     // A new session for the user; the secret goes into the cookie and nowhere else. `db`: the transaction
     // of the sign-in that opens it (an account created at sign-up), else the database.
-    async open(userId: string, method: SignInMethod, userAgent: string | undefined, db: SqlDb = deps.sql): Promise<{ secret: string; id: string; expiresAt: Date }> {
+    // `from`: the credential a session made from one (a pasted API key or identity provider token) is
+    // bound to: it ends when that credential expires, and with the key when the key is revoked.
+    async open(
+      userId: string,
+      method: SignInMethod,
+      userAgent: string | undefined,
+      db: SqlDb = deps.sql,
+      from: { apiKeyId?: string | null; expiresAt?: Date | null } = {},
+    ): Promise<{ secret: string; id: string; expiresAt: Date }> {
       const secret = randomBytes(32).toString('base64url');
       const now = clock.now();
       const id = newId('ses');
-      const expiresAt = new Date(now.getTime() + sessionMaxAgeMs);
+      const lifetimeEnds = now.getTime() + sessionMaxAgeMs;
+      const expiresAt = new Date(from.expiresAt ? Math.min(lifetimeEnds, from.expiresAt.getTime()) : lifetimeEnds);
       await sessionStore(db).insert({
         id,
         userId,
@@ -58,6 +72,7 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
         createdAt: now,
         lastSeenAt: now,
         expiresAt,
+        apiKeyId: from.apiKeyId ?? null,
       });
       return { secret, id, expiresAt };
     },
@@ -69,7 +84,7 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
       const { session, user } = found;
       const now = clock.now();
       if (session.revokedAt || session.expiresAt <= now || idleSince(session.lastSeenAt, now)) return null;
-      if (now.getTime() - session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) await store.touch(session.id, now);
+      if (now.getTime() - session.lastSeenAt.getTime() > resolutionMs) await store.touch(session.id, now);
       return { user: user as Viewer, sessionId: session.id, expiresAt: session.expiresAt };
     },
 
@@ -93,6 +108,13 @@ export function sessionService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ev
 
     // Sessions that ended more than a day ago (revoked or past their maximum age) are of no more use.
     prune: () => store.prune(new Date(clock.now().getTime() - 86_400_000)),
+
+    // The key they were made from was revoked (in `db`, the revocation's transaction): its sessions end
+    // with it. Returns the announcement to make once that transaction committed.
+    async endMadeFromKey(apiKeyId: string, db: SqlDb): Promise<() => Promise<void>> {
+      const ids = await sessionStore(db).revokeMadeFromKey(apiKeyId, clock.now());
+      return () => announce(ids);
+    },
 
     // "Sign out everywhere": every session of the user, this one included.
     async revokeAll(userId: string): Promise<number> {

@@ -26,9 +26,11 @@ export interface Authentication {
 
 const anonymous = (authError: string | null = null): Authentication => ({ viewer: null, authError, principal: null, scopes: allScopes });
 
+// `path`: where the credential is used; an app's access token is good only at the resource it was issued for.
 export async function authenticate(
   header: string | null | undefined,
   deps: { accounts: AccountService; oauth: OAuthService; verifyJwt: JwtVerifier | null; sessions?: SessionService },
+  path: string,
 ): Promise<Authentication> {
   if (!header) return anonymous();
   const session = new RegExp(`^${SESSION_SCHEME} (\\S+)$`).exec(header);
@@ -69,8 +71,9 @@ export async function authenticate(
     return { viewer, authError: null, principal: viewer.id, ...(expiresAt ? { expiresAt } : {}), credential: { kind: 'accessToken', id: null }, scopes: allScopes };
   }
   if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
-    const bearer = await deps.oauth.userForAccessToken(token);
+    const bearer = await deps.oauth.userForAccessToken(token, path);
     if (!bearer) return anonymous('the access token is invalid, expired or revoked');
+    if ('wrongResource' in bearer) return anonymous(`the access token was issued for ${bearer.wrongResource}, not for this endpoint; ask for a token for this resource`);
     return {
       viewer: bearer.user,
       authError: null,

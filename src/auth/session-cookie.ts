@@ -6,6 +6,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 export const SESSION_COOKIE = 'tm_session';
 export const SESSION_SCHEME = 'Session';
 
+// Where the service is served over https the cookie is `__Host-tm_session`: browsers keep a cookie of
+// that name only if it is Secure, has Path=/ and no Domain, so a page on a sibling subdomain cannot plant
+// or overwrite one (cookie tossing). The plain name is then not read at all. Over http (development on
+// http://localhost) the prefix cannot be used (it needs Secure) and the cookie is `tm_session`.
+export const sessionCookieName = (baseUrl: string) => (baseUrl.startsWith('https:') ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
+
 // The value of one cookie of a Cookie header, or null.
 export function cookieValue(header: string | undefined | null, name: string): string | null {
   if (!header) return null;
@@ -30,17 +36,18 @@ const getterOf = (headers: IncomingHttpHeaders | HeaderGetter): HeaderGetter =>
 
 // The credential the request authenticates with: the Authorization header when sent, else the session
 // cookie as `Session <secret>`. An explicit header always wins, so scripts are never taken for the browser.
-export function credentialOf(headers: IncomingHttpHeaders | HeaderGetter): string | undefined {
+// `cookieName`: sessionCookieName of the base URL.
+export function credentialOf(headers: IncomingHttpHeaders | HeaderGetter, cookieName: string): string | undefined {
   const get = getterOf(headers);
   const authorization = get('authorization');
   if (authorization) return authorization;
-  const secret = cookieValue(get('cookie'), SESSION_COOKIE);
+  const secret = cookieValue(get('cookie'), cookieName);
   return secret ? `${SESSION_SCHEME} ${secret}` : undefined;
 }
 
 // The request is authenticated by the cookie (not by a header a page on another site cannot set).
-export function usesSessionCookie(headers: IncomingHttpHeaders): boolean {
-  return !headers.authorization && cookieValue(headers.cookie, SESSION_COOKIE) !== null;
+export function usesSessionCookie(headers: IncomingHttpHeaders, cookieName: string): boolean {
+  return !headers.authorization && cookieValue(headers.cookie, cookieName) !== null;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -63,13 +70,16 @@ export function fromAnotherOrigin(headers: IncomingHttpHeaders, baseUrl: string)
 
 // A state-changing request authenticated by the cookie, sent from another origin: refused with 403.
 export function isForgedCookieRequest(method: string | undefined, headers: IncomingHttpHeaders, baseUrl: string): boolean {
-  return !SAFE_METHODS.has(method ?? 'GET') && usesSessionCookie(headers) && fromAnotherOrigin(headers, baseUrl);
+  return !SAFE_METHODS.has(method ?? 'GET') && usesSessionCookie(headers, sessionCookieName(baseUrl)) && fromAnotherOrigin(headers, baseUrl);
 }
 
-export function sessionCookie(secret: string, opts: { maxAgeMs: number; secure: boolean }): string {
-  return [`${SESSION_COOKIE}=${secret}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.floor(opts.maxAgeMs / 1000)}`, ...(opts.secure ? ['Secure'] : [])].join('; ');
+// The Set-Cookie of a new session for the service at `baseUrl` (Secure and prefixed over https).
+export function sessionCookie(secret: string, opts: { maxAgeMs: number; baseUrl: string }): string {
+  const secure = opts.baseUrl.startsWith('https:');
+  return [`${sessionCookieName(opts.baseUrl)}=${secret}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.floor(opts.maxAgeMs / 1000)}`, ...(secure ? ['Secure'] : [])].join('; ');
 }
 
-export function clearedSessionCookie(secure: boolean): string {
-  return [`${SESSION_COOKIE}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0', ...(secure ? ['Secure'] : [])].join('; ');
+export function clearedSessionCookie(baseUrl: string): string {
+  const secure = baseUrl.startsWith('https:');
+  return [`${sessionCookieName(baseUrl)}=`, 'Path=/', 'HttpOnly', 'SameSite=Lax', 'Max-Age=0', ...(secure ? ['Secure'] : [])].join('; ');
 }

@@ -24,23 +24,23 @@ export function checkSignedLink(serverKey: Buffer, fileId: string, expires: stri
   return Number(expires) * 1000 <= now.getTime() ? 'expired' : 'valid';
 }
 
-// A pre-signed upload (GraphQL createFileUpload): POST /v1/files?uploader=<user>&expires=<unix s>&sig=<mac>
-// stores a file as that user until it expires, without credentials (a browser or a tool that cannot
-// send the API key).
-function uploadMac(serverKey: Buffer, userId: string, expires: number): Buffer {
+// A pre-signed upload (GraphQL createFileUpload): POST /v1/files?uploader=<user>&link=<id>&expires=<unix s>&sig=<mac>
+// stores one file as that user until it expires, without credentials (a browser or a tool that cannot
+// send the API key). The link's row (stores/file-upload-link-store.ts) says whether it may still be used.
+function uploadMac(serverKey: Buffer, userId: string, linkId: string, expires: number): Buffer {
   const key = createHmac('sha256', serverKey).update('file-upload-key').digest();
-  return createHmac('sha256', key).update(`${userId}\n${expires}`).digest();
+  return createHmac('sha256', key).update(`${userId}\n${linkId}\n${expires}`).digest();
 }
 
-export function signedUploadUrl(baseUrl: string, serverKey: Buffer, userId: string, expiresAt: Date): string {
+export function signedUploadUrl(baseUrl: string, serverKey: Buffer, userId: string, linkId: string, expiresAt: Date): string {
   const expires = Math.ceil(expiresAt.getTime() / 1000);
-  return `${baseUrl}/v1/files?uploader=${userId}&expires=${expires}&sig=${uploadMac(serverKey, userId, expires).toString('base64url')}`;
+  return `${baseUrl}/v1/files?uploader=${userId}&link=${linkId}&expires=${expires}&sig=${uploadMac(serverKey, userId, linkId, expires).toString('base64url')}`;
 }
 
-export function checkSignedUpload(serverKey: Buffer, userId: string | null, expires: string | null, sig: string | null, now: Date): LinkCheck {
-  if (!userId || !expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';
+export function checkSignedUpload(serverKey: Buffer, userId: string | null, linkId: string | null, expires: string | null, sig: string | null, now: Date): LinkCheck {
+  if (!userId || !linkId || !expires || !sig || !/^\d{1,12}$/.test(expires)) return 'invalid';
   const given = Buffer.from(sig, 'base64url');
-  const expected = uploadMac(serverKey, userId, Number(expires));
+  const expected = uploadMac(serverKey, userId, linkId, Number(expires));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
   return Number(expires) * 1000 <= now.getTime() ? 'expired' : 'valid';
 }

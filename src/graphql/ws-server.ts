@@ -13,7 +13,7 @@ import { closeCodeFor, connectionRefusal, operationErrors } from './socket-error
 import type { createGraphQLServer } from './yoga.js';
 import { endMessage, type LiveStreams, type Slot } from './live-streams.js';
 import { streamOwner, TOO_MANY_SUBSCRIPTIONS } from './stream-owner.js';
-import { credentialOf, fromAnotherOrigin } from '../auth/session-cookie.js';
+import { credentialOf, fromAnotherOrigin, sessionCookieName } from '../auth/session-cookie.js';
 
 // The WebSocket close code for a caller over its budget (4xxx codes are the application's; 429 as in HTTP).
 const RATE_LIMITED_CLOSE_CODE = 4429;
@@ -28,7 +28,7 @@ type EnvelopedRoot = { execute(args: unknown): unknown; subscribe(args: unknown)
 function socketAuthorization(params: Record<string, unknown> | undefined, request: http.IncomingMessage, baseUrl: () => string): string | null {
   if (typeof params?.authorization === 'string') return params.authorization;
   if (fromAnotherOrigin(request.headers, baseUrl())) return null;
-  return credentialOf(request.headers) ?? null;
+  return credentialOf(request.headers, sessionCookieName(baseUrl())) ?? null;
 }
 
 export interface GraphQLSocketServer {

@@ -6,7 +6,7 @@ import { AppError, temporarilyUnavailable, unauthenticated } from '../errors.js'
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
 import { authenticate, type Authentication } from '../auth/authenticate.js';
-import { credentialOf } from '../auth/session-cookie.js';
+import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';
 import { schema } from '../schema/index.js';
@@ -19,12 +19,15 @@ import { sharedEventResultsPlugin } from './shared-event-results.js';
 import { graphqlLimitPlugins, hideSuggestionsPlugin, withoutSuggestions } from './limits.js';
 
 const isGraphQLError = (e: unknown) => e instanceof Error && e.name === 'GraphQLError';
+const isJsonSyntaxError = (e: unknown) => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'SyntaxError';
+const malformedBody = () => new AppError('INVALID_INPUT', 'the body is not valid JSON', { field: 'body', details: { http: { status: 400 } } });
 
 export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVerifier | null; logger: Logger; production: boolean }) {
   const { services, logger } = opts;
 
-  const authenticateHeader = (authorization: string | null | undefined) =>
-    authenticate(authorization, { accounts: services.accounts, oauth: services.oauth, verifyJwt: opts.verifyJwt, sessions: services.sessions });
+  // `path`: the endpoint the credential is used on (an app's token is bound to one); GraphQL by default.
+  const authenticateHeader = (authorization: string | null | undefined, path = '/graphql') =>
+    authenticate(authorization, { accounts: services.accounts, oauth: services.oauth, verifyJwt: opts.verifyJwt, sessions: services.sessions }, path);
 
   // `known`: the caller was already authenticated for rate limiting (http/admission.ts); not done twice.
   async function contextFor(authorization: string | null | undefined, known?: Authentication): Promise<Context> {
@@ -33,7 +36,7 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     if (auth.authError) throw unauthenticated(auth.authError);
     const request = currentRequest();
     if (request && auth.viewer) request.principalId = auth.viewer.id;
-    return { viewer: auth.viewer, scopes: auth.scopes, services, prisma: services.deps.prisma };
+    return { viewer: auth.viewer, scopes: auth.scopes, credential: auth.credential, services, prisma: services.deps.prisma };
   }
 
   const yoga = createYoga<object, Context>({
@@ -49,13 +52,16 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     context: ({ request, connectionParams, authentication }: { request: Request; connectionParams?: Record<string, unknown>; authentication?: Authentication }) => {
       const fromSocket = connectionParams?.authorization;
       if (typeof fromSocket === 'string') return contextFor(fromSocket);
-      return contextFor(credentialOf((name) => request.headers.get(name)), authentication);
+      return contextFor(credentialOf((name) => request.headers.get(name), sessionCookieName(services.deps.urls.base)), authentication);
     },
     maskedErrors: {
       // graphql-js may be loaded twice (ESM and CommonJS copies), so errors are recognised by shape, not class.
       maskError(error, message, isDev) {
         const original = (error as { originalError?: unknown }).originalError;
         if (original instanceof AppError) return original;
+        // A body that is not JSON: yoga's error carries the parser's own message, with a piece of the
+        // body, which is not ours to answer with.
+        if (isGraphQLError(error) && isJsonSyntaxError(original ?? (error as GraphQLError).extensions?.originalError)) return malformedBody();
         // Errors of the request itself (syntax, validation, variable coercion) are the caller's to see.
         if (isGraphQLError(error) && (!original || isGraphQLError(original))) {
           const own = error as GraphQLError;

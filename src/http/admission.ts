@@ -5,8 +5,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
 import type { Authentication } from '../auth/authenticate.js';
 import { clientAddress } from './client-address.js';
-import { credentialOf } from '../auth/session-cookie.js';
+import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import { sendError } from './respond.js';
+import { requestUrl } from './request-line.js';
 import type { RateLimitDecision, RateLimits, RateLimitStore } from './rate-limit.js';
 
 // Across processes: Redis when configured, else the PostgreSQL server; the embedded database has one process.
@@ -32,8 +33,10 @@ export interface Admission {
 
 export function createAdmission(opts: {
   limits: RateLimits;
-  authenticateHeader: (authorization: string | null | undefined) => Promise<Authentication>;
+  authenticateHeader: (authorization: string | null | undefined, path: string) => Promise<Authentication>;
   trustedProxyHops: number;
+  // The service's address, which names the session cookie (auth/session-cookie.ts).
+  baseUrl: () => string;
 }): Admission {
   const address = (req: IncomingMessage) => clientAddress(req, opts.trustedProxyHops);
   const count = (authentication: Authentication | undefined, req: IncomingMessage, requests = 1) =>
@@ -61,7 +64,7 @@ export function createAdmission(opts: {
   async function admit(req: IncomingMessage, res: ServerResponse) {
     // A look-up that breaks (database down) is counted by address here and left to fail again inside
     // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
-    const authentication = await opts.authenticateHeader(credentialOf(req.headers)).catch(() => undefined);
+    const authentication = await opts.authenticateHeader(credentialOf(req.headers, sessionCookieName(opts.baseUrl())), requestUrl(req.url).pathname).catch(() => undefined);
     if (!(await charge(authentication, req, res, 1))) return null;
     return { authentication };
   }

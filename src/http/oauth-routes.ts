@@ -72,9 +72,10 @@ export function oauthRoutes(oauth: OAuthService): RawRoute[] {
       path: '/oauth/revoke',
       handle: (req, res) =>
         answer(res, async () => {
-          const token = (await formOf(req)).get('token');
+          const form = await formOf(req);
+          const token = form.get('token');
           if (!token) throw new OAuthError('invalid_request', 'token is missing');
-          await oauth.revoke(token);
+          await oauth.revoke(token, form.get('client_id'));
           return { status: 200, body: {} };
         }),
     },

@@ -138,7 +138,8 @@ export function buildTools(routes: Route[]): Tool[] {
         const query = new URLSearchParams();
         let requestBody: Record<string, unknown> | undefined;
         for (const [arg, value] of Object.entries(args)) {
-          const param = definition.rename?.[arg] ?? arg;
+          // Own names only: an argument called `constructor` is not renamed to Object's.
+          const param = (definition.rename && Object.hasOwn(definition.rename, arg) ? definition.rename[arg] : undefined) ?? arg;
           if (headerArgs.has(arg)) {
             if (value !== undefined && value !== null) headers[headerArgs.get(arg)!] = String(value);
           } else if (pathParams.has(param)) params[param] = typeof value === 'string' ? value : JSON.stringify(value);

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { AppError, insufficientScope, invalid, unauthenticated } from '../errors.js';
+import { clientWentAway } from '../http/client-gone.js';
 import type { Scope } from '../auth/scopes.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
 import { sendError, sendJson } from '../http/respond.js';
@@ -37,10 +38,11 @@ const signedIn = (authentication: Authentication | undefined, scope: Scope) => {
   return authentication.viewer;
 };
 
-// A client that goes away mid-upload fails the body, so the partial write is undone at once.
+// A client that goes away mid-upload fails the body, so the partial write is undone at once. The error
+// says the client went away (server.ts logs that at debug): anyone can hang up, so it is no failure here.
 function watchAbort(req: IncomingMessage): void {
   req.once('close', () => {
-    if (!req.complete) req.destroy(new Error('the upload was cut short'));
+    if (!req.complete) req.destroy(clientWentAway());
   });
 }
 
@@ -60,12 +62,17 @@ function withUpload(req: IncomingMessage, url: URL, receive: (upload: Upload) =>
   return new Promise<FileView>((resolve, reject) => {
     let form: busboy.Busboy;
     try {
-      form = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 1024, parts: 30 } });
+      form = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 1024, parts: 30, headerPairs: 20 } });
     } catch {
       return reject(invalid('content-type', 'the multipart/form-data body has no boundary'));
     }
     let found = false;
     form.on('file', (_name, stream, info) => {
+      // Listened to at once: the form fails its file stream (a part cut short, the client gone) whenever
+      // the bytes say so, which may be while the upload waits for the database, or after it was refused
+      // and nobody reads the stream. Unheard, that error would end the process. receive() sees it through
+      // stream.finished, which also reports an error that came before it looked.
+      stream.on('error', () => {});
       if (found) return stream.resume();
       found = true;
       req.once('error', (error) => stream.destroy(error));
@@ -74,6 +81,10 @@ function withUpload(req: IncomingMessage, url: URL, receive: (upload: Upload) =>
     form.on('error', () => reject(invalid('body', 'the multipart/form-data body is malformed')));
     form.on('close', () => {
       if (!found) reject(invalid('file', 'the form has no file part'));
+    });
+    // Gone before its file part began: nothing else would settle the upload.
+    req.once('close', () => {
+      if (!req.complete) reject(clientWentAway());
     });
     req.pipe(form);
   });
@@ -160,7 +171,8 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
       match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') && hasSignature(req) ? '/v1/files (signed)' : null),
       async handle(req, res, url) {
         try {
-          const file = await withUpload(req, url, (upload) => files.uploadSigned(url.searchParams, upload));
+          const receive = await files.signedUploader(url.searchParams);
+          const file = await withUpload(req, url, receive);
           sendJson(res, 201, { data: file });
         } catch (error) {
           sendFailure(req, res, error);
@@ -188,7 +200,8 @@ export function fileRoutes(files: FileService): ProtocolRoute[] {
           const token = (typeof header === 'string' && header) || /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
           if (!token) throw unauthenticated('send the task token as X-Task-Token (or Authorization: Bearer)');
           const taskId = TASK_FILES.exec(url.pathname)![1]!;
-          const file = await withUpload(req, url, (upload) => files.uploadForTask(taskId, token, upload));
+          const receive = await files.taskUploader(taskId, token);
+          const file = await withUpload(req, url, receive);
           sendJson(res, 201, { data: file });
         } catch (error) {
           sendFailure(req, res, error);

@@ -8,7 +8,7 @@ import { isJsonContentType, readBody } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
 import { retryAfterHeader, sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../auth/authenticate.js';
-import { credentialOf } from '../auth/session-cookie.js';
+import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import { unsafeInput } from '../http/unsafe-input.js';
 import { currentRequest } from '../http/request-context.js';
 import type { RestRequest, Route } from './route.js';
@@ -120,6 +120,8 @@ export function createRestHandler(opts: {
   runOperation: RunOperation;
   contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
   routes: Route[];
+  // The service's address, which names the session cookie (auth/session-cookie.ts).
+  baseUrl: () => string;
 }) {
   const compiled = compileRoutes(opts.routes);
 
@@ -140,7 +142,7 @@ export function createRestHandler(opts: {
 
     let idempotent: IdempotencyStart | null = null;
     try {
-      if (!hit.c.route.public && !credentialOf(req.headers)) {
+      if (!hit.c.route.public && !credentialOf(req.headers, sessionCookieName(opts.baseUrl()))) {
         throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
       }
       const raw = await readBody(req);
@@ -163,7 +165,7 @@ export function createRestHandler(opts: {
       const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodePathSegment(n, hit.m[i + 1]!)]));
       checkSafe(params, url.searchParams, body);
       // Idempotency-Key: a repeat answers from the first request's stored response (http/idempotency.ts).
-      const context = await opts.contextFor(credentialOf(req.headers), authentication);
+      const context = await opts.contextFor(credentialOf(req.headers, sessionCookieName(opts.baseUrl())), authentication);
       if (hit.c.route.idempotent) idempotent = await startIdempotentRequest(context, req, { method, path: url.pathname, body });
       if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
       if (idempotent?.kind === 'run') res = idempotent.finish(res);

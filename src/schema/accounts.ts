@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { readableWith } from './kind-scopes.js';
 import { z } from 'zod';
 import { apiKeyName, effectiveScopes } from '../services/accounts.js';
 import { allScopes } from '../auth/scopes.js';
@@ -14,6 +15,7 @@ builder.prismaObject('User', {
 });
 
 builder.prismaObject('ApiKey', {
+  authScopes: readableWith('account'),
   description: 'An API key. The key itself is shown only once, when it is created.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { readableWith } from './kind-scopes.js';
 import { AgentStatusEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
 import { agentInput } from '../services/agent-input.js';
 import { DEFAULT_SECRET_GRACE_SECONDS, graceSeconds } from '../services/webhook-secret-input.js';
@@ -8,6 +9,7 @@ import { DEFAULT_SECRET_GRACE_SECONDS, graceSeconds } from '../services/webhook-
 // and the track record (`stats`, in reputation.ts). Agent is the owner's full record, with how it is
 // configured (manifestUrl, hasWebhookSecret) and the raw trustScore.
 export const AgentRef = builder.prismaObject('Agent', {
+  authScopes: readableWith('agents:read', 'agents:write'),
   description: "An agent as its owner sees it: every field. Other callers get PublicAgent.",
 });
 export const PublicAgentRef = builder.prismaObject('Agent', {

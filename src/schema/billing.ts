@@ -1,10 +1,12 @@
 // Billing: the saved card, credit balances and purchases, payouts to agent owners.
 import { builder } from './builder.js';
+import { readableWith } from './kind-scopes.js';
 import { PublicAgentRef } from './agents.js';
 import { paymentMethodId, type BillingSummary } from '../services/billing.js';
 import { purchaseInput } from '../services/credits.js';
 
 export const CreditBalanceRef = builder.prismaObject('CreditBalance', {
+  authScopes: readableWith('billing'),
   description: "The caller's credits for one agent; each pays for one task of that agent",
   fields: (t) => ({
     agentId: t.exposeID('agentId'),

@@ -2,11 +2,15 @@ import type { PrismaClient } from '../db/client.js';
 import type { Viewer } from '../services/accounts.js';
 import type { Services } from '../services/index.js';
 import type { Scope } from '../auth/scopes.js';
+import type { CredentialKind } from '../auth/authenticate.js';
 
 export interface Context {
   viewer: Viewer | null;
   // What the credential may do (auth/scopes.ts): all for a session or a key made without scopes.
   scopes: readonly Scope[];
+  // The credential the caller came with; read only by mutations that outlive the request on its behalf
+  // (createFileUpload's link), never by a subscription's fields, so it stays out of resultScope.
+  credential?: { kind: CredentialKind; id: string | null };
   services: Services;
   // Used only by the Pothos Prisma plugin to load relations; resolvers go through services.
   prisma: PrismaClient;

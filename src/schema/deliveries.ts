@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { builder } from './builder.js';
+import { readableWith } from './kind-scopes.js';
 
 export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', { values: ['pending', 'succeeded', 'failed'] as const });
 
 builder.prismaObject('DeliveryAttempt', {
+  authScopes: readableWith('agents:read', 'agents:write'),
   fields: (t) => ({
     number: t.exposeInt('number'),
     at: t.expose('at', { type: 'DateTime' }),
@@ -14,6 +16,7 @@ builder.prismaObject('DeliveryAttempt', {
 });
 
 export const DeliveryRef = builder.prismaObject('Delivery', {
+  authScopes: readableWith('agents:read', 'agents:write'),
   description: 'One delivery of a task to its agent. Its id is the webhook-id, the same on every retry.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -3,6 +3,7 @@ import type { RecoverResult } from '../services/delivery-recovery.js';
 import { recoverSince, recoverUntil } from '../services/delivery-input.js';
 import type { CheckResult, PingResult } from '../services/webhook-tools.js';
 import { builder } from './builder.js';
+import { readableWith } from './kind-scopes.js';
 import { AgentRef } from './agents.js';
 import { accountInput, notificationListLimit } from '../services/notification-input.js';
 
@@ -95,6 +96,7 @@ builder.prismaObjectFields(AgentRef, (t) => ({
 }));
 
 builder.prismaObject('Notification', {
+  authScopes: readableWith('agents:read', 'agents:write'),
   description: "An operational event about one of the caller's agents (endpoint.failing, endpoint.disabled, delivery.exhausted, delivery.recovered)",
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Also the webhook-id of its POSTs' }),
@@ -109,7 +111,8 @@ builder.prismaObject('Notification', {
 });
 
 builder.prismaObjectFields('User', (t) => ({
-  notificationUrl: t.exposeString('notificationUrl', { nullable: true, description: 'Where operational events are POSTed, signed' }),
+  // An account setting: seen with the scope that changes it.
+  notificationUrl: t.exposeString('notificationUrl', { nullable: true, authScopes: { scope: 'account' }, description: 'Where operational events are POSTed, signed' }),
 }));
 
 const AccountUpdateInput = builder

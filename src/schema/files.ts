@@ -40,7 +40,9 @@ builder.mutationFields((t) => ({
     type: FileUpload,
     description: 'A pre-signed upload link for the caller, valid 15 minutes; answers like POST /v1/files',
     authScopes: { scope: 'tasks:write' },
-    resolve: (_root, _args, ctx) => ctx.services.files.uploadLink(ctx.viewer!),
+    // The link works while the credential that asked for it does; one with none recorded (a context made
+    // by the service itself) is treated as an external token's: it lives until the link expires.
+    resolve: (_root, _args, ctx) => ctx.services.files.uploadLink(ctx.viewer!, ctx.credential ?? { kind: 'accessToken', id: null }),
   }),
 }));
 

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { readableWith } from './kind-scopes.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { TASK_STATUSES } from '../lifecycle/task-lifecycle.js';
 import {
@@ -22,6 +23,7 @@ import type { TaskWithPayment } from '../services/tasks/index.js';
 export const TaskStatusEnum = builder.enumType('TaskStatus', { values: TASK_STATUSES });
 
 export const TaskHistoryEntryRef = builder.prismaObject('TaskHistoryEntry', {
+  authScopes: readableWith('tasks:read', 'tasks:write'),
   description: 'One step of a task: who did what, when and why',
   fields: (t) => ({
     at: t.expose('at', { type: 'DateTime' }),
@@ -54,6 +56,7 @@ const TaskRoutingRef = builder.objectRef<TaskRoutingState>('TaskRouting').implem
 });
 
 export const TaskRef = builder.prismaObject('Task', {
+  authScopes: readableWith('tasks:read', 'tasks:write'),
   fields: (t) => ({
     id: t.exposeID('id'),
     status: t.expose('status', { type: TaskStatusEnum }),

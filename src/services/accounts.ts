@@ -4,7 +4,7 @@ import { API_KEY_PREFIX, newApiKey, sha256Hex } from '../crypto/tokens.js';
 import { notFound, conflict, invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import { isUniqueViolation } from '../db/errors.js';
-import type { Sql } from '../db/kysely.js';
+import type { Sql, SqlDb } from '../db/kysely.js';
 import type { User } from '../generated/prisma/client.js';
 import { z } from 'zod';
 import { parseOrInvalid } from './validation.js';
@@ -69,7 +69,12 @@ export async function createUserWithKey(db: Sql, input: { email: string; name?: 
   return { user, apiKey };
 }
 
-export function accountService(deps: Deps) {
+// What revoking a key ends besides the key: the dashboard sessions made from it (accounts/sessions.ts).
+export interface KeySessions {
+  endMadeFromKey(apiKeyId: string, db: SqlDb): Promise<() => Promise<void>>;
+}
+
+export function accountService(deps: Deps, keySessions: KeySessions) {
   const { clock, sql: db } = deps;
 
   return {
@@ -99,8 +104,16 @@ export function accountService(deps: Deps) {
     // Takes the key's id, or (from the CLI) the key itself.
     async revokeApiKey(userId: string | null, keyIdOrKey: string) {
       const id = keyIdOrKey.startsWith(API_KEY_PREFIX) ? (await store.apiKeyBy(db, { hash: sha256Hex(keyIdOrKey) }))?.id : keyIdOrKey;
-      const result = id ? await store.revokeApiKey(db, id, userId, clock.now()) : undefined;
-      if (!result) throw notFound('API key');
+      // The key and the sessions made from it end in one transaction; both are announced after it.
+      const revoked = id
+        ? await db.transaction().execute(async (tx) => {
+            const result = await store.revokeApiKey(tx, id, userId, clock.now());
+            return result && { result, announceSessions: await keySessions.endMadeFromKey(result.key.id, tx) };
+          })
+        : undefined;
+      if (!revoked) throw notFound('API key');
+      const { result } = revoked;
+      await revoked.announceSessions();
       // Subscriptions opened with the key, in any process, end now rather than at their next check.
       await deps.events.publishRevokedKey(result.key.id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce a revoked API key'));
       return result.key;

@@ -2,7 +2,7 @@
 // owner and the parties of the tasks that use a file, signed links for agents, and the sweeps that
 // remove unfinished uploads and the files of long-finished tasks.
 import { createHash } from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { finished, Transform, type Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
 import { AppError, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
@@ -14,6 +14,7 @@ import type { BlobStorage, ByteRange } from '../files/storage.js';
 import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
 import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
 import { isIssuedToken, tokenMatches } from './task-token.js';
+import { createUploadLink, liveUploadLinkUser, removeExpiredUploadLinks, type UploadCredentialKind } from '../stores/file-upload-link-store.js';
 import { WITH_AGENT } from '../lifecycle/task-lifecycle.js';
 import type { Viewer } from './accounts.js';
 
@@ -62,11 +63,21 @@ const overQuota = (quotaBytes: number, usedBytes: number) =>
     details: { quotaBytes, usedBytes },
   });
 
+// Another run is storing this artifact part at the moment; the caller tries again later.
+export class PartInFlightError extends Error {
+  constructor(artifactPart: string) {
+    super(`the file of ${artifactPart} is being stored by another run`);
+    this.name = 'PartInFlightError';
+  }
+}
+
 export function fileService(deps: Deps, storage: BlobStorage) {
   const { config, clock, logger } = deps;
   const store = fileStore(deps.sql);
 
-  async function receive(ownerId: string, taskId: string | null, upload: Upload): Promise<FileView> {
+  // `uploadLinkId`: the pre-signed link it comes by, which stores one file. `artifactPart`: the A2A
+  // artifact part it is kept from, kept once per task.
+  async function receive(ownerId: string, taskId: string | null, upload: Upload, once: { uploadLinkId?: string; artifactPart?: string } = {}): Promise<FileView> {
     const { maxBytes, quotaBytes } = config.files;
     if (upload.declaredSize !== null && upload.declaredSize > maxBytes) throw tooLarge(maxBytes);
     const id = newId('fil');
@@ -78,7 +89,11 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       await store.lockOwner(ownerId, tx);
       const inUse = await store.usedBytes(ownerId, tx);
       if (inUse + reserved > quotaBytes || inUse >= quotaBytes) throw overQuota(quotaBytes, inUse);
-      await store.insertUploading({ id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now() }, reserved, tx);
+      const row = { id, ownerId, taskId, filename: sanitizeFilename(upload.filename), mediaType, storageKey: id, createdAt: clock.now(), ...once };
+      if (!(await store.insertUploading(row, reserved, tx))) {
+        if (once.artifactPart) throw new PartInFlightError(once.artifactPart);
+        throw new AppError('CONFLICT', 'this upload link has stored its file already; ask for a new one (createFileUpload)');
+      }
       return inUse;
     });
     const limit = Math.min(maxBytes, quotaBytes - used);
@@ -100,8 +115,12 @@ export function fileService(deps: Deps, storage: BlobStorage) {
     // The storage may attach to the counter only after an await (a directory made, a client ready); an
     // error before that is kept on the stream (counter.errored) and reported by storage.put, not thrown.
     counter.on('error', () => {});
-    upload.body.once('error', (error) => counter.destroy(error));
-    upload.body.once('aborted', () => counter.destroy(new Error('the upload was cut short')));
+    // The body may have failed already while the row was written (a form cut short, a client gone):
+    // finished() reports that too, where an 'error' listener added now would never hear it and the
+    // write would wait for bytes that never come.
+    finished(upload.body, { writable: false }, (error) => {
+      if (error) counter.destroy(error);
+    });
     upload.body.pipe(counter);
     try {
       await storage.put(id, counter, mediaType);
@@ -150,24 +169,33 @@ export function fileService(deps: Deps, storage: BlobStorage) {
 
     upload: (viewer: Viewer, upload: Upload) => receive(viewer.id, null, upload),
 
-    // A pre-signed upload (createFileUpload): the link names the user it uploads for.
-    async uploadSigned(params: URLSearchParams, upload: Upload): Promise<FileView> {
+    // A pre-signed upload (createFileUpload): the link names the user it uploads for, and is checked
+    // (with the credential that made it) before any of the body is read. It stores one file: a second
+    // upload by it is refused, and one that fails frees it again.
+    async signedUploader(params: URLSearchParams): Promise<(upload: Upload) => Promise<FileView>> {
       const userId = params.get('uploader');
-      const check = checkSignedUpload(deps.serverKey, userId, params.get('expires'), params.get('sig'), clock.now());
+      const linkId = params.get('link');
+      const check = checkSignedUpload(deps.serverKey, userId, linkId, params.get('expires'), params.get('sig'), clock.now());
       if (check === 'expired') throw new AppError('FORBIDDEN', 'this upload link has expired');
       if (check === 'invalid') throw new AppError('FORBIDDEN', 'this upload link is not valid');
-      return receive(userId!, null, upload);
+      if ((await liveUploadLinkUser(deps.sql, linkId!, clock.now())) !== userId) {
+        throw new AppError('FORBIDDEN', 'this upload link no longer works: the credential that made it was revoked or has expired');
+      }
+      return (upload) => receive(userId!, null, upload, { uploadLinkId: linkId! });
     },
 
-    // A link to upload one file as the viewer, for 15 minutes.
-    uploadLink(viewer: Viewer): { url: string; expiresAt: Date } {
-      const expiresAt = new Date(clock.now().getTime() + UPLOAD_LINK_MS);
-      return { url: signedUploadUrl(deps.urls.base, deps.serverKey, viewer.id, expiresAt), expiresAt };
+    // A link to upload one file as the viewer, for 15 minutes, while the credential it was made with lives.
+    async uploadLink(viewer: Viewer, credential: { kind: UploadCredentialKind; id: string | null }): Promise<{ url: string; expiresAt: Date }> {
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + UPLOAD_LINK_MS);
+      const id = newId('upl');
+      await createUploadLink(deps.sql, { id, userId: viewer.id, credentialKind: credential.kind, credentialId: credential.id, expiresAt, createdAt: now });
+      return { url: signedUploadUrl(deps.urls.base, deps.serverKey, viewer.id, id, expiresAt), expiresAt };
     },
 
     // An agent's result file, authenticated by its task token: kept for that task, counted against the
-    // quota of the agent's owner.
-    async uploadForTask(taskId: string, token: string, upload: Upload): Promise<FileView> {
+    // quota of the agent's owner. The token is checked before any of the body is read: `receive` takes it.
+    async taskUploader(taskId: string, token: string): Promise<(upload: Upload) => Promise<FileView>> {
       const task = await taskTokenWithOwner(deps.sql, taskId);
       // A finished task's own token is told apart from a wrong one: its agent hears 409 (the task is over).
       if (!task || !(tokenMatches(token, task.tokenHash) || isIssuedToken(deps.serverKey, { id: taskId, tokenNonce: task.tokenNonce }, token))) {
@@ -176,12 +204,19 @@ export function fileService(deps: Deps, storage: BlobStorage) {
       if (!WITH_AGENT.includes(task.status)) {
         throw new AppError('CONFLICT', `the task is ${task.status}; result files are added while the agent works on it`, { details: { status: task.status } });
       }
-      return receive(task.ownerId, taskId, upload);
+      return (upload) => receive(task.ownerId, taskId, upload);
     },
 
-    // A file an A2A agent returned in an artifact (delivery/a2a/artifact-files.ts): kept for the task like
-    // a result upload, counted against the quota of the agent's owner.
-    keepForTask: (ownerId: string, taskId: string, upload: Upload) => receive(ownerId, taskId, upload),
+    // A file an A2A agent returned in an artifact part (delivery/a2a/artifact-files.ts): kept for the task
+    // like a result upload, counted against the quota of the agent's owner, once per task and part. A part
+    // kept already is answered as it is, without fetching anything; one being stored right now (another
+    // run of the job) is a PartInFlightError, for the job to come back to.
+    async keepArtifactPart(ownerId: string, taskId: string, artifactPart: string, fetchUpload: () => Promise<Upload>): Promise<FileView> {
+      const existing = await store.byArtifactPart(taskId, artifactPart);
+      if (existing?.status === 'stored') return fileView(existing);
+      if (existing) throw new PartInFlightError(artifactPart);
+      return receive(ownerId, taskId, await fetchUpload(), { artifactPart });
+    },
 
     // Removes a kept file that ended up unused (its task's result was refused); the sweep retries on failure.
     discard,
@@ -245,6 +280,8 @@ export function fileService(deps: Deps, storage: BlobStorage) {
         await store.remove(row.id);
         retired += 1;
       }
+      // Upload links past their expiry can store nothing more.
+      await removeExpiredUploadLinks(deps.sql, now);
       if (unfinished + orphans + retired > 0) logger.info({ unfinished, orphans, retired }, 'removed files');
       return { unfinished, orphans, retired };
     },

@@ -27,8 +27,8 @@ import { emailLinkService } from '../accounts/email-links.js';
 import { createMailer } from '../accounts/mailer.js';
 
 export function createServices(deps: Deps) {
-  const accounts = accountService(deps);
   const sessions = sessionService(deps);
+  const accounts = accountService(deps, sessions);
   const agents = agentService(deps);
   const agentCards = agentCardService(deps, agents);
   const discovery = discoveryService(deps, measureSearchEngine(createSearchEngine(deps), deps.metrics));

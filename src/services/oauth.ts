@@ -10,6 +10,7 @@ import { sha256Hex } from '../crypto/tokens.js';
 import { newId } from '../ids.js';
 import { allScopes, isScope, type Scope } from '../auth/scopes.js';
 import * as store from '../stores/oauth-store.js';
+import { displayName } from './display-name.js';
 
 export const ACCESS_TOKEN_PREFIX = 'tma_';
 const REFRESH_TOKEN_PREFIX = 'tmr_';
@@ -73,6 +74,15 @@ export function oauthService(deps: Deps) {
   const base = () => trimSlash(deps.urls.base);
   // The resources a token may be asked for: the whole API, or its MCP or A2A endpoint (RFC 8707).
   const resources = () => [base(), `${base()}/`, `${base()}/mcp`, `${base()}/a2a`, `${base()}/graphql`];
+  // The audience a token's resource grants (RFC 8707): /mcp, /a2a, or the API, which is REST /v1 and
+  // GraphQL (HTTP, SSE, WebSocket) together (REST is a table over the same GraphQL operations), named by
+  // the base URL or, as some hosts do, by its /graphql endpoint.
+  const audienceOf = (resource: string) => (resource === `${base()}/graphql` ? base() : resource);
+  // The resource a request is for, from its path.
+  const resourceOfPath = (path: string) => {
+    for (const endpoint of ['/mcp', '/a2a']) if (path === endpoint || path.startsWith(`${endpoint}/`)) return `${base()}${endpoint}`;
+    return base();
+  };
 
   async function announceRevoked(grantIds: string[]) {
     for (const id of grantIds) {
@@ -147,7 +157,9 @@ export function oauthService(deps: Deps) {
       if (!Array.isArray(grantTypes) || grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
         throw new OAuthError('invalid_client_metadata', 'grant_types may be authorization_code and refresh_token');
       }
-      const name = typeof body.client_name === 'string' && body.client_name.trim() ? body.client_name.trim().slice(0, 100) : 'Unnamed app';
+      // The consent page shows the name: without text-direction marks or control characters.
+      const given = typeof body.client_name === 'string' ? displayName(body.client_name).slice(0, 100) : '';
+      const name = given || 'Unnamed app';
       const clientUri = typeof body.client_uri === 'string' && /^https?:\/\//.test(body.client_uri) ? body.client_uri.slice(0, 2000) : null;
       const client = await store.insertClient(db, { id: newId('app'), name, redirectUris: uris as string[], clientUri });
       return {
@@ -191,7 +203,9 @@ export function oauthService(deps: Deps) {
       return redirectWith(checked.redirectUri, { code, state: params.state });
     },
 
-    // The token endpoint (RFC 6749 §3.2) for both grants.
+    // The token endpoint (RFC 6749 §3.2) for both grants. Every check of the request (client, redirect,
+    // verifier, resource, scope) is made before the code or refresh token is spent: a client that sends a
+    // wrong value, or another client holding a copy, does not cost the rightful client its grant.
     async token(form: URLSearchParams) {
       const grantType = form.get('grant_type');
       const clientId = form.get('client_id');
@@ -201,55 +215,73 @@ export function oauthService(deps: Deps) {
         const verifier = form.get('code_verifier');
         if (!code) throw new OAuthError('invalid_request', 'code is missing');
         if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is missing: PKCE is required');
-        const used = await store.useCode(db, sha256Hex(code), clock.now());
-        if (used === undefined) throw new OAuthError('invalid_grant', 'the code is not valid');
-        if (used === 'replayed') {
-          const grantId = await store.grantOfCode(db, sha256Hex(code));
-          if (grantId) await revokeGrant(grantId);
-          throw new OAuthError('invalid_grant', 'the code was already used; the tokens issued for it are revoked');
-        }
-        const { code: row, grant } = used;
+        const hash = sha256Hex(code);
+        const found = await store.peekCode(db, hash);
+        if (!found) throw new OAuthError('invalid_grant', 'the code is not valid');
+        const replayed = async () => {
+          await revokeGrant(found.grant.id);
+          return new OAuthError('invalid_grant', 'the code was already used; the tokens issued for it are revoked');
+        };
+        if (found.code.usedAt) throw await replayed();
+        const { code: row, grant } = found;
         if (grant.clientId !== clientId) throw new OAuthError('invalid_grant', 'the code was issued to another client');
         if (row.expiresAt <= clock.now() || grant.revokedAt) throw new OAuthError('invalid_grant', 'the code has expired');
         if (form.get('redirect_uri') !== row.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request\'s');
         if (s256(verifier) !== row.codeChallenge) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
         const resource = form.get('resource');
         if (resource && trimSlash(resource) !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the authorization request\'s');
-        return issueTokens(grant);
+        // Spent by one conditional update: of two requests racing with the same code, one wins.
+        const used = await store.useCode(db, hash, clock.now());
+        if (used === undefined) throw new OAuthError('invalid_grant', 'the code is not valid');
+        if (used === 'replayed') throw await replayed();
+        return issueTokens(used.grant);
       }
       if (grantType === 'refresh_token') {
         const token = form.get('refresh_token');
         if (!token) throw new OAuthError('invalid_request', 'refresh_token is missing');
-        const used = await store.useRefreshToken(db, sha256Hex(token), clock.now());
-        if (used === undefined) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
-        if (used === 'replayed') {
-          const grant = await store.grantOfToken(db, sha256Hex(token));
-          if (grant) await revokeGrant(grant.id);
-          throw new OAuthError('invalid_grant', 'the refresh token was already used; every token of this authorization is revoked');
-        }
-        if (used.grant.clientId !== clientId) throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
-        if (used.grant.revokedAt || used.expiresAt <= clock.now()) throw new OAuthError('invalid_grant', 'the refresh token is revoked or expired');
+        const hash = sha256Hex(token);
+        const found = await store.peekRefreshToken(db, hash);
+        if (!found) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
+        const replayed = async () => {
+          await revokeGrant(found.grant.id);
+          return new OAuthError('invalid_grant', 'the refresh token was already used; every token of this authorization is revoked');
+        };
+        if (found.usedAt) throw await replayed();
+        if (found.grant.clientId !== clientId) throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
+        if (found.grant.revokedAt || found.expiresAt <= clock.now()) throw new OAuthError('invalid_grant', 'the refresh token is revoked or expired');
         const scope = form.get('scope');
         if (scope) {
           const asked = scopesOfParameter(scope);
-          if (asked.some((s) => !used.grant.scopes.includes(s))) throw new OAuthError('invalid_scope', 'a refresh cannot widen the scopes granted');
+          if (asked.some((s) => !found.grant.scopes.includes(s))) throw new OAuthError('invalid_scope', 'a refresh cannot widen the scopes granted');
         }
+        const used = await store.useRefreshToken(db, hash, clock.now());
+        if (used === undefined) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
+        if (used === 'replayed') throw await replayed();
         return issueTokens(used.grant);
       }
       throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
     },
 
-    // RFC 7009: any token of a grant revokes the grant; an unknown token is not an error.
-    async revoke(token: string) {
+    // RFC 7009. The client names itself (public clients have no secret, so client_id is their
+    // authentication, §2.1): without one, or with an unknown one, the request is refused (401
+    // invalid_client). A token issued to another client is answered as an unknown token is (200, §2.2)
+    // and left alone, so a client learns nothing about, and can end nothing of, another's tokens. Any
+    // token of a grant revokes the grant.
+    async revoke(token: string, clientId: string | null) {
+      if (!clientId) throw new OAuthError('invalid_client', 'client_id is missing: name the app the token was issued to', 401);
+      if (!(await store.clientById(db, clientId.slice(0, 200)))) throw new OAuthError('invalid_client', 'no app is registered with this client_id', 401);
       const grant = await store.grantOfToken(db, sha256Hex(token));
-      if (grant) await revokeGrant(grant.id);
+      if (grant && grant.clientId === clientId) await revokeGrant(grant.id);
     },
 
-    // The bearer of an access token: its user, its grant (the credential subscriptions remember) and scopes.
-    async userForAccessToken(token: string): Promise<{ user: User; grantId: string; scopes: Scope[]; expiresAt: Date } | null> {
+    // The bearer of an access token used on `path`: its user, its grant (the credential subscriptions
+    // remember) and scopes. A token is good only at the resource it was issued for (RFC 8707; the MCP
+    // authorization spec's audience check): one for /a2a does not open /mcp or the API, and so on.
+    async userForAccessToken(token: string, path: string): Promise<{ user: User; grantId: string; scopes: Scope[]; expiresAt: Date } | { wrongResource: string } | null> {
       const found = await store.accessTokenWithUser(db, sha256Hex(token));
       const now = clock.now();
       if (!found || found.grant.revokedAt || found.expiresAt <= now) return null;
+      if (audienceOf(found.grant.resource) !== resourceOfPath(path)) return { wrongResource: found.grant.resource };
       await store.touchGrant(db, found.grant.id, now, LAST_USED_RESOLUTION_MS);
       return { user: found.user, grantId: found.grant.id, scopes: found.grant.scopes.filter(isScope), expiresAt: found.expiresAt };
     },

@@ -27,6 +27,8 @@ export interface NewUser {
   name: string | null;
   isAdmin?: boolean;
   emailVerifiedAt?: Date | null;
+  // An address nobody has proven yet (a passkey sign-up): its owner may take it back (releaseUnprovenEmail).
+  emailUnproven?: boolean;
   externalSubject?: string;
 }
 
@@ -62,7 +64,19 @@ export async function linkSubject(db: SqlDb, userId: string, subject: string, no
 
 // The address is proven (a sign-in link was used); once.
 export async function markEmailVerified(db: SqlDb, id: string, at: Date): Promise<void> {
-  await db.updateTable('users').set({ emailVerifiedAt: at, updatedAt: at }).where('id', '=', id).where('emailVerifiedAt', 'is', null).execute();
+  await db.updateTable('users').set({ emailVerifiedAt: at, emailUnproven: false, updatedAt: at }).where('id', '=', id).where('emailVerifiedAt', 'is', null).execute();
+}
+
+// Takes an unproven address away from the account that claimed it: the account keeps a placeholder in
+// the reserved .invalid domain (RFC 2606), unique by its id, so the address is free for its owner.
+export async function releaseUnprovenEmail(db: SqlDb, id: string, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ email: `${id}@unproven.invalid`, updatedAt: at })
+    .where('id', '=', id)
+    .where('emailUnproven', '=', true)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export function insertApiKey(

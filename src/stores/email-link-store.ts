@@ -45,6 +45,12 @@ export function emailLinkStore(db: SqlDb) {
       return row?.email;
     },
 
+    // The address of an unused, unexpired link, without using it (the page asks before signing in).
+    async peek(hash: string, now: Date): Promise<string | undefined> {
+      const row = await db.selectFrom('emailLinks').select('email').where('hash', '=', hash).where('usedAt', 'is', null).where('expiresAt', '>', now).executeTakeFirst();
+      return row?.email;
+    },
+
     // Requests older than any count or link needs.
     async prune(before: Date): Promise<void> {
       await db.deleteFrom('emailLinks').where('createdAt', '<', before).execute();

@@ -35,9 +35,27 @@ export function fileStore(db: Sql) {
     },
 
     // Written before the bytes, so every blob has a row that knows it (the sweep removes unfinished ones).
-    // `reserved`: the bytes the upload said it brings, held in the quota until it is stored.
-    async insertUploading(row: Pick<FileRow, 'id' | 'ownerId' | 'taskId' | 'filename' | 'mediaType' | 'storageKey' | 'createdAt'>, reserved: number, on: SqlDb = db): Promise<void> {
-      await on.insertInto('files').values({ ...row, status: 'uploading', size: String(reserved) }).execute();
+    // `reserved`: the bytes the upload said it brings, held in the quota until it is stored. False when
+    // the upload link has its file already, or the artifact part is kept already (unique keys): nothing
+    // is written then.
+    async insertUploading(
+      row: Pick<FileRow, 'id' | 'ownerId' | 'taskId' | 'filename' | 'mediaType' | 'storageKey' | 'createdAt'> & { uploadLinkId?: string | null; artifactPart?: string | null },
+      reserved: number,
+      on: SqlDb = db,
+    ): Promise<boolean> {
+      const inserted = await on
+        .insertInto('files')
+        .values({ ...row, status: 'uploading', size: String(reserved) })
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      return inserted !== undefined;
+    },
+
+    // The file kept from an artifact part of a task, if one is (stored or on its way in).
+    async byArtifactPart(taskId: string, artifactPart: string, on: SqlDb = db): Promise<FileRow | null> {
+      const row = await on.selectFrom('files').select(columns).where('taskId', '=', taskId).where('artifactPart', '=', artifactPart).executeTakeFirst();
+      return row ? rowOf(row) : null;
     },
 
     async markStored(id: string, done: { size: number; sha256: string; storedAt: Date }, on: SqlDb = db): Promise<FileRow | null> {

@@ -24,6 +24,26 @@ export async function insertCode(db: SqlDb, code: { hash: string; grantId: strin
   await db.insertInto('oauthCodes').values(code).execute();
 }
 
+// A code with its grant, read without spending it, so a request that fails its checks (another client's
+// code, a wrong verifier) leaves the rightful client's code usable.
+export async function peekCode(
+  db: SqlDb,
+  hash: string,
+): Promise<{ code: { grantId: string; redirectUri: string; codeChallenge: string; expiresAt: Date; usedAt: Date | null }; grant: GrantRow } | undefined> {
+  const code = await db.selectFrom('oauthCodes').select(['grantId', 'redirectUri', 'codeChallenge', 'expiresAt', 'usedAt']).where('hash', '=', hash).executeTakeFirst();
+  if (!code) return undefined;
+  const grant = (await db.selectFrom('oauthGrants').selectAll().where('id', '=', code.grantId).executeTakeFirstOrThrow()) as GrantRow;
+  return { code: code as { grantId: string; redirectUri: string; codeChallenge: string; expiresAt: Date; usedAt: Date | null }, grant };
+}
+
+// A refresh token with its grant, read without spending it (as peekCode).
+export async function peekRefreshToken(db: SqlDb, hash: string): Promise<{ grant: GrantRow; expiresAt: Date; usedAt: Date | null } | undefined> {
+  const token = await db.selectFrom('oauthTokens').select(['grantId', 'expiresAt', 'usedAt']).where('hash', '=', hash).where('kind', '=', 'refresh').executeTakeFirst();
+  if (!token) return undefined;
+  const grant = (await db.selectFrom('oauthGrants').selectAll().where('id', '=', token.grantId).executeTakeFirstOrThrow()) as GrantRow;
+  return { grant, expiresAt: token.expiresAt as Date, usedAt: token.usedAt as Date | null };
+}
+
 // Marks the code used if it was not: the code's row and grant when this call used it; `replayed` when it
 // had been used before (the caller revokes the grant).
 export async function useCode(
@@ -44,15 +64,6 @@ export async function useCode(
   }
   const grant = await db.selectFrom('oauthGrants').selectAll().where('id', '=', used.grantId).executeTakeFirstOrThrow();
   return { code: used, grant };
-}
-
-export function grantOfCode(db: SqlDb, hash: string): Promise<string | undefined> {
-  return db
-    .selectFrom('oauthCodes')
-    .select('grantId')
-    .where('hash', '=', hash)
-    .executeTakeFirst()
-    .then((row) => row?.grantId);
 }
 
 export async function insertTokens(db: SqlDb, tokens: Array<{ hash: string; grantId: string; kind: 'access' | 'refresh'; expiresAt: Date }>): Promise<void> {

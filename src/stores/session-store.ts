@@ -12,7 +12,7 @@ export interface SessionWithUser {
 
 export function sessionStore(db: SqlDb) {
   return {
-    async insert(row: Omit<SessionRow, 'revokedAt' | 'createdAt'> & { createdAt: Date }): Promise<void> {
+    async insert(row: Omit<SessionRow, 'revokedAt' | 'createdAt' | 'apiKeyId'> & { createdAt: Date; apiKeyId?: string | null }): Promise<void> {
       await db.insertInto('sessions').values(row).execute();
     },
 
@@ -22,13 +22,13 @@ export function sessionStore(db: SqlDb) {
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.userId')
         .selectAll('u')
-        .select(['s.id as sId', 's.userId as sUserId', 's.hash as sHash', 's.method as sMethod', 's.userAgent as sUserAgent', 's.createdAt as sCreatedAt', 's.lastSeenAt as sLastSeenAt', 's.expiresAt as sExpiresAt', 's.revokedAt as sRevokedAt'])
+        .select(['s.id as sId', 's.userId as sUserId', 's.hash as sHash', 's.method as sMethod', 's.userAgent as sUserAgent', 's.createdAt as sCreatedAt', 's.lastSeenAt as sLastSeenAt', 's.expiresAt as sExpiresAt', 's.revokedAt as sRevokedAt', 's.apiKeyId as sApiKeyId'])
         .where('s.hash', '=', hash)
         .executeTakeFirst();
       if (!row) return null;
-      const { sId, sUserId, sHash, sMethod, sUserAgent, sCreatedAt, sLastSeenAt, sExpiresAt, sRevokedAt, ...user } = row;
+      const { sId, sUserId, sHash, sMethod, sUserAgent, sCreatedAt, sLastSeenAt, sExpiresAt, sRevokedAt, sApiKeyId, ...user } = row;
       return {
-        session: { id: sId, userId: sUserId, hash: sHash, method: sMethod, userAgent: sUserAgent, createdAt: sCreatedAt, lastSeenAt: sLastSeenAt, expiresAt: sExpiresAt, revokedAt: sRevokedAt },
+        session: { id: sId, userId: sUserId, hash: sHash, method: sMethod, userAgent: sUserAgent, createdAt: sCreatedAt, lastSeenAt: sLastSeenAt, expiresAt: sExpiresAt, revokedAt: sRevokedAt, apiKeyId: sApiKeyId },
         user,
       };
     },
@@ -72,6 +72,12 @@ export function sessionStore(db: SqlDb) {
         .where('expiresAt', '>', at)
         .returning('id')
         .execute();
+      return rows.map((r) => r.id);
+    },
+
+    // Ends the open sessions made from an API key (the key was revoked); the ids, to announce.
+    async revokeMadeFromKey(apiKeyId: string, at: Date): Promise<string[]> {
+      const rows = await db.updateTable('sessions').set({ revokedAt: at }).where('apiKeyId', '=', apiKeyId).where('revokedAt', 'is', null).returning('id').execute();
       return rows.map((r) => r.id);
     },
 

@@ -25,6 +25,7 @@ import { deliverNotification } from '../jobs/specs/notification-deliver.js';
 import { a2aPush } from '../jobs/specs/a2a-push.js';
 import { mailSignInLink } from '../jobs/specs/email-sign-in-link.js';
 import { sweepFiles } from '../jobs/specs/files-sweep.js';
+import { keepArtifacts } from '../jobs/specs/a2a-keep-artifacts.js';
 
 export interface JobHandler<S extends z.ZodType = z.ZodType> {
   spec: JobSpec<S>;
@@ -64,4 +65,5 @@ export const handlers: JobHandler[] = [
   handle(a2aPush, (s, { pushId }) => s.a2aPushes.send(pushId)),
   handle(mailSignInLink, (s, { emailLinkId }) => s.emailLinks.send(emailLinkId)),
   handle(sweepFiles, (s) => s.files.sweep()),
+  handle(keepArtifacts, (s, { taskId }) => s.deliveries.a2a.keepArtifacts(taskId)),
 ];

@@ -3,10 +3,11 @@
 // quota of the agent's owner, SHA-256), and each part becomes {"$file": id, filename, mediaType}, so the
 // result refers to them and the task's result files are them. A url is the agent's to choose, so it is
 // fetched as its endpoint is called: the address policy inside the lookup, no redirects, the delivery
-// timeout; the size is bounded while the bytes stream into storage.
+// timeout; the size is bounded while the bytes stream into storage. This runs in the job
+// a2a.keep-artifacts, never in the request that brought the agent's report.
 import { Readable } from 'node:stream';
 import { AppError } from '../../errors.js';
-import type { FileView, Upload } from '../../services/files.js';
+import { PartInFlightError, type FileView, type Upload } from '../../services/files.js';
 import { MAX_REFS } from '../../services/task-files.js';
 import { guardedDownload } from '../guarded-request.js';
 
@@ -14,8 +15,9 @@ import { guardedDownload } from '../guarded-request.js';
 export class ArtifactFileError extends Error {}
 
 export interface ArtifactFileOptions {
-  // Stores one file for the task.
-  keep(upload: Upload): Promise<FileView>;
+  // Stores the file of one part (`where`: artifacts[a].parts[p]) for the task, fetching it only when the
+  // part is not kept already.
+  keep(where: string, fetchUpload: () => Promise<Upload>): Promise<FileView>;
   timeoutMs: number;
   allowPrivate: boolean;
 }
@@ -24,6 +26,13 @@ type WirePart = Record<string, unknown> & { raw?: unknown; url?: unknown; filena
 
 const isFilePart = (part: unknown): part is WirePart =>
   typeof part === 'object' && part !== null && (typeof (part as WirePart).raw === 'string' || typeof (part as WirePart).url === 'string');
+
+// Whether any part of the artifacts is a file to keep (else the result is taken as it is, at once).
+export const hasFileParts = (artifacts: unknown[]): boolean =>
+  artifacts.some((a) => {
+    const parts = (a as { parts?: unknown } | null)?.parts;
+    return Array.isArray(parts) && parts.some(isFilePart);
+  });
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -60,11 +69,13 @@ export async function keepArtifactFiles(
   const one = async (part: WirePart, where: string): Promise<Record<string, unknown>> => {
     const filename = text(part.filename) || where;
     try {
-      const file = await opts.keep({ filename, ...(await bodyOf(part, opts)) });
+      const file = await opts.keep(where, async () => ({ filename, ...(await bodyOf(part, opts)) }));
       kept.push(file.id);
       const { raw: _raw, url: _url, ...rest } = part;
       return { ...rest, $file: file.id, filename: file.filename, mediaType: file.mediaType };
     } catch (error) {
+      // Another run is storing this part: not the agent's fault, the job comes back.
+      if (error instanceof PartInFlightError) throw error;
       const why = error instanceof ArtifactFileError || error instanceof AppError ? error.message : error instanceof Error ? error.message : String(error);
       throw new ArtifactFileError(`the agent's file ${JSON.stringify(filename)} (${where}) could not be kept: ${why}`);
     }
@@ -84,7 +95,9 @@ export async function keepArtifactFiles(
     }
     return { artifacts: out, kept };
   } catch (error) {
-    for (const id of kept) await opts.discard(id);
+    // The task fails with the reason: what was kept for it is of no use. (Parts another run is storing
+    // stay: that run, or the next, completes the task with them.)
+    if (error instanceof ArtifactFileError) for (const id of kept) await opts.discard(id);
     throw error;
   }
 }

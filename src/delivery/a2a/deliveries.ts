@@ -17,17 +17,18 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { jobCall } from '../../stores/job-store.js';
 import { deliveriesOfType, dropDelivery, hasA2ALink, insertDelivery, removeUnattempted } from '../../stores/delivery-store.js';
-import { countPoll, linkOf, saveLink } from '../../stores/a2a-link-store.js';
-import { findTask, lastMoveActor } from '../../stores/task-store.js';
+import { completedArtifacts, countPoll, linkOf, saveCompletedArtifacts, saveLink } from '../../stores/a2a-link-store.js';
+import { findTask, lastMoveActor, taskWithAgentOwner } from '../../stores/task-store.js';
 import { agentById } from '../../stores/agent-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
+import { keepArtifacts as keepArtifactsJob } from '../../jobs/specs/a2a-keep-artifacts.js';
 import { isIssuedToken, tokenMatches } from '../../services/task-token.js';
 import { isTerminal } from '../../services/task-states.js';
 import type { TaskService } from '../../services/tasks/index.js';
 import type { FileService } from '../../services/files.js';
 import { taskFiles } from '../../services/task-files.js';
 import type { DeliveredFile } from '../payload.js';
-import { ArtifactFileError, keepArtifactFiles } from './artifact-files.js';
+import { ArtifactFileError, hasFileParts, keepArtifactFiles } from './artifact-files.js';
 import type { WebhookResult } from '../http-client.js';
 import { a2aClient, type Exchange } from './client.js';
 import { fromMessage, fromTask, isFinal, isWorking, needsInput, type RemoteState } from './remote.js';
@@ -82,6 +83,12 @@ function isPermanent(error: unknown): boolean {
   if (!(error instanceof A2AError)) return false;
   return !['A2AError', 'InternalError'].includes(error.name);
 }
+
+// A move the task's state no longer allows (a late or repeated report) is ignored.
+const ignoreConflict = (error: unknown) => {
+  if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'UNAUTHENTICATED')) return null;
+  throw error;
+};
 
 const describe = (error: unknown) => (error instanceof A2AError ? `${error.name}: ${error.message}` : error instanceof Error ? error.message : String(error));
 
@@ -161,36 +168,19 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
     }
     const token = tasks.tokenFor(task);
     if (!token) return;
-    const ignoreConflict = (error: unknown) => {
-      if (error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'UNAUTHENTICATED')) return null;
-      throw error;
-    };
     if (task.status === 'matched') await tasks.markDelivered(taskId);
     const s = remote.state;
     if (s === TaskState.TASK_STATE_COMPLETED) {
       // A status update does not carry the artifacts: read the task for them.
       if (remote.artifacts === null) return schedulePoll(task, 'now');
-      let kept: Awaited<ReturnType<typeof keepArtifactFiles>>;
-      try {
-        kept = await keepArtifactFiles(remote.artifacts, {
-          keep: (upload) => files.keepForTask(agent.ownerId, taskId, upload),
-          discard: files.discard,
-          timeoutMs: config.deliveryTimeoutMs,
-          allowPrivate: config.allowPrivateEndpoints,
-        });
-      } catch (error) {
-        if (!(error instanceof ArtifactFileError)) throw error;
-        await tasks.callback(taskId, { taskToken: token, error: error.message.slice(0, 10_000) }).catch(ignoreConflict);
+      if (!hasFileParts(remote.artifacts)) {
+        await tasks.callback(taskId, { taskToken: token, result: { artifacts: remote.artifacts } }).catch(ignoreConflict);
         return;
       }
-      let taken = null;
-      try {
-        taken = await tasks.callback(taskId, { taskToken: token, result: { artifacts: kept.artifacts } }).catch(ignoreConflict);
-      } finally {
-        // Not taken (another report of the same completion got there first, or the result was refused):
-        // these files belong to no result.
-        if (taken === null) for (const id of kept.kept) await files.discard(id);
-      }
+      // Files to fetch and store: in the job a2a.keep-artifacts, not here (a push's request, a delivery's
+      // attempt). The reply and a push of the same completion both get here; the first one's artifacts
+      // are kept, and the job completes the task.
+      await saveCompletedArtifacts(deps.sql, taskId, remote.artifacts, jobCall(keepArtifactsJob, { taskId }, { jobKeyMode: 'preserve_run_at' }));
     } else if (s === TaskState.TASK_STATE_CANCELED) {
       await tasks.cancelledByAgent(taskId, (remote.text ?? 'the agent cancelled the task').slice(0, 500));
     } else if (s === TaskState.TASK_STATE_FAILED || s === TaskState.TASK_STATE_REJECTED) {
@@ -206,7 +196,38 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
     }
   }
 
+  // Job a2a.keep-artifacts: stores the file parts of the saved completion's artifacts (each part once,
+  // whichever run gets to it first), then completes the task with references to them, or fails it with
+  // the reason a part could not be kept. A part another run is storing right now makes this run fail,
+  // and the job comes back to it.
+  async function keepArtifacts(taskId: string): Promise<void> {
+    const task = await taskWithAgentOwner(deps.sql, taskId);
+    if (!task?.agent || isTerminal(task.status)) return;
+    const artifacts = await completedArtifacts(deps.sql, taskId);
+    const token = tasks.tokenFor(task);
+    if (!artifacts || !token) return;
+    const ownerId = task.agent.ownerId;
+    let kept: Awaited<ReturnType<typeof keepArtifactFiles>>;
+    try {
+      kept = await keepArtifactFiles(artifacts, {
+        keep: (where, fetchUpload) => files.keepArtifactPart(ownerId, taskId, where, fetchUpload),
+        discard: files.discard,
+        timeoutMs: config.deliveryTimeoutMs,
+        allowPrivate: config.allowPrivateEndpoints,
+      });
+    } catch (error) {
+      if (!(error instanceof ArtifactFileError)) throw error;
+      await tasks.callback(taskId, { taskToken: token, error: error.message.slice(0, 10_000) }).catch(ignoreConflict);
+      return;
+    }
+    // A conflict: the task moved on meanwhile (cancelled, expired). Its files are the task's and go with
+    // it (the retention sweep); another run's result would have named these same files.
+    await tasks.callback(taskId, { taskToken: token, result: { artifacts: kept.artifacts } }).catch(ignoreConflict);
+  }
+
   return {
+    keepArtifacts,
+
     // One attempt of a delivery to an A2A agent (the delivery job's branch for such agents).
     async attempt({ delivery, task, agent }: A2AAttempt, jobId: string): Promise<void> {
       const wanted: Record<string, readonly string[]> = {

@@ -97,6 +97,7 @@ export type A2ATaskLink = {
     remoteTaskId: string;
     remoteContextId: string;
     polls: Generated<number>;
+    artifacts: unknown | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };
@@ -253,6 +254,16 @@ export type File = {
     storageKey: string;
     createdAt: Timestamp;
     storedAt: Timestamp | null;
+    artifactPart: string | null;
+    uploadLinkId: string | null;
+};
+export type FileUploadLink = {
+    id: string;
+    userId: string;
+    credentialKind: string;
+    credentialId: string | null;
+    expiresAt: Timestamp;
+    createdAt: Timestamp;
 };
 export type IdempotencyRecord = {
     userId: string;
@@ -364,6 +375,7 @@ export type Session = {
     lastSeenAt: Timestamp;
     expiresAt: Timestamp;
     revokedAt: Timestamp | null;
+    apiKeyId: string | null;
 };
 export type Task = {
     id: string;
@@ -437,6 +449,7 @@ export type User = {
     notificationUrl: string | null;
     notificationSecretEnc: string | null;
     emailVerifiedAt: Timestamp | null;
+    emailUnproven: Generated<boolean>;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };
@@ -466,6 +479,7 @@ export type DB = {
     deliveries: Delivery;
     deliveryAttempts: DeliveryAttempt;
     emailLinks: EmailLink;
+    fileUploadLinks: FileUploadLink;
     files: File;
     idempotencyRecords: IdempotencyRecord;
     notifications: Notification;
