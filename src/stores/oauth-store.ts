@@ -32,16 +32,16 @@ export async function peekCode(
 ): Promise<{ code: { grantId: string; redirectUri: string; codeChallenge: string; expiresAt: Date; usedAt: Date | null }; grant: GrantRow } | undefined> {
   const code = await db.selectFrom('oauthCodes').select(['grantId', 'redirectUri', 'codeChallenge', 'expiresAt', 'usedAt']).where('hash', '=', hash).executeTakeFirst();
   if (!code) return undefined;
-  const grant = (await db.selectFrom('oauthGrants').selectAll().where('id', '=', code.grantId).executeTakeFirstOrThrow()) as GrantRow;
-  return { code: code as { grantId: string; redirectUri: string; codeChallenge: string; expiresAt: Date; usedAt: Date | null }, grant };
+  const grant = await db.selectFrom('oauthGrants').selectAll().where('id', '=', code.grantId).executeTakeFirstOrThrow();
+  return { code, grant };
 }
 
 // A refresh token with its grant, read without spending it (as peekCode).
 export async function peekRefreshToken(db: SqlDb, hash: string): Promise<{ grant: GrantRow; expiresAt: Date; usedAt: Date | null } | undefined> {
   const token = await db.selectFrom('oauthTokens').select(['grantId', 'expiresAt', 'usedAt']).where('hash', '=', hash).where('kind', '=', 'refresh').executeTakeFirst();
   if (!token) return undefined;
-  const grant = (await db.selectFrom('oauthGrants').selectAll().where('id', '=', token.grantId).executeTakeFirstOrThrow()) as GrantRow;
-  return { grant, expiresAt: token.expiresAt as Date, usedAt: token.usedAt as Date | null };
+  const grant = await db.selectFrom('oauthGrants').selectAll().where('id', '=', token.grantId).executeTakeFirstOrThrow();
+  return { grant, expiresAt: token.expiresAt, usedAt: token.usedAt };
 }
 
 // Marks the code used if it was not: the code's row and grant when this call used it; `replayed` when it
