@@ -5,7 +5,8 @@
 import { A2A_V1_METHODS } from '../src/a2a/route.js';
 
 export type Send = (method: string, path: string, init?: { body?: string; headers?: Record<string, string>; auth?: boolean; timeoutMs?: number }) => Promise<{ status: number; text: string }>;
-export type Judge = (target: string, name: string, status: number, text: string, opts?: { graphql?: boolean; jsonRpc?: boolean }) => void;
+// graphql, jsonRpc, oauth: the protocol's own error shape, which names no `field` in a 400.
+export type Judge = (target: string, name: string, status: number, text: string, opts?: { graphql?: boolean; jsonRpc?: boolean; oauth?: boolean }) => void;
 
 export interface ProtocolFuzz {
   send: Send;
@@ -16,6 +17,8 @@ export interface ProtocolFuzz {
   slug: string;
   taskId: string;
   taskToken: string | null;
+  // The values one method or argument gets (all of them, or a few in the fuzz's quick mode).
+  some?: <T>(list: readonly T[]) => readonly T[];
 }
 
 const NUL = '\u0000';
@@ -53,6 +56,11 @@ const envelopes: Record<string, string> = {
   'id an object': JSON.stringify({ jsonrpc: '2.0', id: {}, method: 'GetTask', params: { id: 'x' } }),
   'params a list': JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: [1] }),
   'an unknown method': rpc('tasks/explode', {}),
+  // Names of Object.prototype: a lookup that sees them finds a function, not a method.
+  'method __proto__': rpc('__proto__', {}),
+  'method constructor': rpc('constructor', {}),
+  'method toString': rpc('toString', {}),
+  'method hasOwnProperty': rpc('hasOwnProperty', {}),
   'nested 5 000 deep': '{"a":'.repeat(5000) + '1' + '}'.repeat(5000),
 };
 
@@ -91,7 +99,7 @@ async function fuzzA2A(f: ProtocolFuzz) {
         f.judge(target, `envelope: ${name}`, res.status, res.text, { jsonRpc: true });
       }
       for (const method of methods) {
-        for (const [name, params] of Object.entries(hostileParams)) {
+        for (const [name, params] of (f.some ?? ((l) => l))(Object.entries(hostileParams))) {
           if (!f.budgetLeft()) return;
           // A streaming method that starts a stream is cut after a moment: only its first answer matters.
           const res = await f.send('POST', path, { body: rpc(method, params), headers, timeoutMs: 3000 });
@@ -156,6 +164,8 @@ async function fuzzMcp(f: ProtocolFuzz) {
     'tools/call arguments a list': { body: rpc('tools/call', { name: 'get_task', arguments: [1] }) },
     'tools/call name a number': { body: rpc('tools/call', { name: 5 }) },
     'tools/call an unknown tool': { body: rpc('tools/call', { name: `no_such_tool${NUL}`, arguments: {} }) },
+    'tools/call a tool named constructor': { body: rpc('tools/call', { name: 'constructor', arguments: {} }) },
+    'tools/call a tool named __proto__': { body: rpc('tools/call', { name: '__proto__', arguments: { constructor: 1, __proto__: { a: 1 } } }) },
     'tools/call _meta a string': { body: rpc('tools/call', { name: 'get_task', arguments: { id: 'x' }, _meta: 'x' }) },
     'an unknown method': { body: rpc('resources/explode', {}) },
     'a notification only': { body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) },
@@ -174,7 +184,7 @@ async function fuzzMcp(f: ProtocolFuzz) {
   const values: Record<string, unknown> = { null: null, 'a number': 1e308, 'a string': 'text', 'an object': { a: 1 }, 'a list': [null], 'a NUL': `a${NUL}`, 'a long string': 'x'.repeat(100_000) };
   for (const tool of tools) {
     for (const argument of [...Object.keys(tool.inputSchema?.properties ?? {}), 'notAnArgument']) {
-      for (const [name, value] of Object.entries(values)) {
+      for (const [name, value] of (f.some ?? ((l) => l))(Object.entries(values))) {
         if (!f.budgetLeft()) return;
         const res = await f.send('POST', '/mcp', { body: rpc('tools/call', { name: tool.name, arguments: { [argument]: value } }), headers });
         f.judge(`MCP tool ${tool.name}`, `${argument}: ${name}`, res.status, res.text, { jsonRpc: true });

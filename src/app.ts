@@ -133,7 +133,7 @@ export async function createApp(opts: {
     metricsToken: config.metricsToken,
     draining: () => draining,
     databaseReachable: () => answersQueries(database.prisma),
-    serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null }),
+    serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null, stripe: config.stripe.secretKey !== null }),
     graphiql: config.env !== 'production',
     streams,
     baseUrl: () => deps.urls.base,

@@ -90,6 +90,8 @@ const schema = z.object({
   A2A_BLOCKING_WAIT_MS: z.coerce.number().int().min(0).max(300_000).default(30_000),
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(1000),
   STRIPE_SECRET_KEY: z.string().optional(),
+  // The key the dashboard gives Stripe.js (publishable: safe in the page). Set with STRIPE_SECRET_KEY.
+  STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe publishable key (pk_test_… or pk_live_…)').optional(),
   // The simulated processor moves no money and confirms holds on request, so production refuses it
   // unless the operator asks for it by this name (a staging copy, a load test).
   ALLOW_SIMULATED_PAYMENTS: bool.default(false),
@@ -181,6 +183,7 @@ function toConfig(env: z.infer<typeof schema>) {
     platformFeeBps: env.PLATFORM_FEE_BPS,
     stripe: {
       secretKey: env.STRIPE_SECRET_KEY ?? null,
+      publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null,
       allowSimulated: env.ALLOW_SIMULATED_PAYMENTS,
       webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? null,
       apiHost: env.STRIPE_API_HOST ?? null,
@@ -258,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.stripe.secretKey && !config.stripe.webhookSecret) {
     throw new ConfigError('STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY');
   }
+  checkStripeKeys(config.stripe);
   if (config.env === 'production' && !config.stripe.secretKey && !config.stripe.allowSimulated) {
     throw new ConfigError(
       'STRIPE_SECRET_KEY: required in production; set ALLOW_SIMULATED_PAYMENTS=true to run the simulated payment processor (for testing only, it moves no money)',
@@ -280,4 +284,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 export function baseUrlOf(config: Config, boundPort: number): string {
   return config.publicBaseUrl ?? `http://localhost:${boundPort}`;
+}
+
+// The dashboard confirms holds with Stripe.js under the publishable key, the service places them under the
+// secret key: both belong to one account and one mode, or every confirmation would fail at Stripe.
+function checkStripeKeys(stripe: { secretKey: string | null; publishableKey: string | null }): void {
+  if (Boolean(stripe.secretKey) !== Boolean(stripe.publishableKey)) {
+    throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY: set both or neither');
+  }
+  if (!stripe.secretKey || !stripe.publishableKey) return;
+  const secretMode = /^(sk|rk)_(test|live)_/.exec(stripe.secretKey)?.[2];
+  const publishableMode = /^pk_(test|live)_/.exec(stripe.publishableKey)?.[1];
+  if (secretMode !== publishableMode) {
+    throw new ConfigError(`STRIPE_PUBLISHABLE_KEY: a ${publishableMode} key does not go with a ${secretMode ?? 'non-standard'} STRIPE_SECRET_KEY; use keys of one mode (pk_test_ with sk_test_, pk_live_ with sk_live_)`);
+  }
 }

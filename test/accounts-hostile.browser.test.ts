@@ -91,6 +91,9 @@ describe.skipIf(!present)('signing in against an attacker', () => {
     await mallory.page.getByLabel('Email').fill('victim@example.com');
     await mallory.page.getByRole('button', { name: 'Create account with a passkey' }).click();
     await mallory.page.waitForURL(`${site}/account`);
+    // The account page says the address is only claimed, and offers to prove it.
+    await expect.poll(() => mallory.page.getByText('Your address is not proven yet.', { exact: false }).isVisible()).toBe(true);
+    await expect.poll(() => mallory.page.getByRole('button', { name: 'Email me a link to prove it' }).isVisible()).toBe(true);
     const claimed = await whoIsSignedIn(mallory.page);
     expect(claimed).toMatchObject({ email: 'victim@example.com', name: 'Mallory' });
 
@@ -107,6 +110,9 @@ describe.skipIf(!present)('signing in against an attacker', () => {
     expect(await server.sql.selectFrom('passkeys').select('id').where('userId', '=', owner!.id).execute()).toEqual([]);
     const row = await server.sql.selectFrom('users').select(['emailVerifiedAt', 'emailUnproven']).where('id', '=', owner!.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ emailVerifiedAt: expect.any(Date), emailUnproven: false });
+    await victim.page.goto(`${site}/account`);
+    await expect.poll(() => victim.page.getByRole('heading', { name: 'Passkeys' }).isVisible()).toBe(true);
+    expect(await victim.page.getByText('Your address is not proven yet.', { exact: false }).count()).toBe(0);
 
     // Mallory's passkey signs in to Mallory's account, which no longer holds the address.
     await mallory.page.getByRole('button', { name: 'Sign out', exact: true }).click();

@@ -221,6 +221,8 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.waitForURL(/\/tasks\/tsk_\w+$/);
     const taskId = page.url().split('/').pop()!;
 
+    // The card hold waits for the requester: the simulated processor's test form confirms it.
+    await page.getByRole('button', { name: 'Confirm test payment' }).click();
     // The card hold was confirmed (simulated processor) so the task reached the agent; it now runs.
     const [delivery] = await translatorAgent.waitFor(1);
     expect(delivery!.body).toMatchObject({ taskId, title: 'Translate a greeting', input: { text: 'Good morning', tone: 'formal' } });
@@ -589,6 +591,9 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await page.keyboard.type('Thank you');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/tasks\/tsk_\w+$/);
+    // The card hold's test form, by keyboard too.
+    await tabTo(page, page.getByRole('button', { name: 'Confirm test payment' }));
+    await page.keyboard.press('Enter');
     const status = page.locator('.status-line');
     await status.getByText('in progress').waitFor();
 

@@ -2,6 +2,7 @@
 // and on PostgreSQL, with camelCase names mapped to the snake_case columns both ways.
 import { sql } from 'kysely';
 import { expect } from 'vitest';
+import { compiledStatement } from '../src/db/compiled-statement.js';
 import { enqueue } from '../src/stores/job-store.js';
 import { deliverNotification } from '../src/jobs/specs/notification-deliver.js';
 import { test } from './support/fixtures.js';
@@ -43,4 +44,18 @@ test('a job enqueued in a Kysely transaction exists exactly when the transaction
   expect(await jobs()).toBe(before);
   await server.sql.transaction().execute((tx) => enqueue(tx, deliverNotification, payload));
   expect(await jobs()).toBe(before + 1);
+});
+
+test('a statement compiled once runs with each call\'s values, on the database and in a transaction', async ({ server }) => {
+  const a = await server.createUser();
+  const b = await server.createUser();
+  const byId = compiledStatement<{ id: string }, { id: string; isAdmin: boolean }>((db, param) =>
+    db.selectFrom('users').select(['id', 'isAdmin']).where('id', '=', param<string>('id')).where('isAdmin', '=', false),
+  );
+  expect((await byId.run(server.sql, { id: a.id })).rows).toEqual([{ id: a.id, isAdmin: false }]);
+  expect((await byId.run(server.sql, { id: b.id })).rows).toEqual([{ id: b.id, isAdmin: false }]);
+  expect(await server.sql.transaction().execute(async (tx) => (await byId.run(tx, { id: a.id })).rows[0]?.id)).toBe(a.id);
+  // The fixed value stays a parameter of its own; the text is the one Kysely builds per call.
+  expect(byId.sql(server.sql)).toBe(server.sql.selectFrom('users').select(['id', 'isAdmin']).where('id', '=', a.id).where('isAdmin', '=', false).compile().sql);
+  await expect(byId.run(server.sql, {} as { id: string })).rejects.toThrow('no value for id');
 });

@@ -108,9 +108,12 @@ describe('an address claimed by a passkey sign-up', () => {
     const signedUp = await signUp(carol, 'Carol', 'carol@example.com');
     const carolId = signedUp.body.data.user.id as string;
     const cookie = cookieOf(signedUp);
+    const proof = async (session: string) => (await server.api.post('/graphql', { headers: { cookie: session, ...browser }, body: { query: '{ me { emailProven } }' } })).body.data.me.emailProven;
+    expect(await proof(cookie)).toBe(false);
     const proven = await server.api.post('/v1/auth/email-link/sign-in', { body: { token: await linkTokenFor('carol@example.com') }, headers: { cookie, ...browser } });
     expect(proven.body.data).toMatchObject({ created: false, user: { id: carolId, email: 'carol@example.com', name: 'Carol' } });
     expect(await server.sql.selectFrom('users').select(['emailUnproven', 'emailVerifiedAt']).where('id', '=', carolId).executeTakeFirstOrThrow()).toMatchObject({ emailUnproven: false, emailVerifiedAt: expect.any(Date) });
+    expect(await proof(cookieOf(proven))).toBe(true);
     // Proven: a link opened anywhere now signs in to Carol's account, with her passkey still on it.
     const elsewhere = await server.api.post('/v1/auth/email-link/sign-in', { body: { token: await linkTokenFor('carol@example.com') }, headers: browser });
     expect(elsewhere.body.data).toMatchObject({ created: false, user: { id: carolId } });

@@ -10,6 +10,10 @@
 //     to completed with a conditional update.
 // Not here: routing, payments, limits, validation beyond the minimum, retries with backoff, events.
 //
+// For the cost ledger (bench/ledger.ts): GET /ledger/bare answers before any routing, GET /ledger/auth
+// looks the key up and answers; with WORKERS_START=later the workers start on POST /ledger/workers/start
+// and stop (after their current job) on POST /ledger/workers/stop.
+//
 //   DATABASE_URL=… PORT=… AGENT_URL=… WEBHOOK_SECRET=whsec_… API_KEY=… node --import tsx bench/floor/server.ts
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -96,14 +100,37 @@ async function callback(id: string, req: http.IncomingMessage, res: http.ServerR
   answer(res, 200, { data: { id, status: 'completed' } });
 }
 
+async function authOnly(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  const owner = key ? (await pool.query<{ user_id: string }>('SELECT user_id FROM floor.api_keys WHERE key_hash = $1', [sha256(key)])).rows[0] : undefined;
+  if (!owner) return answer(res, 401, { error: { code: 'UNAUTHENTICATED' } });
+  answer(res, 200, { data: [], nextCursor: null });
+}
+
+const bare = JSON.stringify({ data: [], nextCursor: null });
+let working = false;
+// Workers of an earlier start end when they see a new generation.
+let generation = 0;
 const server = http.createServer((req, res) => {
+  if (req.url === '/ledger/bare') return void res.writeHead(200, { 'content-type': 'application/json' }).end(bare);
+  if (req.method === 'POST' && (req.url === '/ledger/workers/start' || req.url === '/ledger/workers/stop')) {
+    const start = req.url.endsWith('start');
+    if (start && !working) startWorkers();
+    if (!start) {
+      working = false;
+      generation++;
+    }
+    return void res.writeHead(204).end();
+  }
   const callbackMatch = /^\/v1\/tasks\/([^/]+)\/callback$/.exec(req.url ?? '');
   const work =
     req.method === 'POST' && req.url === '/v1/tasks'
       ? createTask(req, res)
       : req.method === 'POST' && callbackMatch
         ? callback(callbackMatch[1]!, req, res)
-        : req.url === '/readyz'
+        : req.url === '/ledger/auth'
+          ? authOnly(req, res)
+          : req.url === '/readyz'
           ? Promise.resolve(answer(res, 200, { ok: true }))
           : Promise.resolve(answer(res, 404, { error: { code: 'NOT_FOUND' } }));
   work.catch((error: Error) => {
@@ -179,10 +206,10 @@ async function runOne(): Promise<boolean> {
 }
 
 let wake: () => void = () => {};
-async function worker(): Promise<void> {
-  for (;;) {
+async function worker(own: number): Promise<void> {
+  while (own === generation) {
     try {
-      while (await runOne());
+      while (own === generation && (await runOne()));
     } catch (error) {
       console.error(`floor worker: ${(error as Error).message}`);
     }
@@ -207,6 +234,11 @@ listener.on('notification', () => {
   wake = () => {};
   waiting();
 });
-for (let i = 0; i < workers; i++) void worker();
+function startWorkers(): void {
+  working = true;
+  const own = ++generation;
+  for (let i = 0; i < workers; i++) void worker(own);
+}
+if (process.env.WORKERS_START !== 'later') startWorkers();
 server.listen(port, '127.0.0.1');
 process.on('SIGTERM', () => process.exit(0));

@@ -200,6 +200,8 @@ export function accountRoutes(opts: {
         const context = currentRequest();
         if (context && auth?.viewer) context.principalId = auth.viewer.id;
         const params = hit.pattern.exec(url.pathname)!.slice(1).map((p) => decodeURIComponent(p));
+        // An id is plain text of modest length: a NUL would fail in the database, not as a missing row.
+        if (params.some((p) => p.length > 200 || [...p].some((c) => c.charCodeAt(0) < 0x20))) throw invalid('id', 'the id is not valid: no control characters, at most 200 characters');
         await hit.run({ req, res, params, auth, body: await jsonBody(req) });
       } catch (error) {
         if (error instanceof AppError) return sendAppError(res, error);

@@ -24,6 +24,8 @@ export interface Authentication {
   expiresAt?: Date;
 }
 
+const SESSION_HEADER = new RegExp(`^${SESSION_SCHEME} (\\S+)$`);
+
 const anonymous = (authError: string | null = null): Authentication => ({ viewer: null, authError, principal: null, scopes: allScopes });
 
 // `path`: where the credential is used; an app's access token is good only at the resource it was issued for.
@@ -33,7 +35,7 @@ export async function authenticate(
   path: string,
 ): Promise<Authentication> {
   if (!header) return anonymous();
-  const session = new RegExp(`^${SESSION_SCHEME} (\\S+)$`).exec(header);
+  const session = SESSION_HEADER.exec(header);
   if (session?.[1] && deps.sessions) {
     // A session that ended leaves the browser signed out, not in error: public pages keep working and
     // pages that need a user answer 401 as for anyone signed out.

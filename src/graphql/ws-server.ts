@@ -4,6 +4,7 @@
 import type http from 'node:http';
 import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
+import { BODY_LIMIT_BYTES } from '../http/body.js';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Authentication } from '../auth/authenticate.js';
 import type { Logger } from '../logger.js';
@@ -53,7 +54,8 @@ export function startWebSocketServer(opts: {
     for (const slot of slotsOf.get(socket)?.values() ?? []) slot.release();
     slotsOf.delete(socket);
   };
-  const wss = new WebSocketServer({ server: opts.server, path: '/graphql' });
+  // A message is bounded like a request body (ws's default is 100 MiB, buffered whole before it is read).
+  const wss = new WebSocketServer({ server: opts.server, path: '/graphql', maxPayload: BODY_LIMIT_BYTES });
   const disposable = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,

@@ -18,7 +18,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 // The dashboard's client-side routes (web/src/router.ts); anything else falls through to a 404.
-const PAGES = [/^\/$/, /^\/sign-in$/, /^\/sign-in\/email$/, /^\/sign-up$/, /^\/oauth\/authorize$/, /^\/account$/, /^\/agents\/[^/]+$/, /^\/tasks(\/[^/]+)?$/, /^\/my\/agents(\/[^/]+)?$/];
+const PAGES = [/^\/$/, /^\/sign-in$/, /^\/sign-in\/email$/, /^\/sign-up$/, /^\/oauth\/authorize$/, /^\/account$/, /^\/agents\/[^/]+$/, /^\/tasks(\/[^/]+)?$/, /^\/my\/agents(\/[^/]+)?$/, /^\/billing(\/payouts)?$/];
 const ROOT_FILES = new Set(['/favicon.svg']);
 
 // The dashboard page's own limits on what it may load and who may frame it: scripts, styles and
@@ -27,33 +27,45 @@ const ROOT_FILES = new Set(['/favicon.svg']);
 // send what it reads to another host. 'unsafe-eval' is for the task form: its validator (ajv, as
 // react-jsonschema-form uses it) compiles the agent's inputSchema into a function; inline scripts stay
 // refused.
-const PAGE_SECURITY_HEADERS = {
-  'content-security-policy': [
-    "default-src 'self'",
-    "script-src 'self' 'unsafe-eval'",
-    "style-src 'self'",
-    // Agents' icons (from their A2A cards) live on their own hosts.
-    // blob: for previews of a task's images and audio, read with the credential (components/FileList.tsx).
-    "img-src 'self' data: https: blob:",
-    "media-src 'self' blob:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'same-origin',
-};
+// With Stripe, the page also loads Stripe.js from Stripe and lets it do its work, and nothing more of
+// Stripe than that (Stripe's own list): its script (js.stripe.com), its frames (the Payment Element on
+// js.stripe.com, 3-D Secure through hooks.stripe.com) and its API (api.stripe.com).
+const STRIPE_SOURCES = { script: 'https://js.stripe.com', frame: 'https://js.stripe.com https://hooks.stripe.com', connect: 'https://api.stripe.com' };
+
+export function pageSecurityHeaders(opts: { stripe: boolean }): Record<string, string> {
+  const stripe = (sources: string) => (opts.stripe ? ` ${sources}` : '');
+  return {
+    'content-security-policy': [
+      "default-src 'self'",
+      `script-src 'self' 'unsafe-eval'${stripe(STRIPE_SOURCES.script)}`,
+      "style-src 'self'",
+      // Agents' icons (from their A2A cards) live on their own hosts.
+      // blob: for previews of a task's images and audio, read with the credential (components/FileList.tsx).
+      "img-src 'self' data: https: blob:",
+      "media-src 'self' blob:",
+      `connect-src 'self'${stripe(STRIPE_SOURCES.connect)}`,
+      ...(opts.stripe ? [`frame-src ${STRIPE_SOURCES.frame}`] : []),
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'same-origin',
+  };
+}
 
 export interface StaticOptions {
   dir: string;
   // Tells the sign-in page whether access tokens of an identity provider are accepted.
   jwtSignIn: boolean;
+  // Payments through Stripe: the page's policy lets Stripe.js in.
+  stripe?: boolean;
 }
 
 export function createStaticHandler(opts: StaticOptions) {
   const root = path.resolve(opts.dir);
+  const securityHeaders = pageSecurityHeaders({ stripe: opts.stripe ?? false });
   let index: Promise<string | null> | null = null;
 
   function indexHtml(): Promise<string | null> {
@@ -95,7 +107,7 @@ export function createStaticHandler(opts: StaticOptions) {
       sendError(res, { code: 'NOT_FOUND', message: 'the dashboard is not built; run: npm run build:web' });
       return true;
     }
-    send(req, res, Buffer.from(html), CONTENT_TYPES['.html']!, 'no-cache', PAGE_SECURITY_HEADERS, page ? 200 : 404);
+    send(req, res, Buffer.from(html), CONTENT_TYPES['.html']!, 'no-cache', securityHeaders, page ? 200 : 404);
     return true;
   };
 }

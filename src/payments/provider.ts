@@ -12,6 +12,10 @@ export type AuthorizeResult =
   | { status: 'requires_confirmation'; intentId: string; clientSecret: string }
   | { status: 'declined'; intentId: string | null; message: string };
 
+// Where a payout account stands at the processor: details still to give, given and being checked, or able
+// to receive transfers.
+export type PayoutAccountState = 'details_needed' | 'pending' | 'enabled';
+
 export type ChargeResult = { status: 'succeeded'; intentId: string } | { status: 'declined'; message: string };
 
 export interface PaymentProvider {
@@ -37,8 +41,12 @@ export interface PaymentProvider {
   }): Promise<AuthorizeResult>;
   // The card a hold was placed on (its PaymentIntent's payment method), or null when it has none yet.
   holdCard(intentId: string): Promise<CardSummary | null>;
+  // The client secret of a hold placed under `idempotencyKey`, for the requester's client library to
+  // confirm it (again, after a decline or an abandoned attempt). The service never stores it.
+  holdClientSecret(input: { intentId: string; idempotencyKey: string }): Promise<string>;
   // Capturing an already captured hold succeeds; capturing a cancelled one throws a non-retryable ProviderError.
-  capture(input: { intentId: string; idempotencyKey: string }): Promise<void>;
+  // Answers the processor's receipt page of the charge, where it has one.
+  capture(input: { intentId: string; idempotencyKey: string }): Promise<{ receiptUrl: string | null }>;
   // Cancels the PaymentIntent. Cancelling an already cancelled one succeeds.
   release(input: { intentId: string; idempotencyKey: string }): Promise<void>;
   // Gives back the whole amount of a succeeded charge (a credit purchase that could not be credited).
@@ -63,6 +71,9 @@ export interface PaymentProvider {
   }): Promise<{ transferId: string }>;
   createConnectedAccount(input: { userId: string; email: string; idempotencyKey: string }): Promise<{ accountId: string }>;
   createOnboardingLink(input: { accountId: string; refreshUrl: string; returnUrl: string }): Promise<{ url: string }>;
+  payoutAccountState(accountId: string): Promise<PayoutAccountState>;
+  // Removes a saved card from the customer. Removing one already removed succeeds.
+  detachPaymentMethod(paymentMethodId: string): Promise<void>;
   // Verifies the signature over the RAW body and returns the event; throws WebhookSignatureError when it does not verify.
   parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProviderEvent;
 }

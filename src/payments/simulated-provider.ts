@@ -86,11 +86,21 @@ export function createSimulatedProvider(opts: { webhookSecret: string; idKey: Bu
       return SIMULATED_CARD;
     },
 
+    // The secret is derived, so it is given only for the intent this key made.
+    async holdClientSecret({ intentId, idempotencyKey }) {
+      if (intentId !== idFor('pi', 'payment_intent', idempotencyKey)) {
+        throw new ProviderError('No such payment intent', { code: 'resource_missing', retryable: false });
+      }
+      return secretFor(intentId, idempotencyKey);
+    },
+
     // Without state there is nothing to contradict, so capture and release succeed
     // for any intent id; the service's own records decide whether they are allowed.
+    // Nothing real is charged, so there is no receipt.
     async capture({ intentId, idempotencyKey }) {
       requireIdempotencyKey(idempotencyKey);
       requireIntentId(intentId);
+      return { receiptUrl: null };
     },
 
     async release({ intentId, idempotencyKey }) {
@@ -137,6 +147,16 @@ export function createSimulatedProvider(opts: { webhookSecret: string; idKey: Bu
       }
       url.searchParams.set('simulated_onboarding', accountId);
       return { url: url.toString() };
+    },
+
+    // The simulated onboarding link comes straight back: an account is ready as soon as it exists.
+    async payoutAccountState(accountId) {
+      if (!accountId.startsWith('acct_')) throw new ProviderError('No such account', { code: 'resource_missing', retryable: false });
+      return 'enabled';
+    },
+
+    async detachPaymentMethod(paymentMethodId) {
+      requirePaymentMethod(paymentMethodId);
     },
 
     confirmHold({ clientSecret, idempotencyKey, paymentMethodId }) {

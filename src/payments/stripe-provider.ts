@@ -14,6 +14,7 @@ import {
   type CardSummary,
   type ChargeResult,
   type PaymentProvider,
+  type PayoutAccountState,
   type ProviderEvent,
 } from './provider.js';
 
@@ -162,16 +163,22 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       return cardOf(intent);
     },
 
+    async holdClientSecret({ intentId }) {
+      return clientSecretOf(await retrieveIntent(intentId));
+    },
+
     async capture({ intentId, idempotencyKey }) {
       const key = requireIdempotencyKey(idempotencyKey);
       try {
-        await stripe.paymentIntents.capture(intentId, {}, { idempotencyKey: key });
+        // The charge comes back with the capture, for its receipt page.
+        const captured = await stripe.paymentIntents.capture(intentId, { expand: ['latest_charge'] }, { idempotencyKey: key });
+        return { receiptUrl: receiptOf(captured) };
       } catch (err) {
         if (!isUnexpectedState(err)) throw toProviderError('capture payment', err);
         // A capture under a new key (or after a lost response) meets an intent that
         // may already be captured; Stripe's error does not say which state, so ask.
-        const intent = await retrieveIntent(intentId);
-        if (intent.status === 'succeeded') return;
+        const intent = await call('retrieve payment', () => stripe.paymentIntents.retrieve(intentId, { expand: ['latest_charge'] }));
+        if (intent.status === 'succeeded') return { receiptUrl: receiptOf(intent) };
         throw notCapturable(intent.status);
       }
     },
@@ -266,6 +273,24 @@ export function createStripeProvider(opts: StripeProviderOptions): PaymentProvid
       return { url: link.url };
     },
 
+    async payoutAccountState(accountId): Promise<PayoutAccountState> {
+      const account = await call('retrieve connected account', () => stripe.accounts.retrieve(accountId));
+      if (!account.details_submitted) return 'details_needed';
+      // Transfers are what this service sends; payouts are the owner's bank receiving them.
+      const transfers = account.capabilities?.transfers;
+      return transfers === 'active' && account.payouts_enabled ? 'enabled' : 'pending';
+    },
+
+    async detachPaymentMethod(paymentMethodId) {
+      try {
+        await stripe.paymentMethods.detach(paymentMethodId);
+      } catch (err) {
+        // Already detached (or never attached): nothing is left to remove.
+        if (stripeType(err) !== null && (err as StripeErrorLike).code === 'payment_method_unexpected_state') return;
+        throw toProviderError('remove payment method', err);
+      }
+    },
+
     parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProviderEvent {
       if (signatureHeader === undefined || signatureHeader === '') {
         throw new WebhookSignatureError('Missing Stripe-Signature header');
@@ -329,6 +354,13 @@ function cardOf(intent: Stripe.PaymentIntent): CardSummary | null {
   const method = intent.payment_method;
   const card = typeof method === 'object' && method !== null ? method.card : null;
   return card ? { brand: card.brand, last4: card.last4 } : null;
+}
+
+// Stripe's hosted receipt of the charge behind a captured intent (expanded latest_charge), if any.
+function receiptOf(intent: Stripe.PaymentIntent): string | null {
+  const charge = intent.latest_charge;
+  const url = typeof charge === 'object' && charge !== null ? charge.receipt_url : null;
+  return typeof url === 'string' && url.startsWith('https://') ? url.slice(0, 500) : null;
 }
 
 function clientSecretOf(intent: Stripe.PaymentIntent): string {

@@ -3,7 +3,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../services/index.js';
 import { stripeWebhookRoute } from '../payments/webhook-route.js';
-import { payoutReturnRoute } from '../payments/onboarding-page.js';
 import { oauthRoutes } from '../http/oauth-routes.js';
 
 export interface RawRoute {
@@ -15,5 +14,5 @@ export interface RawRoute {
 }
 
 export function rawRoutes(services: Services): RawRoute[] {
-  return [stripeWebhookRoute(services.payments), payoutReturnRoute(), ...oauthRoutes(services.oauth)];
+  return [stripeWebhookRoute(services.payments), ...oauthRoutes(services.oauth)];
 }

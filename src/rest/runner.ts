@@ -128,9 +128,11 @@ export function createRestHandler(opts: {
   // `authentication`: the caller as admission (http/admission.ts) already authenticated it, reused instead of a second look-up.
   return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, authentication?: Authentication): Promise<void> {
     const method = req.method ?? 'GET';
-    const matches = compiled
-      .map((c) => ({ c, m: c.pattern.exec(url.pathname) }))
-      .filter((x): x is { c: CompiledRoute; m: RegExpExecArray } => x.m !== null);
+    const matches: { c: CompiledRoute; m: RegExpExecArray }[] = [];
+    for (const c of compiled) {
+      const m = c.pattern.exec(url.pathname);
+      if (m) matches.push({ c, m });
+    }
     if (matches.length === 0) return sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${url.pathname}` });
     const hit = matches.find((x) => x.c.route.method === method);
     const context = currentRequest();

@@ -11,6 +11,11 @@ builder.prismaObject('User', {
     email: t.exposeString('email'),
     name: t.exposeString('name', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    emailProven: t.boolean({
+      description: 'False while the address is only claimed by a passkey sign-up: a sign-in link to it opened in another browser releases it (docs/accounts.md)',
+      select: { emailUnproven: true },
+      resolve: (user) => !user.emailUnproven,
+    }),
   }),
 });
 

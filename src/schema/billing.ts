@@ -2,7 +2,9 @@
 import { builder } from './builder.js';
 import { readableWith } from './kind-scopes.js';
 import { PublicAgentRef } from './agents.js';
-import { paymentMethodId, type BillingSummary } from '../services/billing.js';
+import { MAX_BILLING_ROWS, paymentMethodId, type BillingSummary } from '../services/billing.js';
+import type { EarningRow, PaymentHistoryRow } from '../stores/billing-store.js';
+import { PaymentMethodEnum, PaymentStatusEnum } from './task-payment.js';
 import { purchaseInput } from '../services/credits.js';
 
 export const CreditBalanceRef = builder.prismaObject('CreditBalance', {
@@ -23,10 +25,82 @@ const CardSummary = builder.objectRef<NonNullable<BillingSummary['card']>>('Card
   }),
 });
 
+const PayoutOnboardingStateEnum = builder.enumType('PayoutOnboardingState', {
+  description: 'Where payout onboarding stands, as the payment processor says',
+  values: {
+    not_started: { description: 'No payout account yet' },
+    details_needed: { description: 'The processor still needs details from the owner: resume the onboarding' },
+    pending: { description: 'Details given; the processor is checking them' },
+    enabled: { description: 'Transfers are paid out' },
+  } as const,
+});
+
+const TransferStateEnum = builder.enumType('TransferState', {
+  values: {
+    owed: { description: 'Not transferred yet: no payout account, or the transfer is in progress' },
+    transferred: { description: "Sent to the owner's payout account" },
+    not_payable: { description: 'The capture failed, so no money came in for it' },
+  } as const,
+});
+
+const maxRows = (first: number | null | undefined) => Math.max(1, Math.min(first ?? 50, MAX_BILLING_ROWS));
+
+const Earning = builder.objectRef<EarningRow>('Earning').implement({
+  description: "The owner's share of one captured task payment",
+  fields: (t) => ({
+    taskId: t.exposeID('taskId'),
+    taskTitle: t.exposeString('taskTitle'),
+    agentName: t.exposeString('agentName', { nullable: true, description: 'Null when the agent was deleted since' }),
+    amountCents: t.exposeInt('amountCents', { description: 'What the requester paid' }),
+    feeCents: t.exposeInt('feeCents', { description: 'The platform fee kept from it' }),
+    netCents: t.int({ description: 'The owner’s share: amount less fee', resolve: (e) => e.amountCents - e.feeCents }),
+    capturedAt: t.expose('settledAt', { type: 'DateTime', nullable: true }),
+    transfer: t.field({
+      type: TransferStateEnum,
+      resolve: (e) => (e.transferId ? 'transferred' : e.failureMessage ? 'not_payable' : 'owed'),
+    }),
+    transferredAt: t.expose('transferredAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
 const PayoutSummary = builder.objectRef<BillingSummary['payouts']>('PayoutSummary').implement({
   fields: (t) => ({
     connected: t.exposeBoolean('connected', { description: 'A connected account receives the owner’s share of completed tasks' }),
     owedCents: t.exposeInt('owedCents', { description: 'Shares of completed tasks not transferred yet (no connected account, or in progress)' }),
+    transferredCents: t.int({
+      description: 'Shares already transferred to the payout account',
+      resolve: async (p, _args, ctx) => (await ctx.services.billing.earningTotals(p.userId)).transferredCents,
+    }),
+    onboarding: t.field({
+      type: PayoutOnboardingStateEnum,
+      description: 'Asked of the payment processor',
+      resolve: (p, _args, ctx) => ctx.services.billing.payoutOnboardingState(p.userId),
+    }),
+    earnings: t.field({
+      type: [Earning],
+      description: `Shares of captured card payments, newest first (at most ${MAX_BILLING_ROWS})`,
+      args: { first: t.arg.int() },
+      resolve: (p, args, ctx) => ctx.services.billing.earnings(p.userId, maxRows(args.first)),
+    }),
+  }),
+});
+
+const PaymentRecord = builder.objectRef<PaymentHistoryRow>('PaymentRecord').implement({
+  description: 'One paid task of the requester',
+  fields: (t) => ({
+    taskId: t.exposeID('taskId'),
+    taskTitle: t.exposeString('taskTitle'),
+    agentName: t.exposeString('agentName', { nullable: true }),
+    agentSlug: t.exposeString('agentSlug', { nullable: true }),
+    method: t.expose('method', { type: PaymentMethodEnum }),
+    status: t.expose('status', { type: PaymentStatusEnum }),
+    amountCents: t.exposeInt('amountCents'),
+    cardBrand: t.exposeString('cardBrand', { nullable: true }),
+    cardLast4: t.exposeString('cardLast4', { nullable: true }),
+    heldAt: t.expose('heldAt', { type: 'DateTime', nullable: true }),
+    settledAt: t.expose('settledAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    receiptUrl: t.exposeString('receiptUrl', { nullable: true, description: "The payment processor's receipt page, where it has one" }),
   }),
 });
 
@@ -35,6 +109,16 @@ const Billing = builder.objectRef<BillingSummary>('Billing').implement({
     card: t.field({ type: CardSummary, nullable: true, resolve: (b) => b.card }),
     credits: t.field({ type: [CreditBalanceRef], resolve: (b) => b.credits as never }),
     payouts: t.field({ type: PayoutSummary, resolve: (b) => b.payouts }),
+    payments: t.field({
+      type: [PaymentRecord],
+      description: `The caller's paid tasks, newest first (at most ${MAX_BILLING_ROWS})`,
+      args: { first: t.arg.int() },
+      resolve: (b, args, ctx) => ctx.services.billing.paymentHistory(b.userId, maxRows(args.first)),
+    }),
+    spentThisMonthCents: t.int({
+      description: 'Charged this calendar month (UTC): captured card payments and credit purchases',
+      resolve: (b, _args, ctx) => ctx.services.billing.spentThisMonthCents(b.userId),
+    }),
   }),
 });
 
@@ -89,6 +173,12 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'billing' },
     args: { input: t.arg({ type: SetDefaultPaymentMethodInput, required: true }) },
     resolve: (_root, args, ctx) => ctx.services.billing.setDefaultPaymentMethod(ctx.viewer!, args.input.paymentMethodId),
+  }),
+  removePaymentMethod: t.field({
+    type: Billing,
+    description: 'Removes the saved card; later tasks wait for their holds to be confirmed',
+    authScopes: { scope: 'billing' },
+    resolve: (_root, _args, ctx) => ctx.services.billing.removePaymentMethod(ctx.viewer!),
   }),
   buyCredits: t.field({
     type: CreditPurchase,

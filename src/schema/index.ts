@@ -8,6 +8,7 @@ import './agent-cards.js';
 import './task-payment.js';
 import './payments.js';
 import './billing.js';
+import './payment-settings.js';
 import './tasks.js';
 import './task-subscriptions.js';
 import './deliveries.js';

@@ -3,13 +3,15 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { setDefaultCard, userById } from '../stores/accounts-store.js';
 import { balancesOf } from '../stores/credit-store.js';
 import { owedCents } from '../stores/payment-store.js';
 import { newId } from '../ids.js';
 import { ensureConnectedAccount, ensureCustomer } from '../payments/customers.js';
 import { setupIntentKey } from '../payments/keys.js';
 import { ProviderError } from '../payments/provider.js';
+import type { PayoutAccountState } from '../payments/provider.js';
+import { userById } from '../stores/accounts-store.js';
+import * as billingStore from '../stores/billing-store.js';
 import type { Viewer } from './accounts.js';
 import type { PaymentService } from './payments/index.js';
 
@@ -18,9 +20,27 @@ import type { PaymentService } from './payments/index.js';
 export const paymentMethodId = z.string().trim().regex(/^pm_[A-Za-z0-9_]{1,200}$/, 'must be a payment method id (pm_…)');
 
 export interface BillingSummary {
+  userId: string;
   card: { brand: string | null; last4: string | null } | null;
   credits: Array<{ userId: string; agentId: string; balance: number }>;
-  payouts: { connected: boolean; owedCents: number };
+  payouts: { userId: string; connected: boolean; owedCents: number };
+}
+
+export interface PaymentSettings {
+  processor: 'simulated' | 'stripe';
+  publishableKey: string | null;
+  testMode: boolean;
+}
+
+// Where payout onboarding stands: not started here, else as the processor says.
+export type PayoutOnboardingState = 'not_started' | PayoutAccountState;
+
+// How many rows of history and earnings a page shows at most.
+export const MAX_BILLING_ROWS = 100;
+
+// The first instant of the clock's month, in UTC (spending "this month").
+export function monthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
 // Processor failures reach the caller as 503 (try again) or 400 (the input will not work).
@@ -43,9 +63,11 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
     const credits = await balancesOf(deps.sql, userId);
     const owed = await owedCents(deps.sql, userId);
     return {
+      userId,
       card: user.defaultPaymentMethodId ? { brand: user.cardBrand, last4: user.cardLast4 } : null,
       credits,
       payouts: {
+        userId,
         connected: user.connectAccountId !== null,
         owedCents: owed,
       },
@@ -54,6 +76,18 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
 
   return {
     summary: (viewer: Viewer) => summary(viewer.id),
+
+    // What the dashboard needs to pay: which processor, the key for its client library, and whether money
+    // is real (the simulated processor, or Stripe's test keys, move none).
+    settings(): PaymentSettings {
+      const { secretKey, publishableKey } = deps.config.stripe;
+      const processor = provider.name;
+      return {
+        processor,
+        publishableKey: processor === 'stripe' ? publishableKey : null,
+        testMode: processor === 'simulated' || /^(sk|rk)_test_/.test(secretKey ?? ''),
+      };
+    },
 
     // Step one of saving a card: the client library collects it with this secret.
     async createSetupIntent(viewer: Viewer): Promise<{ clientSecret: string }> {
@@ -70,8 +104,39 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
       const saved = await provider
         .setDefaultPaymentMethod({ customerId, paymentMethodId: methodId })
         .catch(fromProvider('paymentMethodId'));
-      await setDefaultCard(deps.sql, viewer.id, { defaultPaymentMethodId: saved.paymentMethodId, cardBrand: saved.brand, cardLast4: saved.last4 }, deps.clock.now());
+      const before = await userById(deps.sql, viewer.id);
+      await billingStore.recordCardOnFile(deps.sql, viewer.id, saved, deps.clock.now());
+      // A replaced card is removed from the processor's customer too, so it cannot be charged later.
+      const replaced = before?.defaultPaymentMethodId;
+      if (replaced && replaced !== saved.paymentMethodId) {
+        await provider.detachPaymentMethod(replaced).catch((error: unknown) => deps.logger.warn({ err: error, userId: viewer.id }, 'the replaced card could not be removed at the processor'));
+      }
       return summary(viewer.id);
+    },
+
+    // Removes the saved card: later tasks wait for the requester to confirm each hold.
+    async removePaymentMethod(viewer: Viewer): Promise<BillingSummary> {
+      const user = await userById(deps.sql, viewer.id);
+      const methodId = user?.defaultPaymentMethodId;
+      if (!methodId) return summary(viewer.id);
+      await provider.detachPaymentMethod(methodId).catch(fromProvider('paymentMethodId'));
+      await billingStore.clearCardOnFile(deps.sql, viewer.id, methodId, deps.clock.now());
+      return summary(viewer.id);
+    },
+
+    paymentHistory: (userId: string, first: number) => billingStore.paymentHistory(deps.sql, userId, Math.min(first, MAX_BILLING_ROWS)),
+
+    spentThisMonthCents: (userId: string) => billingStore.spentSince(deps.sql, userId, monthStart(deps.clock.now())),
+
+    earnings: (userId: string, first: number) => billingStore.earnings(deps.sql, userId, Math.min(first, MAX_BILLING_ROWS)),
+
+    earningTotals: (userId: string) => billingStore.earningTotals(deps.sql, userId),
+
+    // Asked of the processor each time: onboarding finishes on its pages, not here.
+    async payoutOnboardingState(userId: string): Promise<PayoutOnboardingState> {
+      const user = await userById(deps.sql, userId);
+      if (!user?.connectAccountId) return 'not_started';
+      return provider.payoutAccountState(user.connectAccountId).catch(fromProvider('account'));
     },
 
     /**

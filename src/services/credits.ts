@@ -94,7 +94,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
         balance = await deps.sql
           .transaction()
           .execute((tx) =>
-            addCredits(tx, { userId: viewer.id, agentId, amount: quantity, entryId: newId('cle'), kind: 'purchase', intentId: charge.intentId, now: clock.now() }),
+            addCredits(tx, { userId: viewer.id, agentId, amount: quantity, entryId: newId('cle'), kind: 'purchase', intentId: charge.intentId, amountCents, now: clock.now() }),
           );
       } catch (error) {
         if (!isForeignKeyViolation(error)) throw error;

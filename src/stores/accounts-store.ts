@@ -2,6 +2,7 @@
 // what, validation) stay in services/accounts.ts and accounts/.
 import type { Selectable } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
+import { compiledStatement } from '../db/compiled-statement.js';
 import type { ApiKey, User } from '../generated/kysely/types.js';
 
 export type UserRow = Selectable<User>;
@@ -108,9 +109,10 @@ export function apiKeyBy(db: SqlDb, by: { id: string } | { hash: string }): Prom
   return ('id' in by ? query.where('id', '=', by.id) : query.where('hash', '=', by.hash)).executeTakeFirst();
 }
 
-// The key and its user in one statement: every request authenticated by a key makes this read.
-export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKeyRow; user: UserRow } | undefined> {
-  const row = await db
+// The key and its user in one statement: every request authenticated by a key makes this read, so it
+// is compiled once (db/compiled-statement.ts).
+const keyWithUserStatement = compiledStatement((db, param) =>
+  db
     .selectFrom('apiKeys as k')
     .innerJoin('users as u', 'u.id', 'k.userId')
     .selectAll('u')
@@ -124,8 +126,11 @@ export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKe
       'k.revokedAt as keyRevokedAt',
       'k.expiresAt as keyExpiresAt',
     ])
-    .where('k.hash', '=', hash)
-    .executeTakeFirst();
+    .where('k.hash', '=', param<string>('hash')),
+);
+
+export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKeyRow; user: UserRow } | undefined> {
+  const [row] = (await keyWithUserStatement.run(db, { hash })).rows;
   if (!row) return undefined;
   const { keyId, keyName, keyPrefix, keyScopes, keyCreatedAt, keyLastUsedAt, keyRevokedAt, keyExpiresAt, ...user } = row;
   return {
@@ -190,9 +195,4 @@ export async function setNotificationUrl(db: SqlDb, userId: string, url: string 
 // What a sign-in answers about its user.
 export async function profileOf(db: SqlDb, userId: string): Promise<{ id: string; email: string; name: string | null } | undefined> {
   return db.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
-}
-
-// The card the user's payments are charged to by default, as the processor describes it.
-export async function setDefaultCard(db: SqlDb, userId: string, card: { defaultPaymentMethodId: string; cardBrand: string | null; cardLast4: string | null }, now: Date): Promise<void> {
-  await db.updateTable('users').set({ ...card, updatedAt: now }).where('id', '=', userId).execute();
 }

@@ -88,6 +88,8 @@ export interface CreditAddition {
   entryId: string;
   kind: 'grant' | 'purchase';
   intentId?: string;
+  // What a purchase charged.
+  amountCents?: number;
   now: Date;
 }
 
@@ -96,7 +98,7 @@ export interface CreditAddition {
 export async function addCredits(db: SqlDb, a: CreditAddition): Promise<number | null> {
   const entry = await db
     .insertInto('creditLedger')
-    .values({ id: a.entryId, userId: a.userId, agentId: a.agentId, kind: a.kind, delta: a.amount, intentId: a.intentId ?? null, createdAt: a.now })
+    .values({ id: a.entryId, userId: a.userId, agentId: a.agentId, kind: a.kind, delta: a.amount, intentId: a.intentId ?? null, amountCents: a.amountCents ?? null, createdAt: a.now })
     .onConflict((oc) => oc.column('intentId').doNothing())
     .returning('id')
     .executeTakeFirst();

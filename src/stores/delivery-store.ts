@@ -2,6 +2,7 @@
 // delivery's release (and the retry's job), and the delivery's other small moves. Rules:
 // services/deliveries.ts.
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
+import { compiledStatement } from '../db/compiled-statement.js';
 import type { DB, SqlDb } from '../db/kysely.js';
 import type { DeliveryAttempt } from '../generated/kysely/types.js';
 import type { Agent, Delivery, Prisma, Task } from '../generated/prisma/client.js';
@@ -17,12 +18,13 @@ export interface DeliveryRelease {
 }
 
 // A pending delivery that no other job sends right now, or whose claim has lapsed.
+// `claimedBefore`: a claim taken before then has lapsed.
 const claimable =
-  ({ jobId, claimMs, now }: { jobId: string; claimMs: number; now: Date }) =>
+  ({ jobId, claimedBefore }: { jobId: string; claimedBefore: Date }) =>
   (eb: ExpressionBuilder<DB, 'deliveries'>) =>
     eb.and([
       eb('status', '=', 'pending'),
-      eb.or([eb('attemptJobId', 'is', null), eb('attemptJobId', '=', jobId), eb('attemptStartedAt', '<', new Date(now.getTime() - claimMs))]),
+      eb.or([eb('attemptJobId', 'is', null), eb('attemptJobId', '=', jobId), eb('attemptStartedAt', '<', claimedBefore)]),
     ]);
 
 /**
@@ -35,7 +37,7 @@ export async function claimAttempt(db: SqlDb, deliveryId: string, jobId: string,
     .updateTable('deliveries')
     .set((eb) => ({ attemptCount: eb('attemptCount', '+', 1), attemptJobId: jobId, attemptStartedAt: now, updatedAt: now }))
     .where('id', '=', deliveryId)
-    .where(claimable({ jobId, claimMs, now }))
+    .where(claimable({ jobId, claimedBefore: new Date(now.getTime() - claimMs) }))
     .returning('attemptCount')
     .executeTakeFirst();
   return row?.attemptCount ?? null;
@@ -75,66 +77,74 @@ export interface DeliveryToSend {
  * (the caller's rules decide the other cases from the row, and claim with claimAttempt if they send).
  * Null for an unknown delivery.
  */
-export async function claimAndRead(
-  db: SqlDb,
-  c: { deliveryId: string; jobId: string; claimMs: number; now: Date },
-  sendable: (eb: ExpressionBuilder<DB, 'deliveries' | 'tasks' | 'agents'>) => Expression<SqlBool>,
-): Promise<DeliveryToSend | null> {
-  const row = await db
-    .with('r', (q) =>
-      q
-        .selectFrom('deliveries')
-        .innerJoin('tasks', 'tasks.id', 'deliveries.taskId')
-        .innerJoin('agents', 'agents.id', 'deliveries.agentId')
-        .select((eb) => [
-          'deliveries.type',
-          // JSON columns as their text: the driver's objects would have their keys renamed by the
-          // camelCase mapping of the results.
-          sql<string | null>`deliveries.payload::text`.as('payload'),
-          'deliveries.status',
-          'tasks.id as taskId',
-          'tasks.status as taskStatus',
-          'tasks.title',
-          'tasks.description',
-          sql<string | null>`tasks.input::text`.as('input'),
-          'tasks.capabilities',
-          'tasks.priority',
-          'tasks.expiresAt',
-          'tasks.inputHash',
-          'tasks.tokenNonce',
-          'tasks.startedAt',
-          'agents.id as agentId',
-          'agents.ownerId',
-          'agents.endpoint',
-          'agents.protocols',
-          sql<string | null>`agents.a2a_card::text`.as('a2aCard'),
-          'agents.deliveryState',
-          'agents.endpointFailStreak',
-          'agents.maxDeliveriesPerSecond',
-          'agents.webhookSecretEnc',
-          'agents.previousWebhookSecretEnc',
-          'agents.previousWebhookSecretExpiresAt',
-          'agents.healthStatus',
-          'agents.healthFailStreak',
-          'agents.lastHealthyAt',
-          'agents.healthCheckedAt',
-          eb.and([sendable(eb)]).as('sendable'),
-        ])
-        .where('deliveries.id', '=', c.deliveryId),
-    )
-    .with('c', (q) =>
-      q
-        .updateTable('deliveries')
-        .set((eb) => ({ attemptCount: eb('attemptCount', '+', 1), attemptJobId: c.jobId, attemptStartedAt: c.now, updatedAt: c.now }))
-        .where('id', '=', c.deliveryId)
-        .where(claimable(c))
-        .where((eb) => eb.exists(eb.selectFrom('r').select('r.taskId').where('r.sendable', '=', true)))
-        .returning('attemptCount'),
-    )
-    .selectFrom('r')
-    .selectAll('r')
-    .select((eb) => eb.selectFrom('c').select('c.attemptCount').as('number'))
-    .executeTakeFirst();
+type Sendable = (eb: ExpressionBuilder<DB, 'deliveries' | 'tasks' | 'agents'>) => Expression<SqlBool>;
+
+// The read and claim of every delivery attempt, compiled once per `sendable` condition (the service
+// passes one, so one statement); its values are parameters (db/compiled-statement.ts).
+function claimAndReadStatement(sendable: Sendable) {
+  return compiledStatement((db, param) =>
+    db
+      .with('r', (q) =>
+        q
+          .selectFrom('deliveries')
+          .innerJoin('tasks', 'tasks.id', 'deliveries.taskId')
+          .innerJoin('agents', 'agents.id', 'deliveries.agentId')
+          .select((eb) => [
+            'deliveries.type',
+            // JSON columns as their text: the driver's objects would have their keys renamed by the
+            // camelCase mapping of the results.
+            sql<string | null>`deliveries.payload::text`.as('payload'),
+            'deliveries.status',
+            'tasks.id as taskId',
+            'tasks.status as taskStatus',
+            'tasks.title',
+            'tasks.description',
+            sql<string | null>`tasks.input::text`.as('input'),
+            'tasks.capabilities',
+            'tasks.priority',
+            'tasks.expiresAt',
+            'tasks.inputHash',
+            'tasks.tokenNonce',
+            'tasks.startedAt',
+            'agents.id as agentId',
+            'agents.ownerId',
+            'agents.endpoint',
+            'agents.protocols',
+            sql<string | null>`agents.a2a_card::text`.as('a2aCard'),
+            'agents.deliveryState',
+            'agents.endpointFailStreak',
+            'agents.maxDeliveriesPerSecond',
+            'agents.webhookSecretEnc',
+            'agents.previousWebhookSecretEnc',
+            'agents.previousWebhookSecretExpiresAt',
+            'agents.healthStatus',
+            'agents.healthFailStreak',
+            'agents.lastHealthyAt',
+            'agents.healthCheckedAt',
+            eb.and([sendable(eb)]).as('sendable'),
+          ])
+          .where('deliveries.id', '=', param<string>('deliveryId')),
+      )
+      .with('c', (q) =>
+        q
+          .updateTable('deliveries')
+          .set((eb) => ({ attemptCount: eb('attemptCount', '+', 1), attemptJobId: param<string>('jobId'), attemptStartedAt: param<Date>('now'), updatedAt: param<Date>('now') }))
+          .where('id', '=', param<string>('deliveryId'))
+          .where(claimable({ jobId: param<string>('jobId'), claimedBefore: param<Date>('claimedBefore') }))
+          .where((eb) => eb.exists(eb.selectFrom('r').select('r.taskId').where('r.sendable', '=', true)))
+          .returning('attemptCount'),
+      )
+      .selectFrom('r')
+      .selectAll('r')
+      .select((eb) => eb.selectFrom('c').select('c.attemptCount').as('number')),
+  );
+}
+const claimAndReadStatements = new WeakMap<Sendable, ReturnType<typeof claimAndReadStatement>>();
+
+export async function claimAndRead(db: SqlDb, c: { deliveryId: string; jobId: string; claimMs: number; now: Date }, sendable: Sendable): Promise<DeliveryToSend | null> {
+  let statement = claimAndReadStatements.get(sendable);
+  if (!statement) claimAndReadStatements.set(sendable, (statement = claimAndReadStatement(sendable)));
+  const [row] = (await statement.run(db, { deliveryId: c.deliveryId, jobId: c.jobId, now: c.now, claimedBefore: new Date(c.now.getTime() - c.claimMs) })).rows;
   if (!row) return null;
   const parsed = (text: string | null) => (text === null ? null : (JSON.parse(text) as Prisma.JsonValue));
   return {

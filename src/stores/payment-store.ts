@@ -14,6 +14,7 @@ export const paymentOf = (row: Selectable<PaymentTable>): Payment => row;
 const STAMPS = z.object({
   heldAt: z.coerce.date().nullable(),
   settledAt: z.coerce.date().nullable(),
+  transferredAt: z.coerce.date().nullable(),
   createdAt: z.coerce.date(),
   updatedAt: z.coerce.date(),
 });
@@ -99,7 +100,12 @@ export async function payoutOf(db: SqlDb, taskId: string): Promise<(Payment & { 
 
 // The transfer id, once per payment.
 export async function recordTransfer(db: SqlDb, id: string, transferId: string, now: Date): Promise<void> {
-  await db.updateTable('payments').set({ transferId, updatedAt: now }).where('id', '=', id).where('transferId', 'is', null).execute();
+  await db.updateTable('payments').set({ transferId, transferredAt: now, updatedAt: now }).where('id', '=', id).where('transferId', 'is', null).execute();
+}
+
+// The processor's receipt page of a captured charge.
+export async function recordReceipt(db: SqlDb, id: string, receiptUrl: string, now: Date): Promise<void> {
+  await db.updateTable('payments').set({ receiptUrl, updatedAt: now }).where('id', '=', id).execute();
 }
 
 // The intent of a hold placed after its task ended, kept for its release.

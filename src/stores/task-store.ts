@@ -3,6 +3,7 @@
 // services/tasks/ and services/task-states.ts; this module knows columns, not why.
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { compiledStatement } from '../db/compiled-statement.js';
 import type { DB, SqlDb } from '../db/kysely.js';
 import type { Task as TaskTable } from '../generated/kysely/types.js';
 import type { Payment, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
@@ -247,14 +248,18 @@ export async function findTask(db: SqlDb, taskId: string): Promise<Task | null> 
   return row ? taskOf(row) : null;
 }
 
-// The task with its payment: every callback reads it, in one statement. Null for an unknown task.
-export async function taskWithPayment(db: SqlDb, id: string): Promise<(Task & { payment: Payment | null }) | null> {
-  const row = await db
+// The task with its payment: every callback reads it, in one statement compiled once.
+const taskWithPaymentStatement = compiledStatement((db, param) =>
+  db
     .selectFrom('tasks as t')
     .selectAll('t')
     .select((eb) => jsonObjectFrom(eb.selectFrom('payments as p').selectAll('p').whereRef('p.taskId', '=', 't.id')).as('payment'))
-    .where('t.id', '=', id)
-    .executeTakeFirst();
+    .where('t.id', '=', param<string>('id')),
+);
+
+// Null for an unknown task.
+export async function taskWithPayment(db: SqlDb, id: string): Promise<(Task & { payment: Payment | null }) | null> {
+  const [row] = (await taskWithPaymentStatement.run(db, { id })).rows;
   if (!row) return null;
   const { payment, ...task } = row;
   return { ...taskOf(task), payment: payment ? paymentFromJson(payment) : null };

@@ -32,7 +32,7 @@ export async function startPaymentWorld(provider: 'stripe' | 'simulated', env: R
   const server = await startTestServer({
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     ...(standin
-      ? { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(standin.port), STRIPE_API_PROTOCOL: 'http' }
+      ? { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x', STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(standin.port), STRIPE_API_PROTOCOL: 'http' }
       : {}),
     ...env,
   });

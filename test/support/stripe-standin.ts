@@ -3,7 +3,7 @@
 // reachable from these machines). It keeps Stripe's shapes and rules where the
 // adapter depends on them: form-encoded bodies, error objects, PaymentIntent state
 // transitions, test payment methods that decline, and idempotent replay.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -46,7 +46,7 @@ export type StandinIntent = {
   last_payment_error: Record<string, unknown> | null;
   canceled_at: number | null;
   cancellation_reason: string | null;
-  next_action: null;
+  next_action: { type: 'use_stripe_sdk'; use_stripe_sdk: { type: 'three_d_secure_redirect' } } | null;
   created: number;
   livemode: false;
 };
@@ -70,6 +70,14 @@ export type StripeStandin = {
   refunds: Map<string, Json>;
   setDecline(paymentMethodId: string, reason?: DeclineReason): void;
   failNext(fault: Fault, count?: number): void;
+  // Where the stand-in sends its events (Stripe's webhook endpoint of the account), signed with `secret`,
+  // as Stripe does when a hold is placed or a card saved: the service's webhook path then moves the hold.
+  sendEventsTo(url: string, secret: string): void;
+  // Onboarding links handed out, by URL: the hosted onboarding's stand-in finds where to send the owner back.
+  accountLinks: Map<string, { account: string; returnUrl: string; refreshUrl: string }>;
+  // Events sent, and how the endpoint answered.
+  events: Array<{ type: string; status: number }>;
+
   close(): Promise<void>;
 };
 
@@ -83,6 +91,16 @@ const DEFAULT_DECLINES: Array<[string, DeclineReason]> = [
   ['pm_card_chargeDeclinedInsufficientFunds', 'insufficient_funds'],
   ['pm_card_authenticationRequired', 'authentication_required'],
 ];
+
+// Stripe's test card numbers as typed into its Payment Element, and how each behaves.
+const TEST_CARDS: Record<string, { brand: string; decline?: DeclineReason }> = {
+  '4242424242424242': { brand: 'visa' },
+  '5555555555554444': { brand: 'mastercard' },
+  '4000000000000002': { brand: 'visa', decline: 'card_declined' },
+  '4000000000009995': { brand: 'visa', decline: 'insufficient_funds' },
+  // Needs 3-D Secure whenever the cardholder is present, and cannot be charged without them.
+  '4000002760003184': { brand: 'visa', decline: 'authentication_required' },
+};
 
 const CANCELABLE: IntentStatus[] = [
   'requires_payment_method',
@@ -104,6 +122,31 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   const declines = new Map<string, DeclineReason>(DEFAULT_DECLINES);
   const idempotent = new Map<string, { method: string; path: string; fingerprint: string; reply: Reply }>();
   const faults: Fault[] = [];
+  const setupIntents = new Map<string, Json>();
+  const accountLinks = new Map<string, { account: string; returnUrl: string; refreshUrl: string }>();
+  // Intents whose 3-D Secure step was passed.
+  const authenticated = new Set<string>();
+  // Charges by id, with the intent they belong to (for the receipt of an expanded latest_charge).
+  const charges = new Map<string, string>();
+  const events: Array<{ type: string; status: number }> = [];
+  let eventTarget: { url: string; secret: string } | null = null;
+  const pendingEvents: Array<Promise<void>> = [];
+
+  // Sent after the reply, as Stripe does, signed the way Stripe signs (t=…,v1=HMAC of "t.body").
+  function emit(type: string, object: object): void {
+    if (!eventTarget) return;
+    const { url, secret } = eventTarget;
+    const payload = JSON.stringify({ id: newId('evt'), object: 'event', type, data: { object: snapshot(object) }, livemode: false, created: now(), api_version: '2024-06-20' });
+    const t = now();
+    const signature = createHmac('sha256', secret).update(`${t}.${payload}`).digest('hex');
+    const sent = new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(() => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${signature}` }, body: payload }))
+      .then(
+        (res) => void events.push({ type, status: res.status }),
+        () => void events.push({ type, status: 0 }),
+      );
+    pendingEvents.push(sent);
+  }
 
   const route = (method: string, path: string, body: Record<string, string>): Reply => {
     const parts = path.split('/').filter(Boolean); // ['v1', resource, id?, action?]
@@ -112,6 +155,10 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     if (method === 'POST' && resource === 'customers' && id === undefined) return createCustomer(body);
     if (method === 'POST' && resource === 'customers' && id !== undefined && action === undefined) return updateCustomer(id, body);
     if (method === 'POST' && resource === 'setup_intents' && id === undefined) return createSetupIntent(body);
+    if (method === 'POST' && resource === 'setup_intents' && id !== undefined && action === 'confirm') return confirmSetupIntent(id, body);
+    if (method === 'POST' && resource === 'payment_methods' && id !== undefined && action === 'detach') return detach(id);
+    if (method === 'GET' && resource === 'accounts' && id !== undefined && action === undefined) return getAccount(id);
+    if (method === 'POST' && resource === 'payment_intents' && id !== undefined && action === 'authenticate') return withIntent(id, (pi) => authenticate(pi, body));
     if (method === 'GET' && resource === 'payment_methods' && id !== undefined && action === undefined) return getPaymentMethod(id);
     if (method === 'POST' && resource === 'payment_methods' && id !== undefined && action === 'attach') return attach(id, body);
     if (method === 'POST' && resource === 'payment_intents' && id === undefined) return createIntent(body);
@@ -128,10 +175,16 @@ export async function startStripeStandin(): Promise<StripeStandin> {
 
   // Stripe's `expand[]=payment_method` on a PaymentIntent: the method's object in place of its id.
   function expand(reply: Reply, body: Record<string, string>): Reply {
-    const wanted = Object.entries(body).some(([key, value]) => /^expand\[\d*\]$/.test(key) && value === 'payment_method');
     const json = reply.json;
+    const charge = Object.entries(body).some(([key, value]) => /^expand\[\d*\]$/.test(key) && value === 'latest_charge');
+    if (charge && reply.status === 200 && json.object === 'payment_intent' && typeof json.latest_charge === 'string') {
+      const id = json.latest_charge;
+      const paid = json.status === 'succeeded';
+      reply = { ...reply, json: { ...json, latest_charge: { id, object: 'charge', paid, captured: paid, receipt_url: paid ? `https://pay.stripe.com/receipts/payment/${id}` : null } } };
+    }
+    const wanted = Object.entries(body).some(([key, value]) => /^expand\[\d*\]$/.test(key) && value === 'payment_method');
     if (!wanted || reply.status !== 200 || json.object !== 'payment_intent' || typeof json.payment_method !== 'string') return reply;
-    return { ...reply, json: { ...json, payment_method: snapshot(paymentMethod(json.payment_method) ?? {}) } };
+    return { ...reply, json: { ...reply.json, payment_method: snapshot(paymentMethod(json.payment_method) ?? {}) } };
   }
 
   // ---- customers, setup intents, payment methods ----
@@ -171,7 +224,7 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   function createSetupIntent(body: Record<string, string>): Reply {
     if (body.customer !== undefined && !customers.has(body.customer)) return missing('customer', body.customer, 'customer');
     const id = newId('seti');
-    return ok({
+    const intent: Json = {
       id,
       object: 'setup_intent',
       client_secret: `${id}_secret_${token()}`,
@@ -183,7 +236,68 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       automatic_payment_methods: automaticMethods(body),
       created: now(),
       livemode: false,
-    });
+    };
+    setupIntents.set(id, intent);
+    return ok(intent);
+  }
+
+  // Stripe.js's confirmSetup: the card becomes a payment method attached to the intent's customer.
+  function confirmSetupIntent(id: string, body: Record<string, string>): Reply {
+    const intent = setupIntents.get(id);
+    if (!intent) return missing('setup_intent', id, 'intent', 404);
+    if (intent.status !== 'requires_payment_method') return invalid(`This SetupIntent has a status of ${String(intent.status)}.`, { code: 'setup_intent_unexpected_state' });
+    const created = methodFromCard(body);
+    if ('error' in created) return created.error;
+    const pm = created.pm;
+    const reason = declines.get(pm.id as string);
+    if (reason === 'card_declined' || reason === 'insufficient_funds') {
+      const error = declineError(reason, newId('ch'));
+      intent.last_setup_error = error;
+      return { status: 402, json: { error: { ...error, setup_intent: snapshot(intent) } }, store: true };
+    }
+    pm.customer = intent.customer;
+    intent.payment_method = pm.id;
+    intent.status = 'succeeded';
+    emit('setup_intent.succeeded', intent);
+    return ok(intent);
+  }
+
+  // A card typed into the (stand-in) Payment Element: Stripe's test numbers behave as Stripe's do.
+  function methodFromCard(body: Record<string, string>): { pm: Json } | { error: Reply } {
+    if (body.payment_method !== undefined) {
+      const pm = paymentMethod(body.payment_method);
+      return pm ? { pm } : { error: missing('PaymentMethod', body.payment_method, 'payment_method') };
+    }
+    const number = (body['payment_method_data[card][number]'] ?? '').replace(/\s/g, '');
+    const card = TEST_CARDS[number];
+    if (!card) return { error: { status: 402, json: errorBody('card_error', 'Your card number is incorrect.', { code: 'incorrect_number', param: 'number' }), store: false } };
+    const id = newId('pm');
+    const pm: Json = {
+      id,
+      object: 'payment_method',
+      type: 'card',
+      card: { brand: card.brand, last4: number.slice(-4), exp_month: 12, exp_year: 2034, funding: 'credit', country: 'US' },
+      customer: null,
+      billing_details: { address: null, email: null, name: null, phone: null },
+      created: now(),
+      livemode: false,
+    };
+    paymentMethods.set(id, pm);
+    if (card.decline) declines.set(id, card.decline);
+    return { pm };
+  }
+
+  function detach(id: string): Reply {
+    const pm = paymentMethods.get(id);
+    if (!pm) return missing('PaymentMethod', id, 'payment_method', 404);
+    if (pm.customer === null) return invalid('The payment method you provided is not attached to a customer so detachment is impossible.', { code: 'payment_method_unexpected_state' });
+    pm.customer = null;
+    return ok(pm);
+  }
+
+  function getAccount(id: string): Reply {
+    const account = accounts.get(id);
+    return account ? ok(account) : missing('account', id, 'account', 404);
   }
 
   // Any `pm_…` id exists, as if the requester had created it with Stripe.js; it is
@@ -288,39 +402,70 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       livemode: false,
     };
     intents.set(id, intent);
-    return confirm ? runConfirmation(intent) : ok(intent);
+    return confirm ? runConfirmation(intent, body.off_session === 'true') : ok(intent);
   }
 
   function confirmExisting(pi: StandinIntent, body: Record<string, string>): Reply {
     if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)) {
       return unexpectedState(pi, 'confirmed', ['requires_payment_method', 'requires_confirmation', 'requires_action']);
     }
-    const method = body.payment_method ?? pi.payment_method;
+    let method = body.payment_method ?? pi.payment_method;
+    if (body['payment_method_data[type]'] !== undefined) {
+      const created = methodFromCard(body);
+      if ('error' in created) return created.error;
+      method = created.pm.id as string;
+    }
     if (method === null || !paymentMethod(method)) {
       return invalid("You cannot confirm this PaymentIntent because it's missing a payment method.", {
         code: 'payment_intent_unexpected_state',
       });
     }
     pi.payment_method = method;
-    return runConfirmation(pi);
+    return runConfirmation(pi, body.off_session === 'true');
+  }
+
+  // The cardholder's answer in the 3-D Secure step (what Stripe's challenge frame reports to Stripe).
+  function authenticate(pi: StandinIntent, body: Record<string, string>): Reply {
+    if (pi.status !== 'requires_action') return unexpectedState(pi, 'authenticated', ['requires_action']);
+    pi.next_action = null;
+    if (body.outcome !== 'complete') {
+      pi.status = 'requires_payment_method';
+      pi.last_payment_error = {
+        type: 'invalid_request_error',
+        code: 'payment_intent_authentication_failure',
+        message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+      };
+      return ok(pi);
+    }
+    authenticated.add(pi.id);
+    return runConfirmation(pi, false);
   }
 
   // The card network's answer: a decline leaves the intent waiting for another
   // method (and the error carries the intent), success holds or takes the money.
-  function runConfirmation(pi: StandinIntent): Reply {
+  function runConfirmation(pi: StandinIntent, offSession = true): Reply {
     const chargeId = newId('ch');
     pi.latest_charge = chargeId;
     const reason = pi.payment_method === null ? undefined : declines.get(pi.payment_method);
-    if (reason !== undefined) {
+    // With the cardholder present, a card that needs authentication asks for it (3-D Secure) instead of
+    // declining; Stripe.js runs the step and the intent goes on once it is passed.
+    if (reason === 'authentication_required' && !offSession && !authenticated.has(pi.id)) {
+      pi.status = 'requires_action';
+      pi.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
+      return ok(pi);
+    }
+    if (reason !== undefined && !(reason === 'authentication_required' && authenticated.has(pi.id))) {
       const error = declineError(reason, chargeId);
       pi.status = 'requires_payment_method';
       pi.last_payment_error = { ...error, payment_method: pi.payment_method === null ? null : paymentMethod(pi.payment_method) };
       return { status: 402, json: { error: { ...error, payment_intent: snapshot(pi) } }, store: true };
     }
     pi.last_payment_error = null;
+    charges.set(chargeId, pi.id);
     if (pi.capture_method === 'manual') {
       pi.status = 'requires_capture';
       pi.amount_capturable = pi.amount;
+      emit('payment_intent.amount_capturable_updated', pi);
     } else {
       pi.status = 'succeeded';
       pi.amount_received = pi.amount;
@@ -415,6 +560,10 @@ export async function startStripeStandin(): Promise<StripeStandin> {
   }
 
   function createAccountLink(body: Record<string, string>): Reply {
+    return createAccountLinkFor(body);
+  }
+
+  function createAccountLinkFor(body: Record<string, string>): Reply {
     if (!body.account || !accounts.has(body.account)) return missing('account', body.account ?? '', 'account');
     if (body.type !== 'account_onboarding' && body.type !== 'account_update') {
       return invalid('Invalid type: must be one of account_onboarding or account_update', { param: 'type' });
@@ -423,12 +572,23 @@ export async function startStripeStandin(): Promise<StripeStandin> {
       if (!body[param]) return invalid(`Missing required param: ${param}.`, { code: 'parameter_missing', param });
     }
     const created = now();
+    const url = `https://connect.stripe.com/setup/e/${body.account}/${token()}`;
+    accountLinks.set(url, { account: body.account, returnUrl: body.return_url!, refreshUrl: body.refresh_url! });
     return ok({
       object: 'account_link',
-      url: `https://connect.stripe.com/setup/e/${body.account}/${token()}`,
+      url,
       created,
       expires_at: created + 300,
     });
+  }
+
+  function publishableRefusal(method: string, path: string, body: Record<string, string>): Reply | null {
+    const [, resource, id, action] = path.split('/').filter(Boolean);
+    const allowed = method === 'POST' && id !== undefined && (resource === 'payment_intents' ? action === 'confirm' || action === 'authenticate' : resource === 'setup_intents' && action === 'confirm');
+    if (!allowed) return { status: 401, json: errorBody('invalid_request_error', 'This API call cannot be made with a publishable API key.'), store: false };
+    const intent: { client_secret?: unknown } | undefined = resource === 'payment_intents' ? intents.get(id!) : setupIntents.get(id!);
+    if (!intent || intent.client_secret !== body.client_secret) return missing(resource === 'payment_intents' ? 'payment_intent' : 'setup_intent', id!, 'intent', 404);
+    return null;
   }
 
   // ---- HTTP ----
@@ -447,6 +607,13 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     const call: StandinCall = { method, path: url.pathname, idempotencyKey, body, replayed: false };
     calls.push(call);
 
+    // Stripe.js's own calls carry the publishable key and the intent's client secret in the body: they
+    // may confirm that one intent, nothing else.
+    if (/^pk_(test|live)_\w+$/.test(body.key ?? '') && req.headers.authorization === undefined) {
+      const refusal = publishableRefusal(method, url.pathname, body);
+      if (refusal) return send(res, refusal);
+      return send(res, expand(route(method, url.pathname, body), body));
+    }
     if (!/^Bearer \S+$/.test(req.headers.authorization ?? '')) {
       return send(res, { status: 401, json: errorBody('invalid_request_error', 'You did not provide an API key.'), store: false });
     }
@@ -505,8 +672,14 @@ export async function startStripeStandin(): Promise<StripeStandin> {
     failNext(fault, count = 1) {
       for (let i = 0; i < count; i += 1) faults.push(fault);
     },
+    sendEventsTo(url, secret) {
+      eventTarget = { url, secret };
+    },
+    events,
+    accountLinks,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        void Promise.allSettled(pendingEvents);
         server.close((err) => (err ? reject(err) : resolve()));
         // The SDK keeps connections alive; without this close() would wait for them.
         server.closeAllConnections();

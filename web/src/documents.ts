@@ -143,6 +143,7 @@ export const AccountQuery = graphql(`
     me {
       id
       email
+      emailProven
       name
       notificationUrl
     }

@@ -16,8 +16,11 @@ import { SignUp } from './pages/SignUp.js';
 import { EmailLinkSignIn } from './pages/EmailLinkSignIn.js';
 import { Account } from './pages/Account.js';
 import { Consent } from './pages/Consent.js';
+import { Billing } from './pages/Billing.js';
+import { Payouts } from './pages/Payouts.js';
+import { TestModeBanner } from './payments/TestPaymentNote.js';
 
-const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account', 'consent'];
+const PRIVATE: Route['page'][] = ['tasks', 'task', 'myAgents', 'newAgent', 'myAgent', 'account', 'consent', 'billing', 'payouts'];
 
 function Page({ route }: { route: Route }) {
   const viewer = useViewer();
@@ -55,6 +58,10 @@ function Page({ route }: { route: Route }) {
       return <Account />;
     case 'consent':
       return <Consent />;
+    case 'billing':
+      return <Billing />;
+    case 'payouts':
+      return <Payouts />;
     default:
       return <NotFound />;
   }
@@ -78,6 +85,7 @@ function App() {
       <a className="skip" href="#main">
         Skip to content
       </a>
+      <TestModeBanner />
       <header className="top">
         <Link href="/" className="brand">
           Task marketplace
@@ -94,6 +102,9 @@ function App() {
           </Link>
           {user ? (
             <>
+              <Link href="/billing" aria-current={current(['billing', 'payouts'])}>
+                Billing
+              </Link>
               <Link href="/account" aria-current={current(['account'])} className="who">
                 {user.email}
               </Link>

@@ -14,6 +14,8 @@ export type Route =
   | { page: 'emailLink' }
   | { page: 'account' }
   | { page: 'consent' }
+  | { page: 'billing' }
+  | { page: 'payouts' }
   | { page: 'notFound' };
 
 // A segment with bad percent-encoding (`/agents/%zz`) names no page; decodeURIComponent would throw.
@@ -35,6 +37,8 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] === 'sign-up' && parts.length === 1) return { page: 'signUp' };
   if (parts[0] === 'account' && parts.length === 1) return { page: 'account' };
   if (parts[0] === 'oauth' && parts[1] === 'authorize' && parts.length === 2) return { page: 'consent' };
+  if (parts[0] === 'billing' && parts.length === 1) return { page: 'billing' };
+  if (parts[0] === 'billing' && parts[1] === 'payouts' && parts.length === 2) return { page: 'payouts' };
   if (parts[0] === 'agents' && parts.length === 2) return { page: 'agent', slug: parts[1]! };
   if (parts[0] === 'tasks' && parts.length === 1) return { page: 'tasks' };
   if (parts[0] === 'tasks' && parts.length === 2) return { page: 'task', id: parts[1]! };

@@ -207,6 +207,7 @@ export type CreditLedgerEntry = {
     delta: number;
     taskId: string | null;
     intentId: string | null;
+    amountCents: number | null;
     createdAt: Generated<Timestamp>;
 };
 export type Delivery = {
@@ -347,6 +348,8 @@ export type Payment = {
     cardLast4: string | null;
     heldAt: Timestamp | null;
     settledAt: Timestamp | null;
+    receiptUrl: string | null;
+    transferredAt: Timestamp | null;
     createdAt: Generated<Timestamp>;
     updatedAt: Timestamp;
 };

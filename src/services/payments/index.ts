@@ -15,6 +15,7 @@ import type { Deps } from '../../deps.js';
 import type { PaymentProvider } from '../../payments/index.js';
 import { handleWebhook } from './events.js';
 import { authorizeCard, authorizeFromJob } from './holds.js';
+import { holdConfirmation } from './hold-confirmation.js';
 import { retryOwedTransfers, transfer } from './payouts.js';
 import { prepare } from './plan.js';
 import { paymentProviderOf } from './provider.js';
@@ -42,6 +43,7 @@ export function paymentService(deps: Deps, hooks: PaymentHooks, provider: Paymen
     transfer: bound(transfer),
     handleWebhook: bound(handleWebhook),
     simulateConfirmation: bound(simulateConfirmation),
+    holdConfirmation: bound(holdConfirmation),
     retryOwedTransfers: bound(retryOwedTransfers),
   };
 }

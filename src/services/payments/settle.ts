@@ -67,7 +67,8 @@ export async function capture(ctx: PaymentContext, taskId: string): Promise<void
   const payment = await store.payoutOf(deps.sql, taskId);
   if (!payment || payment.method !== 'card' || payment.status !== 'captured' || !payment.intentId) return;
   try {
-    await provider.capture({ intentId: payment.intentId, idempotencyKey: taskPaymentKey(taskId, 'capture') });
+    const { receiptUrl } = await provider.capture({ intentId: payment.intentId, idempotencyKey: taskPaymentKey(taskId, 'capture') });
+    if (receiptUrl && receiptUrl !== payment.receiptUrl) await store.recordReceipt(deps.sql, payment.id, receiptUrl, deps.clock.now());
   } catch (error) {
     if (error instanceof ProviderError && !error.retryable) {
       // E.g. the hold expired at the processor. Retrying cannot help; the status stays captured (the

@@ -125,8 +125,47 @@ describe.each(adapters)('%s payment provider', (name, build) => {
   it('captures, and a second capture is still a success', async () => {
     run += 1;
     const result = await hold(await customerWithCard(), 'pm_card_visa');
-    await provider.capture({ intentId: result.intentId!, idempotencyKey: key('capture') });
-    await expect(provider.capture({ intentId: result.intentId!, idempotencyKey: key('capture-again') })).resolves.toBeUndefined();
+    const captured = await provider.capture({ intentId: result.intentId!, idempotencyKey: key('capture') });
+    // Stripe's charge has a receipt page; the simulated processor charges nothing real, so it has none.
+    const receipt = name === 'stripe' ? expect.stringMatching(/^https:\/\/pay\.stripe\.com\/receipts\//) : null;
+    expect(captured).toEqual({ receiptUrl: receipt });
+    await expect(provider.capture({ intentId: result.intentId!, idempotencyKey: key('capture-again') })).resolves.toEqual({ receiptUrl: receipt });
+  });
+
+  it("gives a waiting hold's client secret again for its own key only", async () => {
+    run += 1;
+    const { customerId } = await provider.createCustomer({ userId: 'u1', email: 'u1@example.test', idempotencyKey: key('customer') });
+    const result = await hold(customerId, null);
+    if (result.status !== 'requires_confirmation') throw new Error(`expected a hold to confirm, got ${result.status}`);
+    await expect(provider.holdClientSecret({ intentId: result.intentId, idempotencyKey: key('authorize') })).resolves.toBe(result.clientSecret);
+    if (name === 'simulated') {
+      await expect(provider.holdClientSecret({ intentId: result.intentId, idempotencyKey: key('other') })).rejects.toBeInstanceOf(ProviderError);
+    }
+  });
+
+  it('removes a saved card, and removing it again is still a success', async () => {
+    run += 1;
+    const { customerId } = await provider.createCustomer({ userId: 'u1', email: 'u1@example.test', idempotencyKey: key('customer') });
+    const { paymentMethodId } = await provider.setDefaultPaymentMethod({ customerId, paymentMethodId: 'pm_card_visa' });
+    await provider.detachPaymentMethod(paymentMethodId);
+    await expect(provider.detachPaymentMethod(paymentMethodId)).resolves.toBeUndefined();
+  });
+
+  it("says where a payout account's onboarding stands", async () => {
+    run += 1;
+    const { accountId } = await provider.createConnectedAccount({ userId: 'u1', email: 'u1@example.test', idempotencyKey: key('account') });
+    if (name === 'simulated') {
+      // Its onboarding link comes straight back: nothing is left to do.
+      await expect(provider.payoutAccountState(accountId)).resolves.toBe('enabled');
+      return;
+    }
+    const account = standin.accounts.get(accountId)!;
+    await expect(provider.payoutAccountState(accountId)).resolves.toBe('details_needed');
+    account.details_submitted = true;
+    await expect(provider.payoutAccountState(accountId)).resolves.toBe('pending');
+    account.capabilities = { transfers: 'active' };
+    account.payouts_enabled = true;
+    await expect(provider.payoutAccountState(accountId)).resolves.toBe('enabled');
   });
 
   it('releases, and a second release is still a success', async () => {

@@ -36,6 +36,7 @@ export function Account() {
             <dd>{me.email}</dd>
           </div>
         </dl>
+        {!me.emailProven && <ProveAddress email={me.email} />}
       </section>
       <Passkeys />
       <Sessions />
@@ -43,6 +44,32 @@ export function Account() {
       <ConnectedApps />
       <NotificationUrl initial={me.notificationUrl ?? ''} />
     </section>
+  );
+}
+
+// A passkey sign-up only claims its address: until a link mailed to it is opened in this session, a link
+// opened in another browser gives that browser an account of its own and takes the address off this one.
+function ProveAddress({ email }: { email: string }) {
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const send = () => {
+    setError(null);
+    rest('POST', '/v1/auth/email-link', { email })
+      .then(() => setStatus(`A link is on its way to ${email}. Open it in this browser to prove the address is yours.`))
+      .catch((e: unknown) => setError(errorText(e)));
+  };
+  return (
+    <div className="note">
+      <p>
+        Your address is not proven yet. Until it is, signing in by a link to it from another browser makes a new account there and
+        takes the address off this one.
+      </p>
+      <button type="button" onClick={send}>
+        Email me a link to prove it
+      </button>
+      {status && <p role="status">{status}</p>}
+      <ErrorNote error={error} />
+    </div>
   );
 }
 

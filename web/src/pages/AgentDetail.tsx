@@ -59,7 +59,17 @@ export function AgentDetail({ slug }: { slug: string }) {
       <dl className="facts headline">
         <div>
           <dt>Price per task</dt>
-          <dd>{price(agent.priceCents)}</dd>
+          <dd>
+            {price(agent.priceCents)}
+            {signedIn && agent.priceCents > 0 && (
+              <>
+                {' '}
+                <Link href={`/billing?agent=${encodeURIComponent(agent.slug)}`} className="small">
+                  Buy credits
+                </Link>
+              </>
+            )}
+          </dd>
         </div>
         <div>
           <dt>Rating</dt>

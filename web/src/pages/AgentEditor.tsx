@@ -5,6 +5,7 @@ import { gql, ApiError, errorText } from '../api.js';
 import { CreateAgentMutation, UpdateAgentMutation } from '../documents.js';
 import type { AgentStatus, DashOwnAgentFragment } from '../generated/gql/graphql.js';
 import { withFieldTitle } from '../plain-errors.js';
+import { cents, dollars } from '../format.js';
 import { checkSchema, SchemaEditor } from '../components/SchemaEditor.js';
 
 // count: an optional whole number; empty means no limit.
@@ -22,7 +23,8 @@ const FIELDS: Array<{ name: string; label: string; kind: Kind; group: FieldGroup
   { name: 'protocols', label: 'Protocols', kind: 'list', group: 'profile', hint: 'Comma-separated, e.g. http.' },
   { name: 'categories', label: 'Categories', kind: 'list', group: 'profile', hint: 'Comma-separated.' },
   { name: 'tags', label: 'Tags', kind: 'list', group: 'profile', hint: 'Comma-separated.' },
-  { name: 'priceCents', label: 'Price per task (cents)', kind: 'cents', group: 'profile' },
+  // Typed in dollars and cents; the API takes whole cents.
+  { name: 'priceCents', label: 'Price per task (US dollars)', kind: 'cents', group: 'profile', hint: 'For example 2.50. 0 makes the agent free.' },
   { name: 'status', label: 'Status', kind: 'status', group: 'profile' },
   { name: 'maxConcurrentTasks', label: 'Most tasks at once', kind: 'count', group: 'limits', hint: 'Routing prefers agents with room. Empty: no limit.' },
   { name: 'maxDeliveriesPerSecond', label: 'Most deliveries per second', kind: 'count', group: 'limits', hint: 'Deliveries over it wait their turn. Empty: no limit.' },
@@ -51,7 +53,8 @@ function valuesOf(agent: DashOwnAgentFragment | null): Values {
     const value = agent ? (agent as unknown as Record<string, unknown>)[field.name] : undefined;
     if (Array.isArray(value)) values[field.name] = value.join(', ');
     else if (field.kind === 'json' && typeof value === 'string') values[field.name] = pretty(value);
-    else values[field.name] = value == null ? (field.kind === 'status' ? 'active' : field.kind === 'cents' ? '0' : '') : String(value);
+    else if (field.kind === 'cents') values[field.name] = dollars(typeof value === 'number' ? value : 0);
+    else values[field.name] = value == null ? (field.kind === 'status' ? 'active' : '') : String(value);
   }
   return values;
 }
@@ -64,7 +67,7 @@ function inputOf(values: Values, before: Values | null, fields = FIELDS): Record
     const raw = values[field.name]!.trim();
     if (before && raw === before[field.name]!.trim()) continue;
     if (field.kind === 'list') input[field.name] = raw ? raw.split(',').map((s) => s.trim()).filter(Boolean) : [];
-    else if (field.kind === 'cents') input[field.name] = raw === '' ? 0 : Number(raw);
+    else if (field.kind === 'cents') input[field.name] = raw === '' ? 0 : cents(Number(raw));
     else if (field.kind === 'count') {
       if (raw !== '') input[field.name] = Number(raw);
       else if (before) input[field.name] = null;
@@ -163,6 +166,8 @@ export function AgentEditor({
                 {...common}
                 type={field.kind === 'url' ? 'url' : field.kind === 'cents' || field.kind === 'count' ? 'number' : 'text'}
                 min={field.kind === 'cents' ? 0 : field.kind === 'count' ? 1 : undefined}
+                step={field.kind === 'cents' ? 0.01 : undefined}
+                inputMode={field.kind === 'cents' ? 'decimal' : undefined}
               />
             )}
             {field.hint && (

@@ -4,8 +4,7 @@
 import { useMemo, useRef, useState } from 'react';
 import Form from '@rjsf/core';
 import type { IChangeEvent } from '@rjsf/core';
-import { gql, rest, errorText } from '../api.js';
-import { SimulateConfirmMutation } from '../documents.js';
+import { rest, errorText } from '../api.js';
 import { navigate } from '../router.js';
 import { ErrorNote } from '../components/ui.js';
 import { fileRefsIn, fileWidgets } from '../components/FileField.js';
@@ -23,7 +22,6 @@ function newIdempotencyKey(): string {
 
 interface Created {
   data: { id: string; status: string };
-  clientSecret?: string;
 }
 
 export function TaskForm({ agent }: { agent: { id: string; priceCents: number; inputSchema?: string | null } }) {
@@ -54,18 +52,10 @@ export function TaskForm({ agent }: { agent: { id: string; priceCents: number; i
         { 'idempotency-key': idempotencyKey.current },
       );
       idempotencyKey.current = newIdempotencyKey();
+      // A card hold that waits for the requester is confirmed on the task page (with the processor's client
+      // library, or the simulated processor's test form), where a decline can be tried again.
       const task = created.body.data;
-      let note = '';
-      if (created.body.clientSecret) {
-        // The card hold waits for the requester's confirmation. The simulated processor (the default)
-        // confirms here as its client library would; with a real processor that is the processor's own page.
-        try {
-          await gql(SimulateConfirmMutation, { input: { clientSecret: created.body.clientSecret } });
-        } catch (e) {
-          note = `?payment=${encodeURIComponent(errorText(e))}`;
-        }
-      }
-      navigate(`/tasks/${encodeURIComponent(task.id)}${note}`);
+      navigate(`/tasks/${encodeURIComponent(task.id)}`);
     } catch (e) {
       setError(errorText(e));
       setBusy(false);

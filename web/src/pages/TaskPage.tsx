@@ -20,7 +20,9 @@ import {
 import type { DashTaskFragment } from '../generated/gql/graphql.js';
 import { subscribe } from '../live.js';
 import { label, paymentWords } from '../format.js';
-import { Link, useLocation } from '../router.js';
+import { Link } from '../router.js';
+import { ConfirmHold } from '../payments/ConfirmHold.js';
+import { TestPaymentNote } from '../payments/TestPaymentNote.js';
 import { ErrorNote, LoadError, PageTitle, Skeleton, Status } from '../components/ui.js';
 import { JsonView } from '../components/JsonView.js';
 import { TaskFiles } from '../components/FileList.js';
@@ -33,8 +35,6 @@ import { FINISHED, OWNER_WORKS, PROGRESS_STEPS, SHOWS_RESULT, STEP_OF } from '..
 
 
 export function TaskPage({ id }: { id: string }) {
-  const { search } = useLocation();
-  const paymentNote = search.get('payment');
   const [task, setTask] = useState<DashTaskFragment | null>(null);
   const [me, setMe] = useState<string | null>(null);
   const [myAgents, setMyAgents] = useState<ReadonlySet<string>>(new Set());
@@ -87,7 +87,8 @@ export function TaskPage({ id }: { id: string }) {
         </span>
         <span data-testid="task-payment">Payment: {paymentWords(task.payment)}</span>
       </div>
-      {paymentNote && task.status === 'pending' && <p className="note">The card payment is waiting for confirmation: {paymentNote}</p>}
+      {task.payment && task.payment.method !== 'free' && !(isRequester && waitsForHold(task)) && <TestPaymentNote />}
+      {isRequester && waitsForHold(task) && <ConfirmHold taskId={task.id} />}
       <ErrorNote error={error} />
       {task.status === 'input_required' && <InputRequest task={task} canAnswer={isRequester} onChange={setTask} />}
       <TaskFiles taskId={task.id} status={task.status} />
@@ -139,6 +140,9 @@ export function TaskPage({ id }: { id: string }) {
     </article>
   );
 }
+
+// A card hold the requester has yet to confirm: the task waits for it.
+const waitsForHold = (task: DashTaskFragment) => task.status === 'pending' && task.payment?.method === 'card' && task.payment.status === 'pending';
 
 // Text as text, anything else as a tree.
 function ResultView({ value }: { value: unknown }) {

@@ -21,7 +21,7 @@ type Documents = {
     "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      iconUrl\n      ownerName\n      ratingCount\n      completedCount\n      failedCount\n      daily(days: 14) {\n        day\n        completed\n        failed\n      }\n      stats {\n        successRate\n        successLowerBound\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n        ratingCount\n        ratingAverage\n        ratingLowerBound\n      }\n    }\n  }\n": typeof types.DashAgentDetailDocument,
     "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n": typeof types.DashMeDocument,
     "\n  query DashMyAgentIds {\n    myAgents {\n      id\n    }\n  }\n": typeof types.DashMyAgentIdsDocument,
-    "\n  query DashAccount {\n    me {\n      id\n      email\n      name\n      notificationUrl\n    }\n  }\n": typeof types.DashAccountDocument,
+    "\n  query DashAccount {\n    me {\n      id\n      email\n      emailProven\n      name\n      notificationUrl\n    }\n  }\n": typeof types.DashAccountDocument,
     "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n": typeof types.DashSimulateConfirmDocument,
     "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    agent {\n      id\n      name\n      slug\n      iconUrl\n    }\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n      cardBrand\n      cardLast4\n      heldAt\n      settledAt\n    }\n    reviewWindowSeconds\n    inputRequest\n    inputRounds\n    inputHash\n    resultHash\n    reviewEndsAt\n    approvedBy\n    disputeReason\n    disputeStatement\n    disputeContestedAt\n    disputeAnswerBy\n    history {\n      at\n      actor\n      action\n      fromStatus\n      toStatus\n      note\n    }\n    routing {\n      status\n      reason\n    }\n    deliveries {\n      id\n      type\n      status\n      nextAttemptAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": typeof types.DashTaskFragmentDoc,
     "\n  query DashTasks($role: TaskRole, $status: TaskStatus, $cursor: String, $limit: Int) {\n    tasks(role: $role, status: $status, cursor: $cursor, limit: $limit) {\n      data {\n        ...DashTask\n      }\n      nextCursor\n    }\n  }\n": typeof types.DashTasksDocument,
@@ -59,6 +59,16 @@ type Documents = {
     "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": typeof types.DashRequestTaskInputDocument,
     "\n  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {\n    oauthAuthorization(request: $request) {\n      clientId\n      appName\n      redirectHost\n      scopes\n      redirectTo\n    }\n  }\n": typeof types.DashOAuthAuthorizationDocument,
     "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n": typeof types.DashDecideOAuthAuthorizationDocument,
+    "\n  query DashPaymentSettings {\n    paymentSettings {\n      processor\n      publishableKey\n      testMode\n    }\n  }\n": typeof types.DashPaymentSettingsDocument,
+    "\n  query DashHoldConfirmation($taskId: ID!) {\n    taskHoldConfirmation(taskId: $taskId) {\n      clientSecret\n      amountCents\n    }\n  }\n": typeof types.DashHoldConfirmationDocument,
+    "\n  query DashBillingPage {\n    billing {\n      card {\n        brand\n        last4\n      }\n      credits {\n        agentId\n        balance\n        agent {\n          id\n          name\n          slug\n          priceCents\n        }\n      }\n      spentThisMonthCents\n      payments {\n        taskId\n        taskTitle\n        agentName\n        agentSlug\n        method\n        status\n        amountCents\n        cardBrand\n        cardLast4\n        heldAt\n        settledAt\n        createdAt\n        receiptUrl\n      }\n    }\n  }\n": typeof types.DashBillingPageDocument,
+    "\n  query DashPayouts {\n    billing {\n      payouts {\n        connected\n        onboarding\n        owedCents\n        transferredCents\n        earnings {\n          taskId\n          taskTitle\n          agentName\n          amountCents\n          feeCents\n          netCents\n          capturedAt\n          transfer\n          transferredAt\n        }\n      }\n    }\n  }\n": typeof types.DashPayoutsDocument,
+    "\n  mutation DashCreateSetupIntent {\n    createSetupIntent {\n      clientSecret\n    }\n  }\n": typeof types.DashCreateSetupIntentDocument,
+    "\n  mutation DashSetDefaultCard($input: SetDefaultPaymentMethodInput!) {\n    setDefaultPaymentMethod(input: $input) {\n      card {\n        brand\n        last4\n      }\n    }\n  }\n": typeof types.DashSetDefaultCardDocument,
+    "\n  mutation DashRemoveCard {\n    removePaymentMethod {\n      card {\n        brand\n        last4\n      }\n    }\n  }\n": typeof types.DashRemoveCardDocument,
+    "\n  mutation DashBuyCredits($input: BuyCreditsInput!, $idempotencyKey: String) {\n    buyCredits(input: $input, idempotencyKey: $idempotencyKey) {\n      agentId\n      quantity\n      amountCents\n      balance\n    }\n  }\n": typeof types.DashBuyCreditsDocument,
+    "\n  mutation DashStartPayoutOnboarding {\n    startPayoutOnboarding {\n      url\n    }\n  }\n": typeof types.DashStartPayoutOnboardingDocument,
+    "\n  query DashBuyForAgent($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      priceCents\n    }\n  }\n": typeof types.DashBuyForAgentDocument,
 };
 const documents: Documents = {
     "\n  query DashTaskFiles($id: ID!) {\n    task(id: $id) {\n      id\n      inputFiles {\n        id\n        filename\n        mediaType\n        size\n      }\n      resultFiles {\n        id\n        filename\n        mediaType\n        size\n      }\n    }\n  }\n": types.DashTaskFilesDocument,
@@ -67,7 +77,7 @@ const documents: Documents = {
     "\n  query DashAgentDetail($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      description\n      longDescription\n      protocols\n      categories\n      capabilities\n      tags\n      endpoint\n      docsUrl\n      authType\n      version\n      status\n      verified\n      healthStatus\n      inputSchema\n      twitterUrl\n      taskCount\n      avgRating\n      createdAt\n      updatedAt\n      priceCents\n      trustTier\n      iconUrl\n      ownerName\n      ratingCount\n      completedCount\n      failedCount\n      daily(days: 14) {\n        day\n        completed\n        failed\n      }\n      stats {\n        successRate\n        successLowerBound\n        p50CompletionMs\n        p95CompletionMs\n        recentTasks\n        ratingCount\n        ratingAverage\n        ratingLowerBound\n      }\n    }\n  }\n": types.DashAgentDetailDocument,
     "\n  query DashMe {\n    me {\n      id\n      email\n      name\n    }\n  }\n": types.DashMeDocument,
     "\n  query DashMyAgentIds {\n    myAgents {\n      id\n    }\n  }\n": types.DashMyAgentIdsDocument,
-    "\n  query DashAccount {\n    me {\n      id\n      email\n      name\n      notificationUrl\n    }\n  }\n": types.DashAccountDocument,
+    "\n  query DashAccount {\n    me {\n      id\n      email\n      emailProven\n      name\n      notificationUrl\n    }\n  }\n": types.DashAccountDocument,
     "\n  mutation DashSimulateConfirm($input: SimulateCardConfirmationInput!) {\n    simulateCardConfirmation(input: $input) {\n      status\n    }\n  }\n": types.DashSimulateConfirmDocument,
     "\n  fragment DashTask on Task {\n    id\n    status\n    title\n    description\n    input\n    priority\n    maxPriceCents\n    agentId\n    agent {\n      id\n      name\n      slug\n      iconUrl\n    }\n    requesterId\n    result\n    error\n    rating\n    expiresAt\n    createdAt\n    updatedAt\n    matchedAt\n    startedAt\n    finishedAt\n    payment {\n      method\n      status\n      amountCents\n      cardBrand\n      cardLast4\n      heldAt\n      settledAt\n    }\n    reviewWindowSeconds\n    inputRequest\n    inputRounds\n    inputHash\n    resultHash\n    reviewEndsAt\n    approvedBy\n    disputeReason\n    disputeStatement\n    disputeContestedAt\n    disputeAnswerBy\n    history {\n      at\n      actor\n      action\n      fromStatus\n      toStatus\n      note\n    }\n    routing {\n      status\n      reason\n    }\n    deliveries {\n      id\n      type\n      status\n      nextAttemptAt\n      attempts {\n        number\n        at\n        statusCode\n        latencyMs\n        error\n      }\n    }\n  }\n": types.DashTaskFragmentDoc,
     "\n  query DashTasks($role: TaskRole, $status: TaskStatus, $cursor: String, $limit: Int) {\n    tasks(role: $role, status: $status, cursor: $cursor, limit: $limit) {\n      data {\n        ...DashTask\n      }\n      nextCursor\n    }\n  }\n": types.DashTasksDocument,
@@ -105,6 +115,16 @@ const documents: Documents = {
     "\n  mutation DashRequestTaskInput($id: ID!, $input: InputRequestInput!) {\n    requestTaskInput(id: $id, input: $input) {\n      ...DashTask\n    }\n  }\n": types.DashRequestTaskInputDocument,
     "\n  query DashOAuthAuthorization($request: OAuthAuthorizationRequest!) {\n    oauthAuthorization(request: $request) {\n      clientId\n      appName\n      redirectHost\n      scopes\n      redirectTo\n    }\n  }\n": types.DashOAuthAuthorizationDocument,
     "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n": types.DashDecideOAuthAuthorizationDocument,
+    "\n  query DashPaymentSettings {\n    paymentSettings {\n      processor\n      publishableKey\n      testMode\n    }\n  }\n": types.DashPaymentSettingsDocument,
+    "\n  query DashHoldConfirmation($taskId: ID!) {\n    taskHoldConfirmation(taskId: $taskId) {\n      clientSecret\n      amountCents\n    }\n  }\n": types.DashHoldConfirmationDocument,
+    "\n  query DashBillingPage {\n    billing {\n      card {\n        brand\n        last4\n      }\n      credits {\n        agentId\n        balance\n        agent {\n          id\n          name\n          slug\n          priceCents\n        }\n      }\n      spentThisMonthCents\n      payments {\n        taskId\n        taskTitle\n        agentName\n        agentSlug\n        method\n        status\n        amountCents\n        cardBrand\n        cardLast4\n        heldAt\n        settledAt\n        createdAt\n        receiptUrl\n      }\n    }\n  }\n": types.DashBillingPageDocument,
+    "\n  query DashPayouts {\n    billing {\n      payouts {\n        connected\n        onboarding\n        owedCents\n        transferredCents\n        earnings {\n          taskId\n          taskTitle\n          agentName\n          amountCents\n          feeCents\n          netCents\n          capturedAt\n          transfer\n          transferredAt\n        }\n      }\n    }\n  }\n": types.DashPayoutsDocument,
+    "\n  mutation DashCreateSetupIntent {\n    createSetupIntent {\n      clientSecret\n    }\n  }\n": types.DashCreateSetupIntentDocument,
+    "\n  mutation DashSetDefaultCard($input: SetDefaultPaymentMethodInput!) {\n    setDefaultPaymentMethod(input: $input) {\n      card {\n        brand\n        last4\n      }\n    }\n  }\n": types.DashSetDefaultCardDocument,
+    "\n  mutation DashRemoveCard {\n    removePaymentMethod {\n      card {\n        brand\n        last4\n      }\n    }\n  }\n": types.DashRemoveCardDocument,
+    "\n  mutation DashBuyCredits($input: BuyCreditsInput!, $idempotencyKey: String) {\n    buyCredits(input: $input, idempotencyKey: $idempotencyKey) {\n      agentId\n      quantity\n      amountCents\n      balance\n    }\n  }\n": types.DashBuyCreditsDocument,
+    "\n  mutation DashStartPayoutOnboarding {\n    startPayoutOnboarding {\n      url\n    }\n  }\n": types.DashStartPayoutOnboardingDocument,
+    "\n  query DashBuyForAgent($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      priceCents\n    }\n  }\n": types.DashBuyForAgentDocument,
 };
 
 /**
@@ -134,7 +154,7 @@ export function graphql(source: "\n  query DashMyAgentIds {\n    myAgents {\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashAccount {\n    me {\n      id\n      email\n      name\n      notificationUrl\n    }\n  }\n"): typeof import('./graphql.js').DashAccountDocument;
+export function graphql(source: "\n  query DashAccount {\n    me {\n      id\n      email\n      emailProven\n      name\n      notificationUrl\n    }\n  }\n"): typeof import('./graphql.js').DashAccountDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -283,6 +303,46 @@ export function graphql(source: "\n  query DashOAuthAuthorization($request: OAut
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DashDecideOAuthAuthorization($request: OAuthAuthorizationRequest!, $allow: Boolean!) {\n    decideOAuthAuthorization(request: $request, allow: $allow)\n  }\n"): typeof import('./graphql.js').DashDecideOAuthAuthorizationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashPaymentSettings {\n    paymentSettings {\n      processor\n      publishableKey\n      testMode\n    }\n  }\n"): typeof import('./graphql.js').DashPaymentSettingsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashHoldConfirmation($taskId: ID!) {\n    taskHoldConfirmation(taskId: $taskId) {\n      clientSecret\n      amountCents\n    }\n  }\n"): typeof import('./graphql.js').DashHoldConfirmationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashBillingPage {\n    billing {\n      card {\n        brand\n        last4\n      }\n      credits {\n        agentId\n        balance\n        agent {\n          id\n          name\n          slug\n          priceCents\n        }\n      }\n      spentThisMonthCents\n      payments {\n        taskId\n        taskTitle\n        agentName\n        agentSlug\n        method\n        status\n        amountCents\n        cardBrand\n        cardLast4\n        heldAt\n        settledAt\n        createdAt\n        receiptUrl\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashBillingPageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashPayouts {\n    billing {\n      payouts {\n        connected\n        onboarding\n        owedCents\n        transferredCents\n        earnings {\n          taskId\n          taskTitle\n          agentName\n          amountCents\n          feeCents\n          netCents\n          capturedAt\n          transfer\n          transferredAt\n        }\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashPayoutsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashCreateSetupIntent {\n    createSetupIntent {\n      clientSecret\n    }\n  }\n"): typeof import('./graphql.js').DashCreateSetupIntentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashSetDefaultCard($input: SetDefaultPaymentMethodInput!) {\n    setDefaultPaymentMethod(input: $input) {\n      card {\n        brand\n        last4\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashSetDefaultCardDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashRemoveCard {\n    removePaymentMethod {\n      card {\n        brand\n        last4\n      }\n    }\n  }\n"): typeof import('./graphql.js').DashRemoveCardDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashBuyCredits($input: BuyCreditsInput!, $idempotencyKey: String) {\n    buyCredits(input: $input, idempotencyKey: $idempotencyKey) {\n      agentId\n      quantity\n      amountCents\n      balance\n    }\n  }\n"): typeof import('./graphql.js').DashBuyCreditsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DashStartPayoutOnboarding {\n    startPayoutOnboarding {\n      url\n    }\n  }\n"): typeof import('./graphql.js').DashStartPayoutOnboardingDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashBuyForAgent($slugOrId: String!) {\n    agent(slugOrId: $slugOrId) {\n      id\n      name\n      slug\n      priceCents\n    }\n  }\n"): typeof import('./graphql.js').DashBuyForAgentDocument;
 
 
 export function graphql(source: string) {

@@ -63,6 +63,11 @@ export type AgentUpdateInput = {
   version?: string | null | undefined;
 };
 
+export type BuyCreditsInput = {
+  agentId: string | number;
+  quantity: number;
+};
+
 export type DeliveryStatus =
   | 'failed'
   | 'pending'
@@ -111,12 +116,32 @@ export type PaymentMethod =
   | 'credit'
   | 'free';
 
+export type PaymentProcessor =
+  | 'simulated'
+  | 'stripe';
+
 export type PaymentStatus =
   | 'authorized'
   | 'captured'
   | 'pending'
   | 'refunded'
   | 'released';
+
+/** Where payout onboarding stands, as the payment processor says */
+export type PayoutOnboardingState =
+  /** The processor still needs details from the owner: resume the onboarding */
+  | 'details_needed'
+  /** Transfers are paid out */
+  | 'enabled'
+  /** No payout account yet */
+  | 'not_started'
+  /** Details given; the processor is checking them */
+  | 'pending';
+
+export type SetDefaultPaymentMethodInput = {
+  /** The pm_… id the client library returned */
+  paymentMethodId: string;
+};
 
 export type SimulateCardConfirmationInput = {
   clientSecret: string;
@@ -153,6 +178,14 @@ export type TaskStatus =
   | 'matched'
   | 'pending'
   | 'refunded';
+
+export type TransferState =
+  /** The capture failed, so no money came in for it */
+  | 'not_payable'
+  /** Not transferred yet: no payout account, or the transfer is in progress */
+  | 'owed'
+  /** Sent to the owner's payout account */
+  | 'transferred';
 
 export type TrustTier =
   | 'bronze'
@@ -209,7 +242,7 @@ export type DashMyAgentIdsQuery = { myAgents: Array<{ id: string }> };
 export type DashAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type DashAccountQuery = { me: { id: string, email: string, name: string | null, notificationUrl: string | null } };
+export type DashAccountQuery = { me: { id: string, email: string, emailProven: boolean, name: string | null, notificationUrl: string | null } };
 
 export type DashSimulateConfirmMutationVariables = Exact<{
   input: SimulateCardConfirmationInput;
@@ -473,6 +506,65 @@ export type DashDecideOAuthAuthorizationMutationVariables = Exact<{
 
 
 export type DashDecideOAuthAuthorizationMutation = { decideOAuthAuthorization: string };
+
+export type DashPaymentSettingsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashPaymentSettingsQuery = { paymentSettings: { processor: PaymentProcessor, publishableKey: string | null, testMode: boolean } };
+
+export type DashHoldConfirmationQueryVariables = Exact<{
+  taskId: string | number;
+}>;
+
+
+export type DashHoldConfirmationQuery = { taskHoldConfirmation: { clientSecret: string, amountCents: number } | null };
+
+export type DashBillingPageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashBillingPageQuery = { billing: { spentThisMonthCents: number, card: { brand: string | null, last4: string | null } | null, credits: Array<{ agentId: string, balance: number, agent: { id: string, name: string, slug: string, priceCents: number } }>, payments: Array<{ taskId: string, taskTitle: string, agentName: string | null, agentSlug: string | null, method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null, createdAt: string, receiptUrl: string | null }> } };
+
+export type DashPayoutsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashPayoutsQuery = { billing: { payouts: { connected: boolean, onboarding: PayoutOnboardingState, owedCents: number, transferredCents: number, earnings: Array<{ taskId: string, taskTitle: string, agentName: string | null, amountCents: number, feeCents: number, netCents: number, capturedAt: string | null, transfer: TransferState, transferredAt: string | null }> } } };
+
+export type DashCreateSetupIntentMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashCreateSetupIntentMutation = { createSetupIntent: { clientSecret: string } };
+
+export type DashSetDefaultCardMutationVariables = Exact<{
+  input: SetDefaultPaymentMethodInput;
+}>;
+
+
+export type DashSetDefaultCardMutation = { setDefaultPaymentMethod: { card: { brand: string | null, last4: string | null } | null } };
+
+export type DashRemoveCardMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashRemoveCardMutation = { removePaymentMethod: { card: { brand: string | null, last4: string | null } | null } };
+
+export type DashBuyCreditsMutationVariables = Exact<{
+  input: BuyCreditsInput;
+  idempotencyKey?: string | null | undefined;
+}>;
+
+
+export type DashBuyCreditsMutation = { buyCredits: { agentId: string, quantity: number, amountCents: number, balance: number } };
+
+export type DashStartPayoutOnboardingMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashStartPayoutOnboardingMutation = { startPayoutOnboarding: { url: string } };
+
+export type DashBuyForAgentQueryVariables = Exact<{
+  slugOrId: string;
+}>;
+
+
+export type DashBuyForAgentQuery = { agent: { id: string, name: string, slug: string, priceCents: number } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -754,6 +846,7 @@ export const DashAccountDocument = new TypedDocumentString(`
   me {
     id
     email
+    emailProven
     name
     notificationUrl
   }
@@ -2355,3 +2448,133 @@ export const DashDecideOAuthAuthorizationDocument = new TypedDocumentString(`
   decideOAuthAuthorization(request: $request, allow: $allow)
 }
     `) as unknown as TypedDocumentString<DashDecideOAuthAuthorizationMutation, DashDecideOAuthAuthorizationMutationVariables>;
+export const DashPaymentSettingsDocument = new TypedDocumentString(`
+    query DashPaymentSettings {
+  paymentSettings {
+    processor
+    publishableKey
+    testMode
+  }
+}
+    `) as unknown as TypedDocumentString<DashPaymentSettingsQuery, DashPaymentSettingsQueryVariables>;
+export const DashHoldConfirmationDocument = new TypedDocumentString(`
+    query DashHoldConfirmation($taskId: ID!) {
+  taskHoldConfirmation(taskId: $taskId) {
+    clientSecret
+    amountCents
+  }
+}
+    `) as unknown as TypedDocumentString<DashHoldConfirmationQuery, DashHoldConfirmationQueryVariables>;
+export const DashBillingPageDocument = new TypedDocumentString(`
+    query DashBillingPage {
+  billing {
+    card {
+      brand
+      last4
+    }
+    credits {
+      agentId
+      balance
+      agent {
+        id
+        name
+        slug
+        priceCents
+      }
+    }
+    spentThisMonthCents
+    payments {
+      taskId
+      taskTitle
+      agentName
+      agentSlug
+      method
+      status
+      amountCents
+      cardBrand
+      cardLast4
+      heldAt
+      settledAt
+      createdAt
+      receiptUrl
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashBillingPageQuery, DashBillingPageQueryVariables>;
+export const DashPayoutsDocument = new TypedDocumentString(`
+    query DashPayouts {
+  billing {
+    payouts {
+      connected
+      onboarding
+      owedCents
+      transferredCents
+      earnings {
+        taskId
+        taskTitle
+        agentName
+        amountCents
+        feeCents
+        netCents
+        capturedAt
+        transfer
+        transferredAt
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashPayoutsQuery, DashPayoutsQueryVariables>;
+export const DashCreateSetupIntentDocument = new TypedDocumentString(`
+    mutation DashCreateSetupIntent {
+  createSetupIntent {
+    clientSecret
+  }
+}
+    `) as unknown as TypedDocumentString<DashCreateSetupIntentMutation, DashCreateSetupIntentMutationVariables>;
+export const DashSetDefaultCardDocument = new TypedDocumentString(`
+    mutation DashSetDefaultCard($input: SetDefaultPaymentMethodInput!) {
+  setDefaultPaymentMethod(input: $input) {
+    card {
+      brand
+      last4
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashSetDefaultCardMutation, DashSetDefaultCardMutationVariables>;
+export const DashRemoveCardDocument = new TypedDocumentString(`
+    mutation DashRemoveCard {
+  removePaymentMethod {
+    card {
+      brand
+      last4
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashRemoveCardMutation, DashRemoveCardMutationVariables>;
+export const DashBuyCreditsDocument = new TypedDocumentString(`
+    mutation DashBuyCredits($input: BuyCreditsInput!, $idempotencyKey: String) {
+  buyCredits(input: $input, idempotencyKey: $idempotencyKey) {
+    agentId
+    quantity
+    amountCents
+    balance
+  }
+}
+    `) as unknown as TypedDocumentString<DashBuyCreditsMutation, DashBuyCreditsMutationVariables>;
+export const DashStartPayoutOnboardingDocument = new TypedDocumentString(`
+    mutation DashStartPayoutOnboarding {
+  startPayoutOnboarding {
+    url
+  }
+}
+    `) as unknown as TypedDocumentString<DashStartPayoutOnboardingMutation, DashStartPayoutOnboardingMutationVariables>;
+export const DashBuyForAgentDocument = new TypedDocumentString(`
+    query DashBuyForAgent($slugOrId: String!) {
+  agent(slugOrId: $slugOrId) {
+    id
+    name
+    slug
+    priceCents
+  }
+}
+    `) as unknown as TypedDocumentString<DashBuyForAgentQuery, DashBuyForAgentQueryVariables>;

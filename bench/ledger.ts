@@ -1,0 +1,363 @@
+// The cost ledger: the CPU per request of each layer a task's requests pass through, the layers added one
+// at a time on the same server in one run, the service (bench/ledger/service.ts) beside the floor
+// (bench/floor/server.ts), on one scratch PostgreSQL database, interleaved round by round.
+//
+//   npm run bench:ledger -- [--seconds 5] [--rounds 2] [--connections 8] [--postgres URL] [--profile DIR]
+//
+// --profile DIR writes a V8 CPU profile of the service process over the whole run into DIR
+// (summarise it with bench/profile-summary.ts).
+//
+// Each line is the process's CPU time (user + system, from /proc) over a closed loop of requests (or a
+// drained queue of jobs) divided by their number, the medians of the rounds; the "adds" column is the
+// difference to the line it builds on. A round, per implementation: the GET probes; tasks created for
+// `seconds` through the service's create call directly, then through POST /v1/tasks, with the worker off;
+// the worker started and the queue of their deliveries drained (the agent answers 200 and does not call
+// back); the callbacks sent; the worker stopped; then graphile-worker alone draining no-op jobs, and task
+// events through the bus. The floor has no list, no GraphQL and no events; its lines are left empty.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { cpuSeconds } from './lifecycle-agent.js';
+import { percentile } from './measure.js';
+import { freePort, stop, waitUntilUp } from './service.js';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '8' },
+    noop: { type: 'string', default: '500' },
+    profile: { type: 'string' },
+    // Some lines of the service only, no floor (to profile one layer): e.g. --only listRest or --only tasks.
+    only: { type: 'string' },
+    postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
+  },
+});
+const seconds = Number(args.seconds);
+const rounds = Number(args.rounds);
+const connections = Number(args.connections);
+const noopJobs = Number(args.noop);
+if (![seconds, rounds, connections, noopJobs].every((n) => Number.isInteger(n) && n >= 1) || seconds > 120 || rounds > 10 || connections > 64) {
+  console.error('usage: npm run bench:ledger -- [--seconds S (1-120)] [--rounds N (1-10)] [--connections N (1-64)] [--noop JOBS] [--postgres URL]');
+  process.exit(2);
+}
+const only = args.only ? new Set(args.only.split(',')) : null;
+const wanted = (line: string) => !only || only.has(line);
+const log = (message: string) => process.stderr.write(`${message}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+
+// The agent: records each delivery's callback address and token, answers 200, and does not call back
+// (the callbacks are a phase of their own).
+function startRecordingAgent() {
+  const deliveries: { callbackUrl: string; taskToken: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8').on('data', (c: string) => (text += c));
+    req.on('end', () => {
+      const body = JSON.parse(text) as { callbackUrl: string; taskToken: string };
+      deliveries.push({ callbackUrl: body.callbackUrl, taskToken: body.taskToken });
+      res.writeHead(200).end();
+    });
+  });
+  return { server, deliveries };
+}
+
+interface Sent {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  expect: number;
+}
+
+function send(agent: http.Agent, r: Sent): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...r.headers, ...(r.body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) } : {}) };
+    const req = http.request(r.url, { method: r.method, agent, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (c: string) => (text += c));
+      res.on('end', () => (res.statusCode === r.expect ? resolve(text) : reject(new Error(`${r.method} ${r.url}: ${res.statusCode} ${text.slice(0, 300)}`))));
+    });
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
+
+async function control(url: string): Promise<void> {
+  const res = await fetch(url, { method: 'POST' });
+  if (res.status !== 204) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+}
+
+// CPU microseconds per request of `pid` over a closed loop: `connections` keep-alive clients sending
+// `next()` requests until `seconds` have passed (or the requests run out).
+// The length of a phase: `seconds`, shorter in the warm-up.
+let phaseSeconds = seconds;
+async function closedLoop(pid: number, next: () => Sent | null): Promise<{ us: number; count: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections, timeout: 4000 });
+  const deadline = performance.now() + phaseSeconds * 1000;
+  let count = 0;
+  const cpu0 = cpuSeconds([pid]);
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      for (let r = next(); r && performance.now() < deadline; r = next()) {
+        await send(agent, r);
+        count++;
+      }
+    }),
+  );
+  const cpu = cpuSeconds([pid]) - cpu0;
+  agent.destroy();
+  return { us: count ? (cpu * 1e6) / count : NaN, count };
+}
+
+// CPU microseconds per job of `pid` while it drains a queue: from the start until `left()` is 0.
+async function drain(pid: number, start: () => Promise<void>, left: () => Promise<number>, total: number): Promise<number> {
+  const cpu0 = cpuSeconds([pid]);
+  await start();
+  for (let waited = 0; (await left()) > 0; waited += 20) {
+    if (waited > 120_000) throw new Error('the queue did not drain in 120 s');
+    await sleep(20);
+  }
+  return total ? ((cpuSeconds([pid]) - cpu0) * 1e6) / total : NaN;
+}
+
+type Line =
+  | 'bare'
+  | 'router'
+  | 'auth'
+  | 'listStore'
+  | 'listRest'
+  | 'createStore'
+  | 'createRest'
+  | 'delivery'
+  | 'worker'
+  | 'callback'
+  | 'event';
+
+async function main() {
+  const server = new URL(args.postgres!);
+  const admin = new pg.Client({ connectionString: server.toString() });
+  await admin.connect();
+  const scratch = `bench_ledger_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${scratch}`);
+  const direct = new URL(server);
+  direct.pathname = `/${scratch}`;
+  const db = new pg.Client({ connectionString: direct.toString() });
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-ledger-'));
+  const children: ChildProcess[] = [];
+  const agent = startRecordingAgent();
+  try {
+    await new Promise<void>((resolve) => agent.server.listen(0, '127.0.0.1', resolve));
+    const agentUrl = `http://127.0.0.1:${(agent.server.address() as { port: number }).port}/tasks`;
+
+    const servicePort = await freePort();
+    const serviceBase = `http://127.0.0.1:${servicePort}`;
+    const secretKey = randomBytes(32).toString('hex');
+    // The service's benchmark settings (bench/service.ts), in a process of its own.
+    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
+    const service = spawn(process.execPath, ['--optimize-for-size', ...profile, '--import', 'tsx', 'bench/ledger/service.ts'], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(servicePort),
+        DATA_DIR: dataDir,
+        DATABASE_URL: direct.toString(),
+        SECRET_KEY: secretKey,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+        HEALTH_PROBE_ENABLED: 'false',
+        ALLOW_SIMULATED_PAYMENTS: 'true',
+        ALLOW_PRIVATE_ENDPOINTS: 'true',
+        PUBLIC_BASE_URL: serviceBase,
+      },
+      stdio: 'inherit',
+    });
+    children.push(service);
+    log('service: starting');
+    await waitUntilUp(`${serviceBase}/healthz`, service);
+    await db.connect();
+
+    const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: direct.toString(), SECRET_KEY: secretKey };
+    const cli = (cliArgs: string[]) =>
+      JSON.parse(execFileSync(process.execPath, ['scripts/cli.mjs', ...cliArgs, '--json'], { env: cliEnv, encoding: 'utf8' })) as { id: string; apiKey: string };
+    const owner = cli(['user', 'create', '--email', `owner-${scratch}@example.com`]);
+    const requester = cli(['user', 'create', '--email', `requester-${scratch}@example.com`]);
+    const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+    const ok = async (res: Response) => {
+      const body = (await res.json()) as Record<string, unknown>;
+      if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
+      return body;
+    };
+    // A keep-alive socket of the readiness check may have been closed by the server while the CLI ran.
+    const fetch = (url: string, init: RequestInit) => globalThis.fetch(url, init).catch(() => sleep(100).then(() => globalThis.fetch(url, init)));
+    const created = await ok(
+      await fetch(`${serviceBase}/v1/agents`, {
+        method: 'POST',
+        headers: as(owner.apiKey),
+        body: JSON.stringify({ name: 'Ledger Echo', endpoint: agentUrl, capabilities: ['ledger-echo'], priceCents: 0 }),
+      }),
+    );
+    const agentId = (created.data as { id: string }).id;
+    const { webhookSecret } = (await ok(await fetch(`${serviceBase}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: as(owner.apiKey) }))) as { webhookSecret: string };
+
+    const floorPort = await freePort();
+    const floorBase = `http://127.0.0.1:${floorPort}`;
+    const floor = spawn(process.execPath, ['--import', 'tsx', 'bench/floor/server.ts'], {
+      env: { ...process.env, DATABASE_URL: direct.toString(), PORT: String(floorPort), AGENT_URL: agentUrl, WEBHOOK_SECRET: webhookSecret, API_KEY: requester.apiKey, WORKERS_START: 'later' },
+      stdio: 'inherit',
+    });
+    children.push(floor);
+    log('floor: starting');
+    await waitUntilUp(`${floorBase}/readyz`, floor);
+
+    const auth = { authorization: `Bearer ${requester.apiKey}` };
+    let sequence = 0;
+    const taskBody = () => JSON.stringify({ title: 'Echo', description: 'Echo the input back', capabilities: ['ledger-echo'], input: { n: ++sequence } });
+    const get = (url: string) => () => ({ method: 'GET', url, headers: auth, expect: 200 }) as Sent;
+    const post = (url: string) => () => ({ method: 'POST', url, headers: auth, body: taskBody(), expect: 201 }) as Sent;
+
+    const serviceQueue = async () =>
+      Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'task.deliver'`)).rows[0]!.n);
+    const floorQueue = async () => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM floor.jobs')).rows[0]!.n);
+
+    // Callbacks of the deliveries received since `from`, sent in a closed loop.
+    const callbacks = (from: number) => {
+      let i = from;
+      return () => {
+        const d = agent.deliveries[i++];
+        return d ? ({ method: 'POST', url: d.callbackUrl, body: JSON.stringify({ taskToken: d.taskToken, result: { echo: true } }), expect: 200 } as Sent) : null;
+      };
+    };
+    const untilDelivered = async (count: number) => {
+      for (let waited = 0; agent.deliveries.length < count; waited += 20) {
+        if (waited > 60_000) throw new Error(`only ${agent.deliveries.length} of ${count} deliveries arrived`);
+        await sleep(20);
+      }
+    };
+
+    const measureService = async (): Promise<Partial<Record<Line, number>>> => {
+      const pid = service.pid!;
+      const out: Partial<Record<Line, number>> = {};
+      const probes: [Line, string][] = [
+        ['bare', '/ledger/bare'],
+        ['router', '/healthz'],
+        ['auth', '/ledger/auth'],
+        ['listStore', '/ledger/list'],
+        ['listRest', '/v1/tasks?limit=1'],
+        ['event', '/ledger/event'],
+      ];
+      for (const [line, path] of probes) if (wanted(line)) out[line] = (await closedLoop(pid, get(`${serviceBase}${path}`))).us;
+      if (wanted('tasks')) await measureTasks(out);
+      if (wanted('worker')) await measureWorker(out);
+      return out;
+    };
+    const measureTasks = async (out: Partial<Record<Line, number>>) => {
+      const pid = service.pid!;
+      const before = agent.deliveries.length;
+      const direct = await closedLoop(pid, post(`${serviceBase}/ledger/create`));
+      out.createStore = direct.us;
+      const rest = await closedLoop(pid, post(`${serviceBase}/v1/tasks`));
+      out.createRest = rest.us;
+      const tasks = direct.count + rest.count;
+      out.delivery = await drain(pid, () => control(`${serviceBase}/ledger/worker/start`), serviceQueue, tasks);
+      await untilDelivered(before + tasks);
+      out.callback = (await closedLoop(pid, callbacks(before))).us;
+      await control(`${serviceBase}/ledger/worker/stop`);
+    };
+    const measureWorker = async (out: Partial<Record<Line, number>>) => {
+      const pid = service.pid!;
+      // graphile-worker alone: the same number of no-op jobs as a round delivers, added beforehand.
+      await db.query(`SELECT graphile_worker.add_job('ledger_noop', '{}'::json) FROM generate_series(1, $1)`, [noopJobs]);
+      const noopLeft = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'ledger_noop'`)).rows[0]!.n);
+      out.worker = await drain(pid, () => control(`${serviceBase}/ledger/noop/start`), noopLeft, noopJobs);
+      await control(`${serviceBase}/ledger/noop/stop`);
+    };
+
+    const measureFloor = async (): Promise<Partial<Record<Line, number>>> => {
+      const pid = floor.pid!;
+      const out: Partial<Record<Line, number>> = {};
+      out.bare = (await closedLoop(pid, get(`${floorBase}/ledger/bare`))).us;
+      out.router = (await closedLoop(pid, get(`${floorBase}/readyz`))).us;
+      out.auth = (await closedLoop(pid, get(`${floorBase}/ledger/auth`))).us;
+      const before = agent.deliveries.length;
+      const rest = await closedLoop(pid, post(`${floorBase}/v1/tasks`));
+      out.createRest = rest.us;
+      out.delivery = await drain(pid, () => control(`${floorBase}/ledger/workers/start`), floorQueue, rest.count);
+      await untilDelivered(before + rest.count);
+      out.callback = (await closedLoop(pid, callbacks(before))).us;
+      await control(`${floorBase}/ledger/workers/stop`);
+      return out;
+    };
+
+    // Warm-up: every phase for a second, so the first round does not pay for compiling.
+    log('warm-up');
+    phaseSeconds = 1;
+    await measureService();
+    if (!only) await measureFloor();
+    phaseSeconds = seconds;
+
+    const results: { service: Partial<Record<Line, number>>[]; floor: Partial<Record<Line, number>>[] } = { service: [], floor: [] };
+    for (let round = 1; round <= rounds; round++) {
+      const order = round % 2 === 1 ? (['service', 'floor'] as const) : (['floor', 'service'] as const);
+      log(`round ${round} of ${rounds}: ${order.join(', then ')}; ${seconds} s a phase`);
+      for (const name of order) if (!only || name === 'service') results[name].push(await (name === 'service' ? measureService() : measureFloor()));
+    }
+
+    const of = (name: 'service' | 'floor', line: Line) => {
+      const values = results[name].map((r) => r[line]).filter((v): v is number => v !== undefined && Number.isFinite(v));
+      return values.length ? median(values) : null;
+    };
+    const us = (v: number | null) => (v === null ? '—' : v.toFixed(0));
+    const adds = (name: 'service' | 'floor', line: Line, on: Line | null) => {
+      const v = of(name, line);
+      const base = on ? of(name, on) : 0;
+      return v === null || base === null ? '—' : (v - base).toFixed(0);
+    };
+    const rows: [string, Line, Line | null][] = [
+      ['node:http alone (GET, fixed answer)', 'bare', null],
+      ['+ the HTTP server and router (GET /healthz; floor: /readyz)', 'router', 'bare'],
+      ['+ authentication (the API key looked up)', 'auth', 'router'],
+      ['+ the task list\'s service call and statements, as JSON', 'listStore', 'auth'],
+      ['+ the REST adapter\'s GraphQL execution (GET /v1/tasks?limit=1)', 'listRest', 'listStore'],
+      ['create: authentication + the service call and statements', 'createStore', 'auth'],
+      ['create: + the REST adapter\'s GraphQL execution (POST /v1/tasks)', 'createRest', 'createStore'],
+      ['graphile-worker alone: claim, run a no-op, complete (per job)', 'worker', null],
+      ['delivery job: claim, read, sign, POST, record, complete (per job)', 'delivery', 'worker'],
+      ['callback (POST /v1/tasks/:id/callback, with its follow-up jobs)', 'callback', 'router'],
+      ['a task event: NOTIFY, received, handed to a subscriber', 'event', 'router'],
+    ];
+    console.log(`\nThe cost ledger: CPU µs per request (or job) of the process, PostgreSQL, ${connections} connections, ${seconds} s a phase, medians of ${rounds} interleaved rounds\n`);
+    console.log('| layer | service µs | adds | floor µs | adds | service / floor |');
+    console.log('|---|---|---|---|---|---|');
+    for (const [label, line, on] of rows) {
+      const s = of('service', line);
+      const f = of('floor', line);
+      const floorAdds = line === 'createRest' ? adds('floor', line, 'auth') : adds('floor', line, on);
+      console.log(`| ${label} | ${us(s)} | ${on ? adds('service', line, on) : us(s)} | ${us(f)} | ${f === null ? '—' : on ? floorAdds : us(f)} | ${s !== null && f !== null ? `${(s / f).toFixed(1)}×` : '—'} |`);
+    }
+    const perTask = (name: 'service' | 'floor') => {
+      const parts = [of(name, 'createRest'), of(name, 'delivery'), of(name, 'callback')];
+      return parts.every((p) => p !== null) ? parts.reduce((a, b) => a! + b!, 0)! : null;
+    };
+    const s = perTask('service');
+    const f = perTask('floor');
+    console.log(`| **a task: create + delivery + callback** | **${us(s)}** | | **${us(f)}** | | **${s !== null && f !== null ? (s / f).toFixed(1) : '—'}×** |`);
+    console.log(`\nGET /v1/tasks?limit=1 against GET /healthz on the service: ${((of('service', 'listRest') ?? NaN) / (of('service', 'router') ?? NaN)).toFixed(1)}×`);
+  } finally {
+    for (const child of children) await stop(child);
+    agent.server.close();
+    await db.end().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();
