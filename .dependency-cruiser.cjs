@@ -26,7 +26,8 @@ const LAYERS = [
   {
     name: 'adapters',
     path: [
-      '^src/(search|files|events|metrics|jobs|payments|delivery)/',
+      '^src/(search|files|events|metrics|payments|delivery)/',
+      '^src/jobs/(?!spec\\.ts$|specs/)',
       '^src/deps\\.ts$',
     ],
   },
@@ -34,10 +35,11 @@ const LAYERS = [
   { name: 'stores', path: ['^src/stores/'] },
   // Connections, transactions, migrations, the embedded database, the generated types.
   { name: 'db', path: ['^src/db/', '^src/generated/'] },
-  // What every layer may use: the lifecycle, errors, ids, settings, the logger, crypto, credentials' parts.
+  // What every layer may use: the lifecycle, errors, ids, settings, the logger, crypto, credentials' parts,
+  // and the jobs' declarations (a name and a payload schema: a store queues them in its statements).
   {
     name: 'base',
-    path: ['^src/(lifecycle|crypto)/', '^src/auth/(?!authenticate\\.ts$)', '^src/(errors|ids|logger|config|load-package|project-root|request-context)\\.ts$'],
+    path: ['^src/(lifecycle|crypto)/', '^src/jobs/(spec\\.ts$|specs/)', '^src/auth/(?!authenticate\\.ts$)', '^src/(errors|ids|logger|config|load-package|project-root|request-context)\\.ts$'],
   },
 ];
 

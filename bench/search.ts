@@ -6,6 +6,7 @@
 //   npm run bench:search -- [--agents 20000] [--per-kind 40] [--seed 42] [--on postgresql,pglite]
 //                           [--postgres postgresql://postgres@127.0.0.1:5432/test]
 // TYPESENSE_URL and TYPESENSE_API_KEY add a Typesense column (indexed from the PostgreSQL run).
+import { createKysely } from '../src/db/kysely.js';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -85,17 +86,18 @@ async function benchProject(name: string, url: string, agents: BenchAgent[], que
         `(the rest is the database query and its round trip)`,
     );
     if (process.env.TYPESENSE_URL && process.env.TYPESENSE_API_KEY && name.includes('PostgreSQL')) {
-      columns.push({ name: 'typesense', peer: false, result: await benchTypesense(prisma, queries) });
+      columns.push({ name: 'typesense', peer: false, result: await benchTypesense(url, queries) });
     }
   } finally {
     await prisma.$disconnect();
   }
 }
 
-async function benchTypesense(prisma: ReturnType<typeof createPrismaClient>, queries: BenchQuery[]): Promise<Measurement> {
+async function benchTypesense(url: string, queries: BenchQuery[]): Promise<Measurement> {
+  const sql = createKysely(url, 2);
   const alias = `bench_agents_${randomBytes(4).toString('hex')}`;
   const client = createTypesenseClient({ url: process.env.TYPESENSE_URL!, apiKey: process.env.TYPESENSE_API_KEY!, collection: alias });
-  const engine = createTypesenseSearchEngine({ prisma, logger: createLogger('silent'), client, alias });
+  const engine = createTypesenseSearchEngine({ sql, logger: createLogger('silent'), client, alias });
   try {
     log('  typesense: indexing');
     await engine.reindex();
@@ -104,6 +106,7 @@ async function benchTypesense(prisma: ReturnType<typeof createPrismaClient>, que
     const target = await client.aliases(alias).retrieve().catch(() => null);
     await client.aliases(alias).delete().catch(() => {});
     if (target) await client.collections(target.collection_name).delete().catch(() => {});
+    await sql.destroy();
   }
 }
 

@@ -42,6 +42,7 @@ import { createLocalBus, createPgBus } from './events/bus.js';
 import { createLiveStreams } from './graphql/live-streams.js';
 import { createMetrics } from './metrics/metrics.js';
 import { countTaskTransitions, jobEvents, queueReader } from './metrics/instrument.js';
+import { answersQueries } from './db/reachability.js';
 
 // The dashboard, built by `npm run build:web`.
 const WEB_DIR = path.join(projectRoot, 'dist/web');
@@ -132,7 +133,7 @@ export async function createApp(opts: {
     metrics,
     metricsToken: config.metricsToken,
     draining: () => draining,
-    databaseReachable: () => database.prisma.$queryRaw`SELECT 1`.then(() => true, () => false),
+    databaseReachable: () => answersQueries(database.prisma),
     serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null, stripe: config.stripe.secretKey !== null }),
     graphiql: config.env !== 'production',
     streams,

@@ -47,9 +47,11 @@ const baseCommands: CliCommand[] = [
     // Ids, names and prefixes only: the keys themselves are not stored (only their hashes).
     async run(services, v) {
       const userId = given(v, 'user');
-      const user = await services.deps.prisma.user.findUnique({ where: { id: userId }, select: { id: true } });
-      if (!user) throw new AppError('NOT_FOUND', `no user ${userId}`);
-      const keys = (await services.accounts.listApiKeys(user.id)).map((k) => ({
+      const found = await services.accounts.listApiKeys(userId).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', `no user ${userId}`);
+        throw error;
+      });
+      const keys = found.map((k) => ({
         id: k.id,
         name: k.name,
         prefix: k.prefix,

@@ -2,6 +2,7 @@
 // set (none can run on the development machines); each run uses its own alias and collection.
 import { randomBytes } from 'node:crypto';
 import { createPrismaClient } from '../src/db/client.js';
+import { createKysely } from '../src/db/kysely.js';
 import { createLogger } from '../src/logger.js';
 import { createTypesenseClient, createTypesenseSearchEngine } from '../src/search/typesense/engine.js';
 import { createTestDatabase } from './support/database.js';
@@ -17,7 +18,8 @@ describeSearchEngine(
     const prisma = createPrismaClient(db.url, 4);
     const alias = `test_agents_${randomBytes(4).toString('hex')}`;
     const client = createTypesenseClient({ url: url!, apiKey: apiKey!, collection: alias });
-    const engine = createTypesenseSearchEngine({ prisma, logger: createLogger('silent'), client, alias });
+    const sql = createKysely(db.url, 2);
+    const engine = createTypesenseSearchEngine({ sql, logger: createLogger('silent'), client, alias });
     return {
       engine,
       prisma,
@@ -29,6 +31,7 @@ describeSearchEngine(
         await client.aliases(alias).delete().catch(() => {});
         if (target) await client.collections(target.collection_name).delete().catch(() => {});
         await prisma.$disconnect();
+        await sql.destroy();
         await db.close();
       },
     };

@@ -2,23 +2,27 @@
 // lose their locks; in embedded mode every lock left from before the start is released.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
+import { createKysely, type Sql } from '../src/db/kysely.js';
 import { createLogger } from '../src/logger.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
-import { enqueue } from '../src/jobs/enqueue.js';
+import { enqueue } from '../src/stores/job-store.js';
 import { installJobSchema } from '../src/worker/worker.js';
-import { releaseAllJobLocks, releaseDeadWorkersJobs } from '../src/worker/recovery.js';
+import { releaseAllJobLocks, releaseDeadWorkersJobs } from '../src/db/job-locks.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
 let prisma: PrismaClient;
+let sql: Sql;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   await installJobSchema(db.url, createLogger('silent'));
   prisma = createPrismaClient(db.url, 2);
+  sql = createKysely(db.url, 2);
 });
 afterAll(async () => {
   await prisma?.$disconnect();
+  await sql?.destroy();
   await db?.close();
 });
 beforeEach(async () => {
@@ -28,7 +32,7 @@ beforeEach(async () => {
 
 // A job locked by `pool` `lockedSecondsAgo` seconds ago, as a worker that took it would leave it.
 async function lockedJob(pool: string, lockedSecondsAgo: number, taskId: string): Promise<void> {
-  await enqueue(prisma, expireTask, { taskId }, { runAt: new Date(Date.now() + 3_600_000) });
+  await enqueue(sql, expireTask, { taskId }, { runAt: new Date(Date.now() + 3_600_000) });
   await prisma.$executeRaw`
     UPDATE graphile_worker._private_jobs SET locked_by = ${pool}, locked_at = now() - make_interval(secs => ${lockedSecondsAgo}::float8)
     WHERE payload->>'taskId' = ${taskId}`;

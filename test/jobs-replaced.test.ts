@@ -6,7 +6,8 @@ import { Logger as WorkerLogger, run, type Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createPrismaClient } from '../src/db/client.js';
-import { enqueue } from '../src/jobs/enqueue.js';
+import { createKysely, type Sql } from '../src/db/kysely.js';
+import { enqueue } from '../src/stores/job-store.js';
 import { handlers, type JobHandler } from '../src/worker/handlers.js';
 import { defineJob, jobKey } from '../src/jobs/spec.js';
 import { installJobSchema, taskList } from '../src/worker/worker.js';
@@ -30,6 +31,7 @@ interface JobRow {
 describe('a keyed job replaced while it runs', () => {
   let db: TestDatabase;
   let prisma: ReturnType<typeof createPrismaClient>;
+  let sql: Sql;
   let runner: Runner;
   const runs: string[] = [];
   let release!: () => void;
@@ -40,6 +42,7 @@ describe('a keyed job replaced while it runs', () => {
     const logger = createLogger('silent');
     await installJobSchema(db.url, logger);
     prisma = createPrismaClient(db.url, 2);
+    sql = createKysely(db.url, 2);
     const handler = {
       spec: keyed,
       async run(_services: Services, _payload: { subject: string }, helpers: { job: { id: string } }) {
@@ -63,6 +66,7 @@ describe('a keyed job replaced while it runs', () => {
   afterAll(async () => {
     await runner?.stop();
     await prisma?.$disconnect();
+    await sql?.destroy();
     await db?.close();
   });
 
@@ -70,10 +74,10 @@ describe('a keyed job replaced while it runs', () => {
     (await prisma.$queryRaw<JobRow[]>`SELECT id::text, key, attempts, max_attempts, locked_at, last_error, run_at FROM graphile_worker.jobs WHERE id = ${id}::bigint`)[0];
 
   it('keeps its retries when it fails, and the job that replaced it still runs', async () => {
-    await enqueue(prisma, keyed, { subject: 'x' });
+    await enqueue(sql, keyed, { subject: 'x' });
     const first = await until('the first run to start', () => runs[0]);
     // Added again while the first runs: the new job is due in an hour.
-    await enqueue(prisma, keyed, { subject: 'x' }, { runAt: new Date(Date.now() + 3_600_000) });
+    await enqueue(sql, keyed, { subject: 'x' }, { runAt: new Date(Date.now() + 3_600_000) });
     const replaced = await row(first);
     // What graphile-worker does to the running job: key cleared, attempts used up.
     expect(replaced).toMatchObject({ key: null, attempts: replaced!.max_attempts });

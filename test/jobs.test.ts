@@ -3,10 +3,10 @@
 import { EventEmitter } from 'node:events';
 import type { WorkerEvents } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPrismaClient } from '../src/db/client.js';
+import { createKysely } from '../src/db/kysely.js';
 import { deliverTask } from '../src/jobs/specs/task-deliver.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
-import { enqueue, InvalidJobPayloadError } from '../src/jobs/enqueue.js';
+import { enqueue, InvalidJobPayloadError } from '../src/stores/job-store.js';
 import { createTestDatabase } from './support/database.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { until } from './support/wait.js';
@@ -21,8 +21,8 @@ describe('job payloads', () => {
   });
 
   it('refuses to queue a payload that does not match the job schema', async () => {
-    await expect(enqueue(server.prisma, deliverTask, { deliveryId: 42 } as never)).rejects.toThrow(InvalidJobPayloadError);
-    await expect(enqueue(server.prisma, expireTask, {} as never)).rejects.toThrow(/taskId/);
+    await expect(enqueue(server.sql, deliverTask, { deliveryId: 42 } as never)).rejects.toThrow(InvalidJobPayloadError);
+    await expect(enqueue(server.sql, expireTask, {} as never)).rejects.toThrow(/taskId/);
     const [row] = await server.prisma.$queryRaw<[{ n: bigint }]>`SELECT count(*) AS n FROM graphile_worker.jobs`;
     // Only the periodic jobs the server schedules for itself are queued (health sweep, delivery pruning, files sweep).
     const [sweeps] = await server.prisma.$queryRaw<[{ n: bigint }]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier IN ('health.sweep', 'delivery.prune', 'files.sweep')`;
@@ -47,16 +47,16 @@ describe('job payloads', () => {
 describe('job priorities', () => {
   it('runs a due expiry before a backlog of due deliveries queued earlier', async () => {
     const db = await createTestDatabase();
-    const prisma = createPrismaClient(db.url, 2);
+    const sql = createKysely(db.url, 2);
     // A first start installs graphile-worker's schema; the queue is filled while no worker runs.
     const installer = await startTestServer({}, { db });
     await installer.close();
     const past = (ms: number) => new Date(Date.now() - ms);
     for (let i = 0; i < 6; i++) {
-      await enqueue(prisma, deliverTask, { deliveryId: `dlv_backlog_${i}` }, { runAt: past(60_000) });
+      await enqueue(sql, deliverTask, { deliveryId: `dlv_backlog_${i}` }, { runAt: past(60_000) });
     }
     // Due later than every delivery, so only its priority can put it first.
-    await enqueue(prisma, expireTask, { taskId: 'tsk_due' }, { runAt: past(1_000) });
+    await enqueue(sql, expireTask, { taskId: 'tsk_due' }, { runAt: past(1_000) });
 
     const events: WorkerEvents = new EventEmitter();
     const started: string[] = [];
@@ -67,7 +67,7 @@ describe('job priorities', () => {
       expect(started.filter((name) => name !== 'health.sweep')).toEqual(['task.expire', ...Array(6).fill('task.deliver')]);
     } finally {
       await server.close();
-      await prisma.$disconnect();
+      await sql.destroy();
       await db.close();
     }
   });

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { compiledStatement } from '../src/db/compiled-statement.js';
-import { enqueueSql } from '../src/jobs/enqueue.js';
+import { enqueue } from '../src/stores/job-store.js';
 import { deliverNotification } from '../src/jobs/specs/notification-deliver.js';
 import { test } from './support/fixtures.js';
 
@@ -37,12 +37,12 @@ test('a job enqueued in a Kysely transaction exists exactly when the transaction
   const before = await jobs();
   await expect(
     server.sql.transaction().execute(async (tx) => {
-      await enqueueSql(tx, deliverNotification, payload);
+      await enqueue(tx, deliverNotification, payload);
       throw new Error('rolled back');
     }),
   ).rejects.toThrow('rolled back');
   expect(await jobs()).toBe(before);
-  await server.sql.transaction().execute((tx) => enqueueSql(tx, deliverNotification, payload));
+  await server.sql.transaction().execute((tx) => enqueue(tx, deliverNotification, payload));
   expect(await jobs()).toBe(before + 1);
 });
 

@@ -9,7 +9,7 @@ import { createKysely, type Sql, type SqlDb } from '../src/db/kysely.js';
 import { systemClock } from '../src/deps.js';
 import { newId } from '../src/ids.js';
 import { isUniqueViolation } from '../src/db/errors.js';
-import { jobCallSql } from '../src/jobs/enqueue.js';
+import { jobCall } from '../src/stores/job-store.js';
 import { insertPayment } from '../src/stores/payment-store.js';
 import { applyMove, assignAgent, insertTask, taskWithPayment } from '../src/stores/task-store.js';
 import { json } from '../src/stores/json.js';
@@ -65,7 +65,7 @@ each('adds the job a payment causes in the same statement, and returns the row a
   const other = await newTask();
   const runAt = new Date(Date.now() + 600_000);
   const returned = await run((db) =>
-    insertPayment(db, { id: newId('pay'), taskId: other, method: 'card', status: 'pending', amountCents: 250, payeeId: userId, createdAt: new Date() }, jobCallSql(authorizePayment, { taskId: other }, { runAt })),
+    insertPayment(db, { id: newId('pay'), taskId: other, method: 'card', status: 'pending', amountCents: 250, payeeId: userId, createdAt: new Date() }, jobCall(authorizePayment, { taskId: other }, { runAt })),
   );
   expect(returned).toEqual(await prisma.payment.findUniqueOrThrow({ where: { taskId: other } }));
   const jobs = await prisma.$queryRaw<Array<{ task_identifier: string; run_at: Date }>>`SELECT task_identifier, run_at FROM graphile_worker.jobs WHERE key = ${`payment.authorize:${other}`}`;
@@ -99,7 +99,7 @@ each('records an attempt and releases the delivery, and throws for a delivery th
   const at = new Date('2026-11-26T10:00:01.456Z');
   const retryAt = new Date('2026-11-26T10:05:00.000Z');
   const attempt = (number: number) => ({ id: newId('att'), deliveryId, number, statusCode: 503, latencyMs: 12, error: 'HTTP 503', at });
-  await run((db) => recordAttempt(db, attempt(1), { status: null, nextAttemptAt: retryAt }, jobCallSql(deliverTask, { deliveryId }, { runAt: retryAt })));
+  await run((db) => recordAttempt(db, attempt(1), { status: null, nextAttemptAt: retryAt }, jobCall(deliverTask, { deliveryId }, { runAt: retryAt })));
   expect(await prisma.deliveryAttempt.findMany({ where: { deliveryId }, omit: { id: true } })).toEqual([{ deliveryId, number: 1, statusCode: 503, latencyMs: 12, error: 'HTTP 503', at }]);
   expect(await prisma.delivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: 'pending', nextAttemptAt: retryAt, attemptJobId: null, attemptStartedAt: null, updatedAt: at });
   const retries = await prisma.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`task.deliver:${deliveryId}`}`;
@@ -167,7 +167,7 @@ each('inserts a task with its agent counted and its expiry job in one statement,
         expiresAt,
         idempotencyKey: key,
       },
-      { now, job: jobCallSql(expireTask, { taskId: id }, { runAt: expiresAt }) },
+      { now, job: jobCall(expireTask, { taskId: id }, { runAt: expiresAt }) },
     ),
   );
   const read = await prisma.task.findUniqueOrThrow({ where: { id } });
@@ -179,7 +179,7 @@ each('inserts a task with its agent counted and its expiry job in one statement,
   expect(jobs).toEqual([{ run_at: expiresAt }]);
   // The same idempotency key again: the unique index refuses it as the model call's would be refused.
   const again = run((db) =>
-    insertTask(db, { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt, idempotencyKey: key }, { now, job: jobCallSql(expireTask, { taskId: 'x' }) }),
+    insertTask(db, { id: newId('tsk'), requesterId: userId, title: 't', description: 'd', expiresAt, idempotencyKey: key }, { now, job: jobCall(expireTask, { taskId: 'x' }) }),
   );
   await expect(again).rejects.toSatisfy(isUniqueViolation);
 });
@@ -194,7 +194,7 @@ each('moves a task only from the state given, with its history, its delivery and
   const history = { id: newId('evt'), actor: 'system', actorId: null, note: 'n', data: { round: 1 } };
   const match = (from: 'pending' | 'matched') => ({
     taskId: id, action: 'match', from, to: 'matched' as const, now, changes: { matchedAt: now, tokenHash: 'h' },
-    history: { ...history, id: newId('evt') }, notify: null, removeJobKey: null, deliveryId, jobs: [jobCallSql(deliverTask, { deliveryId })],
+    history: { ...history, id: newId('evt') }, notify: null, removeJobKey: null, deliveryId, jobs: [jobCall(deliverTask, { deliveryId })],
   });
   // From a state the task is not in: nothing at all is written.
   expect(await run((db) => applyMove(db, match('matched')))).toBeNull();

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { isUniqueViolation } from '../src/db/errors.js';
 import { newId } from '../src/ids.js';
-import { jobCallSql } from '../src/jobs/enqueue.js';
+import { jobCall } from '../src/stores/job-store.js';
 import { deliverTask } from '../src/jobs/specs/task-deliver.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
 import { createMoved } from '../src/services/task-states.js';
@@ -70,7 +70,7 @@ describe('a free task, one statement each way', () => {
         now,
         notify: null,
         deliveryId,
-        jobs: [jobCallSql(deliverTask, { deliveryId }), jobCallSql(expireTask, { taskId: id }, { runAt: expiresAt })],
+        jobs: [jobCall(deliverTask, { deliveryId }), jobCall(expireTask, { taskId: id }, { runAt: expiresAt })],
         payment: { id: paymentId, method: 'free', status: 'authorized', amountCents: 0, payeeId: null, createdAt: now },
       },
     );

@@ -9,11 +9,11 @@ import { sha256Hex } from '../crypto/tokens.js';
 import { newId } from '../ids.js';
 import { AppError, forbidden, invalid as invalidInput, unauthenticated } from '../errors.js';
 import { parseOrInvalid } from '../services/validation.js';
-import { emailLinkStore } from './email-link-store.js';
-import { userStore } from './user-store.js';
+import { emailLinkStore } from '../stores/email-link-store.js';
+import { insertUser, markEmailVerified, releaseUnprovenEmail, userByEmail } from '../stores/accounts-store.js';
 import type { SessionService } from './sessions.js';
 import type { Mailer } from './mailer.js';
-import { isSqlUniqueViolation } from './sql-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 export const EMAIL_LINK_TTL_MS = 15 * 60_000;
 // At most this many links per address, and requests per client address, in one link lifetime.
@@ -50,7 +50,7 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
         if ((await store.countSince({ email }, since)) >= LINKS_PER_EMAIL) throw tooMany('this address');
         if ((await store.countSince({ addressKey }, since)) >= LINKS_PER_CLIENT_ADDRESS) throw tooMany('your network address');
         // A link only where it can sign in: an account exists, or a first sign-in may create one.
-        const mayUse = config.accounts.signup === 'open' || (await userStore(tx).findByEmail(email)) !== undefined;
+        const mayUse = config.accounts.signup === 'open' || (await userByEmail(tx, email)) !== undefined;
         const token = mayUse ? randomBytes(32).toString('base64url') : null;
         await store.insert({
           id: newId('eml'),
@@ -104,11 +104,10 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
         return await deps.sql.transaction().execute(async (tx) => {
           const email = await emailLinkStore(tx).use(sha256Hex(token), now);
           if (!email) throw invalid();
-          const users = userStore(tx);
-          let existing = await users.findByEmail(email);
+          let existing = await userByEmail(tx, email);
           if (existing?.emailUnproven && existing.id !== signedInAs) {
             if (config.accounts.signup === 'closed') throw forbidden('new accounts are made by the operator on this server (SIGNUP=closed)');
-            await users.releaseUnprovenEmail(existing.id, now);
+            await releaseUnprovenEmail(tx, existing.id, now);
             deps.logger.info({ userId: existing.id }, 'an unproven address claimed at sign-up was released to its owner');
             existing = undefined;
           }
@@ -116,11 +115,11 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
           let created = false;
           if (existing) {
             userId = existing.id;
-            await users.markEmailVerified(userId, now);
+            await markEmailVerified(tx, userId, now);
           } else {
             if (config.accounts.signup === 'closed') throw forbidden('new accounts are made by the operator on this server (SIGNUP=closed)');
             userId = newId('usr');
-            await users.insert({ id: userId, email, name: null, emailVerifiedAt: now, at: now });
+            await insertUser(tx, { id: userId, email, name: null, emailVerifiedAt: now }, now);
             created = true;
           }
           const session = await sessions.open(userId, 'email_link', userAgent, tx);
@@ -128,7 +127,7 @@ export function emailLinkService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | '
         });
       } catch (error) {
         // The same address signing in twice at once, both creating it: the second link is spent; ask again.
-        if (isSqlUniqueViolation(error)) throw new AppError('CONFLICT', 'the account was just created by another sign-in; ask for a new link');
+        if (isUniqueViolation(error)) throw new AppError('CONFLICT', 'the account was just created by another sign-in; ask for a new link');
         throw error;
       }
     },

@@ -10,11 +10,11 @@ import type { Deps } from '../deps.js';
 import { newId } from '../ids.js';
 import { AppError, conflict, forbidden, invalid, notFound, unauthenticated } from '../errors.js';
 import { parseOrInvalid } from '../services/validation.js';
-import { passkeyStore } from './passkey-store.js';
-import { userStore } from './user-store.js';
+import { passkeyStore } from '../stores/passkey-store.js';
+import { insertUser } from '../stores/accounts-store.js';
 import { emailAddress } from './email-links.js';
 import type { SessionService } from './sessions.js';
-import { isSqlUniqueViolation } from './sql-errors.js';
+import { isUniqueViolation } from '../db/errors.js';
 import { displayName } from '../services/display-name.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
@@ -130,7 +130,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       try {
         return await deps.sql.transaction().execute(async (tx) => {
           // Nobody has proven the address: the account holds it as a claim (see email-links.ts signIn).
-          await userStore(tx).insert({ id: userId, email: challenge.email!, name: challenge.name, emailVerifiedAt: null, emailUnproven: true, at: now });
+          await insertUser(tx, { id: userId, email: challenge.email!, name: challenge.name, emailVerifiedAt: null, emailUnproven: true }, now);
           await passkeyStore(tx).insert({
             id: newId('pk'),
             userId,
@@ -145,7 +145,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
           return { ...session, userId };
         });
       } catch (error) {
-        if (isSqlUniqueViolation(error)) throw emailTaken();
+        if (isUniqueViolation(error)) throw emailTaken();
         throw error;
       }
     },
@@ -209,7 +209,7 @@ export function passkeyService(deps: Pick<Deps, 'sql' | 'clock' | 'config' | 'ur
       try {
         await store.insert(row);
       } catch (error) {
-        if (isSqlUniqueViolation(error)) throw conflict('this passkey is already registered');
+        if (isUniqueViolation(error)) throw conflict('this passkey is already registered');
         throw error;
       }
       return view({ ...row, lastUsedAt: null });

@@ -49,7 +49,7 @@ export function accountRoutes(opts: {
   async function signedIn(call: Call, status: number, opened: { secret: string; userId: string }, extra: Record<string, unknown> = {}) {
     const previous = call.auth?.credential;
     if (previous?.kind === 'session' && previous.id && call.auth?.viewer) await services.sessions.end(call.auth.viewer.id, previous.id);
-    const user = await services.deps.prisma.user.findUniqueOrThrow({ where: { id: opened.userId }, select: { id: true, email: true, name: true } });
+    const user = await services.accounts.profile(opened.userId);
     sendJson(call.res, status, { data: { user, ...extra } }, { 'set-cookie': sessionCookie(opened.secret, { maxAgeMs: services.sessions.maxAgeMs, baseUrl: opts.baseUrl() }), 'cache-control': 'no-store' });
   }
 

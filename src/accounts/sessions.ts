@@ -8,7 +8,7 @@ import { sha256Hex } from '../crypto/tokens.js';
 import { newId } from '../ids.js';
 import { notFound } from '../errors.js';
 import type { Viewer } from '../services/accounts.js';
-import { sessionStore } from './session-store.js';
+import { sessionStore } from '../stores/session-store.js';
 
 // lastSeenAt is written at most this often per session, so a busy page is not a write per request:
 // a minute, or a tenth of the idle timeout when that is shorter.

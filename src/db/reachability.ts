@@ -2,6 +2,7 @@
 // database that does not exist or refused credentials are told in one line naming the setting, instead
 // of a driver's stack from inside the WASM schema engine. The password never appears in the message.
 import pg from 'pg';
+import type { Db } from './client.js';
 
 export class DatabaseUnreachableError extends Error {}
 
@@ -42,4 +43,12 @@ export async function ensureDatabaseReachable(databaseUrl: string, timeoutMs = 1
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+// Whether the database answers a query now (the readiness probe).
+export function answersQueries(db: Db): Promise<boolean> {
+  return db.$queryRaw`SELECT 1`.then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,6 +1,7 @@
 // Live task events for subscriptions. With a PostgreSQL server they travel through LISTEN/NOTIFY, so a
 // subscriber on one process sees changes made by another; the embedded database lives in one process,
 // where an in-process emitter is the same thing.
+import { listenTo, notify } from '../db/notify.js';
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -190,10 +191,10 @@ async function revocationChannel(url: string, listen: boolean, logger: Logger, h
     });
     listener.on('error', (error) => logger.warn({ err: error }, 'revocation listener lost'));
     await listener.connect();
-    await listener.query(`LISTEN ${REVOKED_KEYS}`);
+    await listenTo(listener, REVOKED_KEYS);
   }
   return {
-    announce: async (credentialId: string) => void (await pool.query('SELECT pg_notify($1, $2)', [REVOKED_KEYS, credentialId])),
+    announce: (credentialId: string) => notify(pool, REVOKED_KEYS, credentialId),
     close: async () => {
       await listener?.end().catch(() => {});
       await pool.end();
@@ -230,10 +231,7 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
       if (!closed) setTimeout(() => void listen().catch(() => {}), 1000);
     });
     await client.connect();
-    await client.query(`LISTEN ${TASK_EVENTS_CHANNEL}`);
-    await client.query(`LISTEN ${REVOKED_KEYS}`);
-    await client.query(`LISTEN ${SEARCH_CHANGED}`);
-    await client.query(`LISTEN ${AGENT_WORK}`);
+    await listenTo(client, TASK_EVENTS_CHANNEL, REVOKED_KEYS, SEARCH_CHANGED, AGENT_WORK);
     listener = client;
     // Anything may have changed while no connection listened.
     searchNews.emit('news', 'changed');
@@ -244,13 +242,13 @@ export async function createPgBus(connectionString: string, logger: Logger): Pro
     notifyChannel: TASK_EVENTS_CHANNEL,
     sentInTransaction: () => {},
     async publish(event) {
-      await pool.query('SELECT pg_notify($1, $2)', [TASK_EVENTS_CHANNEL, JSON.stringify(event)]);
+      await notify(pool, TASK_EVENTS_CHANNEL, JSON.stringify(event));
     },
     async publishWork(agentId) {
-      await pool.query('SELECT pg_notify($1, $2)', [AGENT_WORK, agentId]);
+      await notify(pool, AGENT_WORK, agentId);
     },
     async publishRevokedKey(apiKeyId) {
-      await pool.query('SELECT pg_notify($1, $2)', [REVOKED_KEYS, apiKeyId]);
+      await notify(pool, REVOKED_KEYS, apiKeyId);
     },
     onRevokedKey: fanout.onRevokedKey,
     watchSearchChanges(onNews) {

@@ -10,17 +10,20 @@
 // transaction that creates it, a credit purchase keys its charge by it), so the retry finds what the
 // first request made instead of doing it twice.
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { PrismaClient } from '../db/client.js';
-import { isUniqueViolation } from '../db/errors.js';
+import type { Sql } from '../db/kysely.js';
 import { AppError, conflict, invalid } from '../errors.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { freeClaim, insertClaim, recordOf, restartClaim, storeAnswer, sweepRecords } from '../stores/idempotency-store.js';
+import type { JsonValue } from '../stores/json.js';
 import type { Logger } from '../logger.js';
 import { systemClock, type Clock } from '../deps.js';
 import type { Context } from '../schema/context.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency-window.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+// A parsed answer body as the record keeps it (JSON.parse gives nothing else).
+const jsonValue: z.ZodType<JsonValue | null> = z.json();
 // A claim whose request never finished (the process died) is taken over after this long. Requests end
 // well before it: the processor client's own timeouts and retries stay under five minutes.
 export const ABANDONED_CLAIM_MS = 10 * 60 * 1000;
@@ -52,33 +55,24 @@ export function idempotencyKeyOf(req: IncomingMessage): string | null {
   return key;
 }
 
-export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger, 'error'>, clock: Clock = systemClock) {
+export function createIdempotencyStore(db: Sql, logger: Pick<Logger, 'error'>, clock: Clock = systemClock) {
   let lastSweep = 0;
 
   // Old records are removed now and then, not on every request.
   async function sweep(now: number): Promise<void> {
     if (now - lastSweep < 60_000) return;
     lastSweep = now;
-    await prisma.idempotencyRecord.deleteMany({ where: { createdAt: { lt: new Date(now - IDEMPOTENCY_WINDOW_MS) } } });
+    await sweepRecords(db, new Date(now - IDEMPOTENCY_WINDOW_MS));
   }
 
   async function claim(userId: string, key: string, requestHash: string): Promise<IdempotencyStart | null> {
-    try {
-      await prisma.idempotencyRecord.create({ data: { userId, key, requestHash } });
-      return running(userId, key);
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-    }
-    const record = await prisma.idempotencyRecord.findUnique({ where: { userId_key: { userId, key } } });
+    if (await insertClaim(db, { userId, key }, requestHash)) return running(userId, key);
+    const record = await recordOf(db, { userId, key });
     if (!record) return null; // freed meanwhile: claim again
     const age = clock.now().getTime() - record.createdAt.getTime();
     if (age > IDEMPOTENCY_WINDOW_MS || (record.responseStatus === null && age > ABANDONED_CLAIM_MS)) {
       // Expired, or left behind by a request that never finished: the key starts afresh.
-      const { count } = await prisma.idempotencyRecord.updateMany({
-        where: { userId, key, createdAt: record.createdAt },
-        data: { requestHash, responseStatus: null, responseBody: Prisma.DbNull, createdAt: new Date() },
-      });
-      return count === 1 ? running(userId, key) : null;
+      return (await restartClaim(db, { userId, key }, record.createdAt, requestHash, new Date())) ? running(userId, key) : null;
     }
     if (record.requestHash !== requestHash) {
       throw new AppError('UNPROCESSABLE', 'this Idempotency-Key was already used with a different request', { field: 'Idempotency-Key' });
@@ -88,22 +82,16 @@ export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger
   }
 
   function running(userId: string, key: string): IdempotencyStart {
-    const where = { userId_key: { userId, key } };
-    const abandon = async () => {
-      await prisma.idempotencyRecord.deleteMany({ where: { userId, key, responseStatus: null } });
-    };
+    const abandon = () => freeClaim(db, { userId, key });
     const store = async (status: number, text: string) => {
       if (status >= 400) return abandon();
-      let body: unknown = null;
+      let body: JsonValue | null;
       try {
-        body = JSON.parse(text);
+        body = jsonValue.parse(JSON.parse(text));
       } catch {
         body = text;
       }
-      await prisma.idempotencyRecord.update({
-        where,
-        data: { responseStatus: status, responseBody: body === null ? Prisma.JsonNull : (body as Prisma.InputJsonValue) },
-      });
+      await storeAnswer(db, { userId, key }, status, body);
     };
     return { kind: 'run', abandon, finish: (res) => storingResponse(res, store, logger) };
   }
@@ -123,8 +111,8 @@ export function createIdempotencyStore(prisma: PrismaClient, logger: Pick<Logger
 
 export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;
 
-// One store per database client, so the sweep clock is shared by all requests of a process.
-const stores = new WeakMap<PrismaClient, IdempotencyStore>();
+// One store per database, so the sweep clock is shared by all requests of a process.
+const stores = new WeakMap<Sql, IdempotencyStore>();
 
 /**
  * For the REST runner: starts an idempotent request when the Idempotency-Key header is present, for the
@@ -139,9 +127,9 @@ export async function startIdempotentRequest(
   const key = idempotencyKeyOf(req);
   if (key === null) return null;
   if (!context.viewer) return null;
-  const { prisma, logger, clock } = context.services.deps;
-  let store = stores.get(prisma);
-  if (!store) stores.set(prisma, (store = createIdempotencyStore(prisma, logger, clock)));
+  const { sql, logger, clock } = context.services.deps;
+  let store = stores.get(sql);
+  if (!store) stores.set(sql, (store = createIdempotencyStore(sql, logger, clock)));
   return store.start(context.viewer.id, key, requestFingerprint(request.method, request.path, request.body));
 }
 

@@ -11,6 +11,7 @@
 // Answers carry the fields of the IETF draft "RateLimit header fields for HTTP"
 // (draft-ietf-httpapi-ratelimit-headers-10/11): `RateLimit-Policy: "default";q=600;w=60` and
 // `RateLimit: "default";r=599;t=60` (remaining requests, seconds until the window ends).
+import { createRateLimitTable, RATE_LIMIT_SCHEMA, RATE_LIMIT_TABLE } from '../db/rate-limit-table.js';
 import { isIPv6 } from 'node:net';
 import pg from 'pg';
 import { packageLoader } from '../load-package.js';
@@ -85,17 +86,9 @@ export async function createRateLimits(settings: RateLimitSettings, logger: Pick
       const pool = new pg.Pool({ connectionString: store.url, max: 4 });
       pool.on('error', (error) => logger.warn({ err: error }, 'rate limit store (postgres) error'));
       closers.push(() => pool.end());
-      // Its own schema, so the table stays out of the application schema that migrations manage.
-      await pool.query('CREATE SCHEMA IF NOT EXISTS rate_limit').catch((error: { code?: string }) => {
-        if (error.code !== '23505' && error.code !== '42P06') throw error; // another process created it first
-      });
-      await pool.query(`CREATE TABLE IF NOT EXISTS rate_limit.buckets (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`).catch(
-        (error: { code?: string }) => {
-          if (error.code !== '23505' && error.code !== '42P07') throw error;
-        },
-      );
+      await createRateLimitTable(pool);
       // The library removes expired rows every few minutes, which keeps the table small.
-      return { storeClient: pool, storeType: 'pool', schemaName: 'rate_limit', tableName: 'buckets', tableCreated: true };
+      return { storeClient: pool, storeType: 'pool', schemaName: RATE_LIMIT_SCHEMA, tableName: RATE_LIMIT_TABLE, tableCreated: true };
     }
     return {};
   }

@@ -2,7 +2,8 @@
 // so the code that uses them stays free of metrics calls.
 import { EventEmitter } from 'node:events';
 import type { WorkerEvents } from 'graphile-worker';
-import type { PrismaClient } from '../db/client.js';
+import type { Db } from '../db/client.js';
+import { dueJobs } from '../db/job-locks.js';
 import type { EventBus } from '../events/bus.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import type { SearchEngine } from '../search/engine.js';
@@ -90,12 +91,6 @@ export function jobEvents(metrics: Metrics, events: WorkerEvents = new EventEmit
   return events;
 }
 
-export function queueReader(prisma: PrismaClient): () => Promise<QueueState> {
-  return async () => {
-    const [row] = await prisma.$queryRaw<Array<{ due: bigint; oldest: number | null }>>`
-      SELECT count(*) AS due, EXTRACT(EPOCH FROM now() - min(run_at))::float8 AS oldest
-      FROM graphile_worker.jobs
-      WHERE run_at <= now() AND locked_at IS NULL AND attempts < max_attempts`;
-    return { due: Number(row?.due ?? 0), oldestDueSeconds: Math.max(0, row?.oldest ?? 0) };
-  };
+export function queueReader(db: Db): () => Promise<QueueState> {
+  return () => dueJobs(db);
 }

@@ -14,7 +14,7 @@ import type { ProtocolRoute } from '../http/protocol-route.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../auth/authenticate.js';
 import type { FileService, FileView, Upload } from '../services/files.js';
-import type { FileRow } from '../files/store.js';
+import type { FileRow } from '../stores/file-store.js';
 import { dispositionOf } from '../files/names.js';
 import type { ByteRange } from '../files/storage.js';
 

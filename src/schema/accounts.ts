@@ -63,7 +63,7 @@ builder.queryFields((t) => ({
   apiKeys: t.prismaField({
     type: ['ApiKey'],
     authScopes: { scope: 'account' },
-    resolve: (query, _root, _args, ctx) => ctx.services.accounts.listApiKeys(ctx.viewer!.id, query),
+    resolve: (query, _root, _args, ctx) => ctx.prisma.apiKey.findMany({ ...query, where: { userId: ctx.viewer!.id }, orderBy: { createdAt: 'desc' } }),
   }),
 }));
 
@@ -88,6 +88,9 @@ builder.mutationFields((t) => ({
     type: 'ApiKey',
     authScopes: { scope: 'account' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.accounts.revokeApiKey(ctx.viewer!.id, String(args.id), query),
+    resolve: async (query, _root, args, ctx) => {
+      const { id } = await ctx.services.accounts.revokeApiKey(ctx.viewer!.id, String(args.id));
+      return ctx.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
 }));

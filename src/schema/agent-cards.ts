@@ -54,13 +54,19 @@ builder.mutationFields((t) => ({
     description: 'An agent made from its A2A agent card (name, description, version, skills, interface); it receives its tasks over A2A',
     authScopes: { scope: 'agents:write' },
     args: { cardUrl: t.arg.string({ required: true }).validate(cardUrl) },
-    resolve: (query, _root, args, ctx) => ctx.services.agentCards.importCard(ctx.viewer!, args.cardUrl, query),
+    resolve: async (query, _root, args, ctx) => {
+      const id = await ctx.services.agentCards.importCard(ctx.viewer!, args.cardUrl);
+      return ctx.prisma.agent.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
   refreshAgentCard: t.prismaField({
     type: 'Agent',
     description: 'Fetches the agent’s A2A card again and takes what it says',
     authScopes: { scope: 'agents:write' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.agentCards.refreshCard(ctx.viewer!, String(args.id), query),
+    resolve: async (query, _root, args, ctx) => {
+      const id = await ctx.services.agentCards.refreshCard(ctx.viewer!, String(args.id));
+      return ctx.prisma.agent.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
 }));

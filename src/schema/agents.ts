@@ -143,14 +143,15 @@ builder.queryFields((t) => ({
     type: ['Agent'],
     description: 'All agents the caller owns',
     authScopes: { scope: 'agents:read' },
-    resolve: (query, _root, _args, ctx) => ctx.services.agents.listOwned(ctx.viewer!, query),
+    resolve: (query, _root, _args, ctx) => ctx.prisma.agent.findMany({ ...query, where: { ownerId: ctx.viewer!.id }, orderBy: { createdAt: 'asc' } }),
   }),
   myAgent: t.prismaField({
     type: 'Agent',
     description: 'One agent the caller owns',
     authScopes: { scope: 'agents:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.agents.ownedAgent(ctx.viewer!, String(args.id), query),
+    resolve: async (query, _root, args, ctx) =>
+      ctx.services.agents.mustOwn(ctx.viewer!, await ctx.prisma.agent.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -159,13 +160,19 @@ builder.mutationFields((t) => ({
     type: 'Agent',
     authScopes: { scope: 'agents:write' },
     args: { input: t.arg({ type: AgentCreateInput, required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.agents.create(ctx.viewer!, args.input, query),
+    resolve: async (query, _root, args, ctx) => {
+      const id = await ctx.services.agents.create(ctx.viewer!, args.input);
+      return ctx.prisma.agent.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
   updateAgent: t.prismaField({
     type: 'Agent',
     authScopes: { scope: 'agents:write' },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: AgentUpdateInput, required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.agents.update(ctx.viewer!, String(args.id), args.input, query),
+    resolve: async (query, _root, args, ctx) => {
+      const id = await ctx.services.agents.update(ctx.viewer!, String(args.id), args.input);
+      return ctx.prisma.agent.findUniqueOrThrow({ ...query, where: { id } });
+    },
   }),
   deleteAgent: t.field({
     type: DeleteResult,
@@ -205,6 +212,9 @@ builder.mutationFields((t) => ({
     description: 'Turns delivery signing off',
     authScopes: { scope: 'agents:write' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.agents.removeWebhookSecret(ctx.viewer!, String(args.id), query),
+    resolve: async (query, _root, args, ctx) => {
+      await ctx.services.agents.removeWebhookSecret(ctx.viewer!, String(args.id));
+      return ctx.prisma.agent.findUniqueOrThrow({ ...query, where: { id: String(args.id) } });
+    },
   }),
 }));

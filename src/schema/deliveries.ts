@@ -42,7 +42,11 @@ builder.queryFields((t) => ({
     description: "Deliveries to one of the caller's agents, newest first, with every attempt",
     authScopes: { scope: 'agents:read' },
     args: { agentId: t.arg.id({ required: true }), limit: t.arg.int({ defaultValue: 50 }).validate(deliveryListLimit) },
-    resolve: (query, _root, args, ctx) => ctx.services.deliveries.listForAgent(ctx.viewer!, String(args.agentId), args.limit ?? 50, query),
+    resolve: async (query, _root, args, ctx) => {
+      const agentId = String(args.agentId);
+      await ctx.services.deliveries.checkAgentOwner(ctx.viewer!, agentId);
+      return ctx.prisma.delivery.findMany({ ...query, where: { agentId }, orderBy: { id: 'desc' }, take: args.limit ?? 50 });
+    },
   }),
 }));
 
@@ -52,6 +56,9 @@ builder.mutationFields((t) => ({
     description: 'Delivers a still-matched task again, now',
     authScopes: { scope: 'agents:write' },
     args: { agentId: t.arg.id({ required: true }), deliveryId: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.deliveries.redeliver(ctx.viewer!, String(args.agentId), String(args.deliveryId), query),
+    resolve: async (query, _root, args, ctx) => {
+      await ctx.services.deliveries.redeliver(ctx.viewer!, String(args.agentId), String(args.deliveryId));
+      return ctx.prisma.delivery.findUniqueOrThrow({ ...query, where: { id: String(args.deliveryId) } });
+    },
   }),
 }));

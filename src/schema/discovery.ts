@@ -44,7 +44,7 @@ builder.queryFields((t) => ({
     type: DiscoveryFiltersRef,
     description: 'The most used capabilities, protocols and categories among agents of a status (default active), with counts. Public.',
     args: { status: t.arg({ type: AgentStatusEnum }) },
-    resolve: (_root, args, ctx) => discoveryFilters(ctx.prisma, args.status ?? 'active'),
+    resolve: (_root, args, ctx) => discoveryFilters(ctx.services.deps.sql, args.status ?? 'active'),
   }),
   discover: t.field({
     type: DiscoveryPageRef,

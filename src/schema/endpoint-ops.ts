@@ -138,7 +138,7 @@ builder.queryFields((t) => ({
     description: "Operational events about the caller's agents, newest first",
     authScopes: { scope: 'agents:read' },
     args: { limit: t.arg.int({ defaultValue: 50 }).validate(notificationListLimit) },
-    resolve: (_query, _root, args, ctx) => ctx.services.notifications.listForUser(ctx.viewer!, args.limit ?? 50),
+    resolve: (query, _root, args, ctx) => ctx.prisma.notification.findMany({ ...query, where: { userId: ctx.viewer!.id }, orderBy: { id: 'desc' }, take: args.limit ?? 50 }),
   }),
 }));
 
@@ -148,7 +148,10 @@ builder.mutationFields((t) => ({
     description: 'Enables a disabled endpoint again, after a test ping it answered 2xx',
     authScopes: { scope: 'agents:write' },
     args: { agentId: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.endpointHealth.enable(ctx.viewer!, String(args.agentId), query),
+    resolve: async (query, _root, args, ctx) => {
+      await ctx.services.endpointHealth.enable(ctx.viewer!, String(args.agentId));
+      return ctx.prisma.agent.findUniqueOrThrow({ ...query, where: { id: String(args.agentId) } });
+    },
   }),
   updateAccount: t.field({
     type: AccountUpdateResultRef,

@@ -3,7 +3,7 @@
 import { builder } from './builder.js';
 import { TaskRef } from './tasks.js';
 import { taskFiles } from '../services/task-files.js';
-import type { FileRole, FileRow } from '../files/store.js';
+import type { FileRole, FileRow } from '../stores/file-store.js';
 import type { Context } from './context.js';
 
 export const FileObject = builder.objectRef<FileRow>('File').implement({

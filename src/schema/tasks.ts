@@ -211,7 +211,12 @@ builder.queryFields((t) => ({
     description: 'A task, for its requester and for the owner of its agent',
     authScopes: { scope: 'tasks:read' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.tasks.get(ctx.viewer!, String(args.id), query),
+    resolve: async (query, _root, args, ctx) =>
+      // The party check needs the agent's ownerId; a query that also asks for the agent keeps its fields.
+      ctx.services.tasks.mustBeParty(
+        ctx.viewer!,
+        await ctx.prisma.task.findUnique({ where: { id: String(args.id) }, include: { ...query.include, agent: withOwnerId(query.include?.agent) } }),
+      ),
   }),
   tasks: t.field({
     type: TaskPage,
@@ -340,3 +345,10 @@ builder.mutationFields((t) => {
     }),
   };
 });
+
+// The agent as a task query includes it, with its ownerId besides (nothing else when not asked for).
+function withOwnerId(agent: Prisma.TaskInclude['agent']): Prisma.TaskInclude['agent'] {
+  if (!agent) return { select: { ownerId: true } };
+  if (agent === true) return true;
+  return agent.select ? { ...agent, select: { ...agent.select, ownerId: true } } : agent;
+}

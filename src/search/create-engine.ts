@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { PrismaClient } from '../db/client.js';
 import type { Clock } from '../deps.js';
 import type { EventBus } from '../events/bus.js';
+import type { Sql } from '../db/kysely.js';
 import type { Logger } from '../logger.js';
 import type { SearchEngine } from './engine.js';
 import { withSearchFallback } from './fallback.js';
@@ -13,7 +14,7 @@ import { createTypesenseClient, createTypesenseSearchEngine } from './typesense/
 
 export function createSearchEngine(deps: {
   config: Config;
-  prisma: PrismaClient;
+  sql: Sql;
   searchPrisma: PrismaClient;
   logger: Logger;
   clock: Clock;
@@ -27,7 +28,7 @@ export function createSearchEngine(deps: {
     return withResultCache(postgres, { ...deps.config.searchCache, clock: deps.clock, watch: (listener) => deps.events.watchSearchChanges(listener) });
   }
   const typesense = createTypesenseSearchEngine({
-    prisma: deps.prisma,
+    sql: deps.sql,
     logger: deps.logger,
     client: createTypesenseClient({ url, apiKey, collection }),
     alias: collection,

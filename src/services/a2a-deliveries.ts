@@ -15,10 +15,11 @@ import type { SqlDb, SqlTx } from '../db/kysely.js';
 import type { Agent, Delivery, Prisma, Task } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
-import { jobCallSql } from '../jobs/enqueue.js';
+import { jobCall } from '../stores/job-store.js';
 import { deliveriesOfType, dropDelivery, hasA2ALink, insertDelivery, removeUnattempted } from '../stores/delivery-store.js';
 import { completedArtifacts, countPoll, linkOf, saveCompletedArtifacts, saveLink } from '../stores/a2a-link-store.js';
-import { findTask, lastMoveActor } from '../stores/task-store.js';
+import { findTask, lastMoveActor, taskWithAgentOwner } from '../stores/task-store.js';
+import { agentById } from '../stores/agent-store.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import { keepArtifacts as keepArtifactsJob } from '../jobs/specs/a2a-keep-artifacts.js';
 import { isIssuedToken, tokenMatches } from './task-token.js';
@@ -93,7 +94,7 @@ const ignoreConflict = (error: unknown) => {
 const describe = (error: unknown) => (error instanceof A2AError ? `${error.name}: ${error.message}` : error instanceof Error ? error.message : String(error));
 
 export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService, machinery: DeliveryMachinery) {
-  const { prisma, config, clock, logger } = deps;
+  const { config, clock, logger } = deps;
   const inputFiles = taskFiles(deps);
 
   async function client(agent: Pick<Agent, 'a2aCard' | 'endpoint'>, exchanges: Exchange[]) {
@@ -140,7 +141,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
 
   async function schedule(t: SqlDb, task: Pick<Task, 'id' | 'agentId'>, type: string, runAt?: Date) {
     const deliveryId = newId('dlv');
-    await insertDelivery(t, { id: deliveryId, taskId: task.id, agentId: task.agentId!, type, now: clock.now() }, jobCallSql(deliverTask, { deliveryId }, runAt ? { runAt } : {}));
+    await insertDelivery(t, { id: deliveryId, taskId: task.id, agentId: task.agentId!, type, now: clock.now() }, jobCall(deliverTask, { deliveryId }, runAt ? { runAt } : {}));
   }
 
   // The next GetTask: now (to read a result a status update announced), after the backoff, or, for an
@@ -180,7 +181,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
       // Files to fetch and store: in the job a2a.keep-artifacts, not here (a push's request, a delivery's
       // attempt). The reply and a push of the same completion both get here; the first one's artifacts
       // are kept, and the job completes the task.
-      await saveCompletedArtifacts(deps.sql, taskId, remote.artifacts, jobCallSql(keepArtifactsJob, { taskId }, { jobKeyMode: 'preserve_run_at' }));
+      await saveCompletedArtifacts(deps.sql, taskId, remote.artifacts, jobCall(keepArtifactsJob, { taskId }, { jobKeyMode: 'preserve_run_at' }));
     } else if (s === TaskState.TASK_STATE_CANCELED) {
       await tasks.cancelledByAgent(taskId, (remote.text ?? 'the agent cancelled the task').slice(0, 500));
     } else if (s === TaskState.TASK_STATE_FAILED || s === TaskState.TASK_STATE_REJECTED) {
@@ -201,7 +202,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
   // the reason a part could not be kept. A part another run is storing right now makes this run fail,
   // and the job comes back to it.
   async function keepArtifacts(taskId: string): Promise<void> {
-    const task = await prisma.task.findUnique({ where: { id: taskId }, include: { agent: { select: { ownerId: true } } } });
+    const task = await taskWithAgentOwner(deps.sql, taskId);
     if (!task?.agent || isTerminal(task.status)) return;
     const artifacts = await completedArtifacts(deps.sql, taskId);
     const token = tasks.tokenFor(task);
@@ -281,8 +282,9 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
     // A push notification at the task's callback URL, authenticated by the task token.
     // `remote` null: a report that changes no state (an artifact update, a message); only the token is checked.
     async push(taskId: string, token: string, remote: RemoteState | null): Promise<boolean> {
-      const task = await prisma.task.findUnique({ where: { id: taskId }, include: { agent: true } });
-      if (!task || !task.agent) return false;
+      const task = await findTask(deps.sql, taskId);
+      const agent = task?.agentId ? await agentById(deps.sql, task.agentId) : null;
+      if (!task || !agent) return false;
       // A finished task's token no longer works on the callback, but the agent may still report on it
       // (its last events): recognised by the token the task was delivered with, and changing nothing.
       if (!tokenMatches(token, task.tokenHash) && !isIssuedToken(deps.serverKey, task, token)) return false;
@@ -293,7 +295,7 @@ export function a2aDeliveries(deps: Deps, tasks: TaskService, files: FileService
       const link = await linkOf(deps.sql, taskId);
       // A push about another of the agent's tasks is not about ours.
       if (link && link.remoteTaskId !== remote.remoteTaskId) return true;
-      await apply(taskId, remote, task.agent);
+      await apply(taskId, remote, agent);
       return true;
     },
 

@@ -15,9 +15,12 @@ import { judgeAttempt } from '../delivery/attempt-verdict.js';
 import { checkEndpointUrl } from '../delivery/url-guard.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { withTransaction } from '../db/transaction.js';
+import { enqueue, jobCall } from '../stores/job-store.js';
+import { configById, configOf, configsOf, deleteConfig, otherConfigCount, recordLook, saveConfig, type PushConfigRow } from '../stores/a2a-push-store.js';
+import { findTask } from '../stores/task-store.js';
 import { a2aPush } from '../jobs/specs/a2a-push.js';
-import type { A2APushConfig, Task } from '../generated/prisma/client.js';
+import type { Task } from '../generated/prisma/client.js';
 import { isTerminal } from '../lifecycle/task-lifecycle.js';
 
 const MAX_CONFIGS_PER_TASK = 5;
@@ -29,9 +32,9 @@ const LOOK_MAX_MS = 60_000;
 export type PushBody = (task: Task) => Buffer;
 
 export function a2aPushService(deps: Deps, pushBody: PushBody) {
-  const { prisma, secretBox, config, logger } = deps;
+  const { secretBox, config, logger } = deps;
 
-  async function post(row: A2APushConfig, task: Task): Promise<void> {
+  async function post(row: PushConfigRow, task: Task): Promise<void> {
     const body = pushBody(task);
     const headers: Record<string, string> = { 'content-type': 'application/a2a+json', 'user-agent': 'task-marketplace' };
     if (row.authScheme && row.credentialsEnc) headers.authorization = `${row.authScheme} ${secretBox.open(row.credentialsEnc)}`;
@@ -52,7 +55,7 @@ export function a2aPushService(deps: Deps, pushBody: PushBody) {
     throw new Error(`push not taken: ${why}`);
   }
 
-  const asConfig = (row: A2APushConfig): TaskPushNotificationConfig => ({
+  const asConfig = (row: PushConfigRow): TaskPushNotificationConfig => ({
     tenant: '',
     id: row.configId,
     taskId: row.taskId,
@@ -77,14 +80,10 @@ export function a2aPushService(deps: Deps, pushBody: PushBody) {
         authScheme: cfg.authentication?.scheme ? cfg.authentication.scheme.slice(0, 64) : null,
         credentialsEnc: cfg.authentication?.credentials ? secretBox.seal(cfg.authentication.credentials) : null,
       };
-      const others = await prisma.a2APushConfig.count({ where: { taskId, userId, NOT: { configId } } });
+      const others = await otherConfigCount(deps.sql, { taskId, userId, configId });
       if (others >= MAX_CONFIGS_PER_TASK) throw invalid('id', `a task has at most ${MAX_CONFIGS_PER_TASK} push configurations of yours`);
-      const row = await prisma.$transaction(async (t) => {
-        const saved = await t.a2APushConfig.upsert({
-          where: { taskId_userId_configId: { taskId, userId, configId } },
-          create: { id: newId('psh'), taskId, userId, configId, ...data },
-          update: { ...data, lastPushed: null, idleRounds: 0 },
-        });
+      const row = await withTransaction(deps.sql, async (t) => {
+        const saved = await saveConfig(t, { id: newId('psh'), taskId, userId, configId }, data);
         await enqueue(t, a2aPush, { pushId: saved.id });
         return saved;
       });
@@ -92,38 +91,35 @@ export function a2aPushService(deps: Deps, pushBody: PushBody) {
     },
 
     async get(userId: string, taskId: string, configId: string): Promise<TaskPushNotificationConfig | null> {
-      const row = await prisma.a2APushConfig.findUnique({ where: { taskId_userId_configId: { taskId, userId, configId } } });
+      const row = await configOf(deps.sql, { taskId, userId, configId });
       return row ? asConfig(row) : null;
     },
 
     async list(userId: string, taskId: string): Promise<TaskPushNotificationConfig[]> {
-      return (await prisma.a2APushConfig.findMany({ where: { taskId, userId }, orderBy: { createdAt: 'asc' } })).map(asConfig);
+      return (await configsOf(deps.sql, taskId, userId)).map(asConfig);
     },
 
     async remove(userId: string, taskId: string, configId: string): Promise<boolean> {
-      const { count } = await prisma.a2APushConfig.deleteMany({ where: { taskId, userId, configId } });
-      return count > 0;
+      return deleteConfig(deps.sql, { taskId, userId, configId });
     },
 
     // Job: looks at the task; pushes it when it changed since the last push (throws when the client did
     // not take it, so the job is retried); comes back later unless the task's end was pushed.
     async send(pushId: string): Promise<void> {
-      const row = await prisma.a2APushConfig.findUnique({ where: { id: pushId } });
+      const row = await configById(deps.sql, pushId);
       if (!row) return;
-      const task = await prisma.task.findUnique({ where: { id: row.taskId } });
+      const task = await findTask(deps.sql, row.taskId);
       if (!task) return;
       const state = `${task.status}@${task.updatedAt.toISOString()}`;
       const changed = state !== row.lastPushed;
       if (changed) await post(row, task);
       if (changed && isTerminal(task.status)) {
-        await prisma.a2APushConfig.update({ where: { id: pushId }, data: { lastPushed: state } });
+        await recordLook(deps.sql, pushId, { lastPushed: state }, null);
         return;
       }
       const idleRounds = changed ? 0 : row.idleRounds + 1;
-      await prisma.$transaction(async (t) => {
-        await t.a2APushConfig.update({ where: { id: pushId }, data: { lastPushed: state, idleRounds } });
-        await enqueue(t, a2aPush, { pushId }, { runAt: new Date(deps.clock.now().getTime() + Math.min(LOOK_FIRST_MS * 2 ** idleRounds, LOOK_MAX_MS)) });
-      });
+      const nextLook = new Date(deps.clock.now().getTime() + Math.min(LOOK_FIRST_MS * 2 ** idleRounds, LOOK_MAX_MS));
+      await recordLook(deps.sql, pushId, { lastPushed: state, idleRounds }, jobCall(a2aPush, { pushId }, { runAt: nextLook }));
     },
   };
 }

@@ -5,7 +5,7 @@ import { notFound, conflict, invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Sql, SqlDb } from '../db/kysely.js';
-import type { Prisma, User } from '../generated/prisma/client.js';
+import type { User } from '../generated/prisma/client.js';
 import { z } from 'zod';
 import { parseOrInvalid } from './validation.js';
 import { allScopes, isScope, type Scope } from '../auth/scopes.js';
@@ -75,7 +75,7 @@ export interface KeySessions {
 }
 
 export function accountService(deps: Deps, keySessions: KeySessions) {
-  const { prisma, clock, sql: db } = deps;
+  const { clock, sql: db } = deps;
 
   return {
     createUser: (input: { email: string; name?: string | null; isAdmin?: boolean }) => createUserWithKey(db, input, clock.now()),
@@ -87,14 +87,22 @@ export function accountService(deps: Deps, keySessions: KeySessions) {
       return issueKey(db, userId, { ...given, name }, clock.now());
     },
 
-    // GraphQL reads keys through the Prisma plugin (its selections); the CLI without one.
-    listApiKeys(userId: string, query: { include?: Prisma.ApiKeyInclude } = {}) {
-      return prisma.apiKey.findMany({ ...query, where: { userId }, orderBy: { createdAt: 'desc' } });
+    // Every key of the user, revoked ones too (the CLI; GraphQL reads them through its field).
+    async listApiKeys(userId: string) {
+      if (!(await store.userById(db, userId))) throw notFound('user');
+      return store.apiKeysOf(db, userId);
+    },
+
+    // What a sign-in answers about its user.
+    async profile(userId: string) {
+      const profile = await store.profileOf(db, userId);
+      if (!profile) throw notFound('user');
+      return profile;
     },
 
     // Revoking is permanent; revoking twice is harmless. A user can only revoke their own keys.
     // Takes the key's id, or (from the CLI) the key itself.
-    async revokeApiKey(userId: string | null, keyIdOrKey: string, query: { include?: Prisma.ApiKeyInclude } = {}) {
+    async revokeApiKey(userId: string | null, keyIdOrKey: string) {
       const id = keyIdOrKey.startsWith(API_KEY_PREFIX) ? (await store.apiKeyBy(db, { hash: sha256Hex(keyIdOrKey) }))?.id : keyIdOrKey;
       // The key and the sessions made from it end in one transaction; both are announced after it.
       const revoked = id
@@ -108,7 +116,7 @@ export function accountService(deps: Deps, keySessions: KeySessions) {
       await revoked.announceSessions();
       // Subscriptions opened with the key, in any process, end now rather than at their next check.
       await deps.events.publishRevokedKey(result.key.id).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not announce a revoked API key'));
-      return prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: result.key.id } });
+      return result.key;
     },
 
     // The key's user, with the key's id (subscriptions remember which key opened them) and what it may do.
@@ -129,41 +137,42 @@ export function accountService(deps: Deps, keySessions: KeySessions) {
     // provider (trusted: it is the configured issuer) says the email is verified and the account has no
     // other identity; otherwise it is refused with 409, never given a second account with that email.
     async userForSubject(claims: { sub: string; email?: string; emailVerified?: boolean; name?: string }): Promise<User> {
-      const bySubject = () => prisma.user.findUnique({ where: { externalSubject: claims.sub } });
+      const bySubject = () => store.userBySubject(db, claims.sub);
       const found = await bySubject();
       if (found) return found;
       const given = claims.email?.trim().toLowerCase();
       const address = given && email.safeParse(given).success ? given : null;
       if (address) {
-        const holder = await prisma.user.findUnique({ where: { email: address } });
+        const holder = await store.userByEmail(db, address);
         if (holder) {
           if (claims.emailVerified !== true) {
             throw conflict('an account with this email exists, and the identity provider has not verified the email; sign in with an API key of that account', { reason: 'email_not_verified' });
           }
-          const { count } = await prisma.user.updateMany({ where: { id: holder.id, externalSubject: null }, data: { externalSubject: claims.sub } });
-          const linked = count === 1 ? await bySubject() : null;
+          const linked = (await store.linkSubject(db, holder.id, claims.sub, clock.now())) ? await bySubject() : null;
           if (linked) return linked;
           throw conflict('the account with this email is linked to another identity', { reason: 'identity_taken' });
         }
       }
       try {
-        return await prisma.user.upsert({
-          where: { externalSubject: claims.sub },
-          create: {
+        const created = await store.insertUserOfSubject(
+          db,
+          {
             id: newId('usr'),
             email: address ?? `${claims.sub.replace(/[^a-zA-Z0-9._-]/g, '_')}@users.invalid`,
             name: claims.name ?? null,
             externalSubject: claims.sub,
           },
-          update: {},
-        });
+          clock.now(),
+        );
+        const user = created ?? (await bySubject());
+        if (user) return user;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        // A first sign-in of the same subject at the same time, or another account took the email meanwhile.
-        const raced = await bySubject();
-        if (raced) return raced;
-        throw conflict('an account with this email exists', { reason: 'email_taken' });
       }
+      // A first sign-in of the same subject at the same time, or another account took the email meanwhile.
+      const raced = await bySubject();
+      if (raced) return raced;
+      throw conflict('an account with this email exists', { reason: 'email_taken' });
     },
   };
 }

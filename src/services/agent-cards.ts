@@ -3,37 +3,40 @@
 // agent is created and changed through the agent service like any other, so slugs, endpoint checks and
 // search indexing are the same.
 import type { Deps } from '../deps.js';
-import type { Prisma } from '../generated/prisma/client.js';
 import { conflict } from '../errors.js';
 import { agentFieldsOf, loadCard, type LoadedCard } from './agent-card-load.js';
 import type { AgentInput } from './agent-input.js';
+import { json, type JsonValue } from '../stores/json.js';
+import type { AgentFields } from '../stores/agent-store.js';
 import type { Viewer } from './accounts.js';
 import type { agentService } from './agents.js';
-
-type AgentQuery = { include?: Prisma.AgentInclude };
 
 export function agentCardService(deps: Deps, agents: ReturnType<typeof agentService>) {
   const { config, clock, deadlines } = deps;
   const load = (cardUrl: string) => loadCard(cardUrl, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, deadlines });
 
   // The card's own columns ride along with the agent's fields in the same write.
-  const withCard = (fields: AgentInput, loaded: LoadedCard) =>
-    ({ ...fields, a2aCard: loaded.json as Prisma.InputJsonValue, cardVerified: loaded.verified, cardFetchedAt: clock.now() }) as AgentInput;
+  const withCard = (fields: AgentInput, loaded: LoadedCard): AgentFields => ({
+    ...fields,
+    a2aCard: json(loaded.json as JsonValue),
+    cardVerified: loaded.verified,
+    cardFetchedAt: clock.now(),
+  });
 
   return {
-    async importCard(viewer: Viewer, cardUrl: string, query: AgentQuery = {}) {
+    async importCard(viewer: Viewer, cardUrl: string): Promise<string> {
       const loaded = await load(cardUrl);
-      return agents.create(viewer, withCard(agentFieldsOf(loaded, cardUrl), loaded), query);
+      return agents.create(viewer, withCard(agentFieldsOf(loaded, cardUrl), loaded));
     },
 
     // The owner's price, status, categories and input schema stay; what the card says is taken again.
-    async refreshCard(viewer: Viewer, id: string, query: AgentQuery = {}) {
+    async refreshCard(viewer: Viewer, id: string): Promise<string> {
       const agent = await agents.ownedAgent(viewer, id);
       if (!agent.manifestUrl || !agent.protocols.includes('a2a')) {
         throw conflict('this agent was not made from an A2A card: import it with POST /v1/agents/import');
       }
       const loaded = await load(agent.manifestUrl);
-      return agents.update(viewer, id, withCard(agentFieldsOf(loaded, agent.manifestUrl), loaded), query);
+      return agents.update(viewer, id, withCard(agentFieldsOf(loaded, agent.manifestUrl), loaded));
     },
   };
 }

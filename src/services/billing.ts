@@ -2,7 +2,9 @@
 // the owner's share of their agents' tasks (who is paid).
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { AppError, invalid } from '../errors.js';
+import { AppError, invalid, notFound } from '../errors.js';
+import { balancesOf } from '../stores/credit-store.js';
+import { owedCents } from '../stores/payment-store.js';
 import { newId } from '../ids.js';
 import { ensureConnectedAccount, ensureCustomer } from '../payments/customers.js';
 import { setupIntentKey } from '../payments/keys.js';
@@ -53,16 +55,13 @@ function fromProvider(field: string) {
 }
 
 export function billingService(deps: Deps, payments: Pick<PaymentService, 'provider' | 'retryOwedTransfers'>) {
-  const { prisma } = deps;
-  const { provider } = payments;
+    const { provider } = payments;
 
   async function summary(userId: string): Promise<BillingSummary> {
-    const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } });
-    const credits = await prisma.creditBalance.findMany({ where: { userId }, orderBy: { agentId: 'asc' } });
-    const owed = await prisma.payment.findMany({
-      where: { payeeId: userId, method: 'card', status: 'captured', transferId: null, failureMessage: null },
-      select: { amountCents: true, feeCents: true },
-    });
+    const user = await userById(deps.sql, userId);
+    if (!user) throw notFound('user');
+    const credits = await balancesOf(deps.sql, userId);
+    const owed = await owedCents(deps.sql, userId);
     return {
       userId,
       card: user.defaultPaymentMethodId ? { brand: user.cardBrand, last4: user.cardLast4 } : null,
@@ -70,7 +69,7 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
       payouts: {
         userId,
         connected: user.connectAccountId !== null,
-        owedCents: owed.reduce((sum, p) => sum + p.amountCents - p.feeCents, 0),
+        owedCents: owed,
       },
     };
   }
@@ -145,7 +144,8 @@ export function billingService(deps: Deps, payments: Pick<PaymentService, 'provi
      * owed from tasks completed before the account existed are queued for transfer again.
      */
     async startPayoutOnboarding(viewer: Viewer): Promise<{ url: string }> {
-      const user = await prisma.user.findUniqueOrThrow({ where: { id: viewer.id } });
+      const user = await userById(deps.sql, viewer.id);
+      if (!user) throw notFound('user');
       const accountId = await ensureConnectedAccount(deps.sql, provider, user, deps.clock.now()).catch(fromProvider('account'));
       // Where the hosted onboarding sends the owner back; a dashboard page would live here.
       const base = `${deps.urls.base}/billing/payouts`;

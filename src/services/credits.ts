@@ -5,8 +5,11 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { isForeignKeyViolation } from '../db/errors.js';
-import { enqueueSql } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
+import * as creditStore from '../stores/credit-store.js';
 import { addCredits } from '../stores/credit-store.js';
+import { userById } from '../stores/accounts-store.js';
+import { agentById } from '../stores/agent-store.js';
 import { refundPurchase } from '../jobs/specs/payment-refund-purchase.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -34,29 +37,22 @@ export const purchaseInput = z.object({
 });
 
 export function creditService(deps: Deps, provider: PaymentProvider) {
-  const { prisma, clock } = deps;
+  const { clock } = deps;
 
-  async function balanceOf(userId: string, agentId: string): Promise<number> {
-    const row = await prisma.creditBalance.findUnique({ where: { userId_agentId: { userId, agentId } } });
-    return row?.balance ?? 0;
-  }
+  const balanceOf = (userId: string, agentId: string): Promise<number> => creditStore.balanceOf(deps.sql, userId, agentId);
 
   return {
     balanceOf,
 
-    balances(userId: string) {
-      return prisma.creditBalance.findMany({ where: { userId }, orderBy: { agentId: 'asc' } });
-    },
+    balances: (userId: string) => creditStore.balancesOf(deps.sql, userId),
 
-    ledger(userId: string, agentId?: string) {
-      return prisma.creditLedgerEntry.findMany({ where: { userId, ...(agentId ? { agentId } : {}) }, orderBy: { id: 'asc' } });
-    },
+    ledger: (userId: string, agentId?: string) => creditStore.ledgerOf(deps.sql, userId, agentId),
 
     // Administration (CLI): credits given, not bought.
     async grant(raw: { userId: string; agentId: string; count: number }): Promise<{ userId: string; agentId: string; balance: number }> {
       const { userId, agentId, count } = parseOrInvalid(grantInput, raw);
-      if (!(await prisma.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw notFound('user');
-      if (!(await prisma.agent.findUnique({ where: { id: agentId }, select: { id: true } }))) throw notFound('agent');
+      if (!(await userById(deps.sql, userId))) throw notFound('user');
+      if (!(await agentById(deps.sql, agentId))) throw notFound('agent');
       const balance = (await deps.sql
         .transaction()
         .execute((tx) => addCredits(tx, { userId, agentId, amount: count, entryId: newId('cle'), kind: 'grant', now: clock.now() })))!;
@@ -69,7 +65,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
      * the first attempt died between the charge and the ledger.
      */
     async buy(viewer: Viewer, { agentId, quantity }: z.output<typeof purchaseInput>, requestKey: string | null) {
-      const agent = await prisma.agent.findUnique({ where: { id: agentId } });
+      const agent = await agentById(deps.sql, agentId);
       if (!agent) throw new AppError('NOT_FOUND', 'agent not found', { field: 'agentId' });
       if (agent.priceCents === 0) throw invalid('agentId', 'this agent is free; its tasks need no credits');
       const amountCents = agent.priceCents * quantity;
@@ -104,7 +100,7 @@ export function creditService(deps: Deps, provider: PaymentProvider) {
         if (!isForeignKeyViolation(error)) throw error;
         // The agent was deleted while the card was charged (its deletion found no credits to protect yet):
         // nothing is credited, and a job gives the money back, retried until the processor has done it.
-        await enqueueSql(deps.sql, refundPurchase, { intentId: charge.intentId });
+        await enqueue(deps.sql, refundPurchase, { intentId: charge.intentId });
         throw new AppError('NOT_FOUND', 'the agent was deleted during the purchase; the charge is being refunded', {
           field: 'agentId',
           details: { refundedIntentId: charge.intentId },

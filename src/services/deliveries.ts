@@ -12,13 +12,13 @@ import { judgeAttempt } from '../delivery/attempt-verdict.js';
 import { buildDeliveryPayload, buildInputDeliveryPayload, deliveryHeaders, serializePayload } from '../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue, enqueueSql, jobCallSql } from '../jobs/enqueue.js';
+import { enqueue, jobCall } from '../stores/job-store.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
 import * as store from '../stores/delivery-store.js';
 import { taskWaitsForDelivery } from '../stores/delivery-waits.js';
 import { canMove, deliveryWaitsFor } from '../lifecycle/task-lifecycle.js';
 import { ownerOfAgent } from '../stores/agent-store.js';
-import type { Prisma, Task } from '../generated/prisma/client.js';
+import type { Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks/index.js';
@@ -61,7 +61,7 @@ class LeaseAlreadyEnded extends Error {}
 const CLAIM_GRACE_MS = 30_000;
 
 export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskService, fileService: FileService, hooks: DeliveryHooks) {
-  const { prisma, config, logger, metrics, clock } = deps;
+  const { config, logger, metrics, clock } = deps;
   const files = taskFiles(deps);
 
   async function ownedAgent(viewer: Viewer, agentId: string) {
@@ -117,7 +117,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
           const nextWindow = await deps.sql.transaction().execute((t) => takeDeliverySlot(t, agent.id, clock.now()));
           if (nextWindow) {
             // Over the agent's rate: waits in the queue for the next window instead of failing.
-            await enqueueSql(deps.sql, deliverTask, { deliveryId }, { runAt: nextWindow });
+            await enqueue(deps.sql, deliverTask, { deliveryId }, { runAt: nextWindow });
             return;
           }
         }
@@ -144,27 +144,20 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
       await record({ deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt, task, agent }, result);
     },
 
-    // `query`: the relations the GraphQL selection needs (the attempts), read with the rows.
-    async listForAgent(viewer: Viewer, agentId: string, limit: number, query: { include?: Prisma.DeliveryInclude } = {}) {
-      await ownedAgent(viewer, agentId);
-      return prisma.delivery.findMany({ ...query, where: { agentId }, orderBy: { id: 'desc' }, take: limit });
-    },
+    // 404 for an unknown agent, 403 for another owner's (the owner's delivery log is read by its GraphQL field).
+    checkAgentOwner: ownedAgent,
 
     // The owner asks for a still-matched task to be delivered again now.
-    async redeliver(viewer: Viewer, agentId: string, deliveryId: string, query: { include?: Prisma.DeliveryInclude } = {}) {
+    async redeliver(viewer: Viewer, agentId: string, deliveryId: string): Promise<void> {
       await ownedAgent(viewer, agentId);
-      const delivery = await prisma.delivery.findUnique({ where: { id: deliveryId }, include: { task: true } });
+      const delivery = await store.deliveryWithTaskStatus(deps.sql, deliveryId);
       if (!delivery || delivery.agentId !== agentId) throw notFound('delivery');
       // Only while the task still waits for this delivery (the task itself: while it is matched).
       const waitsFor = deliveryWaitsFor(delivery.type);
-      if (delivery.task.status !== waitsFor) {
-        throw conflict(`the task is ${delivery.task.status}; this delivery is sent again only while its task is ${waitsFor}`, { status: delivery.task.status });
+      if (delivery.taskStatus !== waitsFor) {
+        throw conflict(`the task is ${delivery.taskStatus}; this delivery is sent again only while its task is ${waitsFor}`, { status: delivery.taskStatus });
       }
-      return prisma.$transaction(async (t) => {
-        const updated = await t.delivery.update({ ...query, where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: clock.now() } });
-        await enqueue(t, deliverTask, { deliveryId });
-        return updated;
-      });
+      await store.reopenDelivery(deps.sql, deliveryId, clock.now(), jobCall(deliverTask, { deliveryId }));
     },
   };
 
@@ -189,7 +182,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
   // Another job is sending this delivery right now. Its outcome schedules what follows (its retry
   // replaces this job under the delivery's job key); this one comes back when that claim would lapse.
   async function retryLater(deliveryId: string): Promise<void> {
-    await enqueueSql(deps.sql, deliverTask, { deliveryId }, { runAt: new Date(clock.now().getTime() + claimMs()) });
+    await enqueue(deps.sql, deliverTask, { deliveryId }, { runAt: new Date(clock.now().getTime() + claimMs()) });
   }
 
   function claimMs(): number {
@@ -259,7 +252,7 @@ export function deliveryService(deps: Deps, agents: AgentService, tasks: TaskSer
         async (t, afterCommit) => {
           if (ok && (!claimed.task || canMove('delivered', claimed.task.status))) await tasks.markDeliveredIn(t, afterCommit, taskId, claimed.task);
           if (recorded === 'given_up') await tasks.markUndeliverableIn(t, afterCommit, taskId);
-          const retryJob = recorded === 'retrying' ? jobCallSql(deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! }) : undefined;
+          const retryJob = recorded === 'retrying' ? jobCall(deliverTask, { deliveryId }, { runAt: release.nextAttemptAt! }) : undefined;
           if (!claimed.lease) await store.recordAttempt(t, attempt(), release, retryJob);
           else if (!(await recordLeaseEnd(t, attempt(), claimed.lease.holder, release, retryJob))) throw new LeaseAlreadyEnded();
           if (!claimed.lease?.givenBack) await hooks.deliveryOutcome(t, agentId, ok);

@@ -2,7 +2,7 @@
 // window, for tasks that still wait for their delivery. A single delivery's redeliver stays as it is.
 import type { Deps } from '../deps.js';
 import { forbidden, invalid, notFound } from '../errors.js';
-import { enqueueSql } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
 import { ownerOfAgent } from '../stores/agent-store.js';
 import { failedInWindow, reopenDeliveries } from '../stores/delivery-store.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
@@ -29,7 +29,7 @@ export function deliveryRecovery(deps: Deps) {
         if (ids.length > 0) {
           await reopenDeliveries(t, ids, clock.now());
           // One job per delivery (its key): a retry already queued is brought forward, not doubled.
-          for (const deliveryId of ids) await enqueueSql(t, deliverTask, { deliveryId });
+          for (const deliveryId of ids) await enqueue(t, deliverTask, { deliveryId });
         }
         return { recovered: ids.length, deliveryIds: ids, since, until: end };
       });

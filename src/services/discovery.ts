@@ -6,7 +6,8 @@ import type { Agent } from '../generated/prisma/client.js';
 import { notFound } from '../errors.js';
 import type { SearchEngine } from '../search/engine.js';
 import { totalPages, type DiscoveryQuery } from '../search/query.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
+import { agentById, agentBySlug, agentsByIds } from '../stores/agent-store.js';
 import { searchSync } from '../jobs/specs/search-sync.js';
 
 export interface DiscoveryPage {
@@ -18,8 +19,6 @@ export interface DiscoveryPage {
 }
 
 export function discoveryService(deps: Deps, engine: SearchEngine) {
-  const { prisma } = deps;
-
   return {
     engine,
 
@@ -27,7 +26,7 @@ export function discoveryService(deps: Deps, engine: SearchEngine) {
     async search(query: DiscoveryQuery): Promise<DiscoveryPage> {
       const hits = await engine.search(query);
       if (hits.agents) return { data: hits.agents, total: hits.total, page: query.page, perPage: query.perPage, totalPages: totalPages(hits.total, query.perPage) };
-      const rows = hits.ids.length ? await prisma.agent.findMany({ where: { id: { in: hits.ids } } }) : [];
+      const rows = await agentsByIds(deps.sql, hits.ids);
       const byId = new Map(rows.map((a) => [a.id, a]));
       // An agent deleted between search and read is left out rather than failing the page.
       const data = hits.ids.map((id) => byId.get(id)).filter((a): a is Agent => a !== undefined);
@@ -39,9 +38,7 @@ export function discoveryService(deps: Deps, engine: SearchEngine) {
     async detail(slugOrId: string): Promise<Agent> {
       const slug = slugOrId.toLowerCase();
       const agent =
-        (await prisma.agent.findUnique({ where: { slug } })) ??
-        (await prisma.agentPreviousSlug.findUnique({ where: { slug }, include: { agent: true } }))?.agent ??
-        (await prisma.agent.findUnique({ where: { id: slugOrId } }));
+(await agentBySlug(deps.sql, slug)) ?? (await agentById(deps.sql, slugOrId));
       if (!agent) throw notFound('agent');
       return agent;
     },
@@ -49,7 +46,7 @@ export function discoveryService(deps: Deps, engine: SearchEngine) {
     // From the agent.changed job: engines with their own index get a sync job of their own, so that an
     // unreachable engine delays only the index, never the other work that follows an agent change.
     async agentChanged(agentId: string): Promise<void> {
-      if (engine.keepsIndex) await enqueue(prisma, searchSync, { agentId });
+      if (engine.keepsIndex) await enqueue(deps.sql, searchSync, { agentId });
     },
 
     syncIndex: (agentId: string) => engine.syncAgent(agentId),

@@ -2,72 +2,73 @@
 // success; disabled after ENDPOINT_DISABLE_AFTER_FAILURES failed attempts in a row that span at least
 // ENDPOINT_DISABLE_AFTER_SECONDS. A disabled endpoint gets no deliveries (they wait) and routing passes
 // it over; its owner enables it again after a successful test ping. Every change is an operational
-// event for the owner (notifications.ts), in the transaction of the attempt that caused it. The writes
-// are raw SQL so that they leave updatedAt alone: that is the owner's last edit, which discovery sorts by.
+// event for the owner (notifications.ts), in the transaction of the attempt that caused it. SQL in
+// stores/agent-store.ts.
 import type { Deps } from '../deps.js';
 import type { ExpressionBuilder } from 'kysely';
 import type { DB, SqlTx } from '../db/kysely.js';
-import { conflict, forbidden, notFound } from '../errors.js';
-import { enqueue, enqueueSql } from '../jobs/enqueue.js';
+import { withTransaction } from '../db/transaction.js';
+import { conflict } from '../errors.js';
+import { enqueue } from '../stores/job-store.js';
 import { agentChanged } from '../jobs/specs/agent-changed.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
-import type { Agent, Prisma } from '../generated/prisma/client.js';
+import {
+  agentById,
+  countEndpointFailure,
+  deliveredChangesEndpointSql,
+  disableEndpoint,
+  enableEndpoint,
+  markEndpointDelivered,
+  markEndpointFailing,
+  recordPingOk,
+  type AgentRow,
+} from '../stores/agent-store.js';
+import { pendingDeliveryIds } from '../stores/delivery-store.js';
+import { mustOwn } from './agents.js';
 import type { Viewer } from './accounts.js';
 import type { RecordedAttempt } from './deliveries.js';
 import type { NotificationService } from './notifications.js';
 
 // The endpoint columns a delivered attempt reads.
-export type EndpointFigures = Pick<Agent, 'deliveryState' | 'endpointFailStreak'>;
+export type EndpointFigures = Pick<AgentRow, 'deliveryState' | 'endpointFailStreak'>;
 
 // A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
 // one waits for its owner): what it writes, when the row is `a`.
 const okChangesEndpoint = (a: EndpointFigures) => a.deliveryState !== 'disabled' && (a.deliveryState === 'failing' || a.endpointFailStreak > 0);
-const okChangesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) =>
-  eb.and([eb('agents.deliveryState', '<>', 'disabled'), eb.or([eb('agents.deliveryState', '=', 'failing'), eb('agents.endpointFailStreak', '>', 0)])]);
 
 // Whether a delivered attempt leaves the endpoint's state as it is, on a row read before (no statement
 // is needed then) and on the row as it is when a statement runs (its condition).
 export const deliveredLeavesEndpoint = (a: EndpointFigures) => !okChangesEndpoint(a);
-export const deliveredLeavesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) => eb.not(okChangesEndpointSql(eb));
+export const deliveredLeavesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) => eb.not(deliveredChangesEndpointSql(eb));
 
 export function endpointHealthService(deps: Deps, notifications: NotificationService) {
-  const { prisma, config, clock } = deps;
+  const { config, clock } = deps;
   const { disableAfterFailures, disableAfterSeconds } = config.deliveryOps;
 
   async function recordAttempt(tx: SqlTx, agentId: string, ok: boolean): Promise<void> {
     const now = clock.now();
     if (ok) {
-      await tx
-        .updateTable('agents')
-        .set({ deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null })
-        .where('id', '=', agentId)
-        .where(okChangesEndpointSql)
-        .execute();
+      await markEndpointDelivered(tx, agentId);
       return;
     }
-    // The update locks the agent's row until the transaction ends: concurrent attempts count one by one.
-    const agent = await tx
-      .updateTable('agents')
-      .set((eb) => ({ endpointFailStreak: eb('endpointFailStreak', '+', 1) }))
-      .where('id', '=', agentId)
-      .returning(['deliveryState', 'endpointFailStreak', 'endpointFailingSince'])
-      .executeTakeFirst();
+    // Locks the agent's row until the transaction ends: concurrent attempts count one by one.
+    const agent = await countEndpointFailure(tx, agentId);
     if (!agent) return;
     if (agent.deliveryState === 'active') {
-      await tx.updateTable('agents').set({ deliveryState: 'failing', endpointFailingSince: now }).where('id', '=', agentId).execute();
+      await markEndpointFailing(tx, agentId, now);
       await notifications.notify(tx, agentId, 'endpoint.failing', { failingSince: now.toISOString(), failures: agent.endpointFailStreak });
       return;
     }
     if (agent.deliveryState !== 'failing') return;
     const since = agent.endpointFailingSince ?? now;
     if (agent.endpointFailStreak >= disableAfterFailures && now.getTime() - since.getTime() >= disableAfterSeconds * 1000) {
-      await tx.updateTable('agents').set({ deliveryState: 'disabled', endpointDisabledAt: now }).where('id', '=', agentId).execute();
+      await disableEndpoint(tx, agentId, now);
       await notifications.notify(tx, agentId, 'endpoint.disabled', {
         failSince: since.toISOString(),
         failures: agent.endpointFailStreak,
         trigger: 'automatic',
       });
-      await enqueueSql(tx, agentChanged, { agentId });
+      await enqueue(tx, agentChanged, { agentId });
     }
   }
 
@@ -95,30 +96,23 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
 
     // A test ping answered 2xx: the evidence enabling needs.
     async pingSucceeded(agentId: string): Promise<void> {
-      await prisma.$executeRaw`UPDATE agents SET endpoint_ping_ok_at = ${clock.now()} WHERE id = ${agentId}`;
+      await recordPingOk(deps.sql, agentId, clock.now());
     },
 
     // Re-enables a disabled endpoint after a successful test ping since it was disabled; the deliveries
     // that waited go out again and waiting tasks may route to it.
-    async enable(viewer: Viewer, agentId: string, query: { include?: Prisma.AgentInclude; select?: Prisma.AgentSelect } = {}) {
-      return prisma.$transaction(async (tx) => {
-        const agent = await tx.agent.findUnique({ where: { id: agentId } });
-        if (!agent) throw notFound('agent');
-        if (agent.ownerId !== viewer.id) throw forbidden('you do not own this agent');
+    async enable(viewer: Viewer, agentId: string): Promise<void> {
+      await withTransaction(deps.sql, async (tx) => {
+        const agent = mustOwn(viewer, await agentById(tx, agentId));
         if (agent.deliveryState !== 'disabled') {
           throw conflict(`the endpoint is ${agent.deliveryState}; only a disabled endpoint is enabled`, { deliveryState: agent.deliveryState });
         }
         if (!agent.endpointPingOkAt || (agent.endpointDisabledAt && agent.endpointPingOkAt < agent.endpointDisabledAt)) {
           throw conflict('send a test ping that succeeds first (POST /v1/agents/:id/webhook/test)', { deliveryState: agent.deliveryState, testPingRequired: true });
         }
-        const count = await tx.$executeRaw`
-          UPDATE agents SET delivery_state = 'active', endpoint_fail_streak = 0, endpoint_failing_since = NULL, endpoint_disabled_at = NULL
-          WHERE id = ${agentId} AND delivery_state = 'disabled'`;
-        if (count === 0) throw conflict('the endpoint changed meanwhile; read it again', { deliveryState: 'active' });
-        const waiting = await tx.delivery.findMany({ where: { agentId, status: 'pending' }, select: { id: true } });
-        for (const { id } of waiting) await enqueue(tx, deliverTask, { deliveryId: id });
+        if (!(await enableEndpoint(tx, agentId))) throw conflict('the endpoint changed meanwhile; read it again', { deliveryState: 'active' });
+        for (const id of await pendingDeliveryIds(tx, agentId)) await enqueue(tx, deliverTask, { deliveryId: id });
         await enqueue(tx, agentChanged, { agentId });
-        return tx.agent.findUniqueOrThrow({ ...query, where: { id: agentId } });
       });
     },
   };

@@ -6,9 +6,10 @@ import { finished, Transform, type Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
 import { AppError, notFound, unauthenticated } from '../errors.js';
 import { newId } from '../ids.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
 import { sweepFiles } from '../jobs/specs/files-sweep.js';
-import { fileStore, type FileRow } from '../files/store.js';
+import { fileStore, type FileRow } from '../stores/file-store.js';
+import { taskTokenWithOwner } from '../stores/task-store.js';
 import type { BlobStorage, ByteRange } from '../files/storage.js';
 import { normalizeMediaType, sanitizeFilename } from '../files/names.js';
 import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/signed-link.js';
@@ -195,12 +196,7 @@ export function fileService(deps: Deps, storage: BlobStorage) {
     // An agent's result file, authenticated by its task token: kept for that task, counted against the
     // quota of the agent's owner. The token is checked before any of the body is read: `receive` takes it.
     async taskUploader(taskId: string, token: string): Promise<(upload: Upload) => Promise<FileView>> {
-      const task = await deps.sql
-        .selectFrom('tasks as t')
-        .innerJoin('agents as a', 'a.id', 't.agentId')
-        .select(['t.tokenHash', 't.tokenNonce', 't.status', 'a.ownerId'])
-        .where('t.id', '=', taskId)
-        .executeTakeFirst();
+      const task = await taskTokenWithOwner(deps.sql, taskId);
       // A finished task's own token is told apart from a wrong one: its agent hears 409 (the task is over).
       if (!task || !(tokenMatches(token, task.tokenHash) || isIssuedToken(deps.serverKey, { id: taskId, tokenNonce: task.tokenNonce }, token))) {
         throw unauthenticated('the task token is not valid for this task');
@@ -247,13 +243,13 @@ export function fileService(deps: Deps, storage: BlobStorage) {
 
     // Starts the hourly chain: a no-op while a sweep is pending.
     async schedule(): Promise<void> {
-      await enqueue(deps.prisma, sweepFiles, {}, { runAt: new Date(clock.now().getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'preserve_run_at' });
+      await enqueue(deps.sql, sweepFiles, {}, { runAt: new Date(clock.now().getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'preserve_run_at' });
     },
 
     // Job files.sweep: schedules the next one first, then removes unfinished uploads, blobs no row knows,
     // and the files of tasks finished more than FILE_RETENTION_DAYS ago.
     async sweep(now = clock.now()): Promise<{ unfinished: number; orphans: number; retired: number }> {
-      await enqueue(deps.prisma, sweepFiles, {}, { runAt: new Date(now.getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'replace' });
+      await enqueue(deps.sql, sweepFiles, {}, { runAt: new Date(now.getTime() + SWEEP_INTERVAL_MS), jobKeyMode: 'replace' });
       const stale = new Date(now.getTime() - UNFINISHED_AFTER_MS);
       let unfinished = await storage.sweepTemporary(stale);
       for (const row of await store.unfinished(stale, 1000)) {

@@ -14,7 +14,7 @@ import type { Agent } from '../generated/prisma/client.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { probeUrl } from '../delivery/probe.js';
 import { sql, type RawBuilder } from 'kysely';
-import { enqueueSql, jobCallSql } from '../jobs/enqueue.js';
+import { enqueue, jobCall } from '../stores/job-store.js';
 import { rateTaskOnce, taskWithPayment } from '../stores/task-store.js';
 import { ratingOfAgent, setAgentVerified } from '../stores/agent-store.js';
 import { searchSync } from '../jobs/specs/search-sync.js';
@@ -56,7 +56,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
   // Trust follows its inputs at once; an engine with its own index hears of the change through a job.
   async function reputationChanged(tx: SqlDb, agentId: string): Promise<void> {
     await refreshTrust(tx, agentId);
-    if (search.keepsIndex) await enqueueSql(tx, searchSync, { agentId });
+    if (search.keepsIndex) await enqueue(tx, searchSync, { agentId });
   }
 
   /**
@@ -67,7 +67,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     await deps.sql.transaction().execute(async (tx) => {
       // The recount stores the trust it leads to as well.
       await refreshTrackRecord(tx, agentId);
-      if (search.keepsIndex) await enqueueSql(tx, searchSync, { agentId });
+      if (search.keepsIndex) await enqueue(tx, searchSync, { agentId });
     });
   }
 
@@ -75,7 +75,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
   // (keeping its time), so a busy agent is recounted once per batch. The job's call, for the statement of
   // the finishing move (task-states.ts).
   function finishedTaskJob(agentId: string): RawBuilder<unknown> {
-    return jobCallSql(agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at' });
+    return jobCall(agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at' });
   }
 
   // The same in the transaction that finished a task of the agent.
@@ -171,12 +171,12 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     async healthSweep(now = clock.now()): Promise<{ expired: number; probesQueued: number }> {
       const intervalMs = config.health.checkIntervalSeconds * 1000;
       // The next sweep first, so a failure below cannot end the chain.
-      await enqueueSql(deps.sql, healthSweep, {}, { runAt: new Date(now.getTime() + intervalMs), jobKeyMode: 'replace' });
+      await enqueue(deps.sql, healthSweep, {}, { runAt: new Date(now.getTime() + intervalMs), jobKeyMode: 'replace' });
       const expired = await expireHealthEvidence(deps.sql, now);
       for (const agentId of expired) await deps.sql.transaction().execute((tx) => reputationChanged(tx, agentId));
       const silent = config.health.probeEnabled ? await silentAgentIds(deps.sql, new Date(now.getTime() - intervalMs), PROBES_PER_SWEEP) : [];
       // One pending probe per agent (the spec's key): a probe still queued from the last sweep is replaced.
-      for (const agentId of silent) await enqueueSql(deps.sql, healthProbe, { agentId });
+      for (const agentId of silent) await enqueue(deps.sql, healthProbe, { agentId });
       return { expired: expired.length, probesQueued: silent.length };
     },
 
@@ -184,7 +184,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     async agentChanged(agentId: string): Promise<void> {
       await refreshTrust(deps.sql, agentId);
       // Keeps the sweep chain alive without touching start-up: a no-op while a sweep is pending.
-      await enqueueSql(deps.sql, healthSweep, {}, { runAt: new Date(clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
+      await enqueue(deps.sql, healthSweep, {}, { runAt: new Date(clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
     },
   };
 }

@@ -5,7 +5,7 @@
 import type { Deps } from '../deps.js';
 import type { SqlDb } from '../db/kysely.js';
 import { invalid } from '../errors.js';
-import { fileStore, type FileRole, type FileRow } from '../files/store.js';
+import { fileStore, type FileRole, type FileRow } from '../stores/file-store.js';
 import { signedFileUrl } from '../files/signed-link.js';
 import { evidenceHash } from './evidence.js';
 import type { DeliveredFile } from '../delivery/payload.js';

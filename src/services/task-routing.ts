@@ -4,6 +4,7 @@
 import { fileRefsAsIds } from './task-files.js';
 import type { Deps } from '../deps.js';
 import type { Agent, Prisma } from '../generated/prisma/client.js';
+import { agentById } from '../stores/agent-store.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
 import {
@@ -90,7 +91,7 @@ export function taskRouting(deps: Deps) {
     // The named agent, refused when it cannot take the task: 404, 409 (inactive, over the task's
     // maxPriceCents, unusable schema), 422 naming the requirement it misses, 400 for refused input.
     async requested(agentId: string, task: RoutableTask): Promise<Routed> {
-      const agent = await prisma.agent.findUnique({ where: { id: agentId } });
+      const agent = await agentById(deps.sql, agentId);
       if (!agent) throw new AppError('NOT_FOUND', 'agent not found', { field: 'agentId' });
       if (agent.status !== 'active') throw conflict(`the agent is ${agent.status} and takes no tasks`, { agentStatus: agent.status });
       if (task.maxPriceCents !== null && agent.priceCents > task.maxPriceCents) {

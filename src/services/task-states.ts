@@ -45,7 +45,7 @@ export interface TransitionOptions {
   // The channel of the live task events (a PostgreSQL server's bus): the move's event is sent with
   // pg_notify in the move's own statement, so it leaves exactly when the transaction commits.
   notify?: string | null;
-  // Jobs the move causes (jobCallSql), added in its statement only if it applies.
+  // Jobs the move causes (jobCall), added in its statement only if it applies.
   jobs?: RawBuilder<unknown>[];
   // The delivery a match creates, in the move's statement.
   deliveryId?: string;

@@ -4,7 +4,7 @@
 import type { Deps } from '../deps.js';
 import { generateWebhookSecret } from '../delivery/signing.js';
 import { newEventId, sendSignedEvent, type SignedEventResult } from '../delivery/signed-event.js';
-import { AppError, conflict, forbidden, notFound } from '../errors.js';
+import { AppError, conflict } from '../errors.js';
 import type { Clock } from '../deps.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
@@ -60,13 +60,11 @@ const accepted = (r: SignedEventResult) => r.kind === 'response' && r.status >= 
 const refused = (r: SignedEventResult) => r.kind === 'response' && r.status >= 400 && r.status < 500;
 
 export function webhookTools(deps: Deps, agents: AgentService, hooks: { pingSucceeded(agentId: string): Promise<void> }) {
-  const { prisma, config, clock } = deps;
+  const { config, clock } = deps;
   const spend = testBudget(config.webhookTestPerMinute, clock);
 
   async function ownedAgent(viewer: Viewer, agentId: string) {
-    const agent = await prisma.agent.findUnique({ where: { id: agentId } });
-    if (!agent) throw notFound('agent');
-    if (agent.ownerId !== viewer.id) throw forbidden('you do not own this agent');
+    const agent = await agents.ownedAgent(viewer, agentId);
     if (agent.deliveryMode === 'pull') throw conflict('the agent pulls its tasks and has no endpoint to test', { deliveryMode: agent.deliveryMode });
     return agent;
   }

@@ -1,43 +1,95 @@
-// The SQL of users and their API keys. Rules (who may do what, validation) stay in services/accounts.ts.
+// The SQL of users, their API keys and what turns a bearer credential into its user. Rules (who may do
+// what, validation) stay in services/accounts.ts and accounts/.
+import type { Selectable } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
 import { compiledStatement } from '../db/compiled-statement.js';
-import type { User } from '../generated/prisma/client.js';
+import type { ApiKey, User } from '../generated/kysely/types.js';
 
-export interface ApiKeyRow {
-  id: string;
-  userId: string;
-  name: string | null;
-  prefix: string;
-  scopes: string[];
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-  expiresAt: Date | null;
-}
+export type UserRow = Selectable<User>;
+export type ApiKeyRow = Omit<Selectable<ApiKey>, 'hash'>;
 
 const keyColumns = ['id', 'userId', 'name', 'prefix', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt', 'expiresAt'] as const;
 
-export function userById(db: SqlDb, id: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst() as Promise<User | undefined>;
+export async function userById(db: SqlDb, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function userByEmail(db: SqlDb, email: string): Promise<User | undefined> {
-  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst() as Promise<User | undefined>;
+export async function userByEmail(db: SqlDb, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 }
 
-export function insertUser(db: SqlDb, user: { id: string; email: string; name: string | null; isAdmin: boolean }, now: Date): Promise<User> {
+export async function userBySubject(db: SqlDb, subject: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('externalSubject', '=', subject).executeTakeFirst();
+}
+
+export interface NewUser {
+  id: string;
+  email: string;
+  name: string | null;
+  isAdmin?: boolean;
+  emailVerifiedAt?: Date | null;
+  // An address nobody has proven yet (a passkey sign-up): its owner may take it back (releaseUnprovenEmail).
+  emailUnproven?: boolean;
+  externalSubject?: string;
+}
+
+export async function insertUser(db: SqlDb, user: NewUser, now: Date): Promise<UserRow> {
   return db
     .insertInto('users')
-    .values({ ...user, updatedAt: now })
+    .values({ ...user, createdAt: now, updatedAt: now })
     .returningAll()
-    .executeTakeFirstOrThrow() as Promise<User>;
+    .executeTakeFirstOrThrow();
+}
+
+// The user of an external identity's first sign-in; the one already made when another sign-in of the
+// same subject got there first (undefined then: read it).
+export async function insertUserOfSubject(db: SqlDb, user: NewUser & { externalSubject: string }, now: Date): Promise<UserRow | undefined> {
+  return db
+    .insertInto('users')
+    .values({ ...user, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.column('externalSubject').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+// Links an account that has no external identity yet to `subject`; false when it has one.
+export async function linkSubject(db: SqlDb, userId: string, subject: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ externalSubject: subject, updatedAt: now })
+    .where('id', '=', userId)
+    .where('externalSubject', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+// The address is proven (a sign-in link was used); once.
+export async function markEmailVerified(db: SqlDb, id: string, at: Date): Promise<void> {
+  await db.updateTable('users').set({ emailVerifiedAt: at, emailUnproven: false, updatedAt: at }).where('id', '=', id).where('emailVerifiedAt', 'is', null).execute();
+}
+
+// Takes an unproven address away from the account that claimed it: the account keeps a placeholder in
+// the reserved .invalid domain (RFC 2606), unique by its id, so the address is free for its owner.
+export async function releaseUnprovenEmail(db: SqlDb, id: string, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ email: `${id}@unproven.invalid`, updatedAt: at })
+    .where('id', '=', id)
+    .where('emailUnproven', '=', true)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export function insertApiKey(
   db: SqlDb,
   key: { id: string; userId: string; name: string | null; prefix: string; hash: string; scopes: string[]; expiresAt: Date | null },
 ): Promise<ApiKeyRow> {
-  return db.insertInto('apiKeys').values(key).returning(keyColumns).executeTakeFirstOrThrow() as Promise<ApiKeyRow>;
+  return db.insertInto('apiKeys').values(key).returning(keyColumns).executeTakeFirstOrThrow();
+}
+
+// Every key of the user, revoked ones too, newest first.
+export function apiKeysOf(db: SqlDb, userId: string): Promise<ApiKeyRow[]> {
+  return db.selectFrom('apiKeys').select(keyColumns).where('userId', '=', userId).orderBy('createdAt', 'desc').execute();
 }
 
 // The keys a user can still use or see expire, newest first; revoked ones are gone from the list.
@@ -49,12 +101,12 @@ export function liveApiKeys(db: SqlDb, userId: string): Promise<ApiKeyRow[]> {
     .where('revokedAt', 'is', null)
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
-    .execute() as Promise<ApiKeyRow[]>;
+    .execute();
 }
 
 export function apiKeyBy(db: SqlDb, by: { id: string } | { hash: string }): Promise<ApiKeyRow | undefined> {
   const query = db.selectFrom('apiKeys').select(keyColumns);
-  return ('id' in by ? query.where('id', '=', by.id) : query.where('hash', '=', by.hash)).executeTakeFirst() as Promise<ApiKeyRow | undefined>;
+  return ('id' in by ? query.where('id', '=', by.id) : query.where('hash', '=', by.hash)).executeTakeFirst();
 }
 
 // The key and its user in one statement: every request authenticated by a key makes this read, so it
@@ -77,7 +129,7 @@ const keyWithUserStatement = compiledStatement((db, param) =>
     .where('k.hash', '=', param<string>('hash')),
 );
 
-export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKeyRow; user: User } | undefined> {
+export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKeyRow; user: UserRow } | undefined> {
   const [row] = (await keyWithUserStatement.run(db, { hash })).rows;
   if (!row) return undefined;
   const { keyId, keyName, keyPrefix, keyScopes, keyCreatedAt, keyLastUsedAt, keyRevokedAt, keyExpiresAt, ...user } = row;
@@ -88,12 +140,12 @@ export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKe
       name: keyName,
       prefix: keyPrefix,
       scopes: keyScopes,
-      createdAt: keyCreatedAt as Date,
-      lastUsedAt: keyLastUsedAt as Date | null,
-      revokedAt: keyRevokedAt as Date | null,
-      expiresAt: keyExpiresAt as Date | null,
+      createdAt: keyCreatedAt,
+      lastUsedAt: keyLastUsedAt,
+      revokedAt: keyRevokedAt,
+      expiresAt: keyExpiresAt,
     },
-    user: user as unknown as User,
+    user,
   };
 }
 
@@ -112,7 +164,7 @@ export async function touchApiKey(db: SqlDb, id: string, now: Date, resolutionMs
 export async function revokeApiKey(db: SqlDb, id: string, userId: string | null, now: Date): Promise<{ key: ApiKeyRow; revokedNow: boolean } | undefined> {
   let update = db.updateTable('apiKeys').set({ revokedAt: now }).where('id', '=', id).where('revokedAt', 'is', null);
   if (userId !== null) update = update.where('userId', '=', userId);
-  const revoked = (await update.returning(keyColumns).executeTakeFirst()) as ApiKeyRow | undefined;
+  const revoked = await update.returning(keyColumns).executeTakeFirst();
   if (revoked) return { key: revoked, revokedNow: true };
   const key = await apiKeyBy(db, { id });
   if (!key || (userId !== null && key.userId !== userId)) return undefined;
@@ -128,4 +180,19 @@ export async function recordCustomerId(db: SqlDb, userId: string, customerId: st
 
 export async function recordConnectAccountId(db: SqlDb, userId: string, accountId: string, now: Date): Promise<void> {
   await db.updateTable('users').set({ connectAccountId: accountId, updatedAt: now }).where('id', '=', userId).where('connectAccountId', 'is', null).execute();
+}
+
+// Where the user's operational events go, and the sealed secret that signs them.
+export async function notificationSettings(db: SqlDb, userId: string): Promise<{ notificationUrl: string | null; notificationSecretEnc: string | null }> {
+  return db.selectFrom('users').select(['notificationUrl', 'notificationSecretEnc']).where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+// The secret is kept when `secretEnc` is undefined.
+export async function setNotificationUrl(db: SqlDb, userId: string, url: string | null, secretEnc: string | null | undefined, now: Date): Promise<void> {
+  await db.updateTable('users').set({ notificationUrl: url, notificationSecretEnc: secretEnc, updatedAt: now }).where('id', '=', userId).execute();
+}
+
+// What a sign-in answers about its user.
+export async function profileOf(db: SqlDb, userId: string): Promise<{ id: string; email: string; name: string | null } | undefined> {
+  return db.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', userId).executeTakeFirst();
 }

@@ -1,6 +1,10 @@
-// The reads of the agents table that the task path needs (who owns an agent, where its owner hears of
-// events). The agents' own writes stay with services/agents.ts; reputation's with src/reputation.
-import type { SqlDb } from '../db/kysely.js';
+// The agents table's SQL: the registry's writes (services/agents.ts) and the reads the task path needs
+// (who owns an agent, where its owner hears of events). Reputation's writes stay with src/reputation.
+import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
+import type { DB, SqlDb } from '../db/kysely.js';
+import type { Agent, AgentStatus } from '../generated/kysely/types.js';
+import type { Agent as PrismaAgent } from '../generated/prisma/client.js';
+import { jsonOf, type JsonSql } from './json.js';
 
 export async function ownerOfAgent(db: SqlDb, agentId: string): Promise<string | null> {
   const row = await db.selectFrom('agents').select('ownerId').where('id', '=', agentId).executeTakeFirst();
@@ -26,4 +30,199 @@ export async function ratingOfAgent(db: SqlDb, agentId: string): Promise<{ ratin
 export async function setAgentVerified(db: SqlDb, agentId: string, verified: boolean, now: Date): Promise<boolean> {
   const result = await db.updateTable('agents').set({ verified, verifiedAt: verified ? now : null }).where('id', '=', agentId).executeTakeFirst();
   return result.numUpdatedRows === 1n;
+}
+
+// An agent row as the services know it (Prisma's Agent): the table's type with its card read as JSON.
+export type AgentRow = PrismaAgent;
+const agentOf = ({ a2aCard, ...row }: Selectable<Agent>): AgentRow => ({ ...row, a2aCard: jsonOf(a2aCard) });
+
+// What an owner (or an imported card) sets on an agent; the card itself is JSON.
+export type AgentFields = Omit<Updateable<Agent>, 'id' | 'ownerId' | 'slug' | 'a2aCard' | 'createdAt' | 'updatedAt'> & { a2aCard?: JsonSql };
+
+export async function agentById(db: SqlDb, id: string): Promise<AgentRow | null> {
+  const row = await db.selectFrom('agents').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? agentOf(row) : null;
+}
+
+// Writers of the same slug base take turns until their transaction ends (services/agents.ts freeSlug).
+export async function lockSlugBase(db: SqlDb, base: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`agent-slug:${base}`}))`.execute(db);
+}
+
+// The slugs starting with `base` that agents other than `exceptId` hold now or held before.
+export async function slugsTaken(db: SqlDb, base: string, exceptId?: string): Promise<string[]> {
+  const prefix = `${base.replace(/[\\%_]/g, '\\$&')}%`;
+  const rows = await db
+    .selectFrom('agents')
+    .select('slug')
+    .where('slug', 'like', prefix)
+    .$if(exceptId !== undefined, (q) => q.where('id', '<>', exceptId!))
+    .union((eb) =>
+      eb
+        .selectFrom('agentPreviousSlugs')
+        .select('slug')
+        .where('slug', 'like', prefix)
+        .$if(exceptId !== undefined, (q) => q.where('agentId', '<>', exceptId!)),
+    )
+    .execute();
+  return rows.map((r) => r.slug);
+}
+
+export async function insertAgent(db: SqlDb, agent: AgentFields & { id: string; ownerId: string; name: string; endpoint: string; slug: string }, now: Date): Promise<void> {
+  await db.insertInto('agents').values({ ...agent, createdAt: now, updatedAt: now }).execute();
+}
+
+export async function updateAgent(db: SqlDb, id: string, fields: AgentFields & { slug?: string }, now: Date): Promise<void> {
+  await db.updateTable('agents').set({ ...fields, updatedAt: now }).where('id', '=', id).execute();
+}
+
+// The old slug keeps leading to the agent; a slug it had before and takes back is current again.
+export async function moveSlug(db: SqlDb, agentId: string, from: string, to: string): Promise<void> {
+  await db.insertInto('agentPreviousSlugs').values({ slug: from, agentId }).onConflict((oc) => oc.column('slug').doNothing()).execute();
+  await db.deleteFrom('agentPreviousSlugs').where('slug', '=', to).where('agentId', '=', agentId).execute();
+}
+
+// The agent's row, locked until the transaction ends (a credit purchase for it waits meanwhile).
+export async function lockAgent(db: SqlDb, id: string): Promise<void> {
+  await db.selectFrom('agents').select('id').where('id', '=', id).forUpdate().execute();
+}
+
+export async function deleteAgent(db: SqlDb, id: string): Promise<void> {
+  await db.deleteFrom('agents').where('id', '=', id).execute();
+}
+
+export interface WebhookSecrets {
+  webhookSecretEnc: string | null;
+  previousWebhookSecretEnc: string | null;
+  previousWebhookSecretExpiresAt: Date | null;
+}
+
+// The owner's edit: updatedAt moves.
+export async function setWebhookSecrets(db: SqlDb, id: string, secrets: WebhookSecrets, now: Date): Promise<void> {
+  await db.updateTable('agents').set({ ...secrets, updatedAt: now }).where('id', '=', id).execute();
+}
+
+// The endpoint's delivery state (services/endpoint-health.ts says when it changes). These writes leave
+// updatedAt alone: that is the owner's last edit, which discovery sorts by.
+
+// A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
+// one waits for its owner): the condition under which it writes anything, on the row as it is.
+export const deliveredChangesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) =>
+  eb.and([eb('agents.deliveryState', '<>', 'disabled'), eb.or([eb('agents.deliveryState', '=', 'failing'), eb('agents.endpointFailStreak', '>', 0)])]);
+
+export async function markEndpointDelivered(db: SqlDb, agentId: string): Promise<void> {
+  await db
+    .updateTable('agents')
+    .set({ deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null })
+    .where('id', '=', agentId)
+    .where(deliveredChangesEndpointSql)
+    .execute();
+}
+
+// One more failure in the streak; the update locks the agent's row until the transaction ends, so
+// concurrent attempts count one by one. Undefined for an unknown agent.
+export async function countEndpointFailure(db: SqlDb, agentId: string) {
+  return db
+    .updateTable('agents')
+    .set((eb) => ({ endpointFailStreak: eb('endpointFailStreak', '+', 1) }))
+    .where('id', '=', agentId)
+    .returning(['deliveryState', 'endpointFailStreak', 'endpointFailingSince'])
+    .executeTakeFirst();
+}
+
+export async function markEndpointFailing(db: SqlDb, agentId: string, now: Date): Promise<void> {
+  await db.updateTable('agents').set({ deliveryState: 'failing', endpointFailingSince: now }).where('id', '=', agentId).execute();
+}
+
+export async function disableEndpoint(db: SqlDb, agentId: string, now: Date): Promise<void> {
+  await db.updateTable('agents').set({ deliveryState: 'disabled', endpointDisabledAt: now }).where('id', '=', agentId).execute();
+}
+
+// A test ping answered 2xx at `now`.
+export async function recordPingOk(db: SqlDb, agentId: string, now: Date): Promise<void> {
+  await db.updateTable('agents').set({ endpointPingOkAt: now }).where('id', '=', agentId).execute();
+}
+
+// A disabled endpoint active again with a fresh streak; false when it was no longer disabled.
+export async function enableEndpoint(db: SqlDb, agentId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('agents')
+    .set({ deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null, endpointDisabledAt: null })
+    .where('id', '=', agentId)
+    .where('deliveryState', '=', 'disabled')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+// The agent's delivery rate and its current window, locked until the transaction ends (delivery/throttle.ts).
+export async function lockDeliveryWindow(db: SqlDb, agentId: string) {
+  return db
+    .selectFrom('agents')
+    .select(['maxDeliveriesPerSecond as rate', 'deliveryWindowStart as start', 'deliveryWindowCount as count'])
+    .where('id', '=', agentId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+// A new window from `now` with its first attempt.
+export async function openDeliveryWindow(db: SqlDb, agentId: string, now: Date): Promise<void> {
+  await db.updateTable('agents').set({ deliveryWindowStart: now, deliveryWindowCount: 1 }).where('id', '=', agentId).execute();
+}
+
+// One more attempt in the current window.
+export async function countInDeliveryWindow(db: SqlDb, agentId: string): Promise<void> {
+  await db
+    .updateTable('agents')
+    .set((eb) => ({ deliveryWindowCount: eb('deliveryWindowCount', '+', 1) }))
+    .where('id', '=', agentId)
+    .execute();
+}
+
+// The agents of `ids`, in no particular order (an id no longer there is left out).
+export async function agentsByIds(db: SqlDb, ids: readonly string[]): Promise<AgentRow[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('agents').selectAll().where('id', 'in', ids).execute()).map(agentOf);
+}
+
+// The agent a slug leads to: its current slug, else one it had before a rename.
+export async function agentBySlug(db: SqlDb, slug: string): Promise<AgentRow | null> {
+  const current = await db.selectFrom('agents').selectAll().where('slug', '=', slug).executeTakeFirst();
+  if (current) return agentOf(current);
+  const previous = await db
+    .selectFrom('agentPreviousSlugs as p')
+    .innerJoin('agents as a', 'a.id', 'p.agentId')
+    .selectAll('a')
+    .where('p.slug', '=', slug)
+    .executeTakeFirst();
+  return previous ? agentOf(previous) : null;
+}
+
+// A batch of agents in id order after `afterId` (a keyset walk over the whole table).
+export async function agentsAfter(db: SqlDb, afterId: string | undefined, take: number): Promise<AgentRow[]> {
+  const rows = await db
+    .selectFrom('agents')
+    .selectAll()
+    .$if(afterId !== undefined, (q) => q.where('id', '>', afterId!))
+    .orderBy('id', 'asc')
+    .limit(take)
+    .execute();
+  return rows.map(agentOf);
+}
+
+// The capabilities, protocols and categories most used by agents of a status, each with how many agents
+// have it: at most `shown` of each kind. One statement; the registry's arrays are short.
+export async function filterCounts(db: SqlDb, status: AgentStatus, shown: number) {
+  const { rows } = await sql<{ kind: 'capabilities' | 'protocols' | 'categories'; value: string; count: string }>`
+    SELECT kind, value, count FROM (
+      SELECT kind, value, count(*) AS count, row_number() OVER (PARTITION BY kind ORDER BY count(*) DESC, value) AS place
+      FROM (
+        SELECT 'capabilities' AS kind, unnest(capabilities) AS value FROM agents WHERE status = ${status}::"AgentStatus"
+        UNION ALL SELECT 'protocols', unnest(protocols) FROM agents WHERE status = ${status}::"AgentStatus"
+        UNION ALL SELECT 'categories', unnest(categories) FROM agents WHERE status = ${status}::"AgentStatus"
+      ) used
+      GROUP BY kind, value
+    ) ranked
+    WHERE place <= ${shown}
+    ORDER BY kind, place`.execute(db);
+  return rows.map((r) => ({ kind: r.kind, value: r.value, count: Number(r.count) }));
 }

@@ -1,8 +1,9 @@
 // The credit balances and ledger on the task path: a credit taken at matching and given back when the
 // task did not complete, each one statement with its ledger row. A balance changes only by conditional
 // or additive SQL (services/credits.ts says why).
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
+import type { CreditBalance, CreditLedgerEntry } from '../generated/kysely/types.js';
 
 export interface CreditUse {
   userId: string;
@@ -109,4 +110,34 @@ export async function addCredits(db: SqlDb, a: CreditAddition): Promise<number |
     .returning('balance')
     .executeTakeFirstOrThrow();
   return row.balance;
+}
+
+// The credits requesters hold for the agent, and how many requesters hold any.
+export async function heldCredits(db: SqlDb, agentId: string): Promise<{ credits: number; holders: number }> {
+  const row = await db
+    .selectFrom('creditBalances')
+    .select((eb) => [eb.fn.coalesce(eb.fn.sum<string>('balance'), sql<string>`0`).as('credits'), eb.fn.countAll<string>().as('holders')])
+    .where('agentId', '=', agentId)
+    .where('balance', '>', 0)
+    .executeTakeFirstOrThrow();
+  return { credits: Number(row.credits), holders: Number(row.holders) };
+}
+
+export async function balanceOf(db: SqlDb, userId: string, agentId: string): Promise<number> {
+  const row = await db.selectFrom('creditBalances').select('balance').where('userId', '=', userId).where('agentId', '=', agentId).executeTakeFirst();
+  return row?.balance ?? 0;
+}
+
+export async function balancesOf(db: SqlDb, userId: string): Promise<Array<Selectable<CreditBalance>>> {
+  return db.selectFrom('creditBalances').selectAll().where('userId', '=', userId).orderBy('agentId', 'asc').execute();
+}
+
+export async function ledgerOf(db: SqlDb, userId: string, agentId?: string): Promise<Array<Selectable<CreditLedgerEntry>>> {
+  return db
+    .selectFrom('creditLedger')
+    .selectAll()
+    .where('userId', '=', userId)
+    .$if(agentId !== undefined, (q) => q.where('agentId', '=', agentId!))
+    .orderBy('id', 'asc')
+    .execute();
 }

@@ -360,3 +360,41 @@ export async function reopenDeliveries(db: SqlDb, ids: readonly string[], now: D
   if (ids.length === 0) return;
   await db.updateTable('deliveries').set({ status: 'pending', nextAttemptAt: now, updatedAt: now }).where('id', 'in', ids).execute();
 }
+
+// Retention (delivery/retention.ts): attempts recorded before `before` go; so does a finished delivery
+// last changed before it that is left without attempts. A pending delivery stays, however old.
+export async function pruneDeliveryLog(db: SqlDb, before: Date): Promise<{ attempts: number; deliveries: number }> {
+  const attempts = await db.deleteFrom('deliveryAttempts').where('at', '<', before).executeTakeFirst();
+  const deliveries = await db
+    .deleteFrom('deliveries as d')
+    .where('d.status', '<>', 'pending')
+    .where('d.updatedAt', '<', before)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('deliveryAttempts as a').select('a.id').whereRef('a.deliveryId', '=', 'd.id'))))
+    .executeTakeFirst();
+  return { attempts: Number(attempts.numDeletedRows), deliveries: Number(deliveries.numDeletedRows) };
+}
+
+// The agent's pending deliveries, by id.
+export async function pendingDeliveryIds(db: SqlDb, agentId: string): Promise<string[]> {
+  const rows = await db.selectFrom('deliveries').select('id').where('agentId', '=', agentId).where('status', '=', 'pending').orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
+// A delivery with the status of its task; undefined when there is none.
+export async function deliveryWithTaskStatus(db: SqlDb, deliveryId: string) {
+  return db
+    .selectFrom('deliveries as d')
+    .innerJoin('tasks as t', 't.id', 'd.taskId')
+    .select(['d.id', 'd.agentId', 'd.type', 't.status as taskStatus'])
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
+// The delivery pending again, due now, with the job that sends it, in one statement.
+export async function reopenDelivery(db: SqlDb, deliveryId: string, now: Date, job: RawBuilder<unknown>): Promise<void> {
+  await db
+    .with('d', (q) => q.updateTable('deliveries').set({ status: 'pending', nextAttemptAt: now, updatedAt: now }).where('id', '=', deliveryId).returning('id'))
+    .selectFrom('d')
+    .select(sql<string>`(${job}).id::text`.as('job'))
+    .execute();
+}

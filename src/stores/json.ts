@@ -7,6 +7,9 @@ import type { Prisma } from '../generated/prisma/client.js';
 declare const jsonBrand: unique symbol;
 export type JsonSql = RawBuilder<unknown> & { readonly [jsonBrand]: true };
 
+// A JSON value as the stores write it.
+export type JsonValue = Prisma.InputJsonValue;
+
 export function json(value: Prisma.InputJsonValue | null): JsonSql {
   return sql`${JSON.stringify(value)}::jsonb` as JsonSql;
 }

@@ -1,37 +1,23 @@
 // The SQL of OAuth apps (clients), the user's grants to them, and the codes and tokens issued from a
 // grant. Codes and tokens are kept as SHA-256 digests only. Rules live in services/oauth.ts.
 import type { SqlDb } from '../db/kysely.js';
-import type { User } from '../generated/prisma/client.js';
+import type { Selectable } from 'kysely';
+import type { OAuthClient, OAuthGrant } from '../generated/kysely/types.js';
+import type { UserRow } from './accounts-store.js';
 
-export interface OAuthClientRow {
-  id: string;
-  name: string;
-  redirectUris: string[];
-  clientUri: string | null;
-  createdAt: Date;
-}
-
-export interface GrantRow {
-  id: string;
-  clientId: string;
-  userId: string;
-  scopes: string[];
-  resource: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
+export type OAuthClientRow = Selectable<OAuthClient>;
+export type GrantRow = Selectable<OAuthGrant>;
 
 export function insertClient(db: SqlDb, client: { id: string; name: string; redirectUris: string[]; clientUri: string | null }): Promise<OAuthClientRow> {
-  return db.insertInto('oauthClients').values(client).returningAll().executeTakeFirstOrThrow() as Promise<OAuthClientRow>;
+  return db.insertInto('oauthClients').values(client).returningAll().executeTakeFirstOrThrow();
 }
 
 export function clientById(db: SqlDb, id: string): Promise<OAuthClientRow | undefined> {
-  return db.selectFrom('oauthClients').selectAll().where('id', '=', id).executeTakeFirst() as Promise<OAuthClientRow | undefined>;
+  return db.selectFrom('oauthClients').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export function insertGrant(db: SqlDb, grant: { id: string; clientId: string; userId: string; scopes: string[]; resource: string }): Promise<GrantRow> {
-  return db.insertInto('oauthGrants').values(grant).returningAll().executeTakeFirstOrThrow() as Promise<GrantRow>;
+  return db.insertInto('oauthGrants').values(grant).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function insertCode(db: SqlDb, code: { hash: string; grantId: string; redirectUri: string; codeChallenge: string; expiresAt: Date }): Promise<void> {
@@ -46,16 +32,16 @@ export async function peekCode(
 ): Promise<{ code: { grantId: string; redirectUri: string; codeChallenge: string; expiresAt: Date; usedAt: Date | null }; grant: GrantRow } | undefined> {
   const code = await db.selectFrom('oauthCodes').select(['grantId', 'redirectUri', 'codeChallenge', 'expiresAt', 'usedAt']).where('hash', '=', hash).executeTakeFirst();
   if (!code) return undefined;
-  const grant = (await db.selectFrom('oauthGrants').selectAll().where('id', '=', code.grantId).executeTakeFirstOrThrow()) as GrantRow;
-  return { code: code as { grantId: string; redirectUri: string; codeChallenge: string; expiresAt: Date; usedAt: Date | null }, grant };
+  const grant = await db.selectFrom('oauthGrants').selectAll().where('id', '=', code.grantId).executeTakeFirstOrThrow();
+  return { code, grant };
 }
 
 // A refresh token with its grant, read without spending it (as peekCode).
 export async function peekRefreshToken(db: SqlDb, hash: string): Promise<{ grant: GrantRow; expiresAt: Date; usedAt: Date | null } | undefined> {
   const token = await db.selectFrom('oauthTokens').select(['grantId', 'expiresAt', 'usedAt']).where('hash', '=', hash).where('kind', '=', 'refresh').executeTakeFirst();
   if (!token) return undefined;
-  const grant = (await db.selectFrom('oauthGrants').selectAll().where('id', '=', token.grantId).executeTakeFirstOrThrow()) as GrantRow;
-  return { grant, expiresAt: token.expiresAt as Date, usedAt: token.usedAt as Date | null };
+  const grant = await db.selectFrom('oauthGrants').selectAll().where('id', '=', token.grantId).executeTakeFirstOrThrow();
+  return { grant, expiresAt: token.expiresAt, usedAt: token.usedAt };
 }
 
 // Marks the code used if it was not: the code's row and grant when this call used it; `replayed` when it
@@ -76,8 +62,8 @@ export async function useCode(
     const known = await db.selectFrom('oauthCodes').select('grantId').where('hash', '=', hash).executeTakeFirst();
     return known ? 'replayed' : undefined;
   }
-  const grant = (await db.selectFrom('oauthGrants').selectAll().where('id', '=', used.grantId).executeTakeFirstOrThrow()) as GrantRow;
-  return { code: used as { grantId: string; redirectUri: string; codeChallenge: string; expiresAt: Date }, grant };
+  const grant = await db.selectFrom('oauthGrants').selectAll().where('id', '=', used.grantId).executeTakeFirstOrThrow();
+  return { code: used, grant };
 }
 
 export async function insertTokens(db: SqlDb, tokens: Array<{ hash: string; grantId: string; kind: 'access' | 'refresh'; expiresAt: Date }>): Promise<void> {
@@ -98,8 +84,8 @@ export async function useRefreshToken(db: SqlDb, hash: string, now: Date): Promi
     const known = await db.selectFrom('oauthTokens').select('grantId').where('hash', '=', hash).where('kind', '=', 'refresh').executeTakeFirst();
     return known ? 'replayed' : undefined;
   }
-  const grant = (await db.selectFrom('oauthGrants').selectAll().where('id', '=', used.grantId).executeTakeFirstOrThrow()) as GrantRow;
-  return { grant, expiresAt: used.expiresAt as Date };
+  const grant = await db.selectFrom('oauthGrants').selectAll().where('id', '=', used.grantId).executeTakeFirstOrThrow();
+  return { grant, expiresAt: used.expiresAt };
 }
 
 export function grantOfToken(db: SqlDb, hash: string): Promise<GrantRow | undefined> {
@@ -108,11 +94,11 @@ export function grantOfToken(db: SqlDb, hash: string): Promise<GrantRow | undefi
     .innerJoin('oauthGrants as g', 'g.id', 't.grantId')
     .selectAll('g')
     .where('t.hash', '=', hash)
-    .executeTakeFirst() as Promise<GrantRow | undefined>;
+    .executeTakeFirst();
 }
 
 // An access token with its grant and user, for authenticating a request.
-export async function accessTokenWithUser(db: SqlDb, hash: string): Promise<{ grant: GrantRow; expiresAt: Date; user: User } | undefined> {
+export async function accessTokenWithUser(db: SqlDb, hash: string): Promise<{ grant: GrantRow; expiresAt: Date; user: UserRow } | undefined> {
   const row = await db
     .selectFrom('oauthTokens as t')
     .innerJoin('oauthGrants as g', 'g.id', 't.grantId')
@@ -134,18 +120,18 @@ export async function accessTokenWithUser(db: SqlDb, hash: string): Promise<{ gr
   if (!row) return undefined;
   const { tokenExpiresAt, grantId, grantClientId, grantScopes, grantResource, grantCreatedAt, grantLastUsedAt, grantRevokedAt, ...user } = row;
   return {
-    expiresAt: tokenExpiresAt as Date,
+    expiresAt: tokenExpiresAt,
     grant: {
       id: grantId,
       clientId: grantClientId,
       userId: user.id,
       scopes: grantScopes,
       resource: grantResource,
-      createdAt: grantCreatedAt as Date,
-      lastUsedAt: grantLastUsedAt as Date | null,
-      revokedAt: grantRevokedAt as Date | null,
+      createdAt: grantCreatedAt,
+      lastUsedAt: grantLastUsedAt,
+      revokedAt: grantRevokedAt,
     },
-    user: user as unknown as User,
+    user,
   };
 }
 
@@ -179,13 +165,13 @@ export async function connectedApps(db: SqlDb, userId: string) {
   const apps = new Map<string, { clientId: string; name: string; redirectUris: string[]; scopes: Set<string>; connectedAt: Date; lastUsedAt: Date | null }>();
   for (const row of rows) {
     const app = apps.get(row.clientId);
-    const lastUsedAt = row.lastUsedAt as Date | null;
+    const lastUsedAt = row.lastUsedAt;
     if (!app) {
-      apps.set(row.clientId, { clientId: row.clientId, name: row.name, redirectUris: row.redirectUris, scopes: new Set(row.scopes), connectedAt: row.createdAt as Date, lastUsedAt });
+      apps.set(row.clientId, { clientId: row.clientId, name: row.name, redirectUris: row.redirectUris, scopes: new Set(row.scopes), connectedAt: row.createdAt, lastUsedAt });
       continue;
     }
     for (const scope of row.scopes) app.scopes.add(scope);
-    if ((row.createdAt as Date) < app.connectedAt) app.connectedAt = row.createdAt as Date;
+    if (row.createdAt < app.connectedAt) app.connectedAt = row.createdAt;
     if (lastUsedAt && (!app.lastUsedAt || lastUsedAt > app.lastUsedAt)) app.lastUsedAt = lastUsedAt;
   }
   return [...apps.values()].map((app) => ({ ...app, scopes: [...app.scopes] }));

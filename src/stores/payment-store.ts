@@ -25,7 +25,7 @@ export function paymentFromJson(nested: object): Payment {
 
 export type NewPayment = Omit<Insertable<PaymentTable>, 'updatedAt' | 'createdAt'> & { createdAt: Date };
 
-// `job`: a job the payment causes (jobCallSql), added in the same statement.
+// `job`: a job the payment causes (jobCall), added in the same statement.
 export async function insertPayment(db: SqlDb, p: NewPayment, job?: RawBuilder<unknown>): Promise<Payment> {
   const values = { ...p, updatedAt: p.createdAt };
   if (!job) return paymentOf(await db.insertInto('payments').values(values).returningAll().executeTakeFirstOrThrow());
@@ -151,4 +151,18 @@ export async function paymentWithRequester(db: SqlDb, by: { taskId: string } | {
 export async function recordWebhookEvent(db: SqlDb, id: string, type: string): Promise<boolean> {
   const rows = await db.insertInto('processedWebhookEvents').values({ id, type }).onConflict((oc) => oc.column('id').doNothing()).returning('id').execute();
   return rows.length === 1;
+}
+
+// What the payee is owed from captured shares not yet transferred, in cents.
+export async function owedCents(db: SqlDb, payeeId: string): Promise<number> {
+  const row = await db
+    .selectFrom('payments')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string>(eb('amountCents', '-', eb.ref('feeCents'))), sql<string>`0`).as('owed'))
+    .where('payeeId', '=', payeeId)
+    .where('method', '=', 'card')
+    .where('status', '=', 'captured')
+    .where('transferId', 'is', null)
+    .where('failureMessage', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.owed);
 }

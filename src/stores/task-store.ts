@@ -31,7 +31,7 @@ export type TaskChanges = Omit<WithJson<Updateable<TaskTable>>, 'id' | 'status' 
 export interface TaskInsertExtras {
   // updated_at, as Prisma's @updatedAt would set it.
   now: Date;
-  // A job the task causes (jobCallSql of jobs/enqueue.ts), added once for the row.
+  // A job the task causes (jobCall of stores/job-store.ts), added once for the row.
   job: RawBuilder<unknown>;
 }
 
@@ -78,7 +78,7 @@ export interface MoveWrite {
   notify: string | null;
   // A job to remove with the move (the expiry job of a task that finished).
   removeJobKey: string | null;
-  // Jobs the move causes (jobCallSql), added once for the row.
+  // Jobs the move causes (jobCall), added once for the row.
   jobs?: RawBuilder<unknown>[];
   // The delivery a match creates.
   deliveryId?: string;
@@ -352,4 +352,56 @@ export async function lastMoveActor(db: SqlDb, taskId: string): Promise<string |
 export async function rateTaskOnce(db: SqlDb, taskId: string, rating: number, ratedAt: Date): Promise<boolean> {
   const result = await db.updateTable('tasks').set({ rating, ratedAt, updatedAt: ratedAt }).where('id', '=', taskId).where('rating', 'is', null).executeTakeFirst();
   return result.numUpdatedRows === 1n;
+}
+
+// How many of the agent's tasks are in one of `statuses` (its unfinished ones, for the registry's delete).
+export async function agentTaskCount(db: SqlDb, agentId: string, statuses: readonly TaskStatus[]): Promise<number> {
+  const row = await db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('agentId', '=', agentId)
+    .where('status', 'in', statuses)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+// What a result upload checks its task token against, with the agent's owner (whose quota it counts to).
+export async function taskTokenWithOwner(db: SqlDb, taskId: string) {
+  return db
+    .selectFrom('tasks as t')
+    .innerJoin('agents as a', 'a.id', 't.agentId')
+    .select(['t.tokenHash', 't.tokenNonce', 't.status', 'a.ownerId'])
+    .where('t.id', '=', taskId)
+    .executeTakeFirst();
+}
+
+// A page of the requester's tasks, or of the tasks of the owner's agents, newest first (ids begin with
+// their creation time), after the cursor's id when there is one; `limit + 1` rows tell whether more follow.
+export async function taskPage(
+  db: SqlDb,
+  p: { role: 'requester' | 'agent'; userId: string; status: TaskStatus | null; beforeId: string | null; take: number },
+): Promise<Task[]> {
+  const rows = await db
+    .selectFrom('tasks as t')
+    .selectAll('t')
+    .$if(p.role === 'requester', (q) => q.where('t.requesterId', '=', p.userId))
+    .$if(p.role === 'agent', (q) => q.where((eb) => eb.exists(eb.selectFrom('agents as a').select('a.id').whereRef('a.id', '=', 't.agentId').where('a.ownerId', '=', p.userId))))
+    .$if(p.status !== null, (q) => q.where('t.status', '=', p.status!))
+    .$if(p.beforeId !== null, (q) => q.where('t.id', '<', p.beforeId!))
+    .orderBy('t.id', 'desc')
+    .limit(p.take)
+    .execute();
+  return rows.map(taskOf);
+}
+
+// The open disputes for operators, contested first.
+export async function openDisputes(db: SqlDb) {
+  return db
+    .selectFrom('tasks')
+    .select(['id', 'title', 'requesterId', 'agentId', 'disputeReason', 'disputeStatement', 'disputeContestedAt', 'disputeAnswerBy'])
+    .where('status', '=', 'disputed')
+    .orderBy('disputeContestedAt', (ob) => ob.asc().nullsLast())
+    .orderBy('id', 'asc')
+    .limit(500)
+    .execute();
 }

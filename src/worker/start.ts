@@ -5,9 +5,9 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import { enqueue } from '../jobs/enqueue.js';
+import { enqueue } from '../stores/job-store.js';
 import { healthSweep } from '../jobs/specs/health-sweep.js';
-import { releaseAllJobLocks, releasePoolJobLocks, startHeartbeat, type Heartbeat } from './recovery.js';
+import { lockedJobCount, releaseAllJobLocks, releasePoolJobLocks, startHeartbeat, type Heartbeat } from '../db/job-locks.js';
 import { startWorker } from './worker.js';
 
 export interface RunningJobs {
@@ -25,9 +25,7 @@ export interface RunningJobs {
 // lands. Waiting (briefly) until none of this pool's jobs is still locked keeps the database open for those writes.
 async function jobCompletionsWritten(database: Database, poolId: string): Promise<void> {
   for (let waited = 0; waited < 2000; waited += 25) {
-    const [row] = await database.prisma.$queryRaw<Array<{ locked: bigint }>>`
-      SELECT count(*) AS locked FROM graphile_worker.jobs WHERE locked_by = ${poolId}`.catch(() => [{ locked: 0n }]);
-    if (!row || row.locked === 0n) return;
+    if ((await lockedJobCount(database.prisma, poolId).catch(() => 0)) === 0) return;
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -66,7 +64,7 @@ export async function startJobs(opts: { config: Config; database: Database; serv
     });
   }
   // The periodic health sweep reschedules itself; this starts the chain (a no-op when one is queued).
-  await enqueue(database.prisma, healthSweep, {}, { runAt: new Date(opts.services.deps.clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
+  await enqueue(database.sql, healthSweep, {}, { runAt: new Date(opts.services.deps.clock.now().getTime() + config.health.checkIntervalSeconds * 1000), jobKeyMode: 'preserve_run_at' });
   // So does the daily pruning of old delivery attempts.
   await opts.services.retention.schedule();
   await opts.services.files.schedule();

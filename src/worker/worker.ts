@@ -1,4 +1,5 @@
 // The job runner: graphile-worker on the service's own database (embedded PGlite included).
+import { restoreAttemptsIfReplaced, useUpAttempts } from '../db/job-locks.js';
 import { EventEmitter } from 'node:events';
 import { run, runMigrations, type JobHelpers, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import type { Logger } from '../logger.js';
@@ -18,9 +19,7 @@ export class RejectedJobPayloadError extends Error {
 // whose attempts reached max_attempts. Its public permanently_fail_jobs skips locked jobs (this one is
 // locked by us while it runs), hence the update of its table.
 async function failForGood(helpers: JobHelpers): Promise<never> {
-  await helpers.withPgClient((client) =>
-    client.query('UPDATE graphile_worker._private_jobs SET max_attempts = attempts WHERE id = $1', [helpers.job.id]),
-  );
+  await helpers.withPgClient((client) => useUpAttempts(client, helpers.job.id));
   throw new RejectedJobPayloadError(helpers.job.task_identifier);
 }
 
@@ -34,13 +33,8 @@ async function failForGood(helpers: JobHelpers): Promise<never> {
 async function keepRetriesIfReplaced(helpers: JobHelpers, logger: Logger): Promise<void> {
   const { job } = helpers;
   if (!job.key) return;
-  const restored = await helpers.withPgClient((client) =>
-    client.query(
-      'UPDATE graphile_worker._private_jobs SET attempts = $2 WHERE id = $1 AND key IS NULL AND attempts >= max_attempts AND $2 < max_attempts',
-      [job.id, job.attempts],
-    ),
-  );
-  if (restored.rowCount) {
+  const restored = await helpers.withPgClient((client) => restoreAttemptsIfReplaced(client, job.id, job.attempts));
+  if (restored) {
     logger.warn({ job: job.task_identifier, jobId: job.id, jobKey: job.key }, 'a job replaced while running failed; it keeps its retries');
   }
 }

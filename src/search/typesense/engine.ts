@@ -3,7 +3,8 @@
 // Agent changes arrive through search.sync jobs, which retry while Typesense is unreachable.
 import type { Client } from 'typesense';
 import { packageLoader } from '../../load-package.js';
-import type { PrismaClient } from '../../db/client.js';
+import type { SqlDb } from '../../db/kysely.js';
+import { agentById, agentsAfter } from '../../stores/agent-store.js';
 import type { Logger } from '../../logger.js';
 import type { SearchEngine } from '../engine.js';
 import { agentDocument, collectionSchema, type AgentDocument } from './collection.js';
@@ -34,8 +35,8 @@ export function createTypesenseClient(settings: TypesenseSettings): Client {
 
 const isNotFound = (error: unknown) => error instanceof loadTypesense().Errors.ObjectNotFound;
 
-export function createTypesenseSearchEngine(deps: { prisma: PrismaClient; logger: Logger; client: Client; alias: string }): SearchEngine {
-  const { prisma, client, alias, logger } = deps;
+export function createTypesenseSearchEngine(deps: { sql: SqlDb; logger: Logger; client: Client; alias: string }): SearchEngine {
+  const { sql, client, alias, logger } = deps;
   const documents = () => client.collections<AgentDocument>(alias).documents();
 
   async function aliasTarget(): Promise<string | null> {
@@ -65,7 +66,7 @@ export function createTypesenseSearchEngine(deps: { prisma: PrismaClient; logger
   }
 
   async function writeAgent(agentId: string): Promise<void> {
-    const agent = await prisma.agent.findUnique({ where: { id: agentId } });
+    const agent = await agentById(sql, agentId);
     if (agent) {
       await documents().upsert(agentDocument(agent));
       return;
@@ -102,11 +103,7 @@ export function createTypesenseSearchEngine(deps: { prisma: PrismaClient; logger
       let indexed = 0;
       // Keyset pagination: a stable walk over the table however large it is.
       for (let after: string | undefined; ; ) {
-        const batch = await prisma.agent.findMany({
-          where: after ? { id: { gt: after } } : {},
-          orderBy: { id: 'asc' },
-          take: IMPORT_BATCH,
-        });
+        const batch = await agentsAfter(sql, after, IMPORT_BATCH);
         if (batch.length === 0) break;
         await client.collections<AgentDocument>(name).documents().import(batch.map(agentDocument), { action: 'upsert' });
         indexed += batch.length;

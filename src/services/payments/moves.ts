@@ -3,7 +3,7 @@
 import type { SqlTx } from '../../db/kysely.js';
 import { withTransaction, type AfterCommit } from '../../db/transaction.js';
 import type { Payment, PaymentStatus } from '../../generated/prisma/client.js';
-import { enqueueSql } from '../../jobs/enqueue.js';
+import { enqueue } from '../../stores/job-store.js';
 import { releasePayment } from '../../jobs/specs/payment-release.js';
 import * as store from '../../stores/payment-store.js';
 import { lockTask as lockTaskRow } from '../../stores/task-store.js';
@@ -26,7 +26,7 @@ export function move(ctx: PaymentContext, tx: SqlTx, paymentId: string, from: Pa
 }
 
 export const releaseJob = (tx: SqlTx, taskId: string, intentId?: string) =>
-  enqueueSql(tx, releasePayment, intentId ? { taskId, intentId } : { taskId });
+  enqueue(tx, releasePayment, intentId ? { taskId, intentId } : { taskId });
 
 /**
  * Lock order: every transaction that changes both a task and its payment locks the task first, then the

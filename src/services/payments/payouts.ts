@@ -1,7 +1,7 @@
 // The owner's share of a captured card payment, transferred to their connected account (separate charges
 // and transfers, transfer_group = task id), or owed until they connect one.
 import type { Payment } from '../../generated/prisma/client.js';
-import { enqueueSql } from '../../jobs/enqueue.js';
+import { enqueue } from '../../stores/job-store.js';
 import { transferPayment } from '../../jobs/specs/payment-transfer.js';
 import { ProviderError } from '../../payments/index.js';
 import { CURRENCY } from '../../payments/fees.js';
@@ -56,7 +56,7 @@ export async function retryOwedTransfers(ctx: PaymentContext, payeeId: string): 
   const owed = await store.owedTransfers(sql, payeeId);
   if (owed.length === 0) return 0;
   await sql.transaction().execute(async (tx) => {
-    for (const taskId of owed) await enqueueSql(tx, transferPayment, { taskId });
+    for (const taskId of owed) await enqueue(tx, transferPayment, { taskId });
   });
   return owed.length;
 }

@@ -4,7 +4,7 @@ import type { SqlTx } from '../../db/kysely.js';
 import type { Agent, Task, User } from '../../generated/prisma/client.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { jobCallSql } from '../../jobs/enqueue.js';
+import { jobCall } from '../../stores/job-store.js';
 import { authorizePayment } from '../../jobs/specs/payment-authorize.js';
 import { takeCredit } from '../../stores/credit-store.js';
 import * as store from '../../stores/payment-store.js';
@@ -44,7 +44,7 @@ export async function prepare(ctx: PaymentContext, tx: SqlTx, task: Task, agent:
     ? requester
     : await userById(tx, task.requesterId);
   if (!payer) throw notFound('user');
-  const safetyNet = jobCallSql(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
+  const safetyNet = jobCall(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
   const payment = await store.insertPayment(tx, { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name }, safetyNet);
   return { method: 'card', ready: false, payment };
 }

@@ -3,7 +3,7 @@
 import type { SqlTx } from '../../db/kysely.js';
 import type { Payment, PaymentStatus } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { jobCallSql } from '../../jobs/enqueue.js';
+import { jobCall } from '../../stores/job-store.js';
 import { capturePayment } from '../../jobs/specs/payment-capture.js';
 import { ProviderError } from '../../payments/index.js';
 import { platformFeeCents } from '../../payments/fees.js';
@@ -40,7 +40,7 @@ async function settle(ctx: PaymentContext, tx: SqlTx, payment: Payment, outcome:
     // The capture decision and its job in one statement; the job only when the move was made.
     const feeCents = platformFeeCents(payment.amountCents, config.platformFeeBps);
     const now = clock.now();
-    return store.movePayment(tx, { id: payment.id, from: ['authorized'], to: 'captured', now, changes: { feeCents, settledAt: now }, job: jobCallSql(capturePayment, { taskId }) });
+    return store.movePayment(tx, { id: payment.id, from: ['authorized'], to: 'captured', now, changes: { feeCents, settledAt: now }, job: jobCall(capturePayment, { taskId }) });
   }
   // Not completed, or completed without a hold to capture: whatever is held is let go.
   if (completed) logger.error({ taskId, status: payment.status }, 'task completed without an authorized payment; releasing it');

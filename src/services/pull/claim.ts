@@ -4,7 +4,7 @@
 // by asking the database again on a timer.
 import { buildDeliveryPayload, buildInputDeliveryPayload, type DeliveryPayload, type InputDeliveryPayload } from '../../delivery/payload.js';
 import { conflict, forbidden, notFound } from '../../errors.js';
-import { rowJobCallSql } from '../../jobs/enqueue.js';
+import { rowJobCallSql } from '../../stores/job-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { claimDeliveries, leasesToSettle, lockAgentForClaims, pullAgent, type ClaimedRow } from '../../stores/delivery-lease-store.js';
 import type { Viewer } from '../accounts.js';

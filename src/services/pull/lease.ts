@@ -1,7 +1,7 @@
 // A worker's moves on a lease it holds: extend it while it works, or give the task back. Both are made
 // by the agent's owner's credential on the live lease of the task (one at a time per task and agent).
 import { conflict } from '../../errors.js';
-import { jobCallSql } from '../../jobs/enqueue.js';
+import { jobCall } from '../../stores/job-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { extendLease as extendLeaseRow, heldLease, leaseState } from '../../stores/delivery-lease-store.js';
 import type { PullContext } from './context.js';
@@ -17,7 +17,7 @@ export async function extend(ctx: PullContext, agentId: string, taskId: string, 
   const held = await heldLease(deps.sql, agentId, taskId, now);
   if (!held) throw noLease(taskId);
   const until = new Date(now.getTime() + leaseMs);
-  const expiresAt = await extendLeaseRow(deps.sql, { deliveryId: held.deliveryId, holder: held.holder, until, now }, jobCallSql(deliverTask, { deliveryId: held.deliveryId }, { runAt: until }));
+  const expiresAt = await extendLeaseRow(deps.sql, { deliveryId: held.deliveryId, holder: held.holder, until, now }, jobCall(deliverTask, { deliveryId: held.deliveryId }, { runAt: until }));
   if (!expiresAt) throw noLease(taskId);
   return { taskId, lease: { expiresAt } };
 }

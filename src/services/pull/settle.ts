@@ -1,7 +1,7 @@
 // Where a pulling agent's delivery goes next, from its row: the task.deliver job runs this at a lease's end
 // and when a retry comes due, and a claim runs it for the agent's leases that are over. Safe to run again:
 // a lease is ended by one conditional statement (recordLeaseEnd, dropLease), whoever gets there first.
-import { enqueueSql } from '../../jobs/enqueue.js';
+import { enqueue } from '../../stores/job-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { dropDelivery } from '../../stores/delivery-store.js';
 import { dropLease, LEASE_PREFIX, leaseState, type LeaseState } from '../../stores/delivery-lease-store.js';
@@ -47,7 +47,7 @@ export async function settle(ctx: PullContext, deliveryId: string): Promise<void
   }
   if (s.leaseExpiresAt && s.leaseExpiresAt > now) {
     // Not over yet by the service's clock (the job ran early, or the lease was extended): look again then.
-    await enqueueSql(deps.sql, deliverTask, { deliveryId }, { runAt: s.leaseExpiresAt });
+    await enqueue(deps.sql, deliverTask, { deliveryId }, { runAt: s.leaseExpiresAt });
     return;
   }
   // The lease ran out without an answer: a failed attempt, retried (offered again) on the webhook's schedule.

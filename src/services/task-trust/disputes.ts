@@ -2,9 +2,9 @@
 // the owner does not answer, and an operator settles what is contested.
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { Task } from '../../generated/prisma/client.js';
-import { enqueueSql } from '../../jobs/enqueue.js';
+import { enqueue } from '../../stores/job-store.js';
 import { disputeTimeout } from '../../jobs/specs/task-dispute-timeout.js';
-import { findTask } from '../../stores/task-store.js';
+import { findTask, openDisputes } from '../../stores/task-store.js';
 import type { Viewer } from '../accounts.js';
 import { transition } from '../task-states.js';
 import { unlessOvertaken, type TrustContext } from './context.js';
@@ -59,7 +59,7 @@ export async function disputeTimedOut({ deps, core }: TrustContext, taskId: stri
   const task = await findTask(deps.sql, taskId);
   if (!task || task.status !== 'disputed' || task.disputeContestedAt || !task.disputeAnswerBy) return;
   if (task.disputeAnswerBy > clock.now()) {
-    await enqueueSql(deps.sql, disputeTimeout, { taskId }, { runAt: task.disputeAnswerBy });
+    await enqueue(deps.sql, disputeTimeout, { taskId }, { runAt: task.disputeAnswerBy });
     return;
   }
   await unlessOvertaken(
@@ -75,12 +75,7 @@ export async function disputeTimedOut({ deps, core }: TrustContext, taskId: stri
 
 // CLI (operators): the open disputes, contested first.
 export async function listDisputes({ deps }: TrustContext) {
-  return deps.prisma.task.findMany({
-    where: { status: 'disputed' },
-    orderBy: [{ disputeContestedAt: { sort: 'asc', nulls: 'last' } }, { id: 'asc' }],
-    select: { id: true, title: true, requesterId: true, agentId: true, disputeReason: true, disputeStatement: true, disputeContestedAt: true, disputeAnswerBy: true },
-    take: 500,
-  });
+  return openDisputes(deps.sql);
 }
 
 // CLI (operators): settles a dispute, contested or not.

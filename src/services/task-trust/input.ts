@@ -3,7 +3,7 @@
 import type { Prisma, Task } from '../../generated/prisma/client.js';
 import { conflict, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { enqueueSql, jobCallSql } from '../../jobs/enqueue.js';
+import { enqueue, jobCall } from '../../stores/job-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { expireTask } from '../../jobs/specs/task-expire.js';
 import { inputTimeout } from '../../jobs/specs/task-input-timeout.js';
@@ -52,7 +52,7 @@ async function askForInput({ deps, core }: TrustContext, task: Task, request: In
       by: { ...by, note: request.message, data: { round } },
     });
     const timeoutAt = earliest(secondsFrom(now, config.trust.inputTimeoutSeconds), await deadlineOf(t, task.id));
-    await enqueueSql(t, inputTimeout, { taskId: task.id, round }, { runAt: timeoutAt });
+    await enqueue(t, inputTimeout, { taskId: task.id, round }, { runAt: timeoutAt });
     await core.announce(t, afterCommit, moved);
     return moved;
   });
@@ -103,9 +103,9 @@ export async function provideInput({ deps, core }: TrustContext, viewer: Viewer,
     await insertDelivery(
       t,
       { id: deliveryId, taskId: id, agentId: task.agentId!, type: 'task.input', payload: json({ input, inputHash, round: task.inputRounds } as Prisma.InputJsonValue), now },
-      jobCallSql(deliverTask, { deliveryId }),
+      jobCall(deliverTask, { deliveryId }),
     );
-    await enqueueSql(t, expireTask, { taskId: id }, { runAt: expiresAt });
+    await enqueue(t, expireTask, { taskId: id }, { runAt: expiresAt });
     await core.announce(t, afterCommit, moved);
     return moved;
   });
@@ -118,7 +118,7 @@ export async function inputTimedOut({ deps, core }: TrustContext, taskId: string
   if (!task || task.status !== 'input_required' || task.inputRounds !== round || !task.inputRequestedAt) return;
   const dueAt = earliest(secondsFrom(task.inputRequestedAt, config.trust.inputTimeoutSeconds), await deadlineOf(deps.sql, taskId));
   if (dueAt > clock.now()) {
-    await enqueueSql(deps.sql, inputTimeout, { taskId, round }, { runAt: dueAt });
+    await enqueue(deps.sql, inputTimeout, { taskId, round }, { runAt: dueAt });
     return;
   }
   await unlessOvertaken(

@@ -2,7 +2,7 @@
 import type { SqlDb } from '../../db/kysely.js';
 import type { AfterCommit } from '../../db/transaction.js';
 import type { Payment, Prisma, Task } from '../../generated/prisma/client.js';
-import { enqueueSql } from '../../jobs/enqueue.js';
+import { enqueue } from '../../stores/job-store.js';
 import { autoApprove } from '../../jobs/specs/task-auto-approve.js';
 import { earliest } from '../../payments/hold-life.js';
 import { json } from '../../stores/json.js';
@@ -26,7 +26,7 @@ export async function resultGiven(ctx: TrustContext, db: SqlDb, afterCommit: Aft
     const now = clock.now();
     const reviewEndsAt = earliest(secondsFrom(now, task.reviewWindowSeconds), await deadlineOf(t, task.id));
     const { task: moved } = await transition(t, task.id, 'deliver_result', { now, current: task, data: { ...data, reviewEndsAt }, by: { ...by, data: { resultHash } } });
-    await enqueueSql(t, autoApprove, { taskId: task.id }, { runAt: reviewEndsAt });
+    await enqueue(t, autoApprove, { taskId: task.id }, { runAt: reviewEndsAt });
     await core.announce(t, afterCommit, moved);
     return moved;
   });

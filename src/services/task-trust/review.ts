@@ -1,7 +1,7 @@
 // Review of a result held for the requester (result.ts): approved or rejected by the requester, or
 // approved when the review window passes without an answer.
 import type { Task } from '../../generated/prisma/client.js';
-import { enqueueSql } from '../../jobs/enqueue.js';
+import { enqueue } from '../../stores/job-store.js';
 import { autoApprove as autoApproveJob } from '../../jobs/specs/task-auto-approve.js';
 import { disputeTimeout } from '../../jobs/specs/task-dispute-timeout.js';
 import { earliest } from '../../payments/hold-life.js';
@@ -23,7 +23,7 @@ export async function autoApprove({ deps, core }: TrustContext, taskId: string):
   const task = await findTask(deps.sql, taskId);
   if (!task || task.status !== 'delivered' || !task.reviewEndsAt) return;
   if (task.reviewEndsAt > clock.now()) {
-    await enqueueSql(deps.sql, autoApproveJob, { taskId }, { runAt: task.reviewEndsAt });
+    await enqueue(deps.sql, autoApproveJob, { taskId }, { runAt: task.reviewEndsAt });
     return;
   }
   await unlessOvertaken(
@@ -50,7 +50,7 @@ export async function reject({ deps, core }: TrustContext, viewer: Viewer, id: s
       data: { disputeReason: reason, disputeAnswerBy: answerBy },
       by: { kind: 'requester', id: viewer.id, note: reason },
     });
-    await enqueueSql(t, disputeTimeout, { taskId: id }, { runAt: answerBy });
+    await enqueue(t, disputeTimeout, { taskId: id }, { runAt: answerBy });
     await core.announce(t, afterCommit, task);
     return task;
   });

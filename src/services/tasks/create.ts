@@ -3,10 +3,10 @@
 import type { RawBuilder } from 'kysely';
 import { Prisma, type Task } from '../../generated/prisma/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { FileRow } from '../../files/store.js';
+import type { FileRow } from '../../stores/file-store.js';
 import { invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { enqueueSql, jobCallSql } from '../../jobs/enqueue.js';
+import { enqueue, jobCall } from '../../stores/job-store.js';
 import { expireTask } from '../../jobs/specs/task-expire.js';
 import { routeTask } from '../../jobs/specs/task-route.js';
 import { json } from '../../stores/json.js';
@@ -47,7 +47,7 @@ export async function create(ctx: TaskCore, viewer: Viewer, input: CreateTaskInp
   const createdAt = clock.now();
   const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
   const row = newTaskRow(viewer, input, { createdAt, expiresAt, routed, waiting, inputHash: inputFiles.hash, idempotencyKey });
-  const expiry = jobCallSql(expireTask, { taskId: row.id }, { runAt: expiresAt });
+  const expiry = jobCall(expireTask, { taskId: row.id }, { runAt: expiresAt });
   // A task for an agent that asks nothing, with no files to link, is one statement; the rest (a credit
   // to take, a card payment, files, a task that waits for an agent) a transaction.
   const free = routed && inputFiles.files.length === 0 ? freePayment(routed.agent, clock.now()) : null;
@@ -109,7 +109,7 @@ function createInTransaction(ctx: TaskCore, viewer: Viewer, row: NewTask, expiry
     await ctx.files.link(t, row.id, 'input', files);
     const assigned = routed ? await assign(ctx, t, afterCommit, inserted, routed, true, viewer) : null;
     if (assigned) return { plan: assigned.plan, task: null };
-    await enqueueSql(t, routeTask, { taskId: row.id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
+    await enqueue(t, routeTask, { taskId: row.id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
     await announce(ctx, t, afterCommit, inserted);
     return { plan: null, task: { ...inserted, payment: null } };
   });

@@ -1,5 +1,5 @@
 // The moves that end a task, with what rides on them: the payment's settling and the agent's recount.
-import { sql } from 'kysely';
+import { addJob } from '../../stores/job-store.js';
 import type { SqlDb, SqlTx } from '../../db/kysely.js';
 import type { AfterCommit } from '../../db/transaction.js';
 import type { Task } from '../../generated/prisma/client.js';
@@ -56,6 +56,6 @@ async function afterTheMove(
   if (!settled) await ctx.payments().finalize(t, task.id, outcome, payment);
   else if (!paymentMoved) await ctx.payments().finalize(t, task.id, outcome);
   // The caller's copy of the task had no agent, or was older than its assignment.
-  if (task.agentId && !agentKnown) for (const job of ctx.hooks.finishedJobs(task.agentId)) await sql`SELECT ${job}`.execute(t);
+  if (task.agentId && !agentKnown) for (const job of ctx.hooks.finishedJobs(task.agentId)) await addJob(t, job);
   if (task.status === 'cancelled') await ctx.hooks.taskCancelled(t, task);
 }

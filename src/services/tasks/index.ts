@@ -13,7 +13,7 @@ import { create } from './create.js';
 import { finish } from './finish.js';
 import { matchAfterAuthorization } from './match.js';
 import { accept, callback, cancel, complete, fail, start } from './party-moves.js';
-import { get, list, loadForAgentOwner, loadForRequester } from './reads.js';
+import { get, list, loadForAgentOwner, loadForRequester, mustBeParty } from './reads.js';
 import { cancelledByAgent, deliveredMove, expire, failUnpaid, markDelivered, markDeliveredIn, markUndeliverableIn } from './system-moves.js';
 import type { TaskHooks } from './types.js';
 import { agentChanged, explainRoute, route, routeWaiting } from './waiting.js';
@@ -42,6 +42,7 @@ export function taskService(deps: Deps, payments: () => PaymentService, hooks: T
   return {
     create: bound(create),
     get: bound(get),
+    mustBeParty,
     list: bound(list),
     accept: bound(accept),
     start: bound(start),

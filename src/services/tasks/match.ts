@@ -4,7 +4,7 @@ import type { SqlTx } from '../../db/kysely.js';
 import type { AfterCommit } from '../../db/transaction.js';
 import { Prisma, type Task } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { jobCallSql } from '../../jobs/enqueue.js';
+import { jobCall } from '../../stores/job-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { json } from '../../stores/json.js';
 import { assignAgent, findTask, type NewTask } from '../../stores/task-store.js';
@@ -26,7 +26,7 @@ function matchWrites(ctx: TaskCore, taskId: string): TransitionOptions & { jobs:
     notify: notifyOf(ctx),
     data: { tokenNonce: nonce, tokenHash: tokenHash(taskToken(ctx.deps.serverKey, taskId, nonce)) },
     deliveryId,
-    jobs: [jobCallSql(deliverTask, { deliveryId })],
+    jobs: [jobCall(deliverTask, { deliveryId })],
   };
 }
 

@@ -1,18 +1,20 @@
 // Reading tasks: one for a party of it, a page of a requester's or an agent owner's, and the checks of
 // who may move a task.
-import { Prisma, type Task, type TaskStatus } from '../../generated/prisma/client.js';
+import type { Prisma, Task, TaskStatus } from '../../generated/prisma/client.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { findTask, taskWithAgentOwner } from '../../stores/task-store.js';
 import type { Viewer } from '../accounts.js';
 import type { TaskCore } from './context.js';
 
-// `query`: the relations the GraphQL selection needs (the payment), read with the row.
-export async function get(ctx: TaskCore, viewer: Viewer, id: string, query: { include?: Prisma.TaskInclude } = {}): Promise<Task> {
-  // The owner check needs the agent's ownerId; a query that also asks for the agent keeps its fields.
-  const task = await ctx.deps.prisma.task.findUnique({ where: { id }, include: { ...query.include, agent: withOwnerId(query.include?.agent) } });
+// The task, if the viewer is a party of it: its requester or the owner of its agent. 404, 403 otherwise.
+export function mustBeParty<T extends { requesterId: string; agent: { ownerId: string } | null }>(viewer: Viewer, task: T | null): T {
   if (!task) throw notFound('task');
   if (task.requesterId !== viewer.id && task.agent?.ownerId !== viewer.id) throw forbidden('not your task');
   return task;
+}
+
+export async function get(ctx: TaskCore, viewer: Viewer, id: string): Promise<Task> {
+  return mustBeParty(viewer, await taskWithAgentOwner(ctx.deps.sql, id));
 }
 
 export async function list(ctx: TaskCore, viewer: Viewer, opts: { role: 'requester' | 'agent'; status: TaskStatus | null; limit: number; cursor: string | null }) {
@@ -50,11 +52,4 @@ export async function loadForRequester(ctx: TaskCore, viewer: Viewer, id: string
   if (!task) throw notFound('task');
   if (task.requesterId !== viewer.id) throw forbidden('only the requester may do this');
   return task;
-}
-
-// The agent as a task query includes it, with its ownerId besides (nothing else when not asked for).
-function withOwnerId(agent: Prisma.TaskInclude['agent']): Prisma.TaskInclude['agent'] {
-  if (!agent) return { select: { ownerId: true } };
-  if (agent === true) return true;
-  return agent.select ? { ...agent, select: { ...agent.select, ownerId: true } } : agent;
 }

@@ -3,7 +3,7 @@
 import type { SqlTx } from '../../db/kysely.js';
 import type { AfterCommit } from '../../db/transaction.js';
 import type { Task } from '../../generated/prisma/client.js';
-import { enqueueSql } from '../../jobs/enqueue.js';
+import { enqueue } from '../../stores/job-store.js';
 import { expireTask } from '../../jobs/specs/task-expire.js';
 import { canMove } from '../../lifecycle/task-lifecycle.js';
 import { findTask } from '../../stores/task-store.js';
@@ -62,7 +62,7 @@ export async function expire(ctx: TaskCore, taskId: string): Promise<void> {
   // Waiting for input, for review or in a dispute, the task has its own clock (task-trust).
   if (!task || !canMove('expire', task.status)) return;
   if (task.expiresAt > clock.now()) {
-    await enqueueSql(db, expireTask, { taskId }, { runAt: task.expiresAt });
+    await enqueue(db, expireTask, { taskId }, { runAt: task.expiresAt });
     return;
   }
   // Finished by someone else in the meantime: nothing to expire.

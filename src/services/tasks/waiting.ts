@@ -2,7 +2,7 @@
 // changes, until one takes them or they expire. Also the routing a caller can ask to see.
 import { AppError } from '../../errors.js';
 import { Prisma, type Task } from '../../generated/prisma/client.js';
-import { enqueueSql } from '../../jobs/enqueue.js';
+import { enqueue } from '../../stores/job-store.js';
 import { routeTask } from '../../jobs/specs/task-route.js';
 import { json } from '../../stores/json.js';
 import { findTask, recordWaitingRouting, waitingTaskIds } from '../../stores/task-store.js';
@@ -53,7 +53,7 @@ export async function routeWaiting(ctx: TaskCore, taskId: string): Promise<void>
       // Why it still waits, as of this try.
       if (!routed && explained) await recordWaitingRouting(t, taskId, json(explained as unknown as Prisma.InputJsonValue), clock.now());
       const runAt = new Date(Math.min(clock.now().getTime() + ROUTE_RETRY_MS, task.expiresAt.getTime()));
-      await enqueueSql(t, routeTask, { taskId }, { runAt });
+      await enqueue(t, routeTask, { taskId }, { runAt });
     }
     return done;
   });
@@ -67,7 +67,7 @@ export async function agentChanged(ctx: TaskCore): Promise<void> {
   const waiting = await waitingTaskIds(ctx.deps.sql, ctx.deps.clock.now(), 500);
   if (waiting.length === 0) return;
   await ctx.deps.sql.transaction().execute(async (t) => {
-    for (const id of waiting) await enqueueSql(t, routeTask, { taskId: id });
+    for (const id of waiting) await enqueue(t, routeTask, { taskId: id });
   });
 }
 

@@ -1,7 +1,7 @@
 // The SQL of sign-in links (table email_links). Rules are in email-links.ts.
 import { sql } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
-import { jobCallSql } from '../jobs/enqueue.js';
+import { jobCall } from './job-store.js';
 import { mailSignInLink } from '../jobs/specs/email-sign-in-link.js';
 
 export function emailLinkStore(db: SqlDb) {
@@ -21,7 +21,7 @@ export function emailLinkStore(db: SqlDb) {
     // The request's row; with a token, the mail job is added in the same statement's transaction.
     async insert(row: { id: string; email: string; hash: string | null; tokenEnc: string | null; addressKey: string; createdAt: Date; expiresAt: Date }): Promise<void> {
       await db.insertInto('emailLinks').values(row).execute();
-      if (row.hash) await sql`SELECT ${jobCallSql(mailSignInLink, { emailLinkId: row.id })}`.execute(db);
+      if (row.hash) await sql`SELECT ${jobCall(mailSignInLink, { emailLinkId: row.id })}`.execute(db);
     },
 
     findForMail(id: string) {

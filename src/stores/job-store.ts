@@ -1,13 +1,11 @@
 // Jobs are rows in graphile-worker's table, added through the caller's transaction: the job exists
 // exactly when the write that caused it committed. The payload is checked against the job's schema
 // here, so a malformed job fails the write that queued it instead of failing later, unseen, in the worker.
-// The job key comes from the spec (spec.ts), never from the call site.
+// The job key comes from the spec (jobs/spec.ts), never from the call site. `add_job` is written here only.
 import { sql, type RawBuilder } from 'kysely';
 import type { z } from 'zod';
-import type { Db } from '../db/client.js';
 import type { SqlDb } from '../db/kysely.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { jobKey, type JobSpec } from './spec.js';
+import { jobKey, type JobSpec } from '../jobs/spec.js';
 
 export interface EnqueueOptions {
   runAt?: Date;
@@ -23,23 +21,17 @@ export class InvalidJobPayloadError extends Error {
   }
 }
 
-export async function enqueue<S extends z.ZodType>(db: Db, spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
-  await db.$executeRaw`SELECT ${jobCall(spec, payload, opts)}`;
-}
-
-// The same through a store's Kysely database or transaction.
-export async function enqueueSql<S extends z.ZodType>(db: SqlDb, spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
-  await sql`SELECT ${jobCallSql(spec, payload, opts)}`.execute(db);
-}
-
 function checkedPayload<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>): z.output<S> {
   const parsed = spec.payload.safeParse(payload);
   if (!parsed.success) throw new InvalidJobPayloadError(spec.name, parsed.error.issues);
   return parsed.data;
 }
 
-// jobCall for Kysely: the add_job call as an expression to place in a store's statement.
-export function jobCallSql<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): RawBuilder<unknown> {
+/**
+ * The add_job call for a job, to place in another statement of the caller's transaction (one round trip
+ * for a write and the job it causes), e.g. `WITH w AS (INSERT …) SELECT ${jobCall(…)}`.
+ */
+export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): RawBuilder<unknown> {
   const data = checkedPayload(spec, payload);
   return sql`graphile_worker.add_job(
     identifier => ${spec.name}::text,
@@ -52,21 +44,14 @@ export function jobCallSql<S extends z.ZodType>(spec: JobSpec<S>, payload: z.inp
   )`;
 }
 
-/**
- * The add_job call for a job, to run as part of another statement of the caller's transaction (one
- * round trip for a write and the job it causes), e.g. `WITH w AS (INSERT …) SELECT ${jobCall(…)}`.
- */
-export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Prisma.Sql {
-  const data = checkedPayload(spec, payload);
-  return Prisma.sql`graphile_worker.add_job(
-    identifier => ${spec.name}::text,
-    payload => ${JSON.stringify(data)}::json,
-    run_at => ${opts.runAt ?? null}::timestamptz,
-    max_attempts => ${spec.maxAttempts ?? null}::int,
-    job_key => ${jobKey(spec, data)}::text,
-    priority => ${spec.priority ?? null}::int,
-    job_key_mode => ${opts.jobKeyMode ?? null}::text
-  )`;
+// The job on its own, through the database or the caller's open transaction.
+export async function enqueue<S extends z.ZodType>(db: SqlDb, spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): Promise<void> {
+  await sql`SELECT ${jobCall(spec, payload, opts)}`.execute(db);
+}
+
+// A job call made beforehand (jobCall), run on its own through the caller's transaction.
+export async function addJob(db: SqlDb, job: RawBuilder<unknown>): Promise<void> {
+  await sql`SELECT ${job}`.execute(db);
 }
 
 /**

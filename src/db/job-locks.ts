@@ -6,7 +6,7 @@
 // for its worker pool every few seconds, and each one sweeps: jobs whose lock is older than the silence
 // limit, held by a pool with no recent heartbeat, are released through graphile-worker's own
 // force_unlock_workers. Times come from the database clock, so processes' clocks do not matter.
-import type { Db } from '../db/client.js';
+import type { Db } from './client.js';
 import type { Logger } from '../logger.js';
 
 // Embedded mode, before the worker starts: releases every job lock. Returns the number of jobs released.
@@ -81,4 +81,37 @@ export async function startHeartbeat(opts: { db: Db; poolId: string; intervalMs:
       await db.$executeRaw`DELETE FROM worker_heartbeats WHERE pool_id = ${poolId}`.catch(() => {});
     },
   };
+}
+
+// How many jobs the pool still holds locked.
+export async function lockedJobCount(db: Db, poolId: string): Promise<number> {
+  const [row] = await db.$queryRaw<Array<{ locked: bigint }>>`SELECT count(*) AS locked FROM graphile_worker.jobs WHERE locked_by = ${poolId}`;
+  return Number(row?.locked ?? 0);
+}
+
+// The jobs due now and not taken, and how long the oldest of them has waited (for /metrics).
+export async function dueJobs(db: Db): Promise<{ due: number; oldestDueSeconds: number }> {
+  const [row] = await db.$queryRaw<Array<{ due: bigint; oldest: number | null }>>`
+    SELECT count(*) AS due, EXTRACT(EPOCH FROM now() - min(run_at))::float8 AS oldest
+    FROM graphile_worker.jobs
+    WHERE run_at <= now() AND locked_at IS NULL AND attempts < max_attempts`;
+  return { due: Number(row?.due ?? 0), oldestDueSeconds: Math.max(0, row?.oldest ?? 0) };
+}
+
+// A job's own row in graphile-worker's table, through the client its helpers lend (helpers.withPgClient).
+type PgQueryable = { query(text: string, values: unknown[]): Promise<{ rowCount: number | null }> };
+
+// The running job is failed for good: its attempts are used up.
+export async function useUpAttempts(client: PgQueryable, jobId: string): Promise<void> {
+  await client.query('UPDATE graphile_worker._private_jobs SET max_attempts = attempts WHERE id = $1', [jobId]);
+}
+
+// The running job, whose key another add_job cleared (and used up its attempts), gets `attempts` back;
+// false when it was not replaced.
+export async function restoreAttemptsIfReplaced(client: PgQueryable, jobId: string, attempts: number): Promise<boolean> {
+  const result = await client.query(
+    'UPDATE graphile_worker._private_jobs SET attempts = $2 WHERE id = $1 AND key IS NULL AND attempts >= max_attempts AND $2 < max_attempts',
+    [jobId, attempts],
+  );
+  return (result.rowCount ?? 0) > 0;
 }

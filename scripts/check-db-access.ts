@@ -1,0 +1,127 @@
+// npm run check:db-access [-- --report]
+// Fails when code outside the stores (src/stores/), the database's own plumbing (src/db/) and the Pothos
+// Prisma plugin's reads (src/schema/) reaches the database: a Prisma model call, `$transaction`,
+// `$queryRaw`/`$executeRaw`, a `pg` `.query(`, the Kysely builder or a Kysely `sql` fragment. In src/schema/
+// only Prisma model reads are allowed (the plugin's relation loading), nothing that writes.
+//
+// Files not yet moved into a store are listed in ALLOWED below, each with why it is still there. The list
+// only shrinks: an entry whose file no longer reaches the database fails the check too, so it is removed
+// when the file is moved. `--report` prints the counts per style and per file.
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+// Not yet moved (issue 42, item 1). One entry per file, with the reason it is still here.
+const ALLOWED: Record<string, string> = {
+  // The page of tasks reads each task's payment with it (main, 2026-11-29); stores/task-store.ts taskPage
+  // reads the page without it and is to take the payment as taskWithPayment does, then replace this.
+  'src/services/tasks/reads.ts': 'the task page with its payments (a Prisma read with include)',
+  // Reputation and routing: each rule is now stated once (the record's tasks in counted-tasks.ts, eligibility
+  // in routing.ts's rule list); their statements are still to move to stores/reputation-store.ts and
+  // agent-store.ts.
+  'src/reputation/counted-tasks.ts': "the record's tasks as one SQL fragment, shared by the figures' statements",
+  'src/reputation/daily.ts': 'the daily figures (a sql statement)',
+  'src/reputation/health-store.ts': 'health evidence; a store by name, outside src/stores/',
+  'src/reputation/refresh-trust.ts': 'the trust refresh (sql fragments)',
+  'src/reputation/requester-record.ts': "a requester's record ($queryRaw)",
+  'src/reputation/track-record.ts': "an agent's track record (sql fragments)",
+  'src/services/reputation.ts': 'ratings and the figures refresh (Prisma reads, a sql fragment)',
+  'src/services/routing.ts': 'routing eligibility as a Prisma where (item 2: stated once)',
+  // The postgres search engine: its own Prisma client with generic plans (db/client.ts
+  // createSearchClient), raw SQL built from the query plan; to move as stores/search-store.ts with a
+  // Kysely instance of its own.
+  'src/search/postgres/engine.ts': 'search, index upkeep and reindex ($queryRaw, $executeRaw, $transaction, sql)',
+  'src/search/postgres/order.ts': 'the ranking expressions (sql fragments)',
+  'src/search/postgres/vocabulary.ts': "the spelling index's words ($queryRaw)",
+};
+
+const OWN_PLACES = ['src/stores/', 'src/db/', 'src/generated/'];
+const POTHOS_READS = 'src/schema/';
+
+async function prismaDelegates(): Promise<string[]> {
+  const schema = await readFile(path.join(root, 'prisma/schema.prisma'), 'utf8');
+  // Prisma's client names a model's delegate by lowering its first letter (`OAuthToken` -> `oAuthToken`).
+  return [...schema.matchAll(/^model\s+(\w+)/gm)].map(([, name]) => name![0]!.toLowerCase() + name!.slice(1));
+}
+
+const PRISMA_READS = ['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy'];
+const PRISMA_WRITES = ['create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn', 'upsert', 'delete', 'deleteMany'];
+
+type Style = { name: string; pattern: RegExp; inSchema: boolean };
+
+function styles(delegates: string[]): Style[] {
+  const models = delegates.join('|');
+  return [
+    { name: 'prisma model read', pattern: new RegExp(`\\.(?:${models})\\.(?:${PRISMA_READS.join('|')})\\(`, 'g'), inSchema: true },
+    { name: 'prisma model write', pattern: new RegExp(`\\.(?:${models})\\.(?:${PRISMA_WRITES.join('|')})\\(`, 'g'), inSchema: false },
+    { name: 'prisma $transaction', pattern: /\$transaction\b/g, inSchema: false },
+    { name: 'prisma $queryRaw', pattern: /\$queryRaw(?:Unsafe)?\b/g, inSchema: false },
+    { name: 'prisma $executeRaw', pattern: /\$executeRaw(?:Unsafe)?\b/g, inSchema: false },
+    { name: 'pg .query', pattern: /\.query\(/g, inSchema: false },
+    { name: 'kysely builder', pattern: /\.(?:selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto)\(/g, inSchema: false },
+    { name: 'kysely sql', pattern: /\bsql(?:<[^`]*?>)?`|\bsql\.(?:raw|ref|id|lit|join|table|val)\(/g, inSchema: false },
+  ];
+}
+
+// Comments may name what they describe ("no $transaction here"); only code counts.
+function code(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, (block) => block.replace(/[^\n]/g, ' '))
+    .split('\n')
+    .map((line) => line.replace(/(^|[^:'"`])\/\/.*$/, '$1'))
+    .join('\n');
+}
+
+async function sourceFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(path.join(root, dir), { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+const report = process.argv.includes('--report');
+const all = styles(await prismaDelegates());
+const hits = new Map<string, Map<string, number>>();
+for (const file of await sourceFiles('src')) {
+  if (OWN_PLACES.some((place) => file.startsWith(place))) continue;
+  const text = code(await readFile(path.join(root, file), 'utf8'));
+  const inSchema = file.startsWith(POTHOS_READS);
+  for (const style of all) {
+    if (inSchema && style.inSchema) continue;
+    const count = [...text.matchAll(style.pattern)].length;
+    if (count === 0) continue;
+    const perFile = hits.get(file) ?? new Map<string, number>();
+    perFile.set(style.name, count);
+    hits.set(file, perFile);
+  }
+}
+
+if (report) {
+  for (const style of all) {
+    const files = [...hits].filter(([, perFile]) => perFile.has(style.name));
+    const total = files.reduce((sum, [, perFile]) => sum + perFile.get(style.name)!, 0);
+    console.log(`${style.name}: ${total} in ${files.length} files`);
+    for (const [file, perFile] of files.sort((a, b) => b[1].get(style.name)! - a[1].get(style.name)!)) {
+      console.log(`  ${String(perFile.get(style.name)).padStart(3)} ${file}`);
+    }
+  }
+  console.log(`files outside the stores that reach the database: ${hits.size} (allowed for now: ${Object.keys(ALLOWED).length})`);
+}
+
+const problems: string[] = [];
+for (const [file, perFile] of hits) {
+  if (ALLOWED[file]) continue;
+  const what = [...perFile].map(([style, n]) => `${n} ${style}`).join(', ');
+  problems.push(`${file} reaches the database (${what}): move the statements into a store in src/stores/`);
+}
+for (const file of Object.keys(ALLOWED)) {
+  if (!hits.has(file)) problems.push(`${file} no longer reaches the database: remove it from ALLOWED in scripts/check-db-access.ts`);
+}
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log(`check:db-access: nothing outside src/stores/, src/db/ and the Pothos reads in src/schema/ reaches the database, except ${Object.keys(ALLOWED).length} files listed in scripts/check-db-access.ts`);
