@@ -111,6 +111,10 @@ describe('tasks over A2A', () => {
     const task = asTask(await client.sendMessage(send(message([text('Summarize this\nThe long text follows'), data({ text: 'a long text' })]))));
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.artifacts[0]!.parts[0]!.content).toEqual({ $case: 'data', value: { summary: 'short' } });
+    // The service's receipt travels with the result, genuine by the service's own check.
+    const receipt = (task.artifacts[0]!.metadata as { receipt?: string } | undefined)?.receipt;
+    expect(receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect((await server.api.post('/v1/receipts/verify', { body: { receipt } })).body.data).toMatchObject({ valid: true });
     // It is a marketplace task like any other.
     const rest = await server.api.get(`/v1/tasks/${task.id}`, { key: requester.apiKey });
     expect(rest.body.data).toMatchObject({ status: 'completed', agentId: agent.id, title: 'Summarize this', input: { text: 'a long text' } });

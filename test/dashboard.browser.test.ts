@@ -260,6 +260,19 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     expect(await timeline.locator('li.tl-payment time').count()).toBe(2);
     // The requester does not see how the agent's endpoint answered.
     expect(await timeline.locator('.tl-attempt').count()).toBe(0);
+    // The service's receipt arrived with the move to completed: it downloads as a file that verifies.
+    const receiptSection = page.getByRole('region', { name: 'Receipt' });
+    await receiptSection.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), receiptSection.getByRole('button', { name: 'Download receipt' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^receipt-.+\.jws$/);
+    const saved: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) saved.push(chunk as Buffer);
+    const verified = await fetch(`${server.url}/v1/receipts/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ receipt: Buffer.concat(saved).toString('utf8') }),
+    }).then((r) => r.json() as Promise<{ data: { valid: boolean } }>);
+    expect(verified.data.valid).toBe(true);
     expect(await page.locator('body').textContent()).not.toMatch(/agt_\w{6}/);
 
     await page.getByLabel('Rating').selectOption('5');

@@ -72,6 +72,10 @@ describe('MCP tools', () => {
       return body.data.status === 'completed' ? body.data : null;
     });
     expect(done.result).toEqual({ translated: 'bonjour' });
+    // The finished task carries the service's receipt, genuine by the service's own check.
+    expect(done.receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const verified = await server.api.post('/v1/receipts/verify', { body: { receipt: done.receipt } });
+    expect(verified.body.data).toMatchObject({ valid: true });
 
     // A retried call with the same idempotencyKey is the same task.
     const once = await call(client, 'create_task', { title: 'Once', description: 'd', agentId: agent.id, idempotencyKey: 'mcp-once' });

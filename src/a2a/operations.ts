@@ -2,7 +2,7 @@
 // rest/runner.ts createRouteExecutor, so their checks and errors are REST's).
 
 // A task's fields as the adapter maps them (a2a/mapping.ts OurTask).
-export const TASK_SELECTION = 'id status title description input result error agentId inputRequest createdAt updatedAt payment { method status amountCents autoCharged }';
+export const TASK_SELECTION = 'id status title description input result error agentId inputRequest createdAt updatedAt receipt payment { method status amountCents autoCharged }';
 
 // A public agent with what its card shows (a2a/cards.ts).
 export const AGENT_FOR_CARD = `query A2AAgentCard($slugOrId: String!) {

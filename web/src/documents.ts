@@ -198,6 +198,7 @@ graphql(`
     inputRounds
     inputHash
     resultHash
+    receipt
     reviewEndsAt
     approvedBy
     disputeReason

@@ -30,6 +30,7 @@ import { AgentIcon } from '../components/AgentIcon.js';
 import { Dispute, InputRequest, Review } from './TaskTrust.js';
 import { RequesterRecord } from '../components/RequesterRecord.js';
 import { TaskTimeline } from './TaskTimeline.js';
+import { TaskReceipt } from '../components/TaskReceipt.js';
 import { canMove, isUnderway, type NonTerminalStatus } from '../lifecycle.js';
 import { FINISHED, OWNER_WORKS, PROGRESS_STEPS, SHOWS_RESULT, STEP_OF } from '../task-status-sets.js';
 
@@ -116,6 +117,7 @@ export function TaskPage({ id }: { id: string }) {
           <p className="error">{task.error}</p>
         </section>
       )}
+      {task.receipt && <TaskReceipt taskId={task.id} receipt={task.receipt} />}
       {isRequester && <RequesterActions task={task} onChange={setTask} />}
       {isOwner && <OwnerActions task={task} onChange={setTask} />}
       {isOwner && <RequesterRecord requesterId={task.requesterId} />}

@@ -262,7 +262,7 @@ export type DashSimulateConfirmMutationVariables = Exact<{
 
 export type DashSimulateConfirmMutation = { simulateCardConfirmation: { status: PaymentStatus } };
 
-export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null };
+export type DashTaskFragment = { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null };
 
 export type DashTasksQueryVariables = Exact<{
   role?: TaskRole | null | undefined;
@@ -272,28 +272,28 @@ export type DashTasksQueryVariables = Exact<{
 }>;
 
 
-export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null }> } };
+export type DashTasksQuery = { tasks: { nextCursor: string | null, data: Array<{ id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null }> } };
 
 export type DashTaskByIdQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashTaskByIdQuery = { task: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashTaskUpdatedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashTaskUpdatedSubscription = { taskUpdated: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCancelTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashCancelTaskMutation = { cancelTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashProvideTaskInputMutationVariables = Exact<{
   id: string | number;
@@ -301,14 +301,14 @@ export type DashProvideTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashProvideTaskInputMutation = { provideTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashApproveTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashApproveTaskMutation = { approveTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRejectTaskMutationVariables = Exact<{
   id: string | number;
@@ -316,14 +316,14 @@ export type DashRejectTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRejectTaskMutation = { rejectTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRefundTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRefundTaskMutation = { refundTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashContestTaskMutationVariables = Exact<{
   id: string | number;
@@ -331,7 +331,7 @@ export type DashContestTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashContestTaskMutation = { contestTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashRateTaskMutationVariables = Exact<{
   taskId: string | number;
@@ -346,14 +346,14 @@ export type DashAcceptTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashAcceptTaskMutation = { acceptTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashStartTaskMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashStartTaskMutation = { startTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashCompleteTaskMutationVariables = Exact<{
   id: string | number;
@@ -361,7 +361,7 @@ export type DashCompleteTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashCompleteTaskMutation = { completeTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashFailTaskMutationVariables = Exact<{
   id: string | number;
@@ -369,7 +369,7 @@ export type DashFailTaskMutationVariables = Exact<{
 }>;
 
 
-export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashFailTaskMutation = { failTask: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashOwnAgentFragment = { id: string, name: string, maxConcurrentTasks: number | null, maxDeliveriesPerSecond: number | null, slug: string, description: string, longDescription: string, endpoint: string, deliveryMode: DeliveryMode, docsUrl: string | null, manifestUrl: string | null, twitterUrl: string | null, authType: string | null, version: string | null, capabilities: Array<string>, protocols: Array<string>, categories: Array<string>, tags: Array<string>, priceCents: number, status: AgentStatus, inputSchema: string | null, hasWebhookSecret: boolean, previousWebhookSecretExpiresAt: string | null, deliveryState: EndpointState, endpointFailingSince: string | null, endpointDisabledAt: string | null, healthStatus: HealthStatus, trustTier: TrustTier, taskCount: number, avgRating: number | null, updatedAt: string, cardVerified: boolean, cardFetchedAt: string | null, iconUrl: string | null, streaming: boolean, pushNotifications: boolean, provider: { organization: string | null, url: string | null } | null };
 
@@ -501,7 +501,7 @@ export type DashRequestTaskInputMutationVariables = Exact<{
 }>;
 
 
-export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
+export type DashRequestTaskInputMutation = { requestTaskInput: { id: string, status: TaskStatus, title: string, description: string, input: unknown, priority: TaskPriority, maxPriceCents: number | null, agentId: string | null, requesterId: string, result: unknown, error: string | null, rating: number | null, expiresAt: string, createdAt: string, updatedAt: string, matchedAt: string | null, startedAt: string | null, finishedAt: string | null, reviewWindowSeconds: number, inputRequest: unknown, inputRounds: number, inputHash: string | null, resultHash: string | null, receipt: string | null, reviewEndsAt: string | null, approvedBy: string | null, disputeReason: string | null, disputeStatement: string | null, disputeContestedAt: string | null, disputeAnswerBy: string | null, agent: { id: string, name: string, slug: string, iconUrl: string | null } | null, payment: { method: PaymentMethod, status: PaymentStatus, amountCents: number, cardBrand: string | null, cardLast4: string | null, heldAt: string | null, settledAt: string | null } | null, history: Array<{ at: string, actor: string, action: string, fromStatus: TaskStatus | null, toStatus: TaskStatus, note: string | null }>, routing: { status: TaskRoutingStatus, reason: string | null }, deliveries: Array<{ id: string, type: string, status: DeliveryStatus, nextAttemptAt: string | null, attempts: Array<{ number: number, at: string, statusCode: number | null, latencyMs: number, error: string | null }> }> | null } };
 
 export type DashOAuthAuthorizationQueryVariables = Exact<{
   request: OAuthAuthorizationRequest;
@@ -635,6 +635,7 @@ export const DashTaskFragmentDoc = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -919,6 +920,7 @@ export const DashTasksDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -996,6 +998,7 @@ export const DashTaskByIdDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1073,6 +1076,7 @@ export const DashTaskUpdatedDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1150,6 +1154,7 @@ export const DashCancelTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1227,6 +1232,7 @@ export const DashProvideTaskInputDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1304,6 +1310,7 @@ export const DashApproveTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1381,6 +1388,7 @@ export const DashRejectTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1458,6 +1466,7 @@ export const DashRefundTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1535,6 +1544,7 @@ export const DashContestTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1620,6 +1630,7 @@ export const DashAcceptTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1697,6 +1708,7 @@ export const DashStartTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1774,6 +1786,7 @@ export const DashCompleteTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -1851,6 +1864,7 @@ export const DashFailTaskDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
@@ -2420,6 +2434,7 @@ export const DashRequestTaskInputDocument = new TypedDocumentString(`
   inputRounds
   inputHash
   resultHash
+  receipt
   reviewEndsAt
   approvedBy
   disputeReason
