@@ -1,7 +1,7 @@
 // npm run build:web (also run at install): bundles the dashboard in web/ with esbuild into dist/web,
 // which the service serves at /. Asset names carry a content hash, so they can be cached for good;
 // index.html names the current ones and is never cached.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -10,8 +10,28 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const webOutDir = path.join(root, 'dist/web');
 
+// Built beside the output and moved into it file by file (each rename replaces a file whole), so a
+// service serving dist/web meanwhile (another test file's, or a running one) never sees it half-written
+// or missing; assets of an earlier build that this one does not name are removed at the end.
 export async function buildWeb(outDir = webOutDir): Promise<{ js: string; css: string }> {
-  await rm(outDir, { recursive: true, force: true });
+  await mkdir(path.dirname(outDir), { recursive: true });
+  const scratch = await mkdtemp(`${outDir}.building-`);
+  try {
+    const built = await buildInto(scratch);
+    await mkdir(path.join(outDir, 'assets'), { recursive: true });
+    const assets = await readdir(path.join(scratch, 'assets'));
+    for (const file of assets) await rename(path.join(scratch, 'assets', file), path.join(outDir, 'assets', file));
+    for (const file of ['favicon.svg', 'index.html']) await rename(path.join(scratch, file), path.join(outDir, file));
+    for (const file of await readdir(path.join(outDir, 'assets'))) {
+      if (!assets.includes(file)) await rm(path.join(outDir, 'assets', file), { force: true });
+    }
+    return built;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function buildInto(outDir: string): Promise<{ js: string; css: string }> {
   await mkdir(path.join(outDir, 'assets'), { recursive: true });
   const result = await build({
     absWorkingDir: root,

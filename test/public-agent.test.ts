@@ -17,9 +17,11 @@ const publicFields = [
   // For the directory's cards and the agent page: the owner's name (never the email), an https icon,
   // the counts behind the figures and tasks per day.
   'ownerName', 'iconUrl', 'completedCount', 'failedCount', 'ratingCount', 'daily',
+  // How it takes tasks (push to its endpoint, or pull): shown in discovery (docs/pull.md).
+  'deliveryMode',
 ].sort();
 const ownerOnly = ['hasWebhookSecret', 'manifestUrl', 'trustScore'];
-const itemFields = ['id', 'name', 'slug', 'description', 'protocols', 'categories', 'capabilities', 'tags', 'endpoint', 'docsUrl', 'authType', 'version', 'status'];
+const itemFields = ['id', 'name', 'slug', 'description', 'protocols', 'categories', 'capabilities', 'tags', 'endpoint', 'deliveryMode', 'docsUrl', 'authType', 'version', 'status'];
 const detailFields = [...itemFields, 'longDescription', 'verified', 'healthStatus', 'inputSchema', 'twitterUrl', 'taskCount', 'avgRating', 'createdAt', 'updatedAt', 'stats'];
 
 beforeAll(async () => {

@@ -81,7 +81,7 @@ each('takes a credit only while the balance has one, and gives it back once (%s)
   expect(await use()).toBe(true);
   expect(await use()).toBe(false);
   expect(await prisma.creditBalance.findUniqueOrThrow({ where: { userId_agentId: { userId, agentId } } })).toMatchObject({ balance: 0, updatedAt: now });
-  expect(await prisma.creditLedgerEntry.findMany({ where: { taskId }, omit: { id: true } })).toEqual([{ userId, agentId, kind: 'use', delta: -1, taskId, intentId: null, createdAt: now }]);
+  expect(await prisma.creditLedgerEntry.findMany({ where: { taskId }, omit: { id: true } })).toEqual([{ userId, agentId, kind: 'use', delta: -1, taskId, intentId: null, amountCents: null, createdAt: now }]);
   await run((db) => giveCreditBack(db, taskId, newId('cle'), now));
   expect((await prisma.creditBalance.findUniqueOrThrow({ where: { userId_agentId: { userId, agentId } } })).balance).toBe(1);
   expect(await prisma.creditLedgerEntry.count({ where: { taskId, kind: 'refund', delta: 1 } })).toBe(1);

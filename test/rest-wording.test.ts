@@ -37,9 +37,14 @@ describe('REST errors in plain words', () => {
     expect(task.body.error.message).toMatch(/title is required/);
     expect(task.body.error.message).toMatch(/description is required/);
 
+    // An agent needs a name; an endpoint only when it takes tasks by push (the default), said next.
     const agent = await server.api.post('/v1/agents', { key, body: {} });
     expect(agent.status).toBe(400);
-    expect(agent.body.error.problems.map((p: { field: string }) => p.field).sort()).toEqual(['endpoint', 'name']);
+    expectPlain(agent.body.error);
+    expect(agent.body.error.field).toBe('name');
+    const named = await server.api.post('/v1/agents', { key, body: { name: 'Nameless' } });
+    expect(named.status).toBe(400);
+    expect(named.body.error).toMatchObject({ field: 'endpoint', message: expect.stringMatching(/endpoint is required unless deliveryMode is "pull"/) });
   });
 
   it('says which values an enumerated field takes', async () => {

@@ -28,6 +28,8 @@ const FIGURES = [
   'rating_bayes', 'rating_lower_bound', 'task_count', 'completed_count', 'failed_count', 'rating_count', 'rating_sum',
   'health_fail_streak', 'last_healthy_at', 'last_unhealthy_at', 'recent_finished', 'recent_success_rate',
   'p50_completion_ms', 'p95_completion_ms', 'a2a_card', 'card_fetched_at', 'updated_at',
+  // The v1a signing keys: the owner's, never shown in discovery.
+  'signing_key_enc', 'signing_public_key', 'previous_signing_key_enc', 'previous_signing_public_key', 'previous_signing_key_expires_at',
 ];
 
 async function withClient<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -111,12 +111,25 @@ describe('HTTP surface', () => {
       const broken = new Error(`boom: password=${secret} at /srv/app/src/services/accounts.ts:42`);
       // The lookup is one Kysely statement on api_keys (stores/accounts-store.ts); every other statement runs.
       const ownSql = createKysely(server.db.url, 2);
-      const failingSql = ownSql.withPlugin({
+      const withPlugin = ownSql.withPlugin({
         transformQuery: ({ node }) => {
           if (/"(api_keys|apiKeys)"/.test(JSON.stringify(node))) throw broken;
           return node;
         },
         transformResult: async ({ result }) => result,
+      });
+      // Statements compiled once (db/compiled-statement.ts) run through executeQuery and skip plugins.
+      const failingSql = new Proxy(withPlugin, {
+        get(target, prop) {
+          if (prop === 'executeQuery') {
+            return (query: { sql: string }) => {
+              if (/"api_keys"/.test(query.sql)) throw broken;
+              return target.executeQuery(query as never);
+            };
+          }
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
       });
       const sink = new Writable({
         write(chunk, _encoding, done) {

@@ -29,10 +29,15 @@ export function localStorage(dataDir: string): BlobStorage {
       const target = pathOf(key);
       const partial = path.join(temp, randomUUID());
       await ready();
+      // A body that failed while the directory was made (over the quota, the client gone) writes nothing.
+      if (body.errored) throw body.errored;
+      const file = createWriteStream(partial, { mode: 0o600 });
       try {
-        await pipeline(body, createWriteStream(partial, { mode: 0o600 }));
+        await pipeline(body, file);
         await rename(partial, target);
       } catch (error) {
+        // The file is opened asynchronously: removed only once closed, or the open would make it again.
+        if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
         await rm(partial, { force: true });
         throw error;
       }

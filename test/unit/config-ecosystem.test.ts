@@ -8,9 +8,9 @@ describe('configuration', () => {
   it('allows private agent endpoints by default in development only', () => {
     expect(loadConfig({}).allowPrivateEndpoints).toBe(true);
     expect(loadConfig({ NODE_ENV: 'development' }).allowPrivateEndpoints).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true' }).allowPrivateEndpoints).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true', SIGNUP: 'closed' }).allowPrivateEndpoints).toBe(false);
     expect(loadConfig({ NODE_ENV: 'test' }).allowPrivateEndpoints).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true', ALLOW_PRIVATE_ENDPOINTS: 'true' }).allowPrivateEndpoints).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', ALLOW_SIMULATED_PAYMENTS: 'true', SIGNUP: 'closed', ALLOW_PRIVATE_ENDPOINTS: 'true' }).allowPrivateEndpoints).toBe(true);
     expect(loadConfig({ ALLOW_PRIVATE_ENDPOINTS: 'false' }).allowPrivateEndpoints).toBe(false);
   });
 
