@@ -25,7 +25,7 @@ export function TaskReceipt({ taskId, receipt }: { taskId: string; receipt: stri
           Download receipt
         </button>
       </div>
-      <details className="evidence">
+      <details className="receipt-details">
         <summary>Show the receipt</summary>
         <p className="mono small receipt-text">{receipt}</p>
       </details>
