@@ -157,7 +157,9 @@ describe.skipIf(!present)('in a browser', () => {
     await again.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
     expect((await again.listTools()).tools.length).toBeGreaterThan(0);
 
-    // Disconnecting the app on /account ends its tokens at once.
+    // Disconnecting the app on /account ends its tokens at once (once the browser has finished its
+    // redirect to the host's callback, or that navigation would cut this one short).
+    await page.waitForURL((url) => url.pathname === '/callback');
     await page.goto(`${site}/account`);
     await page.getByRole('button', { name: 'Disconnect Browser Test Host' }).click();
     await expect.poll(() => page.getByText('Browser Test Host disconnected.').isVisible()).toBe(true);
