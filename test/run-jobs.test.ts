@@ -1,6 +1,7 @@
 // RUN_JOBS=false: a process that serves HTTP and runs no jobs. A task created through it waits in the
 // queue, untouched, until a process that runs jobs on the same database delivers it. (PostgreSQL only:
 // the embedded database has one process, and the setting is refused without DATABASE_URL.)
+import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
@@ -18,7 +19,9 @@ describe.runIf(usingPostgres())('a process with RUN_JOBS=false', () => {
   });
 
   it('takes tasks and leaves their delivery to a process that runs jobs', async () => {
-    httpOnly = await startTestServer({ RUN_JOBS: 'false', DATABASE_URL: process.env.DATABASE_URL! });
+    // Two processes of one service share its SECRET_KEY (the agent's signing key is sealed with it).
+    const serverKey = randomBytes(32);
+    httpOnly = await startTestServer({ RUN_JOBS: 'false', DATABASE_URL: process.env.DATABASE_URL! }, { serverKey });
     agent = await startTestAgent();
     const owner = await httpOnly.createUser();
     const requester = await httpOnly.createUser();
@@ -33,7 +36,7 @@ describe.runIf(usingPostgres())('a process with RUN_JOBS=false', () => {
     expect(queued).toEqual([{ attempts: 0, locked_at: null }]);
     expect(agent.received).toHaveLength(0);
 
-    jobs = await startTestServer({}, { db: httpOnly.db });
+    jobs = await startTestServer({}, { db: httpOnly.db, serverKey });
     const [delivery] = await agent.waitFor(1);
     expect(delivery!.body.taskId).toBe(created.body.data.id);
   });
