@@ -4,7 +4,7 @@
 import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB, SqlDb } from '../db/kysely.js';
 import type { Prisma, Task } from '../generated/prisma/client.js';
-import type { AttemptRecord, DeliveryRelease } from './delivery-store.js';
+import { attemptColumns, type AttemptRecord, type DeliveryRelease } from './delivery-store.js';
 
 // What marks an attempt as a pull agent's lease (the webhook's claims hold a graphile-worker job id).
 export const LEASE_PREFIX = 'lease:';
@@ -266,15 +266,7 @@ export async function recordLeaseEnd(db: SqlDb, a: AttemptRecord, holder: string
         .expression((eb) =>
           eb
             .selectFrom('d')
-            .select([
-              sql<string>`${a.id}::text`.as('id'),
-              sql<string>`${a.deliveryId}::text`.as('deliveryId'),
-              sql<number>`${a.number}::int`.as('number'),
-              sql<number | null>`${a.statusCode ?? null}::int`.as('statusCode'),
-              sql<number>`${a.latencyMs}::int`.as('latencyMs'),
-              sql<Date>`${a.at}::timestamptz`.as('at'),
-              sql<string | null>`${a.error ?? null}::text`.as('error'),
-            ]),
+            .select(attemptColumns(a)),
         ),
     )
     .selectFrom('d')

@@ -12,6 +12,20 @@ import { taskWaitsForDelivery } from './delivery-waits.js';
 
 export type AttemptRecord = Insertable<DeliveryAttempt> & { at: Date };
 
+// An attempt's row as the select list of an INSERT … SELECT: written only when the statement's other
+// step (the FROM it selects from) took effect.
+export function attemptColumns(a: AttemptRecord) {
+  return [
+    sql<string>`${a.id}::text`.as('id'),
+    sql<string>`${a.deliveryId}::text`.as('deliveryId'),
+    sql<number>`${a.number}::int`.as('number'),
+    sql<number | null>`${a.statusCode ?? null}::int`.as('statusCode'),
+    sql<number>`${a.latencyMs}::int`.as('latencyMs'),
+    sql<Date>`${a.at}::timestamptz`.as('at'),
+    sql<string | null>`${a.error ?? null}::text`.as('error'),
+  ];
+}
+
 // What the attempt leaves the delivery with: `status` null keeps it pending (a retry at nextAttemptAt).
 export interface DeliveryRelease {
   status: 'succeeded' | 'failed' | null;
@@ -219,15 +233,7 @@ export async function recordDelivered(
         .expression((eb) =>
           eb
             .selectFrom('m')
-            .select([
-              sql<string>`${a.id}::text`.as('id'),
-              sql<string>`${a.deliveryId}::text`.as('deliveryId'),
-              sql<number>`${a.number}::int`.as('number'),
-              sql<number | null>`${a.statusCode ?? null}::int`.as('statusCode'),
-              sql<number>`${a.latencyMs}::int`.as('latencyMs'),
-              sql<Date>`${a.at}::timestamptz`.as('at'),
-              sql<string | null>`${a.error ?? null}::text`.as('error'),
-            ]),
+            .select(attemptColumns(a)),
         ),
     )
     .with('released', (q) =>
