@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSeconds } from './lifecycle-agent.js';
 import { percentile } from './measure.js';
-import { freePort, stop, waitUntilUp } from './service.js';
+import { freePort, serviceEnv, stop, waitUntilUp } from './service.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -163,17 +163,9 @@ async function main() {
     const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
     const service = spawn(process.execPath, ['--optimize-for-size', ...profile, '--import', 'tsx', 'bench/ledger/service.ts'], {
       env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        HOST: '127.0.0.1',
-        PORT: String(servicePort),
-        DATA_DIR: dataDir,
+        ...serviceEnv({ dataDir, port: servicePort }),
         DATABASE_URL: direct.toString(),
         SECRET_KEY: secretKey,
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '0',
-        HEALTH_PROBE_ENABLED: 'false',
-        ALLOW_SIMULATED_PAYMENTS: 'true',
         ALLOW_PRIVATE_ENDPOINTS: 'true',
         PUBLIC_BASE_URL: serviceBase,
       },

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// databaseUrl null: the embedded database under dataDir. env: settings added for one benchmark.
-export function startService(opts: { databaseUrl: string | null; dataDir: string; port: number; nodeArgs?: string[]; env?: Record<string, string> }): ChildProcess {
-  const env: NodeJS.ProcessEnv = {
+// The benchmark settings of a service process on `port` with its data under `dataDir`.
+export function serviceEnv(opts: { dataDir: string; port: number }): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
@@ -21,8 +21,12 @@ export function startService(opts: { databaseUrl: string | null; dataDir: string
     HEALTH_PROBE_ENABLED: 'false',
     ALLOW_SIMULATED_PAYMENTS: 'true',
     ALLOW_OPEN_SIGNUP_WITHOUT_MAIL: 'true',
-    ...opts.env,
   };
+}
+
+// databaseUrl null: the embedded database under dataDir. env: settings added for one benchmark.
+export function startService(opts: { databaseUrl: string | null; dataDir: string; port: number; nodeArgs?: string[]; env?: Record<string, string> }): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...serviceEnv(opts), ...opts.env };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
   return spawn(process.execPath, [...(opts.nodeArgs ?? []), 'scripts/start.mjs'], { env, stdio: 'inherit' });
