@@ -15,13 +15,13 @@ import { deliverTask } from '../jobs/specs/task-deliver.js';
 import {
   agentById,
   countEndpointFailure,
-  deliveredChangesEndpointSql,
+  deliveredChangesEndpoint,
   disableEndpoint,
   enableEndpoint,
   markEndpointDelivered,
   markEndpointFailing,
   recordPingOk,
-  type AgentRow,
+  type EndpointFigures,
 } from '../stores/agent-store.js';
 import { pendingDeliveryIds } from '../stores/delivery-store.js';
 import { mustOwn } from './agents.js';
@@ -29,17 +29,10 @@ import type { Viewer } from './accounts.js';
 import type { RecordedAttempt } from './deliveries.js';
 import type { NotificationService } from './notifications.js';
 
-// The endpoint columns a delivered attempt reads.
-export type EndpointFigures = Pick<AgentRow, 'deliveryState' | 'endpointFailStreak'>;
-
-// A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
-// one waits for its owner): what it writes, when the row is `a`.
-const okChangesEndpoint = (a: EndpointFigures) => a.deliveryState !== 'disabled' && (a.deliveryState === 'failing' || a.endpointFailStreak > 0);
-
 // Whether a delivered attempt leaves the endpoint's state as it is, on a row read before (no statement
 // is needed then) and on the row as it is when a statement runs (its condition).
-export const deliveredLeavesEndpoint = (a: EndpointFigures) => !okChangesEndpoint(a);
-export const deliveredLeavesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) => eb.not(deliveredChangesEndpointSql(eb));
+export const deliveredLeavesEndpoint = (a: EndpointFigures) => !deliveredChangesEndpoint.row(a);
+export const deliveredLeavesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) => eb.not(deliveredChangesEndpoint.sql(eb));
 
 export function endpointHealthService(deps: Deps, notifications: NotificationService) {
   const { config, clock } = deps;

@@ -105,17 +105,40 @@ export async function setWebhookSecrets(db: SqlDb, id: string, secrets: WebhookS
 // The endpoint's delivery state (services/endpoint-health.ts says when it changes). These writes leave
 // updatedAt alone: that is the owner's last edit, which discovery sorts by.
 
+// The endpoint columns a delivered attempt reads.
+export type EndpointFigures = Pick<AgentRow, 'deliveryState' | 'endpointFailStreak'>;
+
+type Comparison = '=' | '<>' | '>';
+type Condition = { [C in keyof EndpointFigures]: readonly [C, Comparison, EndpointFigures[C]] }[keyof EndpointFigures];
+
 // A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
-// one waits for its owner): the condition under which it writes anything, on the row as it is.
-export const deliveredChangesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) =>
-  eb.and([eb('agents.deliveryState', '<>', 'disabled'), eb.or([eb('agents.deliveryState', '=', 'failing'), eb('agents.endpointFailStreak', '>', 0)])]);
+// one waits for its owner). Stated once, as groups of conditions on the row: it writes when every group
+// has a condition that holds. The row form and the statement's condition are both made from this list.
+const DELIVERED_CHANGES_ENDPOINT: ReadonlyArray<readonly Condition[]> = [
+  [['deliveryState', '<>', 'disabled']],
+  [
+    ['deliveryState', '=', 'failing'],
+    ['endpointFailStreak', '>', 0],
+  ],
+];
+
+const compare = <T extends string | number>(value: T, op: Comparison, to: T): boolean => (op === '=' ? value === to : op === '<>' ? value !== to : value > to);
+const holds = (a: EndpointFigures, c: Condition): boolean => (c[0] === 'deliveryState' ? compare(a.deliveryState, c[1], c[2]) : compare(a.endpointFailStreak, c[1], c[2]));
+
+export const deliveredChangesEndpoint = {
+  // On a row read before.
+  row: (a: EndpointFigures): boolean => DELIVERED_CHANGES_ENDPOINT.every((group) => group.some((c) => holds(a, c))),
+  // On the row as it is when a statement runs (both columns are NOT NULL, so it is never NULL).
+  sql: (eb: ExpressionBuilder<DB, 'agents'>) =>
+    eb.and(DELIVERED_CHANGES_ENDPOINT.map((group) => eb.or(group.map(([column, op, value]) => eb(eb.ref(`agents.${column}`), op, value))))),
+};
 
 export async function markEndpointDelivered(db: SqlDb, agentId: string): Promise<void> {
   await db
     .updateTable('agents')
     .set({ deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null })
     .where('id', '=', agentId)
-    .where(deliveredChangesEndpointSql)
+    .where(deliveredChangesEndpoint.sql)
     .execute();
 }
 
