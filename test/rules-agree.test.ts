@@ -3,15 +3,15 @@
 //   - routing eligibility (services/routing.ts): the read's filter and the reasons an agent is passed over;
 //   - the state a delivery waits for (the lifecycle's DELIVERY_WAITS_FOR and stores/delivery-waits.ts);
 //   - an attempt taken (delivery/attempt-verdict.ts) and the track record's SQL for it (stores/attempt-taken.ts);
-//   - whether a delivered attempt changes the endpoint's state (stores/agent-store.ts deliveredChangesEndpoint).
+//   - whether a delivered attempt changes the endpoint's state (services/endpoint-health.ts deliveredChangesEndpoint).
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Agent } from '../src/generated/prisma/client.js';
 import { judgeAttempt, TAKEN_STATUSES } from '../src/delivery/attempt-verdict.js';
 import { EndpointState } from '../src/generated/kysely/types.js';
 import { DELIVERY_WAITS_FOR, TASK_STATUSES, deliveryWaitsFor } from '../src/lifecycle/task-lifecycle.js';
+import { deliveredChangesEndpoint } from '../src/services/endpoint-health.js';
 import { eligibleWhere, passOverReasons, type RouteCriteria } from '../src/services/routing.js';
-import { deliveredChangesEndpoint } from '../src/stores/agent-store.js';
 import { takenStatusSql } from '../src/stores/attempt-taken.js';
 import { taskWaitsForDelivery } from '../src/stores/delivery-waits.js';
 import { describe, expect, test } from './support/fixtures.js';

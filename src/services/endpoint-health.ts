@@ -15,19 +15,36 @@ import { deliverTask } from '../jobs/specs/task-deliver.js';
 import {
   agentById,
   countEndpointFailure,
-  deliveredChangesEndpoint,
   disableEndpoint,
   enableEndpoint,
+  endpointRuleForms,
   markEndpointDelivered,
   markEndpointFailing,
   recordPingOk,
   type EndpointFigures,
+  type EndpointRule,
 } from '../stores/agent-store.js';
 import { pendingDeliveryIds } from '../stores/delivery-store.js';
 import { mustOwn } from './agents.js';
 import type { Viewer } from './accounts.js';
 import type { RecordedAttempt } from './deliveries.js';
 import type { NotificationService } from './notifications.js';
+
+// A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
+// one waits for its owner): it writes when the state is not disabled, and it is failing or has failures.
+// Stated once; its row form and its SQL are made from it (stores/agent-store.ts endpointRuleForms).
+const DELIVERED_CHANGES_ENDPOINT: EndpointRule = [
+  [['deliveryState', '<>', 'disabled']],
+  [
+    ['deliveryState', '=', 'failing'],
+    ['endpointFailStreak', '>', 0],
+  ],
+];
+
+export const deliveredChangesEndpoint = {
+  row: (a: EndpointFigures) => endpointRuleForms.row(DELIVERED_CHANGES_ENDPOINT, a),
+  sql: endpointRuleForms.sql(DELIVERED_CHANGES_ENDPOINT),
+};
 
 // Whether a delivered attempt leaves the endpoint's state as it is, on a row read before (no statement
 // is needed then) and on the row as it is when a statement runs (its condition).
@@ -41,7 +58,7 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
   async function recordAttempt(tx: SqlTx, agentId: string, ok: boolean): Promise<void> {
     const now = clock.now();
     if (ok) {
-      await markEndpointDelivered(tx, agentId);
+      await markEndpointDelivered(tx, agentId, DELIVERED_CHANGES_ENDPOINT);
       return;
     }
     // Locks the agent's row until the transaction ends: concurrent attempts count one by one.

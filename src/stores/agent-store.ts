@@ -1,5 +1,6 @@
 // The agents table's SQL: the registry's writes (services/agents.ts) and the reads the task path needs
-// (who owns an agent, where its owner hears of events). Reputation's writes stay with src/reputation.
+// (who owns an agent, where its owner hears of events), and the endpoint's delivery state. Reputation's
+// figures and health evidence are stores/reputation-store.ts and stores/agent-health-store.ts.
 import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
 import type { DB, SqlDb } from '../db/kysely.js';
 import type { Agent, AgentStatus } from '../generated/kysely/types.js';
@@ -110,35 +111,30 @@ export type EndpointFigures = Pick<AgentRow, 'deliveryState' | 'endpointFailStre
 
 type Comparison = '=' | '<>' | '>';
 type Condition = { [C in keyof EndpointFigures]: readonly [C, Comparison, EndpointFigures[C]] }[keyof EndpointFigures];
-
-// A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
-// one waits for its owner). Stated once, as groups of conditions on the row: it writes when every group
-// has a condition that holds. The row form and the statement's condition are both made from this list.
-const DELIVERED_CHANGES_ENDPOINT: ReadonlyArray<readonly Condition[]> = [
-  [['deliveryState', '<>', 'disabled']],
-  [
-    ['deliveryState', '=', 'failing'],
-    ['endpointFailStreak', '>', 0],
-  ],
-];
+// A rule on the endpoint's columns as its service states it (services/endpoint-health.ts): groups of
+// conditions, which holds when every group has a condition that holds.
+export type EndpointRule = ReadonlyArray<readonly Condition[]>;
 
 const compare = <T extends string | number>(value: T, op: Comparison, to: T): boolean => (op === '=' ? value === to : op === '<>' ? value !== to : value > to);
 const holds = (a: EndpointFigures, c: Condition): boolean => (c[0] === 'deliveryState' ? compare(a.deliveryState, c[1], c[2]) : compare(a.endpointFailStreak, c[1], c[2]));
 
-export const deliveredChangesEndpoint = {
+// Both forms of an EndpointRule, made from its one description.
+export const endpointRuleForms = {
   // On a row read before.
-  row: (a: EndpointFigures): boolean => DELIVERED_CHANGES_ENDPOINT.every((group) => group.some((c) => holds(a, c))),
+  row: (rule: EndpointRule, a: EndpointFigures): boolean => rule.every((group) => group.some((c) => holds(a, c))),
   // On the row as it is when a statement runs (both columns are NOT NULL, so it is never NULL).
-  sql: (eb: ExpressionBuilder<DB, 'agents'>) =>
-    eb.and(DELIVERED_CHANGES_ENDPOINT.map((group) => eb.or(group.map(([column, op, value]) => eb(eb.ref(`agents.${column}`), op, value))))),
+  sql: (rule: EndpointRule) => (eb: ExpressionBuilder<DB, 'agents'>) =>
+    eb.and(rule.map((group) => eb.or(group.map(([column, op, value]) => eb(eb.ref(`agents.${column}`), op, value))))),
 };
 
-export async function markEndpointDelivered(db: SqlDb, agentId: string): Promise<void> {
+// The endpoint active again with no streak of failures, when the row meets `changes` (the rule for a
+// delivered attempt).
+export async function markEndpointDelivered(db: SqlDb, agentId: string, changes: EndpointRule): Promise<void> {
   await db
     .updateTable('agents')
     .set({ deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null })
     .where('id', '=', agentId)
-    .where(deliveredChangesEndpoint.sql)
+    .where(endpointRuleForms.sql(changes))
     .execute();
 }
 
