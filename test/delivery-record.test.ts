@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
 import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
-import { HEALTHY_REWRITE_MS, recordHealthOutcome, successLeavesHealth, type HealthFigures } from '../src/reputation/health-store.js';
+import { HEALTHY_REWRITE_MS, recordHealthOutcome, successLeavesHealth, type HealthFigures } from '../src/reputation/health-evidence.js';
 
 let server: TestServer;
 let agentHttp: TestAgent;

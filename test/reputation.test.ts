@@ -110,7 +110,7 @@ describe('task outcomes: counts, track record, trust and tier', () => {
     await recordOutcome(await finishedTask(agentId, 'cancelled'));
     await recordOutcome(await finishedTask(agentId, 'failed', { matched: false }));
     let agent = await agentRow(agentId);
-    // taskCount is the finished tasks that count (src/reputation/counted-tasks.ts): completed + failed.
+    // taskCount is the finished tasks that count (src/stores/counted-tasks.ts): completed + failed.
     expect(agent).toMatchObject({ completedCount: 4, failedCount: 0, taskCount: 4, trustTier: 'unrated' });
     const trustBefore = agent.trustScore;
 

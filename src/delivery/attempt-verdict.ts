@@ -23,7 +23,11 @@ export type AttemptVerdict =
       retryAfterMs: number | null;
     };
 
-export const isTaken = (status: number): boolean => status >= 200 && status < 300;
+// The statuses that take an attempt: 2xx. The track record's SQL (stores/attempt-taken.ts) is made from
+// this range too, so "the agent's endpoint first took the task" means the same there.
+export const TAKEN_STATUSES = { min: 200, max: 299 } as const;
+
+export const isTaken = (status: number): boolean => status >= TAKEN_STATUSES.min && status <= TAKEN_STATUSES.max;
 
 export function judgeAttempt(answer: AttemptAnswer): AttemptVerdict {
   if (answer.kind === 'error') return { taken: false, gone: false, error: answer.error.slice(0, 500), retryAfterMs: null };

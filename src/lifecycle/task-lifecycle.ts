@@ -61,7 +61,7 @@ export const HAS_RESULT: readonly TaskStatus[] = TASK_STATUSES.filter((s) => STA
 // failed, expired and refunded (a dispute settled for the requester) are failures; a cancelled task says
 // nothing either way. A table keyed by the terminal states: a new one is a compile error here until it is
 // placed. Which of its tasks an agent is judged by at all (it had the task; its owner did not ask for it)
-// is reputation's rule (src/reputation/counted-tasks.ts), stated there once over these outcomes.
+// is reputation's rule (src/stores/counted-tasks.ts), stated there once over these outcomes.
 export type RecordOutcome = 'success' | 'failure';
 export const RECORD_OUTCOME = {
   completed: 'success',

@@ -8,7 +8,8 @@
 //   cancellationRate  tasks he cancelled / tasks
 //
 // "Reviewed": completed, rejected (disputed, refunded) or paid after a dispute. Null without a denominator.
-import type { Db } from '../db/client.js';
+import type { SqlDb } from '../db/kysely.js';
+import { requesterCounts } from '../stores/reputation-store.js';
 
 export interface RequesterRecord {
   requesterId: string;
@@ -22,23 +23,8 @@ export interface RequesterRecord {
 
 const rate = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
 
-export async function requesterRecord(db: Db, requesterId: string): Promise<RequesterRecord> {
-  const [row] = await db.$queryRaw<Array<{ tasks: number; reviewed: number; approved: number; rejected: number; contested: number; cancelled: number }>>`
-    WITH mine AS (
-      SELECT t.status,
-        EXISTS (SELECT 1 FROM task_history h WHERE h.task_id = t.id AND h.action = 'reject') AS rejected,
-        EXISTS (SELECT 1 FROM task_history h WHERE h.task_id = t.id AND h.action = 'contest') AS contested
-      FROM tasks t JOIN agents a ON a.id = t.agent_id
-      WHERE t.requester_id = ${requesterId} AND a.owner_id <> ${requesterId}
-    )
-    SELECT count(*)::int AS tasks,
-      count(*) FILTER (WHERE status = 'completed' OR rejected)::int AS reviewed,
-      count(*) FILTER (WHERE status = 'completed' AND NOT rejected)::int AS approved,
-      count(*) FILTER (WHERE rejected)::int AS rejected,
-      count(*) FILTER (WHERE contested)::int AS contested,
-      count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
-    FROM mine`;
-  const r = row ?? { tasks: 0, reviewed: 0, approved: 0, rejected: 0, contested: 0, cancelled: 0 };
+export async function requesterRecord(db: SqlDb, requesterId: string): Promise<RequesterRecord> {
+  const r = await requesterCounts(db, requesterId);
   return {
     requesterId,
     tasks: r.tasks,

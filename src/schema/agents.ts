@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { COUNTED_WORDS } from '../reputation/counted-tasks.js';
+import { COUNTED_WORDS } from '../stores/counted-tasks.js';
 import { readableWith } from './kind-scopes.js';
 import { AgentStatusEnum, DeliveryModeEnum, HealthStatusEnum, TrustTierEnum } from './enums.js';
 import { agentInput } from '../services/agent-input.js';

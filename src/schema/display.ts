@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { builder } from './builder.js';
 import type { DayOutcomes } from '../reputation/daily.js';
-import { COUNTED_WORDS } from '../reputation/counted-tasks.js';
+import { COUNTED_WORDS } from '../stores/counted-tasks.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
 import { iconOf } from './agent-cards.js';
 import { TaskRef } from './tasks.js';

@@ -2,7 +2,7 @@
 import type { Agent } from '../generated/prisma/client.js';
 import type { TaskRating } from '../services/reputation.js';
 import { RECENT_TASKS } from '../reputation/track-record.js';
-import { COUNTED_WORDS } from '../reputation/counted-tasks.js';
+import { COUNTED_WORDS } from '../stores/counted-tasks.js';
 import { builder } from './builder.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
 

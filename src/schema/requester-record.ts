@@ -30,7 +30,7 @@ builder.queryFields((t) => ({
         throw forbidden("only owners of agents may read a requester's record");
       }
       if (!(await prisma.user.findUnique({ where: { id: requesterId }, select: { id: true } }))) throw notFound('requester');
-      return requesterRecord(prisma, requesterId);
+      return requesterRecord(ctx.services.deps.sql, requesterId);
     },
   }),
 }));

@@ -15,13 +15,14 @@ import { deliverTask } from '../jobs/specs/task-deliver.js';
 import {
   agentById,
   countEndpointFailure,
-  deliveredChangesEndpointSql,
   disableEndpoint,
   enableEndpoint,
+  endpointRuleForms,
   markEndpointDelivered,
   markEndpointFailing,
   recordPingOk,
-  type AgentRow,
+  type EndpointFigures,
+  type EndpointRule,
 } from '../stores/agent-store.js';
 import { pendingDeliveryIds } from '../stores/delivery-store.js';
 import { mustOwn } from './agents.js';
@@ -29,17 +30,26 @@ import type { Viewer } from './accounts.js';
 import type { RecordedAttempt } from './deliveries.js';
 import type { NotificationService } from './notifications.js';
 
-// The endpoint columns a delivered attempt reads.
-export type EndpointFigures = Pick<AgentRow, 'deliveryState' | 'endpointFailStreak'>;
-
 // A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
-// one waits for its owner): what it writes, when the row is `a`.
-const okChangesEndpoint = (a: EndpointFigures) => a.deliveryState !== 'disabled' && (a.deliveryState === 'failing' || a.endpointFailStreak > 0);
+// one waits for its owner): it writes when the state is not disabled, and it is failing or has failures.
+// Stated once; its row form and its SQL are made from it (stores/agent-store.ts endpointRuleForms).
+const DELIVERED_CHANGES_ENDPOINT: EndpointRule = [
+  [['deliveryState', '<>', 'disabled']],
+  [
+    ['deliveryState', '=', 'failing'],
+    ['endpointFailStreak', '>', 0],
+  ],
+];
+
+export const deliveredChangesEndpoint = {
+  row: (a: EndpointFigures) => endpointRuleForms.row(DELIVERED_CHANGES_ENDPOINT, a),
+  sql: endpointRuleForms.sql(DELIVERED_CHANGES_ENDPOINT),
+};
 
 // Whether a delivered attempt leaves the endpoint's state as it is, on a row read before (no statement
 // is needed then) and on the row as it is when a statement runs (its condition).
-export const deliveredLeavesEndpoint = (a: EndpointFigures) => !okChangesEndpoint(a);
-export const deliveredLeavesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) => eb.not(deliveredChangesEndpointSql(eb));
+export const deliveredLeavesEndpoint = (a: EndpointFigures) => !deliveredChangesEndpoint.row(a);
+export const deliveredLeavesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) => eb.not(deliveredChangesEndpoint.sql(eb));
 
 export function endpointHealthService(deps: Deps, notifications: NotificationService) {
   const { config, clock } = deps;
@@ -48,7 +58,7 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
   async function recordAttempt(tx: SqlTx, agentId: string, ok: boolean): Promise<void> {
     const now = clock.now();
     if (ok) {
-      await markEndpointDelivered(tx, agentId);
+      await markEndpointDelivered(tx, agentId, DELIVERED_CHANGES_ENDPOINT);
       return;
     }
     // Locks the agent's row until the transaction ends: concurrent attempts count one by one.

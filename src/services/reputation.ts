@@ -10,25 +10,19 @@
 //   services.reputation.deliveryOutcome(tx, agentId, ok)   after each delivery attempt (ok: 2xx)
 import type { Deps } from '../deps.js';
 import type { SqlDb } from '../db/kysely.js';
-import type { Agent } from '../generated/prisma/client.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { probeUrl } from '../delivery/probe.js';
-import { sql, type RawBuilder } from 'kysely';
-import { enqueue, jobCall } from '../stores/job-store.js';
+import type { RawBuilder } from 'kysely';
+import { addJob, enqueue, jobCall } from '../stores/job-store.js';
 import { rateTaskOnce, taskWithPayment } from '../stores/task-store.js';
-import { ratingOfAgent, setAgentVerified } from '../stores/agent-store.js';
+import { agentById, ratingOfAgent, setAgentVerified, type AgentRow } from '../stores/agent-store.js';
+import { expireHealthEvidence, probeTarget, silentAgentIds } from '../stores/agent-health-store.js';
 import { searchSync } from '../jobs/specs/search-sync.js';
 import { agentFigures } from '../jobs/specs/agent-figures.js';
 import { healthSweep } from '../jobs/specs/health-sweep.js';
 import { healthProbe } from '../jobs/specs/health-probe.js';
-import {
-  expireHealthEvidence,
-  recordHealthOutcome,
-  silentAgentIds,
-  successLeavesHealth,
-  type HealthChange,
-  type HealthFigures,
-} from '../reputation/health-store.js';
+import { recordHealthOutcome, successLeavesHealth, type HealthChange, type HealthFigures } from '../reputation/health-evidence.js';
+import { HEALTH_WINDOW_MS } from '../reputation/health.js';
 import { refreshTrust } from '../reputation/refresh-trust.js';
 import { refreshRatings, refreshTrackRecord } from '../reputation/track-record.js';
 import { dailyOutcomes } from '../reputation/daily.js';
@@ -51,7 +45,7 @@ export interface TaskRating {
 }
 
 export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
-  const { prisma, config, logger, clock } = deps;
+  const { config, logger, clock } = deps;
 
   // Trust follows its inputs at once; an engine with its own index hears of the change through a job.
   async function reputationChanged(tx: SqlDb, agentId: string): Promise<void> {
@@ -80,7 +74,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
 
   // The same in the transaction that finished a task of the agent.
   async function taskFinished(tx: SqlDb, agentId: string | null): Promise<void> {
-    if (agentId) await sql`SELECT ${finishedTaskJob(agentId)}`.execute(tx);
+    if (agentId) await addJob(tx, finishedTaskJob(agentId));
   }
 
   async function recordHealthEvidence(tx: SqlDb, agentId: string, ok: boolean, now: Date): Promise<HealthChange | null> {
@@ -94,7 +88,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     await recordHealthEvidence(tx, agentId, ok, clock.now());
   }
 
-  const average = (a: Pick<Agent, 'ratingSum' | 'ratingCount'>) =>
+  const average = (a: Pick<AgentRow, 'ratingSum' | 'ratingCount'>) =>
     a.ratingCount > 0 ? Math.round((a.ratingSum / a.ratingCount) * 100) / 100 : null;
 
   return {
@@ -142,13 +136,15 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
     },
 
     /** Marks an agent verified (or not) by an administrator. updatedAt is the owner's and stays. */
-    async setVerified(agentId: string, verified: boolean): Promise<Agent> {
+    async setVerified(agentId: string, verified: boolean): Promise<AgentRow> {
       await deps.sql.transaction().execute(async (tx) => {
         if (!(await setAgentVerified(tx, agentId, verified, clock.now()))) throw notFound('agent');
         await reputationChanged(tx, agentId);
       });
-      // The agent as GraphQL reads it (Prisma's model), after the commit.
-      return prisma.agent.findUniqueOrThrow({ where: { id: agentId } });
+      // The agent as it is after the commit.
+      const agent = await agentById(deps.sql, agentId);
+      if (!agent) throw notFound('agent');
+      return agent;
     },
 
     /**
@@ -156,7 +152,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
      * the endpoint takes POSTs, so 404 or 405 to a GET still shows a live server), and records the outcome.
      */
     async probeAgent(agentId: string): Promise<{ ok: boolean; url: string } | null> {
-      const agent = await prisma.agent.findUnique({ where: { id: agentId }, select: { status: true, endpoint: true, manifestUrl: true, deliveryMode: true } });
+      const agent = await probeTarget(deps.sql, agentId);
       if (!agent || agent.status !== 'active' || agent.deliveryMode === 'pull') return null;
       const url = agent.manifestUrl ?? agent.endpoint;
       const result = await probeUrl({ url, timeoutMs: config.health.probeTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
@@ -172,7 +168,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
       const intervalMs = config.health.checkIntervalSeconds * 1000;
       // The next sweep first, so a failure below cannot end the chain.
       await enqueue(deps.sql, healthSweep, {}, { runAt: new Date(now.getTime() + intervalMs), jobKeyMode: 'replace' });
-      const expired = await expireHealthEvidence(deps.sql, now);
+      const expired = await expireHealthEvidence(deps.sql, new Date(now.getTime() - HEALTH_WINDOW_MS));
       for (const agentId of expired) await deps.sql.transaction().execute((tx) => reputationChanged(tx, agentId));
       const silent = config.health.probeEnabled ? await silentAgentIds(deps.sql, new Date(now.getTime() - intervalMs), PROBES_PER_SWEEP) : [];
       // One pending probe per agent (the spec's key): a probe still queued from the last sweep is replaced.

@@ -1,5 +1,6 @@
 // The agents table's SQL: the registry's writes (services/agents.ts) and the reads the task path needs
-// (who owns an agent, where its owner hears of events). Reputation's writes stay with src/reputation.
+// (who owns an agent, where its owner hears of events), and the endpoint's delivery state. Reputation's
+// figures and health evidence are stores/reputation-store.ts and stores/agent-health-store.ts.
 import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
 import type { DB, SqlDb } from '../db/kysely.js';
 import type { Agent, AgentStatus } from '../generated/kysely/types.js';
@@ -105,17 +106,35 @@ export async function setWebhookSecrets(db: SqlDb, id: string, secrets: WebhookS
 // The endpoint's delivery state (services/endpoint-health.ts says when it changes). These writes leave
 // updatedAt alone: that is the owner's last edit, which discovery sorts by.
 
-// A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled
-// one waits for its owner): the condition under which it writes anything, on the row as it is.
-export const deliveredChangesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) =>
-  eb.and([eb('agents.deliveryState', '<>', 'disabled'), eb.or([eb('agents.deliveryState', '=', 'failing'), eb('agents.endpointFailStreak', '>', 0)])]);
+// The endpoint columns a delivered attempt reads.
+export type EndpointFigures = Pick<AgentRow, 'deliveryState' | 'endpointFailStreak'>;
 
-export async function markEndpointDelivered(db: SqlDb, agentId: string): Promise<void> {
+type Comparison = '=' | '<>' | '>';
+type Condition = { [C in keyof EndpointFigures]: readonly [C, Comparison, EndpointFigures[C]] }[keyof EndpointFigures];
+// A rule on the endpoint's columns as its service states it (services/endpoint-health.ts): groups of
+// conditions, which holds when every group has a condition that holds.
+export type EndpointRule = ReadonlyArray<readonly Condition[]>;
+
+const compare = <T extends string | number>(value: T, op: Comparison, to: T): boolean => (op === '=' ? value === to : op === '<>' ? value !== to : value > to);
+const holds = (a: EndpointFigures, c: Condition): boolean => (c[0] === 'deliveryState' ? compare(a.deliveryState, c[1], c[2]) : compare(a.endpointFailStreak, c[1], c[2]));
+
+// Both forms of an EndpointRule, made from its one description.
+export const endpointRuleForms = {
+  // On a row read before.
+  row: (rule: EndpointRule, a: EndpointFigures): boolean => rule.every((group) => group.some((c) => holds(a, c))),
+  // On the row as it is when a statement runs (both columns are NOT NULL, so it is never NULL).
+  sql: (rule: EndpointRule) => (eb: ExpressionBuilder<DB, 'agents'>) =>
+    eb.and(rule.map((group) => eb.or(group.map(([column, op, value]) => eb(eb.ref(`agents.${column}`), op, value))))),
+};
+
+// The endpoint active again with no streak of failures, when the row meets `changes` (the rule for a
+// delivered attempt).
+export async function markEndpointDelivered(db: SqlDb, agentId: string, changes: EndpointRule): Promise<void> {
   await db
     .updateTable('agents')
     .set({ deliveryState: 'active', endpointFailStreak: 0, endpointFailingSince: null })
     .where('id', '=', agentId)
-    .where(deliveredChangesEndpointSql)
+    .where(endpointRuleForms.sql(changes))
     .execute();
 }
 
