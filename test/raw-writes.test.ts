@@ -15,8 +15,7 @@ import { applyMove, assignAgent, insertTask, taskWithPayment } from '../src/stor
 import { json } from '../src/stores/json.js';
 import { jobKey } from '../src/jobs/spec.js';
 import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
-import { sessionService } from '../src/accounts/sessions.js';
-import { accountService, createUserWithKey } from '../src/services/accounts.js';
+import { accountServices, createUserWithKey } from '../src/services/accounts/index.js';
 import { giveCreditBack, takeCredit } from '../src/stores/credit-store.js';
 import { recordAttempt } from '../src/stores/delivery-store.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
@@ -117,7 +116,7 @@ it('reads an API key with its user as Prisma would, and nothing for a revoked or
   const { user, apiKey } = await createUserWithKey(sql, { email: `${newId('e')}@example.com`, name: 'Key Holder' });
   await prisma.user.update({ where: { id: user.id }, data: { defaultPaymentMethodId: 'pm_1', cardBrand: 'visa', cardLast4: '4242', isAdmin: true } });
   const events = { publishRevokedKey: async () => {} };
-  const accounts = accountService({ prisma, sql, clock: systemClock, events, logger: console } as never, sessionService({ sql, clock: systemClock, events, logger: console, config: { accounts: { sessionIdleMs: 60_000, sessionMaxAgeMs: 60_000 } } } as never));
+  const { accounts } = accountServices({ sql, clock: systemClock, events, logger: console, config: { accounts: { sessionIdleMs: 60_000, sessionMaxAgeMs: 60_000 } } } as never, null);
   const found = await accounts.userForApiKey(apiKey);
   expect(found?.user).toEqual(await prisma.user.findUniqueOrThrow({ where: { id: user.id } }));
   expect(found?.apiKeyId).toBe((await prisma.apiKey.findFirstOrThrow({ where: { userId: user.id } })).id);

@@ -4,7 +4,7 @@
 // consent page (web/src/pages/consent.tsx).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RawRoute } from './raw-route.js';
-import { OAuthError, type OAuthService } from '../services/oauth.js';
+import { OAuthError, type OAuthService } from '../services/oauth/index.js';
 import { AppError } from '../errors.js';
 import { isJsonContentType, readBody } from './body.js';
 import { sendJson } from './respond.js';
