@@ -33,14 +33,14 @@ const userColumns = Object.keys(userColumnSet) as UserColumn[];
 
 // The user's part of a credential lookup (an API key, a session, an app's access token), written once:
 // the lookup joins `users as u`, selects these beside its own columns (aliased, so no name is taken
-// twice), and splits the row with splitCredentialUser.
+// twice), and reads its user from the row with credentialUserOf.
 export const credentialUserColumns = userColumns.map((column) => `u.${column}` as const);
 
-export function splitCredentialUser<Row extends UserRow>(row: Row): { user: UserRow; own: Omit<Row, UserColumn> } {
+// A fixed list of copies, not a walk over the row's keys: every authenticated request makes one.
+export function credentialUserOf(row: UserRow): UserRow {
   const user: Record<string, unknown> = {};
-  const own: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(row)) (name in userColumnSet ? user : own)[name] = value;
-  return { user: user as UserRow, own: own as Omit<Row, UserColumn> };
+  for (const column of userColumns) user[column] = row[column];
+  return user as UserRow;
 }
 
 const keyColumns = ['id', 'userId', 'name', 'prefix', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt', 'expiresAt'] as const;
@@ -167,18 +167,18 @@ const keyWithUserStatement = compiledStatement((db, param) =>
 export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKeyRow; user: UserRow } | undefined> {
   const [row] = (await keyWithUserStatement.run(db, { hash })).rows;
   if (!row) return undefined;
-  const { user, own: k } = splitCredentialUser(row);
+  const user = credentialUserOf(row);
   return {
     key: {
-      id: k.keyId,
+      id: row.keyId,
       userId: user.id,
-      name: k.keyName,
-      prefix: k.keyPrefix,
-      scopes: k.keyScopes,
-      createdAt: k.keyCreatedAt,
-      lastUsedAt: k.keyLastUsedAt,
-      revokedAt: k.keyRevokedAt,
-      expiresAt: k.keyExpiresAt,
+      name: row.keyName,
+      prefix: row.keyPrefix,
+      scopes: row.keyScopes,
+      createdAt: row.keyCreatedAt,
+      lastUsedAt: row.keyLastUsedAt,
+      revokedAt: row.keyRevokedAt,
+      expiresAt: row.keyExpiresAt,
     },
     user,
   };

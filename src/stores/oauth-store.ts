@@ -3,7 +3,7 @@
 import type { SqlDb } from '../db/kysely.js';
 import type { Selectable } from 'kysely';
 import type { OAuthClient, OAuthGrant } from '../generated/kysely/types.js';
-import { credentialUserColumns, splitCredentialUser, type UserRow } from './accounts-store.js';
+import { credentialUserColumns, credentialUserOf, type UserRow } from './accounts-store.js';
 
 export type OAuthClientRow = Selectable<OAuthClient>;
 export type GrantRow = Selectable<OAuthGrant>;
@@ -118,18 +118,18 @@ export async function accessTokenWithUser(db: SqlDb, hash: string): Promise<{ gr
     .where('t.kind', '=', 'access')
     .executeTakeFirst();
   if (!row) return undefined;
-  const { user, own: t } = splitCredentialUser(row);
+  const user = credentialUserOf(row);
   return {
-    expiresAt: t.tokenExpiresAt,
+    expiresAt: row.tokenExpiresAt,
     grant: {
-      id: t.grantId,
-      clientId: t.grantClientId,
+      id: row.grantId,
+      clientId: row.grantClientId,
       userId: user.id,
-      scopes: t.grantScopes,
-      resource: t.grantResource,
-      createdAt: t.grantCreatedAt,
-      lastUsedAt: t.grantLastUsedAt,
-      revokedAt: t.grantRevokedAt,
+      scopes: row.grantScopes,
+      resource: row.grantResource,
+      createdAt: row.grantCreatedAt,
+      lastUsedAt: row.grantLastUsedAt,
+      revokedAt: row.grantRevokedAt,
     },
     user,
   };

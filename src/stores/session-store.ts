@@ -3,7 +3,7 @@
 import type { Selectable } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
 import type { Session } from '../generated/kysely/types.js';
-import { credentialUserColumns, splitCredentialUser, type UserRow } from './accounts-store.js';
+import { credentialUserColumns, credentialUserOf, type UserRow } from './accounts-store.js';
 
 export type SessionRow = Selectable<Session>;
 
@@ -26,9 +26,9 @@ export async function sessionWithUser(db: SqlDb, hash: string): Promise<SessionW
     .where('s.hash', '=', hash)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { user, own: s } = splitCredentialUser(row);
+  const user = credentialUserOf(row);
   return {
-    session: { id: s.sId, userId: s.sUserId, hash: s.sHash, method: s.sMethod, userAgent: s.sUserAgent, createdAt: s.sCreatedAt, lastSeenAt: s.sLastSeenAt, expiresAt: s.sExpiresAt, revokedAt: s.sRevokedAt, apiKeyId: s.sApiKeyId },
+    session: { id: row.sId, userId: row.sUserId, hash: row.sHash, method: row.sMethod, userAgent: row.sUserAgent, createdAt: row.sCreatedAt, lastSeenAt: row.sLastSeenAt, expiresAt: row.sExpiresAt, revokedAt: row.sRevokedAt, apiKeyId: row.sApiKeyId },
     user,
   };
 }
