@@ -1,8 +1,8 @@
 // The hot-path statements written in SQL instead of Prisma's model calls (the stores in src/stores/, the
-// delivery attempt's record, the credit take, the API key, session and app token with their user) write and return what the model
-// calls did: the rows read back through Prisma equal what the statements returned, defaults and types
-// included. The stores run in a Kysely transaction (as the services' transactions do) and on the pool
-// directly, and each test runs both ways.
+// delivery attempt's record, the credit take, the API key, session and app token with their user) write
+// and return what the model calls did: the rows read back through Prisma equal what the statements
+// returned, defaults and types included. The stores run in a Kysely transaction (as the services'
+// transactions do) and on the pool directly, and each test runs both ways.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
 import { createKysely, type Sql, type SqlDb } from '../src/db/kysely.js';
