@@ -6,27 +6,24 @@
 const LAYERS = [
   // The process: start-up, the HTTP app, the CLI's start, and the composition root that wires the services.
   { name: 'entry', path: ['^src/(main|app|cli|composition)\\.ts$', '^src/cli/run\\.ts$'] },
-  // The ways in: REST, GraphQL, A2A, MCP, plain HTTP routes, the CLI's commands, the job worker (and the
-  // sign-in routes, which still sit in accounts/ beside their services). Each
-  // takes the services (services/index.ts) and calls them.
+  // The ways in: REST, GraphQL, A2A, MCP, plain HTTP routes (the sign-in routes in accounts/ among
+  // them), the CLI's commands, the job worker. Each takes the services (services/index.ts) and calls them.
   {
     name: 'transports',
     path: [
-      '^src/(rest|graphql|a2a|mcp|http|schema|worker)/',
+      '^src/(rest|graphql|a2a|mcp|http|schema|worker|accounts)/',
       '^src/cli/(?!run\\.ts$)',
-      '^src/accounts/routes\\.ts$',
     ],
   },
-  // The rules: services as small functions over a context, reputation's figures, sign-in's services
-  // (accounts/, but its routes), and turning a credential into a viewer (auth/authenticate.ts, which asks
-  // the account, session and OAuth services).
-  { name: 'services', path: ['^src/(services|reputation)/', '^src/accounts/(?!routes\\.ts$)', '^src/auth/authenticate\\.ts$'] },
+  // The rules: services as small functions over a context (accounts, sign-in and turning a credential
+  // into a viewer among them), reputation's figures.
+  { name: 'services', path: ['^src/(services|reputation)/'] },
   // The ports and machinery the rules use: outgoing HTTP, payment providers, search engines, file
-  // storage, live events, metrics, job specs, and the dependencies' bundle.
+  // storage, mail, live events, metrics, job specs, and the dependencies' bundle.
   {
     name: 'adapters',
     path: [
-      '^src/(search|files|events|metrics|payments|delivery)/',
+      '^src/(search|files|mail|events|metrics|payments|delivery)/',
       '^src/jobs/(?!spec\\.ts$|specs/)',
       '^src/deps\\.ts$',
     ],
@@ -39,7 +36,7 @@ const LAYERS = [
   // and the jobs' declarations (a name and a payload schema: a store queues them in its statements).
   {
     name: 'base',
-    path: ['^src/(lifecycle|crypto)/', '^src/jobs/(spec\\.ts$|specs/)', '^src/auth/(?!authenticate\\.ts$)', '^src/(errors|ids|logger|config|load-package|project-root|request-context)\\.ts$'],
+    path: ['^src/(lifecycle|crypto)/', '^src/jobs/(spec\\.ts$|specs/)', '^src/auth/', '^src/(errors|ids|logger|config|load-package|project-root|request-context)\\.ts$'],
   },
 ];
 

@@ -4,9 +4,9 @@
 // (main.ts, cli/run.ts) builds the services here and hands them to the transports as `Services`
 // (services/index.ts), the interface they program against.
 import type { Deps } from './deps.js';
-import { accountService } from './services/accounts.js';
+import { accountServices } from './services/accounts/index.js';
 import { receiptService } from './services/receipts/index.js';
-import { oauthService } from './services/oauth.js';
+import { oauthService } from './services/oauth/index.js';
 import { agentService } from './services/agents.js';
 import { agentCardService } from './services/agent-cards.js';
 import { a2aPushService } from './services/a2a-pushes.js';
@@ -28,14 +28,10 @@ import { deliveryRetention } from './delivery/retention.js';
 import { fileService } from './services/files.js';
 import { openStorage } from './files/open-storage.js';
 import { measurePaymentProvider, measureSearchEngine } from './metrics/instrument.js';
-import { sessionService } from './accounts/sessions.js';
-import { passkeyService } from './accounts/passkeys.js';
-import { emailLinkService } from './accounts/email-links.js';
-import { createMailer } from './accounts/mailer.js';
+import { createMailer } from './mail/mailer.js';
 
 export function createServices(deps: Deps): Services {
-  const sessions = sessionService(deps);
-  const accounts = accountService(deps, sessions);
+  const { accounts, sessions, passkeys, emailLinks } = accountServices(deps, createMailer(deps.config.accounts.smtpUrl, deps.config.accounts.emailFrom));
   const agents = agentService(deps);
   const agentCards = agentCardService(deps, agents);
   const discovery = discoveryService(deps, measureSearchEngine(createSearchEngine(deps), deps.metrics));
@@ -72,8 +68,8 @@ export function createServices(deps: Deps): Services {
     accounts,
     oauth: oauthService(deps),
     sessions,
-    passkeys: passkeyService(deps, sessions),
-    emailLinks: emailLinkService(deps, sessions, createMailer(deps.config.accounts.smtpUrl, deps.config.accounts.emailFrom)),
+    passkeys,
+    emailLinks,
     agents,
     agentCards,
     a2aPushes: a2aPushService(deps, a2aPushBody),

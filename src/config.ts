@@ -53,7 +53,7 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').max(512).regex(/^\S+$/, 'no spaces').optional(),
   // How many reverse proxies stand in front of the service (see http/client-address.ts).
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-  // OAuth (services/oauth.ts): how long an app's access token, refresh token and authorization code live.
+  // OAuth (services/oauth/): how long an app's access token, refresh token and authorization code live.
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   OAUTH_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   OAUTH_CODE_TTL_SECONDS: z.coerce.number().int().min(10).max(600).default(60),

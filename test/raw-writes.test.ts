@@ -1,8 +1,8 @@
 // The hot-path statements written in SQL instead of Prisma's model calls (the stores in src/stores/, the
-// delivery attempt's record, the credit take, the API key with its user) write and return what the model
-// calls did: the rows read back through Prisma equal what the statements returned, defaults and types
-// included. The stores run in a Kysely transaction (as the services' transactions do) and on the pool
-// directly, and each test runs both ways.
+// delivery attempt's record, the credit take, the API key, session and app token with their user) write
+// and return what the model calls did: the rows read back through Prisma equal what the statements
+// returned, defaults and types included. The stores run in a Kysely transaction (as the services'
+// transactions do) and on the pool directly, and each test runs both ways.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
 import { createKysely, type Sql, type SqlDb } from '../src/db/kysely.js';
@@ -15,10 +15,11 @@ import { applyMove, assignAgent, insertTask, taskWithPayment } from '../src/stor
 import { json } from '../src/stores/json.js';
 import { jobKey } from '../src/jobs/spec.js';
 import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
-import { sessionService } from '../src/accounts/sessions.js';
-import { accountService, createUserWithKey } from '../src/services/accounts.js';
+import { accountServices, createUserWithKey } from '../src/services/accounts/index.js';
 import { giveCreditBack, takeCredit } from '../src/stores/credit-store.js';
 import { recordAttempt } from '../src/stores/delivery-store.js';
+import { insertSession, sessionWithUser } from '../src/stores/session-store.js';
+import { accessTokenWithUser, insertClient, insertGrant, insertTokens } from '../src/stores/oauth-store.js';
 import { expireTask } from '../src/jobs/specs/task-expire.js';
 import { deliverTask } from '../src/jobs/specs/task-deliver.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -117,7 +118,7 @@ it('reads an API key with its user as Prisma would, and nothing for a revoked or
   const { user, apiKey } = await createUserWithKey(sql, { email: `${newId('e')}@example.com`, name: 'Key Holder' });
   await prisma.user.update({ where: { id: user.id }, data: { defaultPaymentMethodId: 'pm_1', cardBrand: 'visa', cardLast4: '4242', isAdmin: true } });
   const events = { publishRevokedKey: async () => {} };
-  const accounts = accountService({ prisma, sql, clock: systemClock, events, logger: console } as never, sessionService({ sql, clock: systemClock, events, logger: console, config: { accounts: { sessionIdleMs: 60_000, sessionMaxAgeMs: 60_000 } } } as never));
+  const { accounts } = accountServices({ sql, clock: systemClock, events, logger: console, config: { accounts: { sessionIdleMs: 60_000, sessionMaxAgeMs: 60_000 } } } as never, null);
   const found = await accounts.userForApiKey(apiKey);
   expect(found?.user).toEqual(await prisma.user.findUniqueOrThrow({ where: { id: user.id } }));
   expect(found?.apiKeyId).toBe((await prisma.apiKey.findFirstOrThrow({ where: { userId: user.id } })).id);
@@ -125,6 +126,29 @@ it('reads an API key with its user as Prisma would, and nothing for a revoked or
   await accounts.revokeApiKey(user.id, found!.apiKeyId);
   expect(await accounts.userForApiKey(apiKey)).toBeNull();
   await sql.destroy();
+});
+
+each('reads a session and an app access token with their user as Prisma would (%s)', async (_way, run) => {
+  const holder = await prisma.user.create({
+    data: { id: newId('usr'), email: `${newId('e')}@example.com`, name: 'Holder', isAdmin: true, cardBrand: 'visa', cardLast4: '4242', emailVerifiedAt: new Date('2026-11-26T10:00:00.001Z'), notificationUrl: 'https://example.com/n' },
+  });
+  const expiresAt = new Date(Date.now() + 3_600_000);
+  const sessionHash = newId('hash');
+  await run((t) => insertSession(t, { id: newId('ses'), userId: holder.id, hash: sessionHash, method: 'passkey', userAgent: null, createdAt: new Date(), lastSeenAt: new Date(), expiresAt }));
+  const session = await run((t) => sessionWithUser(t, sessionHash));
+  expect(session?.user).toEqual(holder);
+  expect(session?.session).toEqual(await prisma.session.findUniqueOrThrow({ where: { hash: sessionHash } }));
+
+  const client = await run((t) => insertClient(t, { id: newId('app'), name: 'App', redirectUris: ['https://app.example/cb'], clientUri: null }));
+  const grant = await run((t) => insertGrant(t, { id: newId('grt'), clientId: client.id, userId: holder.id, scopes: ['tasks:read'], resource: 'https://api.example' }));
+  const tokenHash = newId('hash');
+  await run((t) => insertTokens(t, [{ hash: tokenHash, grantId: grant.id, kind: 'access', expiresAt }]));
+  const bearer = await run((t) => accessTokenWithUser(t, tokenHash));
+  expect(bearer?.user).toEqual(holder);
+  expect(bearer?.grant).toEqual(await prisma.oAuthGrant.findUniqueOrThrow({ where: { id: grant.id } }));
+  expect(bearer?.expiresAt).toEqual(expiresAt);
+  expect(await run((t) => sessionWithUser(t, `${sessionHash}x`))).toBeUndefined();
+  expect(await run((t) => accessTokenWithUser(t, `${tokenHash}x`))).toBeUndefined();
 });
 
 each('reads a task with its payment, or with none, as Prisma would (%s)', async (_way, run) => {

@@ -22,7 +22,7 @@ import { createLogger } from '../../src/logger.js';
 import { openDatabase } from '../../src/db/database.js';
 import { loadServerKey } from '../../src/crypto/server-key.js';
 import { createApp } from '../../src/app.js';
-import { authenticate } from '../../src/auth/authenticate.js';
+import { authenticate } from '../../src/services/accounts/authenticate.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { sendJson, sendError } from '../../src/http/respond.js';

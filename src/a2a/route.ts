@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentCard } from '@a2a-js/sdk';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import { ScopeRefusal, scopeRefusalError } from './scope-refusal.js';
 import { AppError, notFound } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';

@@ -2,7 +2,7 @@
 // session cookie, which the GraphQL-backed route table has no place for, so they are their own route
 // (admitted like /v1: authenticated and rate limited by the router first).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
 import type { Admission } from '../http/admission.js';
 import type { Services } from '../services/index.js';
@@ -14,9 +14,9 @@ import { overBudget } from '../http/admission.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { allScopes } from '../auth/scopes.js';
 import { clearedSessionCookie, fromAnotherOrigin, sessionCookie } from '../auth/session-cookie.js';
-import type { Viewer } from '../services/accounts.js';
+import type { Viewer } from '../services/accounts/index.js';
 import { currentRequest } from '../request-context.js';
-import { ACCESS_TOKEN_PREFIX } from '../services/oauth.js';
+import { ACCESS_TOKEN_PREFIX } from '../services/oauth/index.js';
 
 const BODY_LIMIT = 64 * 1024;
 

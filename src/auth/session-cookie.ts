@@ -1,6 +1,6 @@
 // The browser's credential: an HttpOnly cookie holding a session's secret (never readable by the page).
 // A request that carries no Authorization header but this cookie is authenticated by the session, through
-// the same pipeline as keys (auth/authenticate.ts), which sees it as `Session <secret>`.
+// the same pipeline as keys (services/accounts/authenticate.ts), which sees it as `Session <secret>`.
 import type { IncomingHttpHeaders } from 'node:http';
 
 export const SESSION_COOKIE = 'tm_session';

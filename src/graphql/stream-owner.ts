@@ -1,6 +1,6 @@
 // Who holds an open subscription (graphql/live-streams.ts), from the caller's authentication.
 import type { IncomingMessage } from 'node:http';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import type { Admission } from '../http/admission.js';
 import type { StreamOwner } from './live-streams.js';
 

@@ -6,7 +6,7 @@ import { GraphQLError } from 'graphql';
 import { WebSocketServer } from 'ws';
 import { BODY_LIMIT_BYTES } from '../http/body.js';
 import { useServer } from 'graphql-ws/use/ws';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import type { Logger } from '../logger.js';
 import type { Context } from '../schema/context.js';
 import { overBudget, type Admission } from '../http/admission.js';

@@ -5,7 +5,7 @@ import { createYoga, maskError as defaultMaskError } from 'graphql-yoga';
 import { AppError, temporarilyUnavailable, unauthenticated } from '../errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Logger } from '../logger.js';
-import { authenticate, type Authentication } from '../auth/authenticate.js';
+import { authenticate, type Authentication } from '../services/accounts/authenticate.js';
 import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import type { JwtVerifier } from '../auth/jwt.js';
 import type { Services } from '../services/index.js';

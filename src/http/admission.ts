@@ -3,7 +3,7 @@
 // address's failed-authentication budget when the credentials did not verify.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import { clientAddress } from './client-address.js';
 import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import { sendError } from './respond.js';

@@ -1,10 +1,10 @@
-// The OAuth endpoints (services/oauth.ts) and the discovery documents MCP hosts start from: RFC 8414
+// The OAuth endpoints (services/oauth/) and the discovery documents MCP hosts start from: RFC 8414
 // authorization server metadata and RFC 9728 protected resource metadata. They carry no cookies and
 // answer any origin, so an app in a browser can use them too. /oauth/authorize itself is the dashboard's
 // consent page (web/src/pages/consent.tsx).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RawRoute } from './raw-route.js';
-import { OAuthError, type OAuthService } from '../services/oauth.js';
+import { OAuthError, type OAuthService } from '../services/oauth/index.js';
 import { AppError } from '../errors.js';
 import { isJsonContentType, readBody } from './body.js';
 import { sendJson } from './respond.js';

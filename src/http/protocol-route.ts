@@ -1,7 +1,7 @@
 // An endpoint of another protocol (MCP, A2A) mounted beside /v1 and /graphql: the router admits the
 // request (authentication and rate limits, http/admission.ts) and hands it over with the caller.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 
 export type Charge = (requests: number) => Promise<boolean>;
 

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../metrics/metrics.js';
 import type { RawRoute } from './raw-route.js';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from '../graphql/graphiql.js';
 import type { Admission } from './admission.js';
 import type { EndReason, LiveStreams } from '../graphql/live-streams.js';

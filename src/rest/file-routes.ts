@@ -12,7 +12,7 @@ import { clientWentAway } from '../http/client-gone.js';
 import type { Scope } from '../auth/scopes.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
 import { sendError, sendJson } from '../http/respond.js';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import type { FileService, FileView, Upload } from '../services/files.js';
 import type { FileRow } from '../stores/file-store.js';
 import { dispositionOf } from '../files/names.js';

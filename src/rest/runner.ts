@@ -7,7 +7,7 @@ import { AppError, invalid, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
 import { retryAfterHeader, sendAppError, sendError, sendJson } from '../http/respond.js';
-import type { Authentication } from '../auth/authenticate.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import { unsafeInput } from '../services/unsafe-input.js';
 import { currentRequest } from '../request-context.js';

@@ -1,7 +1,7 @@
 import { builder } from './builder.js';
 import { readableWith } from './kind-scopes.js';
 import { z } from 'zod';
-import { apiKeyName, effectiveScopes } from '../services/accounts.js';
+import { apiKeyName, effectiveScopes } from '../services/accounts/index.js';
 import { allScopes } from '../auth/scopes.js';
 import { insufficientScope } from '../errors.js';
 

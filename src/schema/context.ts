@@ -1,8 +1,8 @@
 import type { PrismaClient } from '../db/client.js';
-import type { Viewer } from '../services/accounts.js';
+import type { Viewer } from '../services/accounts/index.js';
 import type { Services } from '../services/index.js';
 import type { Scope } from '../auth/scopes.js';
-import type { CredentialKind } from '../auth/authenticate.js';
+import type { CredentialKind } from '../services/accounts/authenticate.js';
 
 export interface Context {
   viewer: Viewer | null;

@@ -1,8 +1,8 @@
-// Apps connected through OAuth (services/oauth.ts): the user's list and disconnect, and the consent
+// Apps connected through OAuth (services/oauth/): the user's list and disconnect, and the consent
 // page's two operations (what is asked, and the answer).
 import { builder } from './builder.js';
-import type { AuthorizationParams } from '../services/oauth.js';
-import { OAuthError } from '../services/oauth.js';
+import type { AuthorizationParams } from '../services/oauth/index.js';
+import { OAuthError } from '../services/oauth/index.js';
 import { invalid, notFound } from '../errors.js';
 
 interface ConnectedApp {

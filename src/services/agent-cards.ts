@@ -8,7 +8,7 @@ import { agentFieldsOf, loadCard, type LoadedCard } from './agent-card-load.js';
 import type { AgentInput } from './agent-input.js';
 import { json, type JsonValue } from '../stores/json.js';
 import type { AgentFields } from '../stores/agent-store.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 import type { agentService } from './agents.js';
 
 export function agentCardService(deps: Deps, agents: ReturnType<typeof agentService>) {

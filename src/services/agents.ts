@@ -27,7 +27,7 @@ import {
 import { heldCredits } from '../stores/credit-store.js';
 import { agentTaskCount } from '../stores/task-store.js';
 import { checkEndpoint, needsEndpoint } from './agent-input.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 import { slugify } from './slug.js';
 import { NON_TERMINAL } from './task-states.js';
 

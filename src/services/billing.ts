@@ -12,7 +12,7 @@ import { ProviderError } from '../payments/provider.js';
 import type { PayoutAccountState } from '../payments/provider.js';
 import { userById } from '../stores/accounts-store.js';
 import * as billingStore from '../stores/billing-store.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 import type { PaymentService } from './payments/index.js';
 
 // A Stripe payment method id (also what the simulated provider accepts); card numbers never come here.

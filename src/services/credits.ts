@@ -17,7 +17,7 @@ import { ensureCustomer } from '../payments/customers.js';
 import { CURRENCY } from '../payments/fees.js';
 import { creditPurchaseKey } from '../payments/keys.js';
 import { ProviderError, type PaymentProvider } from '../payments/provider.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 import { parseOrInvalid } from './validation.js';
 
 // The processor's largest single charge (USD), so a purchase is refused here rather than there.

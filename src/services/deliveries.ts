@@ -19,7 +19,7 @@ import { taskWaitsForDelivery } from '../stores/delivery-waits.js';
 import { canMove, deliveryWaitsFor } from '../lifecycle/task-lifecycle.js';
 import { ownerOfAgent } from '../stores/agent-store.js';
 import type { Task } from '../generated/prisma/client.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks/index.js';
 import { a2aDeliveries, speaksA2A } from './a2a-deliveries.js';

@@ -6,7 +6,7 @@ import { enqueue } from '../stores/job-store.js';
 import { ownerOfAgent } from '../stores/agent-store.js';
 import { failedInWindow, reopenDeliveries } from '../stores/delivery-store.js';
 import { deliverTask } from '../jobs/specs/task-deliver.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 
 export interface RecoverResult {
   recovered: number;

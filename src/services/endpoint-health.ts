@@ -26,7 +26,7 @@ import {
 } from '../stores/agent-store.js';
 import { pendingDeliveryIds } from '../stores/delivery-store.js';
 import { mustOwn } from './agents.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 import type { RecordedAttempt } from './deliveries.js';
 import type { NotificationService } from './notifications.js';
 

@@ -16,7 +16,7 @@ import { checkSignedLink, checkSignedUpload, signedUploadUrl } from '../files/si
 import { isIssuedToken, tokenMatches } from './task-token.js';
 import { createUploadLink, liveUploadLinkUser, removeExpiredUploadLinks, type UploadCredentialKind } from '../stores/file-upload-link-store.js';
 import { WITH_AGENT } from '../lifecycle/task-lifecycle.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 
 // How long an upload may take before the sweep counts it as abandoned; how often the sweep runs.
 export const UNFINISHED_AFTER_MS = 60 * 60 * 1000;

@@ -2,9 +2,9 @@
 // they program against. The composition root (src/composition.ts) builds them; this layer names their
 // types only, so no service reaches up into what builds it.
 import type { Deps } from '../deps.js';
-import type { AccountService } from './accounts.js';
+import type { AccountService, EmailLinkService, PasskeyService, SessionService } from './accounts/index.js';
 import type { ReceiptService } from './receipts/index.js';
-import type { OAuthService } from './oauth.js';
+import type { OAuthService } from './oauth/index.js';
 import type { AgentService } from './agents.js';
 import type { AgentCardService } from './agent-cards.js';
 import type { A2APushService } from './a2a-pushes.js';
@@ -21,10 +21,6 @@ import type { EndpointHealthService } from './endpoint-health.js';
 import type { DeliveryRecovery } from './delivery-recovery.js';
 import type { FileService } from './files.js';
 import type { DeliveryRetention } from '../delivery/retention.js';
-// Sign-in's services still live in their own module (accounts/), in the services layer.
-import type { SessionService } from '../accounts/sessions.js';
-import type { PasskeyService } from '../accounts/passkeys.js';
-import type { EmailLinkService } from '../accounts/email-links.js';
 
 export interface Services {
   deps: Deps;

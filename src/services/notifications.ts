@@ -20,7 +20,7 @@ import { newId } from '../ids.js';
 import { jobCall } from '../stores/job-store.js';
 import { deliverNotification } from '../jobs/specs/notification-deliver.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 import type { AccountInput } from './notification-input.js';
 
 // The stored event's data: an object, as notify wrote it.

@@ -26,7 +26,7 @@ import { HEALTH_WINDOW_MS } from '../reputation/health.js';
 import { refreshTrust } from '../reputation/refresh-trust.js';
 import { refreshRatings, refreshTrackRecord } from '../reputation/track-record.js';
 import { dailyOutcomes } from '../reputation/daily.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 
 // How long a finished task's recount waits for more of the agent's tasks to finish: its figures (counts,
 // track record, trust) lag by at most this much, plus the queue's wait.

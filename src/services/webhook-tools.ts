@@ -6,7 +6,7 @@ import { generateWebhookSecret } from '../delivery/signing.js';
 import { newEventId, sendSignedEvent, type SignedEventResult } from '../delivery/signed-event.js';
 import { AppError, conflict } from '../errors.js';
 import type { Clock } from '../deps.js';
-import type { Viewer } from './accounts.js';
+import type { Viewer } from './accounts/index.js';
 import type { AgentService } from './agents.js';
 
 // How much of the agent's answer a test ping shows.

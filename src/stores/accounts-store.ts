@@ -1,5 +1,5 @@
 // The SQL of users, their API keys and what turns a bearer credential into its user. Rules (who may do
-// what, validation) stay in services/accounts.ts and accounts/.
+// what, validation) are in services/accounts/.
 import type { Selectable } from 'kysely';
 import type { SqlDb } from '../db/kysely.js';
 import { compiledStatement } from '../db/compiled-statement.js';
@@ -7,6 +7,41 @@ import type { ApiKey, User } from '../generated/kysely/types.js';
 
 export type UserRow = Selectable<User>;
 export type ApiKeyRow = Omit<Selectable<ApiKey>, 'hash'>;
+
+// Every column of users, each named once: a column added to the table fails to compile here until it is
+// listed, so a credential's lookup never leaves part of its user behind.
+const userColumnSet = {
+  id: true,
+  email: true,
+  name: true,
+  externalSubject: true,
+  isAdmin: true,
+  stripeCustomerId: true,
+  defaultPaymentMethodId: true,
+  cardBrand: true,
+  cardLast4: true,
+  connectAccountId: true,
+  notificationUrl: true,
+  notificationSecretEnc: true,
+  emailVerifiedAt: true,
+  emailUnproven: true,
+  createdAt: true,
+  updatedAt: true,
+} as const satisfies Record<keyof UserRow, true>;
+type UserColumn = keyof typeof userColumnSet;
+const userColumns = Object.keys(userColumnSet) as UserColumn[];
+
+// The user's part of a credential lookup (an API key, a session, an app's access token), written once:
+// the lookup joins `users as u`, selects these beside its own columns (aliased, so no name is taken
+// twice), and reads its user from the row with credentialUserOf.
+export const credentialUserColumns = userColumns.map((column) => `u.${column}` as const);
+
+// A fixed list of copies, not a walk over the row's keys: every authenticated request makes one.
+export function credentialUserOf(row: UserRow): UserRow {
+  const user: Record<string, unknown> = {};
+  for (const column of userColumns) user[column] = row[column];
+  return user as UserRow;
+}
 
 const keyColumns = ['id', 'userId', 'name', 'prefix', 'scopes', 'createdAt', 'lastUsedAt', 'revokedAt', 'expiresAt'] as const;
 
@@ -115,7 +150,7 @@ const keyWithUserStatement = compiledStatement((db, param) =>
   db
     .selectFrom('apiKeys as k')
     .innerJoin('users as u', 'u.id', 'k.userId')
-    .selectAll('u')
+    .select(credentialUserColumns)
     .select([
       'k.id as keyId',
       'k.name as keyName',
@@ -132,18 +167,18 @@ const keyWithUserStatement = compiledStatement((db, param) =>
 export async function keyWithUser(db: SqlDb, hash: string): Promise<{ key: ApiKeyRow; user: UserRow } | undefined> {
   const [row] = (await keyWithUserStatement.run(db, { hash })).rows;
   if (!row) return undefined;
-  const { keyId, keyName, keyPrefix, keyScopes, keyCreatedAt, keyLastUsedAt, keyRevokedAt, keyExpiresAt, ...user } = row;
+  const user = credentialUserOf(row);
   return {
     key: {
-      id: keyId,
+      id: row.keyId,
       userId: user.id,
-      name: keyName,
-      prefix: keyPrefix,
-      scopes: keyScopes,
-      createdAt: keyCreatedAt,
-      lastUsedAt: keyLastUsedAt,
-      revokedAt: keyRevokedAt,
-      expiresAt: keyExpiresAt,
+      name: row.keyName,
+      prefix: row.keyPrefix,
+      scopes: row.keyScopes,
+      createdAt: row.keyCreatedAt,
+      lastUsedAt: row.keyLastUsedAt,
+      revokedAt: row.keyRevokedAt,
+      expiresAt: row.keyExpiresAt,
     },
     user,
   };

@@ -1,9 +1,9 @@
 // The SQL of OAuth apps (clients), the user's grants to them, and the codes and tokens issued from a
-// grant. Codes and tokens are kept as SHA-256 digests only. Rules live in services/oauth.ts.
+// grant. Codes and tokens are kept as SHA-256 digests only. Rules live in services/oauth/.
 import type { SqlDb } from '../db/kysely.js';
 import type { Selectable } from 'kysely';
 import type { OAuthClient, OAuthGrant } from '../generated/kysely/types.js';
-import type { UserRow } from './accounts-store.js';
+import { credentialUserColumns, credentialUserOf, type UserRow } from './accounts-store.js';
 
 export type OAuthClientRow = Selectable<OAuthClient>;
 export type GrantRow = Selectable<OAuthGrant>;
@@ -103,7 +103,7 @@ export async function accessTokenWithUser(db: SqlDb, hash: string): Promise<{ gr
     .selectFrom('oauthTokens as t')
     .innerJoin('oauthGrants as g', 'g.id', 't.grantId')
     .innerJoin('users as u', 'u.id', 'g.userId')
-    .selectAll('u')
+    .select(credentialUserColumns)
     .select([
       't.expiresAt as tokenExpiresAt',
       'g.id as grantId',
@@ -118,18 +118,18 @@ export async function accessTokenWithUser(db: SqlDb, hash: string): Promise<{ gr
     .where('t.kind', '=', 'access')
     .executeTakeFirst();
   if (!row) return undefined;
-  const { tokenExpiresAt, grantId, grantClientId, grantScopes, grantResource, grantCreatedAt, grantLastUsedAt, grantRevokedAt, ...user } = row;
+  const user = credentialUserOf(row);
   return {
-    expiresAt: tokenExpiresAt,
+    expiresAt: row.tokenExpiresAt,
     grant: {
-      id: grantId,
-      clientId: grantClientId,
+      id: row.grantId,
+      clientId: row.grantClientId,
       userId: user.id,
-      scopes: grantScopes,
-      resource: grantResource,
-      createdAt: grantCreatedAt,
-      lastUsedAt: grantLastUsedAt,
-      revokedAt: grantRevokedAt,
+      scopes: row.grantScopes,
+      resource: row.grantResource,
+      createdAt: row.grantCreatedAt,
+      lastUsedAt: row.grantLastUsedAt,
+      revokedAt: row.grantRevokedAt,
     },
     user,
   };

@@ -3,7 +3,7 @@
 // CLI: `npm run cli -- user create` does the same in a process of its own, which costs about two seconds.
 import { createKysely } from '../../src/db/kysely.js';
 import { embeddedSocketUrl } from '../../src/db/embedded.js';
-import { createUserWithKey } from '../../src/services/accounts.js';
+import { createUserWithKey } from '../../src/services/accounts/index.js';
 
 /** `env` is the service process's: DATABASE_URL, else DATA_DIR's embedded database. */
 export async function createUserOf(env: Record<string, string>, email: string): Promise<{ id: string; apiKey: string }> {

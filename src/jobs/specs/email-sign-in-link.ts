@@ -1,4 +1,4 @@
-// Mails one sign-in link (services in accounts/email-links.ts); the link's row holds its encrypted token.
+// Mails one sign-in link (services/accounts/email-links.ts); the link's row holds its encrypted token.
 import { z } from 'zod';
 import { defineJob } from '../spec.js';
 

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../../errors.js';
 import { taskPaymentKey } from '../../payments/keys.js';
 import { ProviderError } from '../../payments/index.js';
 import * as store from '../../stores/payment-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import type { PaymentContext } from './types.js';
 
 export interface HoldConfirmation {

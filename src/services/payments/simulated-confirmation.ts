@@ -5,7 +5,7 @@ import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../e
 import { ProviderError, intentIdFromClientSecret, isSimulatedProvider } from '../../payments/index.js';
 import { taskPaymentKey } from '../../payments/keys.js';
 import * as store from '../../stores/payment-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import { handleEvent } from './events.js';
 import { declined } from './holds.js';
 import type { PaymentContext } from './types.js';

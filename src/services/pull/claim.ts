@@ -7,7 +7,7 @@ import { conflict, forbidden, notFound } from '../../errors.js';
 import { rowJobCallSql } from '../../stores/job-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { claimDeliveries, leasesToSettle, lockAgentForClaims, pullAgent, type ClaimedRow } from '../../stores/delivery-lease-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import { withFiles } from '../task-files.js';
 import type { PullContext } from './context.js';
 import { CLAIM_MAX, LEASE_SECONDS, WAIT_SECONDS, type ClaimOptions } from './limits.js';

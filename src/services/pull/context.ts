@@ -2,7 +2,7 @@
 // URLs), the task's file links, and what services/deliveries.ts lends: its record of an attempt (the
 // same retries, give-up, health and log as a webhook's) and its check of the agent's owner.
 import type { Deps } from '../../deps.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import type { TaskService } from '../tasks/index.js';
 import type { TaskFiles } from '../task-files.js';
 import type { WebhookResult } from '../../delivery/http-client.js';

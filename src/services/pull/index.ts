@@ -2,7 +2,7 @@
 // or a held subscription) and answer on the task's callback. Each claim is one attempt of the task's one
 // Delivery, recorded, retried and given up as a webhook's (services/deliveries.ts lends its record).
 import type { Deps } from '../../deps.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import type { TaskService } from '../tasks/index.js';
 import { taskFiles } from '../task-files.js';
 import type { PullContext, PullMachinery } from './context.js';

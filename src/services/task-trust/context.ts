@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.js';
 import type { Payment, Task } from '../../generated/prisma/client.js';
 import { paymentDeadline } from '../../payments/hold-life.js';
 import { paymentOfTask } from '../../stores/payment-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import type { FinishingMove } from '../../lifecycle/task-lifecycle.js';
 import type { TaskFiles } from '../task-files.js';
 import { overtaken, type TransitionOptions } from '../task-states.js';

@@ -5,7 +5,7 @@ import type { Task } from '../../generated/prisma/client.js';
 import { enqueue } from '../../stores/job-store.js';
 import { disputeTimeout } from '../../jobs/specs/task-dispute-timeout.js';
 import { findTask, openDisputes } from '../../stores/task-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import { transition } from '../task-states.js';
 import { unlessOvertaken, type TrustContext } from './context.js';
 

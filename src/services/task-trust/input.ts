@@ -11,7 +11,7 @@ import { earliest } from '../../payments/hold-life.js';
 import { insertDelivery } from '../../stores/delivery-store.js';
 import { json } from '../../stores/json.js';
 import { findTask } from '../../stores/task-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import { fileRefsAsIds } from '../task-files.js';
 import { InputSchemaError, inputSchemaProblem, inputSchemaValidator } from '../input-schema.js';
 import type { InputRequest } from '../task-input.js';

@@ -6,7 +6,7 @@ import { autoApprove as autoApproveJob } from '../../jobs/specs/task-auto-approv
 import { disputeTimeout } from '../../jobs/specs/task-dispute-timeout.js';
 import { earliest } from '../../payments/hold-life.js';
 import { findTask } from '../../stores/task-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import { transition } from '../task-states.js';
 import { deadlineOf, secondsFrom, unlessOvertaken, type TrustContext } from './context.js';
 

@@ -12,7 +12,7 @@ import { routeTask } from '../../jobs/specs/task-route.js';
 import { json } from '../../stores/json.js';
 import { paymentOfTask } from '../../stores/payment-store.js';
 import { dropIdempotencyKey, insertTask, taskOfIdempotencyKey, type NewTask } from '../../stores/task-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../idempotency-window.js';
 import { freePayment, type KnownHold, type PaymentPlan } from '../payments/index.js';
 import type { RoutingExplanation } from '../routing.js';

@@ -8,7 +8,7 @@ import { jobCall } from '../../stores/job-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { json } from '../../stores/json.js';
 import { assignAgent, findTask, type NewTask } from '../../stores/task-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import type { LockedTask } from '../payments/index.js';
 import type { NewTaskPayment } from '../../stores/payment-store.js';
 import { createMoved, transition, type TransitionOptions } from '../task-states.js';

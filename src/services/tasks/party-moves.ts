@@ -2,7 +2,7 @@
 // answers on its callback URL; the requester cancels.
 import { conflict, invalid, unauthenticated } from '../../errors.js';
 import { taskWithPayment } from '../../stores/task-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import type { InputRequest } from '../task-input.js';
 import { transition, type Actor } from '../task-states.js';
 import { isIssuedToken, tokenMatches } from '../task-token.js';

@@ -3,7 +3,7 @@
 import type { Prisma, Task, TaskStatus } from '../../generated/prisma/client.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
 import { findTask, taskWithAgentOwner } from '../../stores/task-store.js';
-import type { Viewer } from '../accounts.js';
+import type { Viewer } from '../accounts/index.js';
 import type { TaskCore } from './context.js';
 
 // The task, if the viewer is a party of it: its requester or the owner of its agent. 404, 403 otherwise.

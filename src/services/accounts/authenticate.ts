@@ -1,12 +1,12 @@
 // Turns an Authorization header into the acting user. A missing header is anonymous; a header that does
 // not verify is remembered as an error, reported as 401 only where authentication is needed. The browser's
 // session cookie arrives here as `Session <secret>` (auth/session-cookie.ts credentialOf).
-import type { AccountService, Viewer } from '../services/accounts.js';
-import type { SessionService } from '../accounts/sessions.js';
-import { ACCESS_TOKEN_PREFIX, type OAuthService } from '../services/oauth.js';
-import { looksLikeJwt, type JwtVerifier } from './jwt.js';
-import { allScopes, type Scope } from './scopes.js';
-import { SESSION_SCHEME } from './session-cookie.js';
+import { looksLikeJwt, type JwtVerifier } from '../../auth/jwt.js';
+import { allScopes, type Scope } from '../../auth/scopes.js';
+import { SESSION_SCHEME } from '../../auth/session-cookie.js';
+import { ACCESS_TOKEN_PREFIX, type OAuthService } from '../oauth/index.js';
+import type { Viewer } from './context.js';
+import type { AccountService, SessionService } from './index.js';
 
 // Which credential authenticated the request, and its id where it has one (what revocation names: an
 // API key's id, a session's id, an app grant's id).
@@ -28,6 +28,11 @@ const SESSION_HEADER = new RegExp(`^${SESSION_SCHEME} (\\S+)$`);
 
 const anonymous = (authError: string | null = null): Authentication => ({ viewer: null, authError, principal: null, scopes: allScopes });
 
+// The one way a credential that found its user becomes the request's viewer.
+function signedIn(viewer: Viewer, credential: NonNullable<Authentication['credential']>, scopes: readonly Scope[], expiresAt: Date | null | undefined): Authentication {
+  return { viewer, authError: null, principal: viewer.id, scopes, credential, ...(expiresAt ? { expiresAt } : {}) };
+}
+
 // `path`: where the credential is used; an app's access token is good only at the resource it was issued for.
 export async function authenticate(
   header: string | null | undefined,
@@ -39,16 +44,9 @@ export async function authenticate(
   if (session?.[1] && deps.sessions) {
     // A session that ended leaves the browser signed out, not in error: public pages keep working and
     // pages that need a user answer 401 as for anyone signed out.
-    const found = await deps.sessions.authenticate(session[1]);
+    const found = await deps.sessions.userForSession(session[1]);
     if (!found) return anonymous();
-    return {
-      viewer: found.user,
-      authError: null,
-      principal: found.user.id,
-      expiresAt: found.expiresAt,
-      credential: { kind: 'session', id: found.sessionId },
-      scopes: allScopes,
-    };
+    return signedIn(found.user, { kind: 'session', id: found.sessionId }, allScopes, found.expiresAt);
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) return anonymous('the Authorization header must be "Bearer <token>"');
@@ -70,29 +68,15 @@ export async function authenticate(
       name: typeof claims.name === 'string' ? claims.name : undefined,
     });
     const expiresAt = typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : undefined;
-    return { viewer, authError: null, principal: viewer.id, ...(expiresAt ? { expiresAt } : {}), credential: { kind: 'accessToken', id: null }, scopes: allScopes };
+    return signedIn(viewer, { kind: 'accessToken', id: null }, allScopes, expiresAt);
   }
   if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
     const bearer = await deps.oauth.userForAccessToken(token, path);
     if (!bearer) return anonymous('the access token is invalid, expired or revoked');
     if ('wrongResource' in bearer) return anonymous(`the access token was issued for ${bearer.wrongResource}, not for this endpoint; ask for a token for this resource`);
-    return {
-      viewer: bearer.user,
-      authError: null,
-      principal: bearer.user.id,
-      scopes: bearer.scopes,
-      credential: { kind: 'accessToken', id: bearer.grantId },
-      expiresAt: bearer.expiresAt,
-    };
+    return signedIn(bearer.user, { kind: 'accessToken', id: bearer.grantId }, bearer.scopes, bearer.expiresAt);
   }
   const found = await deps.accounts.userForApiKey(token);
   if (!found) return anonymous('the API key is invalid, expired or revoked');
-  return {
-    viewer: found.user,
-    authError: null,
-    principal: found.user.id,
-    scopes: found.scopes,
-    credential: { kind: 'apiKey', id: found.apiKeyId },
-    ...(found.expiresAt ? { expiresAt: found.expiresAt } : {}),
-  };
+  return signedIn(found.user, { kind: 'apiKey', id: found.apiKeyId }, found.scopes, found.expiresAt);
 }

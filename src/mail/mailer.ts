@@ -1,5 +1,6 @@
-// Sends the service's mail (sign-in links) through SMTP_URL with nodemailer. Without SMTP_URL there is
-// no mailer: development prints links in the log instead, production offers passkeys only.
+// The port the service's mail (sign-in links) goes out through, and its adapter: SMTP_URL with
+// nodemailer. Without SMTP_URL there is no mailer: development prints links in the log instead,
+// production offers passkeys only.
 import type { Transporter } from 'nodemailer';
 import { lazyImport } from '../load-package.js';
 
