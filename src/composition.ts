@@ -25,7 +25,7 @@ import { notificationService } from './services/notifications.js';
 import { endpointHealthService } from './services/endpoint-health.js';
 import { deliveryRecovery } from './services/delivery-recovery.js';
 import { deliveryRetention } from './delivery/retention.js';
-import { fileService } from './services/files.js';
+import { fileService } from './services/files/index.js';
 import { openStorage } from './files/open-storage.js';
 import { measurePaymentProvider, measureSearchEngine } from './metrics/instrument.js';
 import { sessionService } from './accounts/sessions.js';

@@ -7,7 +7,7 @@
 // a2a.keep-artifacts, never in the request that brought the agent's report.
 import { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
-import { PartInFlightError, type FileView, type Upload } from './files.js';
+import { PartInFlightError, type FileView, type Upload } from './files/index.js';
 import { MAX_REFS } from './task-files.js';
 import { guardedDownload } from '../delivery/guarded-request.js';
 

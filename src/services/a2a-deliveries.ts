@@ -26,7 +26,7 @@ import { isIssuedToken, tokenMatches } from './task-token.js';
 import { isTerminal } from './task-states.js';
 import { canMove, deliveryWaitsFor, MOVES, WORKING, type TaskStatus } from '../lifecycle/task-lifecycle.js';
 import type { TaskService } from './tasks/index.js';
-import type { FileService } from './files.js';
+import type { FileService } from './files/index.js';
 import { taskFiles } from './task-files.js';
 import type { DeliveredFile } from '../delivery/payload.js';
 import { ArtifactFileError, hasFileParts, keepArtifactFiles } from './a2a-artifact-files.js';

@@ -26,7 +26,7 @@ import { a2aDeliveries, speaksA2A } from './a2a-deliveries.js';
 import { taskFiles, withFiles } from './task-files.js';
 import { pullDeliveries } from './pull/index.js';
 import { recordLeaseEnd } from '../stores/delivery-lease-store.js';
-import type { FileService } from './files.js';
+import type { FileService } from './files/index.js';
 
 export interface DeliveryHooks {
   // Delivery evidence for the agent's health, in the transaction that records the attempt.

@@ -19,7 +19,7 @@ import type { WebhookTools } from './webhook-tools.js';
 import type { NotificationService } from './notifications.js';
 import type { EndpointHealthService } from './endpoint-health.js';
 import type { DeliveryRecovery } from './delivery-recovery.js';
-import type { FileService } from './files.js';
+import type { FileService } from './files/index.js';
 import type { DeliveryRetention } from '../delivery/retention.js';
 // Sign-in's services still live in their own module (accounts/), in the services layer.
 import type { SessionService } from '../accounts/sessions.js';
