@@ -22,7 +22,7 @@ import type { Task } from '../generated/prisma/client.js';
 import type { Viewer } from './accounts.js';
 import type { AgentService } from './agents.js';
 import type { TaskService } from './tasks/index.js';
-import { a2aDeliveries, speaksA2A } from './a2a-deliveries.js';
+import { a2aDeliveries, speaksA2A } from './a2a-deliveries/index.js';
 import { taskFiles, withFiles } from './task-files.js';
 import { pullDeliveries } from './pull/index.js';
 import { recordLeaseEnd } from '../stores/delivery-lease-store.js';

@@ -58,7 +58,7 @@ export async function taskUploader(ctx: FileContext, taskId: string, token: stri
   return (upload) => receive(ctx, task.ownerId, taskId, upload);
 }
 
-// A file an A2A agent returned in an artifact part (a2a-artifact-files.ts): kept for the task like a
+// A file an A2A agent returned in an artifact part (a2a-deliveries/artifact-files.ts): kept for the task like a
 // result upload, counted against the quota of the agent's owner, once per task and part. A part kept
 // already is answered as it is, without fetching anything; one being stored right now (another run of the
 // job) is a PartInFlightError, for the job to come back to.
