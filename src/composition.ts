@@ -12,7 +12,7 @@ import { agentCardService } from './services/agent-cards.js';
 import { a2aPushService } from './services/a2a-pushes.js';
 import { a2aPushBody } from './a2a/push-body.js';
 import type { Services } from './services/index.js';
-import { deliveryService } from './services/deliveries.js';
+import { deliveryService } from './services/deliveries/index.js';
 import { paymentProviderOf, paymentService, type PaymentService } from './services/payments/index.js';
 import { creditService } from './services/credits.js';
 import { billingService } from './services/billing.js';

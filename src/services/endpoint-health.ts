@@ -26,7 +26,7 @@ import {
 import { pendingDeliveryIds } from '../stores/delivery-store.js';
 import { mustOwn } from './agents.js';
 import type { Viewer } from './accounts.js';
-import type { RecordedAttempt } from './deliveries.js';
+import type { RecordedAttempt } from './deliveries/index.js';
 import type { NotificationService } from './notifications.js';
 
 // The endpoint columns a delivered attempt reads.

@@ -8,7 +8,7 @@ import type { OAuthService } from './oauth.js';
 import type { AgentService } from './agents.js';
 import type { AgentCardService } from './agent-cards.js';
 import type { A2APushService } from './a2a-pushes.js';
-import type { DeliveryService } from './deliveries.js';
+import type { DeliveryService } from './deliveries/index.js';
 import type { PaymentService } from './payments/index.js';
 import type { CreditService } from './credits.js';
 import type { BillingService } from './billing.js';
