@@ -7,7 +7,7 @@ import { AppError, invalid, unauthenticated } from '../errors.js';
 import { readBody } from '../http/body.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
 import { sendAppError, sendJson } from '../http/respond.js';
-import type { A2ADeliveries } from '../services/a2a-deliveries.js';
+import type { A2ADeliveries } from '../services/a2a-deliveries/index.js';
 import { fromPush } from '../delivery/a2a/remote.js';
 
 const CALLBACK = /^\/v1\/tasks\/([^/]+)\/callback\/?$/;

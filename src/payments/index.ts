@@ -2,11 +2,11 @@
 // otherwise the simulated adapter, which needs nothing but the server key.
 import { createHmac } from 'node:crypto';
 import { createSimulatedProvider } from './simulated-provider.js';
-import { createStripeProvider } from './stripe-provider.js';
+import { createStripeProvider } from './stripe/index.js';
 import type { PaymentProvider } from './provider.js';
 
 export * from './provider.js';
-export { createStripeProvider, type StripeProviderOptions } from './stripe-provider.js';
+export { createStripeProvider, type StripeProviderOptions } from './stripe/index.js';
 export {
   createSimulatedProvider,
   intentIdFromClientSecret,

@@ -13,7 +13,7 @@ import type { Scope } from '../auth/scopes.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../services/accounts/authenticate.js';
-import type { FileService, FileView, Upload } from '../services/files.js';
+import type { FileService, FileView, Upload } from '../services/files/index.js';
 import type { FileRow } from '../stores/file-store.js';
 import { dispositionOf } from '../files/names.js';
 import type { ByteRange } from '../files/storage.js';

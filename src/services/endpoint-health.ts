@@ -27,7 +27,7 @@ import {
 import { pendingDeliveryIds } from '../stores/delivery-store.js';
 import { mustOwn } from './agents.js';
 import type { Viewer } from './accounts/index.js';
-import type { RecordedAttempt } from './deliveries.js';
+import type { RecordedAttempt } from './deliveries/index.js';
 import type { NotificationService } from './notifications.js';
 
 // A delivered attempt makes a failing endpoint active again and ends its streak of failures (a disabled

@@ -8,7 +8,7 @@ import type { OAuthService } from './oauth/index.js';
 import type { AgentService } from './agents.js';
 import type { AgentCardService } from './agent-cards.js';
 import type { A2APushService } from './a2a-pushes.js';
-import type { DeliveryService } from './deliveries.js';
+import type { DeliveryService } from './deliveries/index.js';
 import type { PaymentService } from './payments/index.js';
 import type { CreditService } from './credits.js';
 import type { BillingService } from './billing.js';
@@ -19,7 +19,7 @@ import type { WebhookTools } from './webhook-tools.js';
 import type { NotificationService } from './notifications.js';
 import type { EndpointHealthService } from './endpoint-health.js';
 import type { DeliveryRecovery } from './delivery-recovery.js';
-import type { FileService } from './files.js';
+import type { FileService } from './files/index.js';
 import type { DeliveryRetention } from '../delivery/retention.js';
 
 export interface Services {

@@ -10,7 +10,7 @@ import { attemptColumns, type AttemptRecord, type DeliveryRelease } from './deli
 export const LEASE_PREFIX = 'lease:';
 
 // A delivery whose task waits for it: the task itself while it is matched, an answer to an input request
-// while the agent works (as services/deliveries.ts decides for webhooks).
+// while the agent works (as services/deliveries/attempt.ts decides for webhooks).
 export const taskWaits = (eb: ExpressionBuilder<DB, 'deliveries' | 'tasks'>): Expression<SqlBool> =>
   eb.or([
     eb.and([eb('deliveries.type', '=', 'task.input'), eb('tasks.status', '=', 'in_progress')]),

@@ -1,6 +1,6 @@
 // The deliveries and delivery_attempts tables' SQL: the claim of an attempt, its record with the
 // delivery's release (and the retry's job), and the delivery's other small moves. Rules:
-// services/deliveries.ts.
+// services/deliveries/.
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
 import { compiledStatement } from '../db/compiled-statement.js';
 import type { DB, SqlDb } from '../db/kysely.js';

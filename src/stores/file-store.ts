@@ -1,5 +1,5 @@
 // The SQL of the files aggregate (tables files and task_files), in Kysely. Rules live in
-// services/files.ts; this module only reads and writes rows.
+// services/files/; this module only reads and writes rows.
 import { sql } from 'kysely';
 import type { Sql, SqlDb } from '../db/kysely.js';
 import { TERMINAL } from '../lifecycle/task-lifecycle.js';

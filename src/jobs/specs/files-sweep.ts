@@ -1,4 +1,4 @@
-// The hourly sweep of files (services/files.ts): unfinished uploads, blobs no row knows, and files of
+// The hourly sweep of files (services/files/): unfinished uploads, blobs no row knows, and files of
 // tasks finished more than FILE_RETENTION_DAYS ago. It reschedules itself under its one key.
 import { z } from 'zod';
 import { defineJob, JobPriority } from '../spec.js';

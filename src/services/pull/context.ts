@@ -1,5 +1,5 @@
 // What the pull intake's functions work with: the dependencies, the task service (tokens, callback
-// URLs), the task's file links, and what services/deliveries.ts lends: its record of an attempt (the
+// URLs), the task's file links, and what services/deliveries/ lends: its record of an attempt (the
 // same retries, give-up, health and log as a webhook's) and its check of the agent's owner.
 import type { Deps } from '../../deps.js';
 import type { Viewer } from '../accounts/index.js';

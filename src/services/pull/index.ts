@@ -1,6 +1,6 @@
 // Pull intake: agents without a public endpoint take their tasks by claiming them with a lease (a long poll
 // or a held subscription) and answer on the task's callback. Each claim is one attempt of the task's one
-// Delivery, recorded, retried and given up as a webhook's (services/deliveries.ts lends its record).
+// Delivery, recorded, retried and given up as a webhook's (services/deliveries/ lends its record).
 import type { Deps } from '../../deps.js';
 import type { Viewer } from '../accounts/index.js';
 import type { TaskService } from '../tasks/index.js';

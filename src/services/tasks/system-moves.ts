@@ -26,7 +26,7 @@ export async function markDelivered(ctx: TaskCore, taskId: string): Promise<void
   await tx(ctx, (t, afterCommit) => markDeliveredIn(ctx, t, afterCommit, taskId));
 }
 
-// The same move as a part of the one statement that records the delivery's attempt (deliveries.ts),
+// The same move as a part of the one statement that records the delivery's attempt (deliveries/record.ts),
 // from the task as the delivery read it; `announce` once that statement moved the task. Null when the
 // task is not where the move leaves from.
 export function deliveredMove(ctx: TaskCore, taskId: string, current: Pick<Task, 'status' | 'startedAt'>) {

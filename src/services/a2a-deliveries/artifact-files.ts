@@ -6,10 +6,10 @@
 // timeout; the size is bounded while the bytes stream into storage. This runs in the job
 // a2a.keep-artifacts, never in the request that brought the agent's report.
 import { Readable } from 'node:stream';
-import { AppError } from '../errors.js';
-import { PartInFlightError, type FileView, type Upload } from './files.js';
-import { MAX_REFS } from './task-files.js';
-import { guardedDownload } from '../delivery/guarded-request.js';
+import { AppError } from '../../errors.js';
+import { PartInFlightError, type FileView, type Upload } from '../files/index.js';
+import { MAX_REFS } from '../task-files.js';
+import { guardedDownload } from '../../delivery/guarded-request.js';
 
 // Why the artifacts could not be kept, in words for the requester (the task fails with it).
 export class ArtifactFileError extends Error {}
