@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
-import { eventually } from './support/payments.js';
+import { until } from './support/wait.js';
 import { runCli } from './support/processes.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -32,7 +32,7 @@ const services = () => server.app.services;
 const balance = (userId: string) => services().credits.balanceOf(userId, agentId);
 const createTask = (key: string) => server.api.post('/v1/tasks', { key, body: { title: 'Credit work', description: 'd', agentId } });
 const delivered = (taskId: string) =>
-  eventually(async () => (await server.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status === 'in_progress', 'delivery');
+  until('delivery', async () => (await server.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status === 'in_progress');
 
 async function requesterWithCredits(count: number) {
   const user = await server.createUser();
