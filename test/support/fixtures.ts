@@ -1,7 +1,8 @@
 // The world a test needs, built on demand through vitest fixtures: a running service on its own copy of
 // the migrated database, users with API keys, a real agent on loopback registered by its owner, a task.
 // A test names what it uses (`async ({ server, agent }) => …`); only that much is built. The service and
-// what depends on it live for the whole file; a task is new for each test.
+// what depends on it live for the whole file; a task is new for each test. A file whose helpers all use
+// the same world reads it once, in `test.beforeAll(async ({ server, owner }) => …)` (file fixtures only).
 //
 // A file sets the service's environment, its clock and retry schedule, or the agent's registration with
 // `const test = testWith({ serverEnv, serverTime, agentProfile })`. Not with `test.override` at the top of a
