@@ -8,7 +8,8 @@ import { newId } from '../src/ids.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
 import { until } from './support/wait.js';
 import { runCli } from './support/processes.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 const PRICE = 500;
 
@@ -17,14 +18,13 @@ let agentHttp: TestAgent;
 let owner: { id: string; apiKey: string };
 let agentId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   agentHttp = await startTestAgent();
   owner = await server.createUser();
   agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Credit agent', endpoint: agentHttp.url, priceCents: PRICE } })).body.data.id;
 });
 afterAll(async () => {
-  await server?.close();
   await agentHttp?.close();
 });
 
