@@ -3,8 +3,9 @@
 // an address nobody proved is only a claim, which the address's owner releases by signing in by link;
 // the same person proves their own claim by opening the link in their own session; passkeys must verify
 // their user; a sign-in link is named before it is used and is not used by a request from another site.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { test as fixtures } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { softAuthenticator } from './support/soft-authenticator.js';
 import { startMailbox, type Mailbox } from './support/mailbox.js';
 
@@ -12,16 +13,20 @@ let server: TestServer;
 let mailbox: Mailbox;
 let origin: string;
 
-beforeAll(async () => {
-  mailbox = await startMailbox();
-  server = await startTestServer({ SMTP_URL: mailbox.url });
+// The service mails through a mailbox of this file's, which outlives it.
+const test = fixtures
+  // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern: nothing
+  .extend('mailbox', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const started = await startMailbox();
+    onCleanup(() => started.close());
+    return started;
+  })
+  .extend('serverEnv', { scope: 'file' }, async ({ mailbox }) => ({ SMTP_URL: mailbox.url }));
+
+test.beforeAll(async ({ server: s, mailbox: m }) => {
+  [server, mailbox] = [s, m];
   origin = new URL(server.app.services.deps.urls.base).origin;
 }, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await mailbox?.close();
-});
 
 const browser = { 'sec-fetch-site': 'same-origin' };
 const cookieOf = (res: { headers: Headers }) => res.headers.get('set-cookie')?.split(';')[0] ?? '';
