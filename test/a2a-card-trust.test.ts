@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { createSecretKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAgentCardSignature, TaskState } from '@a2a-js/sdk';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { waitForStatus } from './support/agent.js';
 import { until } from './support/wait.js';
@@ -29,14 +30,15 @@ let owner: { id: string; apiKey: string };
 let requester: { id: string; apiKey: string };
 const closers: Array<() => Promise<void>> = [];
 
-beforeAll(async () => {
-  server = await startTestServer({ DELIVERY_TIMEOUT_MS: String(DEADLINE_MS), A2A_BLOCKING_WAIT_MS: '15000' }, { time: { deadlines } });
+const test = testWith({ serverEnv: { DELIVERY_TIMEOUT_MS: String(DEADLINE_MS), A2A_BLOCKING_WAIT_MS: '15000' }, serverTime: { deadlines } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   owner = await server.createUser();
   requester = await server.createUser();
 });
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
-  await server?.close();
 });
 
 const importCard = (cardUrl: string) => server.api.post('/v1/agents/import', { key: owner.apiKey, body: { cardUrl } });

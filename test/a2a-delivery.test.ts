@@ -2,11 +2,12 @@
 // messageId = our task id, its replies, push notifications and (without push support) GetTask polling
 // move our task; it completes one, fails one, asks for input on one (answered by the requester), has one
 // cancelled; every call is an attempt in the delivery log.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { TaskState, type Message, type Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { waitForStatus } from './support/agent.js';
 import { makeJobsDue } from './support/jobs.js';
@@ -129,8 +130,10 @@ const deliveriesOf = async (agentId: string, taskId: string) =>
     (d) => d.taskId === taskId,
   );
 
-beforeAll(async () => {
-  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '3', A2A_BLOCKING_WAIT_MS: '15000' });
+const test = testWith({ serverEnv: { DELIVERY_MAX_ATTEMPTS: '3', A2A_BLOCKING_WAIT_MS: '15000' } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   owner = await server.createUser();
   requester = await server.createUser();
   pushing = await importAgent({ name: 'Pushing Parrot', pushNotifications: true });
@@ -139,7 +142,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await pushing?.a2a.close();
   await polled?.a2a.close();
-  await server?.close();
 });
 
 describe('delivery over A2A', () => {
@@ -236,7 +238,8 @@ describe('the agent cancels', () => {
     expect(cancelled.payment.status).not.toBe('captured');
     const history = (await server.api.get(`/v1/tasks/${t.id}/history`, { key: requester.apiKey })).body.data as Array<{ actor: string; toStatus: string }>;
     expect(history.at(-1)).toMatchObject({ actor: 'agent', toStatus: 'cancelled' });
-    await new Promise((r) => setTimeout(r, 150));
+    // A CancelTask would be a delivery written in the transaction that cancelled our task.
+    expect((await deliveriesOf(pushing.id, t.id)).map((d) => d.type)).not.toContain('a2a.cancel');
     expect(pushing.a2a.cancelled.length).toBe(before);
   });
 });

@@ -5,9 +5,10 @@
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { forbiddenAddressReason } from '../src/delivery/ip-policy.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 type Line = Record<string, unknown> & { msg: string; level: number };
 const lines: Line[] = [];
@@ -21,11 +22,12 @@ const capture = new Writable({
 let server: TestServer;
 let user: { id: string; apiKey: string };
 
-beforeAll(async () => {
-  server = await startTestServer({ ALLOW_PRIVATE_ENDPOINTS: 'false', LOG_LEVEL: 'info' }, { logStream: capture });
+const test = testWith({ serverEnv: { ALLOW_PRIVATE_ENDPOINTS: 'false', LOG_LEVEL: 'info' }, serverLog: capture });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   user = await server.createUser();
 });
-afterAll(() => server?.close());
 
 async function rpc(body: unknown, version: string | null) {
   const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` };

@@ -168,7 +168,8 @@ describe('tasks over A2A', () => {
     const following = (async () => {
       for await (const event of client.resubscribeTask({ tenant: '', id: task.id })) seen.push(event.payload);
     })();
-    await new Promise((r) => setTimeout(r, 150));
+    // The task comes first, once the subscription listens for what follows.
+    await until('the subscription under way', () => seen.length > 0);
     const cancelled = await client.cancelTask({ tenant: '', id: task.id, metadata: undefined });
     expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     await following;

@@ -4,53 +4,35 @@
 //   the emailed link they get an account of their own, and the attacker's passkey never opens it;
 // - a sign-in link of the attacker's own, sent to a victim's browser from another site, signs nobody in
 //   without a click, and a signed-in victim is told as whom they are signed in and stays so.
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { CHROMIUM, runsBrowserTests } from './support/browser.js';
-import { until } from './support/wait.js';
+import { launchChromium, runsBrowserTests } from './support/browser.js';
+import { startMailbox, type Mailbox } from './support/mailbox.js';
 
 const present = runsBrowserTests('accounts-hostile.browser.test.ts');
 
 let server: TestServer;
 let browser: Browser;
-let smtp: SMTPServer;
+let mailbox: Mailbox;
 // WebAuthn needs a secure context with a domain name: localhost, not 127.0.0.1.
 let site: string;
-const mails: Array<{ to: string; text: string }> = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (!present) return;
   await buildWeb();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        // Quoted-printable folds long lines and escapes `=`.
-        const text = Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address, text });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  server = await startTestServer({ SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}` });
+  mailbox = await startMailbox();
+  server = await startTestServer({ SMTP_URL: mailbox.url });
   site = `http://localhost:${new URL(server.url).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mailbox?.close();
 });
 
 async function newPage(withAuthenticator = false): Promise<{ context: BrowserContext; page: Page }> {
@@ -69,11 +51,11 @@ async function newPage(withAuthenticator = false): Promise<{ context: BrowserCon
 
 // Asks for a link on the sign-in page, as its owner would, and reads it from the mail.
 async function linkFor(page: Page, email: string): Promise<string> {
-  const before = mails.filter((m) => m.to === email).length;
+  const before = mailbox.countTo(email);
   await page.goto(`${site}/sign-in`);
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByRole('button', { name: 'Email me a link' }).click();
-  const mail = await until(`a link for ${email}`, () => mails.filter((m) => m.to === email)[before]);
+  const mail = await mailbox.mailTo(email, before + 1);
   return /(http:\/\/localhost:\d+\/sign-in\/email#token=[A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
 }
 

@@ -4,11 +4,11 @@
 // pages pass axe, and the page keeps nothing in web storage: the session is an HttpOnly cookie.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { axeViolations, CHROMIUM, runsBrowserTests } from './support/browser.js';
+import { axeViolations, launchChromium, runsBrowserTests } from './support/browser.js';
 import { projectRoot } from './support/processes.js';
 
 const present = runsBrowserTests('accounts.browser.test.ts');
@@ -25,7 +25,7 @@ beforeAll(async () => {
   await buildWeb();
   server = await startTestServer();
   site = `http://localhost:${new URL(server.url).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

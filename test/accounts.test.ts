@@ -3,9 +3,10 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test as fixtures } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 const ISSUER = 'https://idp.test.invalid/';
 const AUDIENCE = 'task-marketplace-tests';
@@ -17,36 +18,35 @@ const CREATE_KEY = 'mutation ($name: String) { createApiKey(name: $name) { id ap
 const REVOKE_KEY = 'mutation ($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }';
 
 let server: TestServer;
-let jwks: Server;
 let signingKey: CryptoKey;
 let alice: { id: string; apiKey: string };
 let bob: { id: string; apiKey: string };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-beforeAll(async () => {
-  const pair = await generateKeyPair('ES256');
-  signingKey = pair.privateKey;
-  const publicJwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: KID, alg: 'ES256', use: 'sig' };
-  jwks = createServer((req, res) => {
-    if (req.url !== '/.well-known/jwks.json') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [publicJwk] }));
-  });
-  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-  const { port } = jwks.address() as AddressInfo;
-  server = await startTestServer({
-    AUTH_JWKS_URL: `http://127.0.0.1:${port}/.well-known/jwks.json`,
-    AUTH_ISSUER: ISSUER,
-    AUTH_AUDIENCE: AUDIENCE,
-  });
+// The identity provider's key set, served for as long as the service that reads it.
+const test = fixtures
+  // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern: nothing
+  .extend('identityProvider', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const pair = await generateKeyPair('ES256');
+    const publicJwk: JWK = { ...(await exportJWK(pair.publicKey)), kid: KID, alg: 'ES256', use: 'sig' };
+    const jwks: Server = createServer((req, res) => {
+      if (req.url !== '/.well-known/jwks.json') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [publicJwk] }));
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    onCleanup(async () => {
+      jwks.closeAllConnections();
+      await new Promise((resolve) => jwks.close(resolve));
+    });
+    return { signingKey: pair.privateKey, jwksUrl: `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json` };
+  })
+  .extend('serverEnv', { scope: 'file' }, async ({ identityProvider }) => ({ AUTH_JWKS_URL: identityProvider.jwksUrl, AUTH_ISSUER: ISSUER, AUTH_AUDIENCE: AUDIENCE }));
+
+test.beforeAll(async ({ server: s, identityProvider }) => {
+  [server, signingKey] = [s, identityProvider.signingKey];
   alice = await server.createUser();
   bob = await server.createUser();
-});
-
-afterAll(async () => {
-  await server?.close();
-  jwks?.closeAllConnections();
-  await new Promise((resolve) => jwks?.close(resolve));
 });
 
 // Status and body of a GraphQL call, for the cases where the HTTP answer matters too.

@@ -1,26 +1,24 @@
 // The agent kit (examples/agent/kit.ts) and the example agent, against the real service over HTTP:
 // the agent registers itself, takes a secret, verifies real deliveries and completes tasks end to end.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeliveryRejected, deliveryHandler, verifyDelivery } from '../examples/agent/kit.js';
 import { startExampleAgent } from '../examples/agent/agent.js';
 import { deliveryHeaders } from '../src/delivery/payload.js';
 import { generateWebhookSecret } from '../src/delivery/signing.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test, type TestUser } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { waitForStatus } from './support/agent.js';
 import { until } from './support/wait.js';
 
 let server: TestServer;
-let owner: { apiKey: string };
-let requester: { apiKey: string };
+let owner: TestUser;
+let requester: TestUser;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.createUser();
-  requester = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
 });
-afterAll(() => server?.close());
 
 describe('the example agent', () => {
   const get = (id: string) => server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => r.body.data);

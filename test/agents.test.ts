@@ -10,6 +10,8 @@ const ownerFields = [
   'cardVerified', 'cardFetchedAt', 'iconUrl', 'provider', 'streaming', 'pushNotifications',
 ].sort();
 
+// The service's clock, moved forward by the test where it compares times.
+const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 let server: TestServer;
 let alice: { id: string; apiKey: string };
 let bob: { id: string; apiKey: string };
@@ -17,7 +19,7 @@ let bob: { id: string; apiKey: string };
 const newAgent = (extra: Record<string, unknown> = {}) => ({ name: 'Translator Bot', endpoint: 'http://127.0.0.1:9/tasks', ...extra });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { time: { clock } });
   alice = await server.createUser();
   bob = await server.createUser();
 });
@@ -132,7 +134,7 @@ describe('reading, updating and deleting', () => {
 
   it('updates only the given fields, refreshes updatedAt and renames the slug', async () => {
     const before = (await server.api.get(`/v1/agents/${agentId}`, { key: alice.apiKey })).body.data;
-    await new Promise((r) => setTimeout(r, 5));
+    clock.offsetMs += 1000;
     const res = await server.api.put(`/v1/agents/${agentId}`, {
       key: alice.apiKey,
       body: { name: 'Document Summarizer Pro', tags: ['Docs'], inputSchema: '{"type":"object","properties":{"text":{"type":"string"}}}' },

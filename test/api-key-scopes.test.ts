@@ -5,18 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { openSocket, openSse } from './support/subscriptions.js';
 
 let server: TestServer;
 let user: { id: string; apiKey: string };
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   user = await server.createUser();
 });
 afterAll(async () => {
-  await server?.close();
 });
 
 async function newKey(body: Record<string, unknown>, key = user.apiKey) {

@@ -1,14 +1,14 @@
 // GET /docs/api: the API reference page made from /v1/openapi.json. It is served as HTML, names every
 // operation of the document (so every /v1 route), links its schemas, and loads nothing from anywhere:
 // no script, no URL of another origin, and a policy that forbids fetching anything at all.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
 });
-afterAll(() => server?.close());
 
 it('serves a page listing every operation of the OpenAPI document, with nothing loaded from elsewhere', async () => {
   const res = await fetch(`${server.url}/docs/api`);

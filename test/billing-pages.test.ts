@@ -4,7 +4,8 @@
 // owner's earnings, transfers and onboarding state. Also the page's policy letting Stripe.js in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
-import { eventually, startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { until } from './support/wait.js';
 
 const PRICE = 400;
 const FEE = 40; // the default 10 % platform fee
@@ -77,7 +78,7 @@ describe.each(['stripe', 'simulated'] as const)('billing pages with the %s proce
     await expect(world.confirm(created.body.clientSecret, requester.apiKey, 'pm_card_declined')).rejects.toThrow();
     expect((await gql(query, requester.apiKey, { taskId })).body.data.taskHoldConfirmation.clientSecret).toBe(created.body.clientSecret);
     await world.confirm(created.body.clientSecret, requester.apiKey);
-    await eventually(async () => (await world.server.prisma.payment.findUniqueOrThrow({ where: { taskId } })).status === 'authorized', 'the hold stands');
+    await until('the hold stands', async () => (await world.server.prisma.payment.findUniqueOrThrow({ where: { taskId } })).status === 'authorized');
     expect((await gql(query, requester.apiKey, { taskId })).body.data.taskHoldConfirmation).toBeNull();
   });
 
@@ -98,16 +99,16 @@ describe.each(['stripe', 'simulated'] as const)('billing pages with the %s proce
     const requester = await world.server.createUser();
     await world.server.api.post('/v1/billing/payment-method', { key: requester.apiKey, body: { paymentMethodId: 'pm_card_visa' } });
     const completed = (await createTask(requester.apiKey, 'Completed task')).body.data.id;
-    const delivery = await eventually(async () => agentHttp.received.find((d) => d.body.taskId === completed), 'the delivery');
+    const delivery = await until('the delivery', async () => agentHttp.received.find((d) => d.body.taskId === completed));
     expect((await callBack(delivery!, { result: { ok: true } })).status).toBe(200);
     const held = (await createTask(requester.apiKey, 'Held task')).body.data.id;
     const bought = await gql('mutation ($input: BuyCreditsInput!) { buyCredits(input: $input) { amountCents } }', requester.apiKey, { input: { agentId, quantity: 3 } });
     expect(bought.body.data.buyCredits.amountCents).toBe(3 * PRICE);
     // The capture job records the receipt (Stripe's charge has one; the simulated processor none).
-    await eventually(async () => {
+    await until('the capture', async () => {
       const payment = await world.server.prisma.payment.findUniqueOrThrow({ where: { taskId: completed } });
       return payment.status === 'captured' && (provider === 'simulated' || payment.receiptUrl !== null);
-    }, 'the capture');
+    });
 
     const billing = (await gql(BILLING, requester.apiKey)).body.data.billing;
     expect(billing.payments.map((p: { taskTitle: string }) => p.taskTitle)).toEqual(['Held task', 'Completed task']);
@@ -136,7 +137,7 @@ describe.each(['stripe', 'simulated'] as const)('billing pages with the %s proce
     // Onboarding creates the account and pays what is owed.
     const started = await gql('mutation { startPayoutOnboarding { url } }', owner.apiKey);
     expect(started.body.data.startPayoutOnboarding.url).toEqual(expect.any(String));
-    await eventually(async () => (await world.server.prisma.payment.findUniqueOrThrow({ where: { taskId: completed } })).transferId !== null, 'the transfer');
+    await until('the transfer', async () => (await world.server.prisma.payment.findUniqueOrThrow({ where: { taskId: completed } })).transferId !== null);
     const after = (await gql(BILLING, owner.apiKey)).body.data.billing.payouts;
     expect(after.earnings.find((e: { taskId: string }) => e.taskId === completed)).toMatchObject({ transfer: 'transferred', transferredAt: expect.any(String) });
     expect(after.owedCents).toBe(0);

@@ -8,12 +8,13 @@
 // pages show the test form. Every page is checked with axe, at desktop and phone width.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
-import { axeViolations, CHROMIUM, runsBrowserTests } from './support/browser.js';
+import { axeViolations, launchChromium, runsBrowserTests } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
-import { eventually, startPaymentWorld, WEBHOOK_SECRET, type PaymentWorld } from './support/payments.js';
+import { startPaymentWorld, WEBHOOK_SECRET, type PaymentWorld } from './support/payments.js';
+import { until } from './support/wait.js';
 import { projectRoot } from './support/processes.js';
 import { serveStripeToBrowser, type StripeBrowserSide } from './support/stripe-js-standin.js';
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
   if (!present) return;
   await buildWeb();
   await mkdir(path.join(projectRoot, 'test-artifacts/pages'), { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -210,7 +211,7 @@ describe.skipIf(!present)('paying with Stripe in the dashboard', () => {
 
     // The first task completes: captured, with the processor's receipt.
     expect((await callBack(first!, { result: { text: 'Bonjour' } })).status).toBe(200);
-    await eventually(async () => (await world.server.prisma.payment.findUnique({ where: { taskId: held } }))?.receiptUrl, 'the receipt is recorded');
+    await until('the receipt is recorded', async () => (await world.server.prisma.payment.findUnique({ where: { taskId: held } }))?.receiptUrl);
 
     // The history and this month's spending.
     await page.goto(`${base}/billing`);
@@ -268,7 +269,7 @@ describe.skipIf(!present)('paying with Stripe in the dashboard', () => {
     await page.getByText('Back from payout setup.').waitFor();
     await page.getByTestId('onboarding-state').getByText(/^Pending/).waitFor();
     // The owed share went out once the account existed.
-    await eventually(async () => (await world.server.prisma.payment.findFirst({ where: { payeeId: owner.id, transferId: { not: null } } })) !== null, 'the owed share is transferred');
+    await until('the owed share is transferred', async () => (await world.server.prisma.payment.findFirst({ where: { payeeId: owner.id, transferId: { not: null } } })) !== null);
     await page.reload();
     await page.locator('table.history tr', { hasText: 'Held at once' }).getByText(/Transferred/).waitFor();
     expect(await page.getByTestId('transferred').textContent()).toBe('$2.25');

@@ -2,8 +2,9 @@
 // service: the log says so at debug level, and nothing is logged as an error.
 import net from 'node:net';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { expect, it } from 'vitest';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 type Line = { level: number; msg: string; path?: string };
@@ -16,10 +17,11 @@ const capture = new Writable({
 });
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ LOG_LEVEL: 'debug' }, { logStream: capture });
+const test = testWith({ serverEnv: { LOG_LEVEL: 'debug' }, serverLog: capture });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
 });
-afterAll(() => server?.close());
 
 it('a request whose client disconnects half-way through its body is logged at debug, not as an error', async () => {
   const { port } = new URL(server.url);

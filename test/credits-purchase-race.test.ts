@@ -2,7 +2,8 @@
 // before the credits are written. Nothing is credited, the buyer gets a 404 naming agentId, and a job
 // refunds the charge at the processor (the Stripe stand-in, through the real client library).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { eventually, startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { until } from './support/wait.js';
 
 let world: PaymentWorld;
 
@@ -39,7 +40,7 @@ it('refunds the charge and credits nothing when the agent is deleted during the 
   const intentId = res.body.error.refundedIntentId as string;
   expect(standin.intents.get(intentId)).toMatchObject({ status: 'succeeded', amount: 1200 });
 
-  await eventually(async () => standin.refunds.get(intentId), 'the refund at the processor');
+  await until('the refund at the processor', async () => standin.refunds.get(intentId));
   expect(standin.refunds.get(intentId)).toMatchObject({ amount: 1200, status: 'succeeded' });
   expect(await server.prisma.creditBalance.count({ where: { userId: buyer.id } })).toBe(0);
   expect(await server.prisma.creditLedgerEntry.count({ where: { userId: buyer.id } })).toBe(0);

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
-import { eventually } from './support/payments.js';
+import { until } from './support/wait.js';
 import { runCli } from './support/processes.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 const PRICE = 500;
 
@@ -17,14 +18,13 @@ let agentHttp: TestAgent;
 let owner: { id: string; apiKey: string };
 let agentId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   agentHttp = await startTestAgent();
   owner = await server.createUser();
   agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Credit agent', endpoint: agentHttp.url, priceCents: PRICE } })).body.data.id;
 });
 afterAll(async () => {
-  await server?.close();
   await agentHttp?.close();
 });
 
@@ -32,7 +32,7 @@ const services = () => server.app.services;
 const balance = (userId: string) => services().credits.balanceOf(userId, agentId);
 const createTask = (key: string) => server.api.post('/v1/tasks', { key, body: { title: 'Credit work', description: 'd', agentId } });
 const delivered = (taskId: string) =>
-  eventually(async () => (await server.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status === 'in_progress', 'delivery');
+  until('delivery', async () => (await server.prisma.task.findUniqueOrThrow({ where: { id: taskId } })).status === 'in_progress');
 
 async function requesterWithCredits(count: number) {
   const user = await server.createUser();

@@ -3,12 +3,12 @@
 // reads the SendMessage call in the delivery log.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { CHROMIUM, runsBrowserTests } from './support/browser.js';
+import { launchChromium, runsBrowserTests } from './support/browser.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
     bus.publish({ kind: 'task', data: { id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [], metadata: undefined } });
     bus.finished();
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -8,24 +8,19 @@
 // gets its webhook secret once, stays inactive until a test delivery (signed with that secret) is
 // answered 2xx, and only then goes live; an agent with no delivery yet reads health "unknown".
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { scopes } from '../src/auth/scopes.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { axeViolations, CHROMIUM, runsBrowserTests } from './support/browser.js';
+import { launchChromium, pageWalk, runsBrowserTests, WIDTHS } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
 const present = runsBrowserTests('dashboard-newcomer.browser.test.ts');
 const SHOTS = path.join(projectRoot, 'test-artifacts/pages');
-const WIDTHS = [
-  { name: 'desktop', viewport: { width: 1280, height: 860 } },
-  { name: 'phone', viewport: { width: 390, height: 844 } },
-] as const;
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 
 let server: TestServer;
@@ -41,7 +36,6 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   if (!present) return;
   await buildWeb();
-  await mkdir(SHOTS, { recursive: true });
   server = await startTestServer();
   endpoint = await startTestAgent();
   newcomer = await server.createUser('nia@example.com');
@@ -81,7 +75,7 @@ beforeAll(async () => {
     body: JSON.stringify({ client_name: 'Walk Host', redirect_uris: [REDIRECT] }),
   });
   clientId = ((await registered.json()) as { client_id: string }).client_id;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
@@ -90,28 +84,7 @@ afterAll(async () => {
   await endpoint?.close();
 });
 
-async function open(viewport: { width: number; height: number }, apiKey?: string): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  onTestFailed(async () => {
-    await mkdir(path.join(projectRoot, 'test-artifacts'), { recursive: true });
-    await page.screenshot({ path: path.join(projectRoot, 'test-artifacts', `newcomer-${viewport.width}.png`), fullPage: true }).catch(() => {});
-  });
-  if (apiKey) {
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('API key').fill(apiKey);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${server.url}/tasks`);
-  }
-  return page;
-}
-
-async function check(page: Page, name: string): Promise<void> {
-  expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `sideways scrolling on ${name}`).toBe(0);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const { open, check } = pageWalk({ name: 'newcomer', shots: SHOTS, site: () => ({ browser, url: server.url }), pageErrors });
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ');
 

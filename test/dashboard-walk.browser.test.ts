@@ -5,23 +5,18 @@
 // expiry in words), a running task (its progress and next retry, the owner's moves for a requester who
 // owns the agent), a finished one (no preset rating, the evidence hash behind a disclosure) and the owner
 // console in its sections. UPDATE_SCREENSHOTS=1 writes the pictures into docs/screenshots.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { axeViolations, CHROMIUM, runsBrowserTests } from './support/browser.js';
+import { launchChromium, pageWalk, runsBrowserTests, WIDTHS } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
 const present = runsBrowserTests('dashboard-walk.browser.test.ts');
 const SHOTS = path.join(projectRoot, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-artifacts/pages');
-const WIDTHS = [
-  { name: 'desktop', viewport: { width: 1280, height: 860 } },
-  { name: 'phone', viewport: { width: 390, height: 844 } },
-] as const;
 
 let server: TestServer;
 let browser: Browser;
@@ -37,7 +32,6 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   if (!present) return;
   await buildWeb();
-  await mkdir(SHOTS, { recursive: true });
   server = await startTestServer();
   working = await startTestAgent();
   failing = await startTestAgent();
@@ -81,7 +75,7 @@ beforeAll(async () => {
   expect(confirmed.errors).toBeUndefined();
   const [delivery] = await working.waitFor(1);
   expect((await callBack(delivery!, { result: { text: 'Bonjour' } })).status).toBe(200);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
@@ -91,32 +85,7 @@ afterAll(async () => {
   await failing?.close();
 });
 
-async function open(viewport: { width: number; height: number }, apiKey?: string): Promise<Page> {
-  const context = await browser.newContext({ viewport, locale: 'en-US' });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-  });
-  onTestFailed(async () => {
-    await mkdir(path.join(projectRoot, 'test-artifacts'), { recursive: true });
-    await page.screenshot({ path: path.join(projectRoot, 'test-artifacts', `walk-${viewport.width}.png`), fullPage: true }).catch(() => {});
-  });
-  if (apiKey) {
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('API key').fill(apiKey);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${server.url}/tasks`);
-  }
-  return page;
-}
-
-// Accessible, no wider than the window (no cut or hidden columns), and pictured.
-async function check(page: Page, name: string): Promise<void> {
-  expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), `sideways scrolling on ${name}`).toBe(0);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const { open, check } = pageWalk({ name: 'walk', shots: SHOTS, site: () => ({ browser, url: server.url }), pageErrors });
 
 describe.skipIf(!present)('the dashboard walked through', () => {
   it('shows its frame in the HTML, before any script runs', async () => {

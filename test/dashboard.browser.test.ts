@@ -5,11 +5,11 @@
 // a failing test leaves a screenshot in test-artifacts/.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { axeViolations, CHROMIUM, runsBrowserTests, tabTo } from './support/browser.js';
+import { axeViolations, launchChromium, runsBrowserTests, tabTo } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
@@ -103,7 +103,7 @@ beforeAll(async () => {
     tags: ['pdf', 'finance'],
     priceCents: 0,
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

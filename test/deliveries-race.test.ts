@@ -1,29 +1,16 @@
 // A redelivery asked for while an attempt is still being sent must not send the task a second time in
 // parallel: attempts claim their number atomically, and the job that finds a claim held steps back.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
-import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { onTestFinished } from 'vitest';
+import { waitForStatus } from './support/agent.js';
+import { expect, testWith } from './support/fixtures.js';
 import { until } from './support/wait.js';
 
-let server: TestServer;
-let agentHttp: TestAgent;
-let release = () => {};
+const test = testWith({ serverEnv: { WORKER_CONCURRENCY: '4' }, agentProfile: { name: 'Slow' } });
 
-beforeAll(async () => {
-  server = await startTestServer({ WORKER_CONCURRENCY: '4' });
-  agentHttp = await startTestAgent();
-});
-afterAll(async () => {
-  release();
-  await server?.close();
-  await agentHttp?.close();
-});
-
-it('does not POST a redelivery while the running attempt has not been answered', async () => {
-  const requester = await server.createUser();
-  const owner = await server.createUser();
-  const agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Slow', endpoint: agentHttp.url } })).body.data.id;
-  release = agentHttp.hold();
+test('does not POST a redelivery while the running attempt has not been answered', async ({ server, requester, owner, agent }) => {
+  const { id: agentId, http: agentHttp } = agent;
+  const release = agentHttp.hold();
+  onTestFinished(release);
   const task = (await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId } })).body.data;
   await agentHttp.waitFor(1);
 

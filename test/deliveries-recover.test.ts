@@ -1,39 +1,36 @@
 // Recovery after an outage: POST /v1/agents/:id/deliveries/recover sends again, once each, the deliveries
 // whose attempts failed in the window, for tasks still waiting for them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRetrySchedule } from '../src/delivery/backoff.js';
-import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { waitForStatus } from './support/agent.js';
+import { describe, expect, testWith, type RegisteredAgent, type TestUser } from './support/fixtures.js';
 import { untilNoJobDue } from './support/jobs.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
-let server: TestServer;
-let owner: { apiKey: string };
-let bob: { apiKey: string };
-let requester: { apiKey: string };
-let http: TestAgent;
-let agentId: string;
-
-beforeAll(async () => {
-  // Retries wait ten minutes (tasks live an hour): only recovery sends again while the test runs.
-  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '5' }, { time: { retrySchedule: { ...defaultRetrySchedule, delaysMs: [600_000] } } });
-  [owner, bob, requester] = [await server.createUser(), await server.createUser(), await server.createUser()];
-  http = await startTestAgent();
-  agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Down', endpoint: http.url } })).body.data.id;
-});
-afterAll(async () => {
-  await http?.close();
-  await server?.close();
+// Retries wait ten minutes (tasks live an hour): only recovery sends again while the test runs.
+const test = testWith({
+  serverEnv: { DELIVERY_MAX_ATTEMPTS: '5' },
+  serverTime: { retrySchedule: { ...defaultRetrySchedule, delaysMs: [600_000] } },
+  agentProfile: { name: 'Down' },
 });
 
-const createTask = () =>
-  server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId, expiresInMinutes: 60 } }).then((r) => r.body.data as { id: string });
-const get = (id: string) => server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => r.body.data);
-const recover = (body: Record<string, unknown>, key = owner.apiKey, id = agentId) => server.api.post(`/v1/agents/${id}/deliveries/recover`, { key, body });
-const sentFor = (taskId: string) => http.received.filter((d) => d.body.taskId === taskId).length;
+// The owner's agent, the requester's tasks for it.
+function world({ server, owner, requester, agent }: { server: TestServer; owner: TestUser; requester: TestUser; agent: RegisteredAgent }) {
+  const agentId = agent.id;
+  return {
+    http: agent.http,
+    agentId,
+    createTask: () =>
+      server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId, expiresInMinutes: 60 } }).then((r) => r.body.data as { id: string }),
+    get: (id: string) => server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => r.body.data),
+    recover: (body: Record<string, unknown>, key = owner.apiKey, id = agentId) => server.api.post(`/v1/agents/${id}/deliveries/recover`, { key, body }),
+    sentFor: (taskId: string) => agent.http.received.filter((d) => d.body.taskId === taskId).length,
+  };
+}
 
 describe('recovering failed deliveries', () => {
-  it('sends again, once each, the failed deliveries of open tasks in the window', async () => {
+  test('sends again, once each, the failed deliveries of open tasks in the window', async ({ server, owner, requester, agent }) => {
+    const { http, agentId, createTask, get, recover, sentFor } = world({ server, owner, requester, agent });
     const start = new Date(Date.now() - 1000);
     http.respondWith([500]);
     const [t1, t2, t3] = [await createTask(), await createTask(), await createTask()];
@@ -66,7 +63,9 @@ describe('recovering failed deliveries', () => {
     expect(again.data.recoverDeliveries.recovered).toBe(0);
   });
 
-  it('refuses a bad window (400 naming the field), another owner (403), an unknown agent (404)', async () => {
+  test('refuses a bad window (400 naming the field), another owner (403), an unknown agent (404)', async ({ server, owner, requester, agent }) => {
+    const { recover } = world({ server, owner, requester, agent });
+    const bob = await server.createUser();
     const now = Date.now();
     for (const [body, field] of [
       [{}, 'since'],

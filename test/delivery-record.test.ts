@@ -3,29 +3,15 @@
 // statement goes by the row as it is when the attempt is recorded, not as the attempt read it before its
 // request: failures recorded while the request was out are ended by the success, as ever.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
-import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { onTestFinished } from 'vitest';
+import { waitForStatus } from './support/agent.js';
+import { expect, testWith } from './support/fixtures.js';
 import { HEALTHY_REWRITE_MS, recordHealthOutcome, successLeavesHealth, type HealthFigures } from '../src/reputation/health-evidence.js';
 
-let server: TestServer;
-let agentHttp: TestAgent;
-let release = () => {};
+const test = testWith({ agentProfile: { name: 'Flaky' } });
 
-beforeAll(async () => {
-  server = await startTestServer();
-  agentHttp = await startTestAgent();
-});
-afterAll(async () => {
-  release();
-  await server?.close();
-  await agentHttp?.close();
-});
-
-it('a success ends the failures recorded while its request was out', async () => {
-  const requester = await server.createUser();
-  const owner = await server.createUser();
-  const agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Flaky', endpoint: agentHttp.url } })).body.data.id as string;
+test('a success ends the failures recorded while its request was out', async ({ server, requester, owner, agent }) => {
+  const { id: agentId, http: agentHttp } = agent;
   const create = async () => (await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId } })).body.data.id as string;
   const status = (id: string) => server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => r.body.data);
   const agentRow = () =>
@@ -41,7 +27,8 @@ it('a success ends the failures recorded while its request was out', async () =>
   expect(await agentRow()).toMatchObject({ deliveryState: 'active', endpointFailStreak: 0, healthStatus: 'healthy', healthFailStreak: 0 });
 
   // The second delivery reads that row, then its request is held while two other attempts fail.
-  release = agentHttp.hold();
+  const release = agentHttp.hold();
+  onTestFinished(release);
   const second = await create();
   await agentHttp.waitFor(2);
   await sql`UPDATE agents SET delivery_state = 'failing', endpoint_fail_streak = 2, endpoint_failing_since = now(),
@@ -58,9 +45,8 @@ it('a success ends the failures recorded while its request was out', async () =>
 // The quiet record skips recordHealthOutcome when the row says a success would write nothing: the row
 // read before (successLeavesHealth.row) and the row when the record runs (.sql) must agree with what
 // recordHealthOutcome writes, evidence by evidence.
-it('a success writes health evidence exactly when the quiet record would not go ahead', async () => {
-  const owner = await server.createUser();
-  const agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Evidence', endpoint: agentHttp.url } })).body.data.id as string;
+test('a success writes health evidence exactly when the quiet record would not go ahead', async ({ server, agent }) => {
+  const agentId = agent.id;
   const { sql: db, clock } = server.app.services.deps;
   const now = clock.now();
   const ago = (ms: number) => new Date(now.getTime() - ms);

@@ -1,48 +1,38 @@
 // Retention of the delivery log: a daily job prunes attempts older than DELIVERY_RETENTION_DAYS (and
 // finished deliveries left without attempts); tasks keep their outcome; pending deliveries stay.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRetrySchedule } from '../src/delivery/backoff.js';
-import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { callBack, waitForStatus } from './support/agent.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 import { makeJobsDue, untilNoJobDue } from './support/jobs.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 const DAY = 86_400_000;
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
 
-let server: TestServer;
-let owner: { apiKey: string };
-let requester: { apiKey: string };
-let http: TestAgent;
-let agentId: string;
-
-beforeAll(async () => {
-  server = await startTestServer({ DELIVERY_RETENTION_DAYS: '30' }, { time: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [600_000] } } });
-  [owner, requester] = [await server.createUser(), await server.createUser()];
-  http = await startTestAgent();
-  agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Logged', endpoint: http.url } })).body.data.id;
-});
-afterAll(async () => {
-  await http?.close();
-  await server?.close();
+const test = testWith({
+  serverEnv: { DELIVERY_RETENTION_DAYS: '30' },
+  serverTime: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [600_000] } },
+  agentProfile: { name: 'Logged' },
 });
 
-const createTask = () =>
-  server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId, expiresInMinutes: 60 } }).then((r) => r.body.data as { id: string });
-const get = (id: string) => server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => r.body.data);
-const log = () => server.api.get(`/v1/agents/${agentId}/deliveries`, { key: owner.apiKey }).then((r) => r.body.data as Array<{ id: string; taskId: string; attempts: unknown[] }>);
-const pruneJobs = () =>
+const pruneJobs = (server: TestServer) =>
   server.prisma.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE task_identifier = 'delivery.prune' AND attempts < max_attempts`;
 
 describe('delivery retention', () => {
-  it('is a daily job, scheduled at start', async () => {
-    const [job, ...more] = await pruneJobs();
+  test('is a daily job, scheduled at start', async ({ server }) => {
+    const [job, ...more] = await pruneJobs(server);
     expect(more).toEqual([]);
     expect(Math.abs(job!.run_at.getTime() - (clock.now().getTime() + DAY))).toBeLessThan(60_000);
   });
 
-  it('prunes attempts older than DELIVERY_RETENTION_DAYS; the task keeps its outcome; pending deliveries stay', async () => {
+  test('prunes attempts older than DELIVERY_RETENTION_DAYS; the task keeps its outcome; pending deliveries stay', async ({ server, owner, requester, agent }) => {
+    const { id: agentId, http } = agent;
+    const createTask = () =>
+      server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId, expiresInMinutes: 60 } }).then((r) => r.body.data as { id: string });
+    const get = (id: string) => server.api.get(`/v1/tasks/${id}`, { key: requester.apiKey }).then((r) => r.body.data);
+    const log = () => server.api.get(`/v1/agents/${agentId}/deliveries`, { key: owner.apiKey }).then((r) => r.body.data as Array<{ id: string; taskId: string; attempts: unknown[] }>);
     http.onDelivery((d) => void callBack(d, { result: { ok: true } }));
     const done = await createTask();
     expect(await waitForStatus(() => get(done.id), ['completed'])).toMatchObject({ result: { ok: true } });
@@ -68,12 +58,12 @@ describe('delivery retention', () => {
     expect(after.find((d) => d.taskId === waiting.id)?.attempts).toEqual([]);
     expect(await get(done.id)).toMatchObject({ status: 'completed', result: { ok: true } });
     // The next prune is a day later by the service's clock.
-    const [next, ...more] = await pruneJobs();
+    const [next, ...more] = await pruneJobs(server);
     expect(more).toEqual([]);
     expect(Math.abs(next!.run_at.getTime() - (clock.now().getTime() + DAY))).toBeLessThan(60_000);
   });
 
-  it('refuses a retention setting out of range at start', async () => {
+  test('refuses a retention setting out of range at start', async () => {
     const { loadConfig } = await import('../src/config.js');
     expect(() => loadConfig({ DELIVERY_RETENTION_DAYS: '0' })).toThrow(/DELIVERY_RETENTION_DAYS/);
     expect(loadConfig({}).deliveryOps.retentionDays).toBe(30);

@@ -1,8 +1,9 @@
 // Search as you type, over real HTTP: discovery is typed into a box that searches at each key, so the start
 // of a word, as typed so far, must find first what the finished word finds, even when that start is a
 // word of its own that other agents have in their names ("pro" on the way to "prober").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
 
@@ -12,9 +13,8 @@ const firstNames = async (q: string) => {
   return res.body.data.map((a: { name: string }) => a.name) as string[];
 };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner }) => {
+  server = s;
   const agents = [
     { name: 'Orel Prober', description: 'Checks endpoints for uptime', capabilities: ['monitoring'] },
     { name: 'Orel Listener Pro', description: 'Transcribes calls', capabilities: ['transcription'] },
@@ -25,7 +25,6 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
   }
 });
-afterAll(() => server?.close());
 
 describe('a prefix of the last word', () => {
   it('finds first what the whole word finds, at every letter typed, also where the prefix is a word itself', async () => {

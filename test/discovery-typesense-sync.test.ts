@@ -1,8 +1,9 @@
 // The Typesense engine wired into the running service, against a local stand-in: agent changes reach the
 // index through search.sync jobs, nothing is lost while Typesense is down, results come back in the order
 // Typesense ranked them, and search falls back to the database while Typesense is unreachable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { test as fixtures, type TestUser } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { startTypesenseStandin, type TypesenseStandin } from './discovery-typesense-standin.js';
 import { until } from './support/wait.js';
 import { SYNONYMS } from '../src/search/text/synonyms.js';
@@ -12,12 +13,20 @@ const ALIAS = 'agents_test';
 
 let standin: TypesenseStandin;
 let server: TestServer;
-let owner: { id: string; apiKey: string };
+let owner: TestUser;
 
-beforeAll(async () => {
-  standin = await startTypesenseStandin();
-  server = await startTestServer({ TYPESENSE_URL: standin.url, TYPESENSE_API_KEY: 'test-key', TYPESENSE_COLLECTION: ALIAS });
-  owner = await server.createUser();
+// The service indexes into a Typesense stand-in of this file's, which outlives it.
+const test = fixtures
+  // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern: nothing
+  .extend('standin', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const started = await startTypesenseStandin();
+    onCleanup(() => started.close());
+    return started;
+  })
+  .extend('serverEnv', { scope: 'file' }, async ({ standin }) => ({ TYPESENSE_URL: standin.url, TYPESENSE_API_KEY: 'test-key', TYPESENSE_COLLECTION: ALIAS }));
+
+test.beforeAll(async ({ server: s, owner: o, standin: t }) => {
+  [server, owner, standin] = [s, o, t];
 });
 afterAll(async () => {
   // Let jobs in flight finish first: a job completing while the worker stops can outlive the database.
@@ -26,8 +35,6 @@ afterAll(async () => {
       SELECT count(*) AS busy FROM graphile_worker.jobs WHERE locked_at IS NOT NULL OR (run_at <= now() AND attempts < max_attempts)`;
     return busy === 0n;
   });
-  await server?.close();
-  await standin?.close();
 });
 
 const createAgent = async (name: string) =>

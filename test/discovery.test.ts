@@ -1,8 +1,9 @@
 // Public discovery over real HTTP: GET /v1/discover and /v1/discover/:slugOrId, their field sets, the
 // envelope, parameter errors, and the same queries over GraphQL. Engine behaviour itself is covered by
 // the engine suite (discovery-engine-suite.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { runCli } from './support/processes.js';
 
 const itemFields = [
@@ -23,8 +24,8 @@ async function createAgent(body: Record<string, unknown>) {
   return res.body.data as { id: string; slug: string };
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   owner = await server.createUser();
   await createAgent({
     name: 'Babel Translator',
@@ -44,7 +45,6 @@ beforeAll(async () => {
   await createAgent({ name: 'Sleepy Translator', description: 'Translates, slowly', capabilities: ['translation'], status: 'inactive' });
   for (let i = 0; i < 5; i++) await createAgent({ name: `Bulk Worker ${i}`, description: 'Bulk chores', capabilities: ['bulk'] });
 });
-afterAll(() => server?.close());
 
 describe('GET /v1/discover', () => {
   it('needs no authentication and answers with the envelope and the item field set', async () => {

@@ -3,57 +3,24 @@
 // address; it works once and not after 15 minutes (the service clock); requests are limited per address
 // and per client address, and guessing links is throttled. Without SMTP_URL, development logs the link.
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server.js';
+import { startMailbox, type Mailbox } from './support/mailbox.js';
 import { until } from './support/wait.js';
 
-interface Mail {
-  to: string;
-  text: string;
-}
-
-const mails: Mail[] = [];
-let smtp: SMTPServer;
+let mailbox: Mailbox;
 let server: TestServer;
 let closed: TestServer;
 let now = new Date();
 const clock = { now: () => now };
 const logged: Array<{ msg?: string; link?: string; email?: string }> = [];
 
-// The message body as sent (quoted-printable folds long lines and escapes `=`).
-function bodyOf(raw: string): string {
-  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
-  const body = rest.join('\n\n');
-  if (!/content-transfer-encoding:\s*quoted-printable/i.test(head)) return body;
-  return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
 const linkIn = (text: string) => /(http:\/\/localhost:\d+\/sign-in\/email#token=([A-Za-z0-9_-]+))/.exec(text);
 
-async function mailTo(address: string, count = 1): Promise<Mail> {
-  return until(`mail number ${count} to ${address}`, () => mails.filter((m) => m.to === address)[count - 1]);
-}
-
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address, text: bodyOf(Buffer.concat(chunks).toString('utf8')) });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  server = await startTestServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Marketplace <login@example.com>' }, { time: { clock } });
+  mailbox = await startMailbox();
+  server = await startTestServer({ SMTP_URL: mailbox.url, EMAIL_FROM: 'Marketplace <login@example.com>' }, { time: { clock } });
   const capture = new Writable({
     write(chunk: Buffer, _encoding, done) {
       for (const text of chunk.toString('utf8').split('\n')) if (text.trim()) logged.push(JSON.parse(text));
@@ -70,7 +37,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await closed?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await mailbox?.close();
 });
 
 const ask = (target: TestServer, email: unknown) => target.api.post('/v1/auth/email-link', { body: { email } });
@@ -81,7 +48,7 @@ describe('a sign-in link', () => {
   it('is mailed through SMTP_URL, signs in once, creates the account on a first sign-in and proves the address', async () => {
     const asked = await ask(server, '  New.Person@Example.com ');
     expect(asked.status).toBe(202);
-    const mail = await mailTo('new.person@example.com');
+    const mail = await mailbox.mailTo('new.person@example.com');
     const [, link, token] = linkIn(mail.text)!;
     expect(link).toContain(`/sign-in/email#token=`);
     // Only the token's hash is kept, and the encrypted copy for the mail job is gone once sent.
@@ -108,12 +75,12 @@ describe('a sign-in link', () => {
   it('signs in an existing account, and does not work after 15 minutes', async () => {
     const bob = await server.createUser('bob-link@example.com');
     expect((await ask(server, 'bob-link@example.com')).status).toBe(202);
-    const token = linkIn((await mailTo('bob-link@example.com')).text)![2]!;
+    const token = linkIn((await mailbox.mailTo('bob-link@example.com')).text)![2]!;
     const opened = await open(server, token);
     expect(opened.body.data).toMatchObject({ user: { id: bob.id }, created: false });
 
     expect((await ask(server, 'bob-link@example.com')).status).toBe(202);
-    const late = linkIn((await mailTo('bob-link@example.com', 2)).text)![2]!;
+    const late = linkIn((await mailbox.mailTo('bob-link@example.com', 2)).text)![2]!;
     now = new Date(now.getTime() + 15 * 60_000 + 1_000);
     const expired = await open(server, late);
     expect(expired.status).toBe(401);

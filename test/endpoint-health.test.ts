@@ -5,11 +5,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { defaultRetrySchedule } from '../src/delivery/backoff.js';
 import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { runNextNow, untilNoJobDue } from './support/jobs.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 let offsetMs = 0;
@@ -34,11 +35,13 @@ const received: Received[] = [];
 const receiverStatuses = [500, 200];
 let notificationSecret: string;
 
-beforeAll(async () => {
-  server = await startTestServer(
-    { ENDPOINT_DISABLE_AFTER_FAILURES: '3', ENDPOINT_DISABLE_AFTER_SECONDS: '3600', DELIVERY_MAX_ATTEMPTS: '20' },
-    { time: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } } },
-  );
+const test = testWith({
+  serverEnv: { ENDPOINT_DISABLE_AFTER_FAILURES: '3', ENDPOINT_DISABLE_AFTER_SECONDS: '3600', DELIVERY_MAX_ATTEMPTS: '20' },
+  serverTime: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } },
+});
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   [owner, bob, requester] = [await server.createUser(), await server.createUser(), await server.createUser()];
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -57,7 +60,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent?.close();
   await new Promise((r) => receiver?.close(r));
-  await server?.close();
 });
 
 const getAgent = () => server.api.get(`/v1/agents/${agentId}`, { key: owner.apiKey }).then((r) => r.body.data);

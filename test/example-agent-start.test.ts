@@ -1,15 +1,15 @@
 // `npm run example:agent` as a newcomer runs it: it finds the service from the same settings `npm start`
 // reads (PORT, PUBLIC_BASE_URL), and where nothing answers it says in one line which setting to change.
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { freePort, projectRoot } from './support/processes.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
 });
-afterAll(() => server?.close());
 
 // Runs the example agent until it prints its first line (or exits), then stops it.
 function runAgent(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -12,11 +12,12 @@ import path from 'node:path';
 import { TaskState, type Part, type Task } from '@a2a-js/sdk';
 import type { ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { guardedDownload } from '../src/delivery/guarded-request.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { waitForStatus } from './support/agent.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 let server: TestServer;
@@ -90,8 +91,10 @@ async function behaviour(ctx: RequestContext, bus: ExecutionEventBus) {
   bus.finished();
 }
 
-beforeAll(async () => {
-  server = await startTestServer({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-a2a-')), FILE_MAX_BYTES: '4000', A2A_BLOCKING_WAIT_MS: '15000' });
+const test = testWith({ serverEnv: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-a2a-')), FILE_MAX_BYTES: '4000', A2A_BLOCKING_WAIT_MS: '15000' } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   owner = await server.createUser();
   requester = await server.createUser();
   a2a = await startSdkAgent({ name: 'Scribe Swift', pushNotifications: true });
@@ -114,7 +117,6 @@ afterAll(async () => {
   slow.server?.closeAllConnections();
   slow.server?.close();
   await a2a?.close();
-  await server?.close();
 });
 
 async function upload(body: Buffer | string, filename: string, type: string) {

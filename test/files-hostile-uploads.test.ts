@@ -4,9 +4,10 @@
 // hangs up midway is a debug line, not an error with a stack, and leaves no unfinished upload behind.
 // The requests are the fuzz's own (scripts/fuzz-uploads.ts), written on a raw socket.
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendRaw, type RawRequest } from '../scripts/fuzz-uploads.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 interface Line {
@@ -26,11 +27,12 @@ const errorLines = () => lines.filter((l) => l.level >= 50);
 let server: TestServer;
 let user: { id: string; apiKey: string };
 
-beforeAll(async () => {
-  server = await startTestServer({ LOG_LEVEL: 'debug' }, { logStream: capture });
+const test = testWith({ serverEnv: { LOG_LEVEL: 'debug' }, serverLog: capture });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   user = await server.createUser();
 });
-afterAll(() => server?.close());
 
 // The body of issue 46: the file part's closing boundary never comes.
 const UNTERMINATED = '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc';

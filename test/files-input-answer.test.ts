@@ -4,47 +4,35 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evidenceHash } from '../src/services/evidence.js';
-import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { callBack } from './support/agent.js';
+import { describe, expect, testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
-describe('a file in the answer to an input request', () => {
-  let server: TestServer;
-  let agent: TestAgent;
-  beforeAll(async () => {
-    server = await startTestServer({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'input-files-')) });
-    agent = await startTestAgent();
-  }, 60_000);
-  afterAll(async () => {
-    await agent?.close();
-    await server?.close();
-  });
+const test = testWith({ serverEnv: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'input-files-')) }, agentProfile: { name: 'Asker' } });
 
-  const upload = async (key: string, text: string) => {
+describe('a file in the answer to an input request', () => {
+  const upload = async (server: TestServer, key: string, text: string) => {
     const res = await fetch(`${server.url}/v1/files?filename=answer.txt`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/plain' }, body: text });
     expect(res.status).toBe(201);
     return ((await res.json()) as { data: { id: string; sha256: string } }).data;
   };
 
-  it('is checked, linked, hashed and delivered with a signed link', async () => {
-    const owner = await server.createUser();
-    const requester = await server.createUser();
+  test('is checked, linked, hashed and delivered with a signed link', async ({ server, requester, agent: { id: agentId, http: agent } }) => {
     const stranger = await server.createUser();
-    const agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Asker', endpoint: agent.url } })).body.data.id as string;
     const taskId = (await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 'Read it', description: 'd', agentId } })).body.data.id as string;
     const delivery = await until('the delivery', () => agent.received.find((d) => d.body.taskId === taskId));
     const inputSchema = { type: 'object', required: ['doc'], properties: { doc: { type: 'string', format: 'binary' } } };
     expect((await callBack(delivery, { inputRequired: { message: 'Send the document', inputSchema } })).status).toBe(200);
 
     // Not the requester's file: refused naming the field, and the task still waits.
-    const foreign = await upload(stranger.apiKey, 'not yours');
+    const foreign = await upload(server, stranger.apiKey, 'not yours');
     const refused = await server.api.post(`/v1/tasks/${taskId}/input`, { key: requester.apiKey, body: { input: { doc: { $file: foreign.id } } } });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'input.doc' });
 
-    const mine = await upload(requester.apiKey, 'the document');
+    const mine = await upload(server, requester.apiKey, 'the document');
     const answered = await server.api.post(`/v1/tasks/${taskId}/input`, { key: requester.apiKey, body: { input: { doc: { $file: mine.id } } } });
     expect(answered.status).toBe(200);
 

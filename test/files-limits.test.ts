@@ -4,17 +4,19 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
 let user: { id: string; apiKey: string };
 
-beforeAll(async () => {
-  server = await startTestServer({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-')), FILE_MAX_BYTES: '1000', FILE_QUOTA_BYTES: '1500', RATE_LIMIT_PER_MINUTE: '12' });
+const test = testWith({ serverEnv: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-')), FILE_MAX_BYTES: '1000', FILE_QUOTA_BYTES: '1500', RATE_LIMIT_PER_MINUTE: '12' } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   user = await server.createUser();
 }, 60_000);
-afterAll(() => server?.close());
 
 const upload = (body: BodyInit, filename: string, type = 'application/octet-stream', extra: RequestInit = {}) =>
   fetch(`${server.url}/v1/files?filename=${encodeURIComponent(filename)}`, { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': type }, body, ...extra });

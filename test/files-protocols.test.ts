@@ -10,13 +10,8 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callBack, startTestAgent, waitForStatus, type ReceivedDelivery, type TestAgent } from './support/agent.js';
-import { startTestServer, type TestServer } from './support/server.js';
-
-let server: TestServer;
-let agent: TestAgent;
-let requester: { id: string; apiKey: string };
+import { callBack, waitForStatus, type ReceivedDelivery } from './support/agent.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 
 // The test agent reads each delivered file by its signed link, and answers with a result file of its own.
 async function answerWithFile(d: ReceivedDelivery): Promise<void> {
@@ -31,22 +26,17 @@ async function answerWithFile(d: ReceivedDelivery): Promise<void> {
   await callBack(d, { result: { answer: { $file: file.id } } });
 }
 
-beforeAll(async () => {
-  server = await startTestServer({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-')), A2A_BLOCKING_WAIT_MS: '15000' });
-  requester = await server.createUser();
-  const owner = await server.createUser();
-  agent = await startTestAgent();
-  agent.onDelivery((d) => answerWithFile(d));
-  const created = await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'File Reader', endpoint: agent.url, capabilities: ['reading'], protocols: ['http'] } });
-  expect(created.status).toBe(201);
-}, 60_000);
-afterAll(async () => {
-  await agent?.close();
-  await server?.close();
+// The fixture agent, answering every delivery with a result file: tasks that ask for reading go to it.
+const test = testWith({
+  serverEnv: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-')), A2A_BLOCKING_WAIT_MS: '15000' },
+  agentProfile: { name: 'File Reader', capabilities: ['reading'], protocols: ['http'] },
+}).extend('reader', { scope: 'file' }, async ({ agent }) => {
+  agent.http.onDelivery((d) => answerWithFile(d));
+  return agent.http;
 });
 
 describe('A2A', () => {
-  it('takes a raw file part as a file of the task and answers with the result file as a url part', async () => {
+  test('takes a raw file part as a file of the task and answers with the result file as a url part', async ({ server, requester, reader: agent }) => {
     const fetchImpl: typeof fetch = (input, init) => {
       const headers = new Headers(init?.headers);
       headers.set('authorization', `Bearer ${requester.apiKey}`);
@@ -88,7 +78,8 @@ describe('A2A', () => {
 });
 
 describe('MCP', () => {
-  it('create_task takes a file reference and get_task links the input and result files', async () => {
+  // The reader answers the task this creates.
+  test('create_task takes a file reference and get_task links the input and result files', async ({ server, requester, reader: _ }) => {
     const upload = await fetch(`${server.url}/v1/files?filename=brief.txt`, {
       method: 'POST',
       headers: { authorization: `Bearer ${requester.apiKey}`, 'content-type': 'text/plain' },

@@ -5,18 +5,19 @@ import { readdir, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 let server: TestServer;
-let dataDir: string;
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'files-quota-'));
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'files-quota-'));
-  server = await startTestServer({ DATA_DIR: dataDir, FILE_MAX_BYTES: '1000', FILE_QUOTA_BYTES: '1000' });
+const test = testWith({ serverEnv: { DATA_DIR: dataDir, FILE_MAX_BYTES: '1000', FILE_QUOTA_BYTES: '1000' } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
 }, 60_000);
-afterAll(() => server?.close());
 
 // With a Content-Length (the bytes are reserved when the row is written), or streamed without one (the
 // size is known only at the end).

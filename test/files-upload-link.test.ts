@@ -1,17 +1,19 @@
 // A pre-signed upload link (createFileUpload) is a link to "POST one file" (issue 46, item 6): it stores
 // one file, also when uploads by it race; an upload by it that fails frees it; and it stores nothing once
 // the API key that asked for it is revoked.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { expect, it } from 'vitest';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
 let user: { id: string; apiKey: string };
 
-beforeAll(async () => {
-  server = await startTestServer({ FILE_MAX_BYTES: '1000' });
+const test = testWith({ serverEnv: { FILE_MAX_BYTES: '1000' } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   user = await server.createUser();
 });
-afterAll(() => server?.close());
 
 const linkFor = async (key: string): Promise<string> => {
   const res = await server.api.post('/graphql', { key, body: { query: 'mutation { createFileUpload { url expiresAt } }' } });

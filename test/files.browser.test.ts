@@ -2,11 +2,11 @@
 // attached and its upload progress shown (the network throttled so the upload takes a while), the agent
 // reads it by its signed link and answers with an image, and the task page lists both files and shows
 // the image.
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { CHROMIUM, runsBrowserTests } from './support/browser.js';
+import { launchChromium, runsBrowserTests } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -41,7 +41,7 @@ beforeAll(async () => {
     },
   });
   expect(created.status).toBe(201);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -8,9 +8,10 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runFuzz } from '../scripts/fuzz.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 const webhookSecret = 'whsec_fuzz_test_secret_0123456789';
 let server: TestServer;
@@ -24,10 +25,11 @@ const capture = new Writable({
   },
 });
 
-beforeAll(async () => {
-  server = await startTestServer({ STRIPE_WEBHOOK_SECRET: webhookSecret, LOG_LEVEL: 'error' }, { logStream: capture });
+const test = testWith({ serverEnv: { STRIPE_WEBHOOK_SECRET: webhookSecret, LOG_LEVEL: 'error' }, serverLog: capture });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
 });
-afterAll(() => server?.close());
 
 it('finds no 500, no INTERNAL and no 400 without a field anywhere', async () => {
   const { apiKey } = await server.createUser();

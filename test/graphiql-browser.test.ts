@@ -3,9 +3,9 @@
 // support/browser.ts for when it is skipped).
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from './support/server.js';
-import { CHROMIUM, runsBrowserTests } from './support/browser.js';
+import { launchChromium, runsBrowserTests } from './support/browser.js';
 
 const present = runsBrowserTests('graphiql-browser.test.ts');
 
@@ -56,7 +56,7 @@ describe.skipIf(!present)('GraphiQL offline', () => {
   let browser: Browser;
   beforeAll(async () => {
     server = await startTestServer({ NODE_ENV: 'development' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,19 +1,18 @@
 // One GraphQL operation cannot ask for unbounded work: tokens, depth, aliases, directives and cost are
 // limited, each refusal is coded, and production answers do not spell out the schema in suggestions.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGraphQLServer } from '../src/graphql/yoga.js';
 import { GRAPHQL_LIMITS } from '../src/graphql/limits.js';
 import { createLogger } from '../src/logger.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner }) => {
+  server = s;
   await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Findable', endpoint: 'http://127.0.0.1:9/x', capabilities: ['find'] } });
 });
-afterAll(() => server?.close());
 
 type GraphQLAnswer = { status: number; body: { data?: unknown; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } };
 

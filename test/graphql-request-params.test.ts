@@ -1,14 +1,14 @@
 // GraphQL over HTTP with malformed parameters: a `variables` or `extensions` that is not a JSON object
 // (GET, SSE and POST alike) is the client's mistake, 400 INVALID_INPUT naming it, never INTERNAL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
 });
 afterAll(async () => {
-  await server?.close();
 });
 
 const QUERY = 'query ($q: String) { discover(q: $q) { total } }';

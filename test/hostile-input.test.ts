@@ -1,18 +1,18 @@
 // Hostile input at every /v1 route and at /graphql: none may answer 500, and every refusal is a coded
 // JSON error. Then the specific cases, each with the status and field it must name.
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routes } from '../src/rest/routes/index.js';
 import { MAX_INPUT_DEPTH } from '../src/services/unsafe-input.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test, type TestUser } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
-let owner: { id: string; apiKey: string };
+let owner: TestUser;
 let ids: Record<string, string>;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o }) => {
+  [server, owner] = [s, o];
   const agent = await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Target', endpoint: 'http://127.0.0.1:9/x', capabilities: ['target'] } });
   const task = await server.api.post('/v1/tasks', {
     key: owner.apiKey,
@@ -21,7 +21,6 @@ beforeAll(async () => {
   ids = { id: task.body.data.id, slugOrId: 'target', deliveryId: 'dlv_unknown' };
   ids.agentId = agent.body.data.id;
 });
-afterAll(() => server?.close());
 
 const deep = (open: string, close: string, inner: string, n = 10_000) => open.repeat(n) + inner + close.repeat(n);
 const NUL = '\u0000';

@@ -1,22 +1,20 @@
 // The Idempotency-Key header on POST /v1/tasks and POST /v1/credits: one effect per key and user within
 // 24 hours, the first answer replayed with its status, 422 for another body, 409 while the first runs.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestFingerprint } from '../src/http/idempotency.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test, type TestUser } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
-let requester: { id: string; apiKey: string };
+let requester: TestUser;
 let agentId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  requester = await server.createUser();
-  const owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner, requester: r }) => {
+  [server, requester] = [s, r];
   // Nothing listens on port 9: deliveries fail in the background, which does not matter here.
   agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Idem', endpoint: 'http://127.0.0.1:9/x', priceCents: 700 } })).body.data.id;
 });
-afterAll(() => server?.close());
 
 const newKey = () => `key-${randomBytes(8).toString('hex')}`;
 const postTask = (key: string | null, body: Record<string, unknown>, apiKey = requester.apiKey) =>

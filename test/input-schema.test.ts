@@ -3,23 +3,23 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inputSchemaCompileCount, MAX_BRANCHES, MAX_CHECK_WORK, MAX_INPUT_SCHEMA_BYTES, MAX_INPUT_SCHEMA_DEPTH, MAX_UNIQUE_ITEMS } from '../src/services/input-schema.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith, type TestUser } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
-let owner: { id: string; apiKey: string };
-let other: { id: string; apiKey: string };
-let requester: { id: string; apiKey: string };
+let owner: TestUser;
+let other: TestUser;
+let requester: TestUser;
 
-beforeAll(async () => {
-  // Its own DATA_DIR: the file field's test stores an upload.
-  server = await startTestServer({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'input-schema-')) });
-  owner = await server.createUser();
+// Its own DATA_DIR: the file field's test stores an upload.
+const test = testWith({ serverEnv: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'input-schema-')) } });
+
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
   other = await server.createUser();
-  requester = await server.createUser();
 });
-afterAll(() => server?.close());
 
 let agents = 0;
 async function createAgent(key: string, inputSchema: unknown) {

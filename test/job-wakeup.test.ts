@@ -3,30 +3,16 @@
 // test's deadline. On the embedded database this relies on the socket server passing notifications to
 // the connections that listen (db/notification-relay.ts).
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAgent, type TestAgent } from './support/agent.js';
+import { afterAll, beforeAll, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, testWith } from './support/fixtures.js';
 import { until } from './support/wait.js';
 
+const test = testWith({ serverEnv: { WORKER_POLL_INTERVAL_MS: '60000' }, agentProfile: { name: 'Woken', capabilities: ['woken'] } });
+
 describe('job pickup', () => {
-  let server: TestServer;
-  let agent: TestAgent;
-  let requesterKey: string;
-
-  beforeAll(async () => {
-    server = await startTestServer({ WORKER_POLL_INTERVAL_MS: '60000' });
-    agent = await startTestAgent();
-    const owner = await server.createUser();
-    requesterKey = (await server.createUser()).apiKey;
-    await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Woken', endpoint: agent.url, capabilities: ['woken'] } });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await agent?.close();
-  });
-
-  it('delivers new tasks without waiting for the poll', async () => {
+  test('delivers new tasks without waiting for the poll', async ({ server, requester, agent: { http: agent } }) => {
+    const requesterKey = requester.apiKey;
     // The worker's first poll at start has passed; each task's job must wake it.
     for (let i = 0; i < 3; i++) {
       const created = await server.api.post('/v1/tasks', { key: requesterKey, body: { title: `Woken ${i}`, description: 'd', capabilities: ['woken'] } });

@@ -6,7 +6,7 @@
 //   disconnecting the app on /account ends it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,7 +14,7 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { buildWeb } from '../scripts/build-web.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { axeViolations, CHROMIUM, runsBrowserTests } from './support/browser.js';
+import { axeViolations, launchChromium, runsBrowserTests } from './support/browser.js';
 
 const present = runsBrowserTests('oauth.browser.test.ts');
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await buildWeb();
   server = await startTestServer();
   site = `http://localhost:${new URL(server.url).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -2,8 +2,9 @@
 // answer (as the consent page sends it), the code for tokens with PKCE, refresh rotation, and what an
 // attacker tries: an unregistered redirect_uri, PKCE missing or plain, a code or a refresh token used twice.
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { openSse } from './support/subscriptions.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -17,13 +18,12 @@ let user: { id: string; apiKey: string };
 // The service's public address (PUBLIC_BASE_URL, here http://localhost:PORT): the issuer and resource.
 let base: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   user = await server.createUser();
   base = server.app.services.deps.urls.base;
 });
 afterAll(async () => {
-  await server?.close();
 });
 
 const pkce = () => {

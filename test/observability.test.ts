@@ -141,6 +141,7 @@ describe('logs', () => {
     const own: Line[] = [];
     const logger = createLogger('info', { stream: new Writable({ write: (c: Buffer, _e, done) => (own.push(JSON.parse(c.toString('utf8')) as Line), done()) }) });
     await runInRequest({ requestId: 'inner-1', route: null, principalId: null }, async () => {
+      // A timer hop, as a service's awaited I/O makes: the request's context must survive it (what is under test).
       await new Promise((r) => setTimeout(r, 1));
       logger.warn({ detail: 1 }, 'deep inside a service');
     });

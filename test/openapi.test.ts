@@ -6,9 +6,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../src/rest/routes/index.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { startSdkAgent } from './support/a2a-agent.js';
 import type { ApiResponse, CallOptions } from './support/http.js';
@@ -55,16 +56,17 @@ async function callRaw(method: string, path: string, init: RequestInit = {}): Pr
   return { status: res.status, headers: res.headers, body, bytes };
 }
 
-beforeAll(async () => {
-  // A small FILE_MAX_BYTES, to meet the file routes' 413.
-  server = await startTestServer({ FILE_MAX_BYTES: '65536', DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'openapi-')) });
+// A small FILE_MAX_BYTES, to meet the file routes' 413.
+const test = testWith({ serverEnv: { FILE_MAX_BYTES: '65536', DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'openapi-')) } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   agentHttp = await startTestAgent();
   const res = await server.api.get('/v1/openapi.json');
   expect(res.status).toBe(200);
   doc = res.body as OpenApi;
 });
 afterAll(async () => {
-  await server?.close();
   await agentHttp?.close();
 });
 

@@ -1,17 +1,19 @@
 // The passkey endpoints' own checks, without an authenticator (the browser test drives a real one): a
 // challenge is used once and expires after 5 minutes by the service clock; malformed answers and sign-up
 // input are refused with the field named.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
 let now = new Date();
 
-beforeAll(async () => {
-  server = await startTestServer({}, { time: { clock: { now: () => now } } });
+const test = testWith({ serverTime: { clock: { now: () => now } } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
 });
 afterAll(async () => {
-  await server?.close();
 });
 
 // A browser's answer for a challenge, as far as the service reads it before asking the library.

@@ -3,42 +3,30 @@
 // an address nobody proved is only a claim, which the address's owner releases by signing in by link;
 // the same person proves their own claim by opening the link in their own session; passkeys must verify
 // their user; a sign-in link is named before it is used and is not used by a request from another site.
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { test as fixtures } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { softAuthenticator } from './support/soft-authenticator.js';
-import { until } from './support/wait.js';
+import { startMailbox, type Mailbox } from './support/mailbox.js';
 
 let server: TestServer;
-let smtp: SMTPServer;
+let mailbox: Mailbox;
 let origin: string;
-const mails: Array<{ to: string; text: string }> = [];
 
-beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address, text });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  server = await startTestServer({ SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}` });
+// The service mails through a mailbox of this file's, which outlives it.
+const test = fixtures
+  // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern: nothing
+  .extend('mailbox', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const started = await startMailbox();
+    onCleanup(() => started.close());
+    return started;
+  })
+  .extend('serverEnv', { scope: 'file' }, async ({ mailbox }) => ({ SMTP_URL: mailbox.url }));
+
+test.beforeAll(async ({ server: s, mailbox: m }) => {
+  [server, mailbox] = [s, m];
   origin = new URL(server.app.services.deps.urls.base).origin;
 }, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
-});
 
 const browser = { 'sec-fetch-site': 'same-origin' };
 const cookieOf = (res: { headers: Headers }) => res.headers.get('set-cookie')?.split(';')[0] ?? '';
@@ -56,9 +44,9 @@ async function passkeySignIn(authenticator: ReturnType<typeof softAuthenticator>
 }
 
 async function linkTokenFor(email: string): Promise<string> {
-  const before = mails.filter((m) => m.to === email).length;
+  const before = mailbox.countTo(email);
   expect((await server.api.post('/v1/auth/email-link', { body: { email }, headers: browser })).status).toBe(202);
-  const mail = await until(`a link for ${email}`, () => mails.filter((m) => m.to === email)[before]);
+  const mail = await mailbox.mailTo(email, before + 1);
   return /#token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
 }
 

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { intentIdFromClientSecret } from '../src/payments/index.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
-import { eventually, startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { until } from './support/wait.js';
 import { openSse } from './support/subscriptions.js';
 
 const PRICE = 2000;
@@ -56,7 +57,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
   // expiry once the task is finished, instead of running later to find nothing to do.
   const jobKeysOf = async (taskId: string) =>
     (await prisma().$queryRaw<Array<{ key: string }>>`SELECT key FROM graphile_worker.jobs WHERE key LIKE ${`%:${taskId}`} ORDER BY key`).map((r) => r.key);
-  const delivered = (taskId: string) => eventually(async () => (await taskOf(taskId)).status === 'in_progress', `delivery of ${taskId}`);
+  const delivered = (taskId: string) => until(`delivery of ${taskId}`, async () => (await taskOf(taskId)).status === 'in_progress');
 
   it('saves a card and shows only its brand and last digits', async () => {
     const user = await world.server.createUser();
@@ -109,10 +110,10 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(done.body.data.payment).toMatchObject({ status: 'captured', heldAt: res.body.payment.heldAt, settledAt: expect.any(String) });
     expect(await jobKeysOf(taskId)).not.toContain(`task.expire:${taskId}`);
 
-    const paid = await eventually(async () => {
+    const paid = await until('the transfer', async () => {
       const p = await paymentOf(taskId);
       return p.transferId ? p : null;
-    }, 'the transfer');
+    });
     expect(paid).toMatchObject({ status: 'captured', feeCents: PRICE - SHARE, payeeId: owner.id });
     if (world.standin) {
       const intent = intentsFor(taskId)[0]!;
@@ -163,7 +164,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(failed.body.data.payment).toMatchObject({ status: 'released', ...held, settledAt: expect.any(String) });
     expect(await jobKeysOf(taskId)).not.toContain(`task.expire:${taskId}`);
     if (world.standin) {
-      await eventually(async () => intentsFor(taskId)[0]!.status === 'canceled', 'the cancelled intent');
+      await until('the cancelled intent', async () => intentsFor(taskId)[0]!.status === 'canceled');
       expect(callsOn(intentId, 'capture')).toHaveLength(0);
       expect(callsOn(intentId, 'cancel')[0]?.idempotencyKey).toBe(`task:${taskId}:release`);
     }
@@ -180,14 +181,14 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     const seen = (): Seen[] =>
       [...stream.text.matchAll(/^data: (.+)$/gm)].map((m) => (JSON.parse(m[1]!) as { data: { taskUpdated: Seen } }).data.taskUpdated);
     try {
-      await eventually(async () => seen().some((t) => t.status === 'pending'), 'the first state');
+      await until('the first state', async () => seen().some((t) => t.status === 'pending'));
       await world.confirm(res.body.clientSecret as string, requester.apiKey, 'pm_card_mastercard');
       const card = world.standin ? { cardBrand: 'mastercard', cardLast4: '4444' } : { cardBrand: 'visa', cardLast4: '4242' };
-      const held = await eventually(async () => seen().find((t) => t.payment.status === 'authorized') ?? null, 'the hold, live');
+      const held = await until('the hold, live', async () => seen().find((t) => t.payment.status === 'authorized') ?? null);
       expect(held.payment).toMatchObject({ ...card, heldAt: expect.any(String), settledAt: null });
       await delivered(taskId);
       expect((await api().post(`/v1/tasks/${taskId}/cancel`, { key: requester.apiKey })).status).toBe(200);
-      const released = await eventually(async () => seen().find((t) => t.status === 'cancelled') ?? null, 'the release, live');
+      const released = await until('the release, live', async () => seen().find((t) => t.status === 'cancelled') ?? null);
       expect(released.payment).toMatchObject({ status: 'released', ...card, heldAt: held.payment.heldAt, settledAt: expect.any(String) });
       expect(Date.parse(released.payment.settledAt!)).toBeGreaterThanOrEqual(Date.parse(held.payment.heldAt!));
       // Only the brand and last four digits ever leave the service.
@@ -205,7 +206,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data.payment).toMatchObject({ status: 'released' });
     if (world.standin) {
-      await eventually(async () => intentsFor(taskId)[0]!.status === 'canceled', 'the cancelled intent');
+      await until('the cancelled intent', async () => intentsFor(taskId)[0]!.status === 'canceled');
       expect(callsOn(intentsFor(taskId)[0]!.id, 'capture')).toHaveLength(0);
     }
     // Completing afterwards is refused and captures nothing.
@@ -223,7 +224,7 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
     expect(await taskOf(taskId)).toMatchObject({ status: 'expired' });
     expect(await paymentOf(taskId)).toMatchObject({ status: 'released' });
     if (world.standin) {
-      await eventually(async () => intentsFor(taskId)[0]!.status === 'canceled', 'the cancelled intent');
+      await until('the cancelled intent', async () => intentsFor(taskId)[0]!.status === 'canceled');
       await expect(world.confirm(res.body.clientSecret, requester.apiKey)).rejects.toThrow();
     } else {
       const late = await api().post('/v1/billing/simulate/confirm', { key: requester.apiKey, body: { clientSecret: res.body.clientSecret } });
@@ -267,10 +268,10 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
 
     await delivered(taskId);
     await api().patch(`/v1/tasks/${taskId}/complete`, { key: owner.apiKey, body: { result: {} } });
-    const { transferId } = await eventually(async () => {
+    const { transferId } = await until('the transfer', async () => {
       const p = await paymentOf(taskId);
       return p.transferId ? p : null;
-    }, 'the transfer');
+    });
     // The capture and transfer jobs run again, as after a crash: nothing more happens.
     await services().payments.capture(taskId);
     await services().payments.transfer(taskId);
@@ -294,16 +295,16 @@ describe.each(['stripe', 'simulated'] as const)('payments with the %s provider',
       const taskId = (await createTask(requester.apiKey, { agentId: created.body.data.id })).body.data.id as string;
       await delivered(taskId);
       await api().patch(`/v1/tasks/${taskId}/complete`, { key: lateOwner.apiKey, body: { result: {} } });
-      if (world.standin) await eventually(async () => intentsFor(taskId)[0]!.status === 'succeeded', 'the capture');
-      const owed = await eventually(async () => {
+      if (world.standin) await until('the capture', async () => intentsFor(taskId)[0]!.status === 'succeeded');
+      const owed = await until('the owed share', async () => {
         const billing = (await api().get('/v1/billing', { key: lateOwner.apiKey })).body.data;
         return billing.payouts.owedCents === 900 ? billing : null;
-      }, 'the owed share');
+      });
       expect(owed.payouts).toEqual({ connected: false, owedCents: 900 });
       expect(await paymentOf(taskId)).toMatchObject({ status: 'captured', transferId: null });
 
       await api().post('/v1/billing/connect', { key: lateOwner.apiKey });
-      const paid = await eventually(async () => (await paymentOf(taskId)).transferId, 'the owed transfer');
+      const paid = await until('the owed transfer', async () => (await paymentOf(taskId)).transferId);
       expect(paid).toMatch(/^tr_/);
       const billing = (await api().get('/v1/billing', { key: lateOwner.apiKey })).body.data;
       expect(billing.payouts).toEqual({ connected: true, owedCents: 0 });

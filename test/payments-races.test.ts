@@ -5,7 +5,8 @@ import { newId } from '../src/ids.js';
 import { paymentService } from '../src/services/payments/index.js';
 import type { PaymentProvider } from '../src/payments/index.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
-import { eventually, startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { startPaymentWorld, type PaymentWorld } from './support/payments.js';
+import { until } from './support/wait.js';
 
 const PRICE = 1500;
 
@@ -66,7 +67,7 @@ describe('card payment races', () => {
     expect(hooksCalled).toEqual([]);
     const [intent] = intentsFor(task.id);
     expect(await paymentOf(task.id)).toMatchObject({ status: 'released', intentId: intent!.id });
-    await eventually(async () => intentsFor(task.id)[0]!.status === 'canceled', 'the late hold to be cancelled');
+    await until('the late hold to be cancelled', async () => intentsFor(task.id)[0]!.status === 'canceled');
     expect(world.standin!.calls.filter((c) => c.path === `/v1/payment_intents/${intent!.id}/capture`)).toHaveLength(0);
     expect(await prisma().task.findUniqueOrThrow({ where: { id: task.id } })).toMatchObject({ status: 'cancelled' });
     expect(await prisma().delivery.count({ where: { taskId: task.id } })).toBe(0);
@@ -85,7 +86,7 @@ describe('card payment races', () => {
     await services().payments.authorizeFromJob(taskId);
     expect(await paymentOf(taskId)).toMatchObject({ status: 'authorized' });
     expect(intentsFor(taskId)).toEqual([expect.objectContaining({ status: 'requires_capture' })]);
-    await eventually(async () => (await prisma().task.findUniqueOrThrow({ where: { id: taskId } })).status === 'in_progress', 'delivery');
+    await until('delivery', async () => (await prisma().task.findUniqueOrThrow({ where: { id: taskId } })).status === 'in_progress');
     // The job's own run later finds nothing to do.
     await services().payments.authorizeFromJob(taskId);
     expect(intentsFor(taskId)).toHaveLength(1);
@@ -94,14 +95,14 @@ describe('card payment races', () => {
   it('retries a capture through an outage and a lost response, and captures once', async () => {
     const requester = await requesterWithCard();
     const taskId = (await api().post('/v1/tasks', { key: requester.apiKey, body: { title: 'capture', description: 'd', agentId } })).body.data.id as string;
-    await eventually(async () => (await prisma().task.findUniqueOrThrow({ where: { id: taskId } })).status === 'in_progress', 'delivery');
+    await until('delivery', async () => (await prisma().task.findUniqueOrThrow({ where: { id: taskId } })).status === 'in_progress');
     const intentId = intentsFor(taskId)[0]!.id;
     // The first capture job attempt meets three 500s (it fails and is retried by the worker); the next
     // attempt's response is lost after Stripe captured, and the SDK repeats it under the same key.
     world.standin!.failNext('server_error', 3);
     world.standin!.failNext('drop_after', 1);
     await api().patch(`/v1/tasks/${taskId}/complete`, { key: owner.apiKey, body: { result: {} } });
-    await eventually(async () => (await paymentOf(taskId)).transferId, 'the transfer', 30_000);
+    await until('the transfer', async () => (await paymentOf(taskId)).transferId, 30_000);
     const captures = world.standin!.calls.filter((c) => c.path === `/v1/payment_intents/${intentId}/capture`);
     // Three refused, one lost after the work, one replayed: five requests, one key, one capture.
     expect(captures).toHaveLength(5);

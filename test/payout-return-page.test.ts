@@ -3,14 +3,14 @@
 // answers /billing/payouts with the dashboard is checked in dashboard-static.test.ts, and what the page
 // shows in billing.browser.test.ts. (No build here: rebuilding dist/web would pull it from under the
 // browser tests running beside this file.)
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
 });
-afterAll(() => server?.close());
 
 it('points the onboarding link at the dashboard page', async () => {
   const owner = await server.createUser();

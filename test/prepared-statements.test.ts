@@ -77,16 +77,23 @@ describe.runIf(usingPostgres())('prepared statements on a PostgreSQL server', ()
     const short = createKysely(db.url, 2, { server: true, timeoutMs: 300 });
     const other = createKysely(db.url, 1);
     try {
-      // A row lock held elsewhere: the update waits for it until its statement runs out of time.
+      // A row lock held elsewhere until the update that waits for it has run out of time.
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
       const held = other.transaction().execute(async (tx) => {
         await tx.updateTable('agents').set({ name: 'Ledger Keeper' }).where('id', '=', 'agt_prep').execute();
-        await new Promise((r) => setTimeout(r, 1500));
+        locked();
+        await released;
       });
-      await new Promise((r) => setTimeout(r, 100));
+      await isLocked;
       const waited = await short.updateTable('agents').set({ name: 'Ledger' }).where('id', '=', 'agt_prep').execute().catch((e: unknown) => e);
+      release();
       expect(isDatabaseUnavailable(waited)).toBe(true);
       await held;
-      // A transaction whose caller stalls between statements is ended by the server.
+      // A transaction whose caller stalls between statements is ended by the server. The stall is real
+      // time on purpose: the server's idle-in-transaction timeout (300 ms) is what is under test.
       const stalled = await short
         .transaction()
         .execute(async (tx) => {

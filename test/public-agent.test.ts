@@ -2,12 +2,13 @@
 // the configuration and the raw trust score. WebSocket refusals close with 4401/4403, never with 4500.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { test, type TestUser } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
-let owner: { id: string; apiKey: string };
-let requester: { id: string; apiKey: string };
+let owner: TestUser;
+let requester: TestUser;
 let agentId: string;
 
 const publicFields = [
@@ -24,10 +25,8 @@ const ownerOnly = ['hasWebhookSecret', 'manifestUrl', 'trustScore'];
 const itemFields = ['id', 'name', 'slug', 'description', 'protocols', 'categories', 'capabilities', 'tags', 'endpoint', 'deliveryMode', 'docsUrl', 'authType', 'version', 'status'];
 const detailFields = [...itemFields, 'longDescription', 'verified', 'healthStatus', 'inputSchema', 'twitterUrl', 'taskCount', 'avgRating', 'createdAt', 'updatedAt', 'stats'];
 
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.createUser();
-  requester = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
   const created = await server.api.post('/v1/agents', {
     key: owner.apiKey,
     body: { name: 'Public Face', endpoint: 'http://127.0.0.1:9/x', manifestUrl: 'https://example.com/manifest.json', capabilities: ['face'], priceCents: 0 },
@@ -35,7 +34,6 @@ beforeAll(async () => {
   agentId = created.body.data.id;
   await server.api.post(`/v1/agents/${agentId}/webhook-secret`, { key: owner.apiKey });
 });
-afterAll(() => server?.close());
 
 describe('PublicAgent', () => {
   it('carries exactly the public field set', async () => {

@@ -4,22 +4,22 @@
 // Tasks are written straight into the database (the point is what reputation makes of them); ratings go
 // through the API.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../src/generated/prisma/client.js';
 import { bayesianRating, wilsonLowerBound } from '../src/reputation/bounded.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test, type TestUser } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 let server: TestServer;
-let owner: { id: string; apiKey: string };
-let requester: { id: string; apiKey: string };
-let stranger: { id: string; apiKey: string };
+let owner: TestUser;
+let requester: TestUser;
+let stranger: TestUser;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  [owner, requester, stranger] = [await server.createUser(), await server.createUser(), await server.createUser()];
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
+  stranger = await server.createUser();
 });
-afterAll(() => server?.close());
 
 const agentRow = (id: string) => server.prisma.agent.findUniqueOrThrow({ where: { id } });
 

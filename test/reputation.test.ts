@@ -2,10 +2,11 @@
 // record and trust, health from delivery outcomes and its ageing, and verification from the CLI. Tasks are
 // written straight into the database here: the point is what reputation makes of them.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../src/generated/prisma/client.js';
 import { trustScore } from '../src/reputation/trust.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { runCli } from './support/processes.js';
 import { until } from './support/wait.js';
 
@@ -72,13 +73,12 @@ const recordOutcome = async (taskId: string) => {
 };
 const deliveryOutcome = (agentId: string, ok: boolean) => services().deps.sql.transaction().execute((tx) => services().reputation.deliveryOutcome(tx, agentId, ok));
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   owner = await server.createUser();
   alice = await server.createUser();
   bob = await server.createUser();
 });
-afterAll(() => server?.close());
 
 describe('a new agent', () => {
   it('starts unrated, of unknown health, with the neutral trust score and no average rating', async () => {

@@ -4,16 +4,16 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { describe, expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
 let key: string;
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   key = (await server.createUser()).apiKey;
 });
-afterAll(() => server?.close());
 
 // graphql-js's own phrases, which must never reach a REST or MCP client.
 const GRAPHQL_WORDING = /of required type|does not exist in|enum|cannot represent|Expected (non-nullable )?(value|type)|is not defined by type|data\/\w+ must/i;

@@ -2,8 +2,9 @@
 // delivery attempts through `task { deliveries }`, an agents:read key cannot read task input through
 // `agentDeliveries { task }`. Scope refusals name their scope on the account endpoints and over A2A
 // (both 1.0 and 0.3), never an internal error.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { agentKeepingTasksMatched } from './support/subscriptions.js';
 import { until } from './support/wait.js';
 import type { TestAgent } from './support/agent.js';
@@ -20,8 +21,8 @@ async function keyWith(scopes: string[]) {
 }
 const gql = async (key: string, query: string, variables: Record<string, unknown> = {}) => (await server.api.post('/graphql', { key, body: { query, variables } })).body;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   owner = await server.createUser();
   ({ agentHttp, agentId } = await agentKeepingTasksMatched(server, owner.apiKey));
   const task = await server.api.post('/v1/tasks', { key: owner.apiKey, body: { title: 'Reach', description: 'd', agentId, input: { secret: 'task input' }, expiresInMinutes: 30 } });
@@ -32,7 +33,6 @@ beforeAll(async () => {
   for (const scope of ['tasks:read', 'tasks:write', 'agents:read']) keys[scope] = await keyWith([scope]);
 });
 afterAll(async () => {
-  await server?.close();
   await agentHttp?.close();
 });
 

@@ -1,21 +1,12 @@
 // The PostgreSQL search returns the page's agents from its own query, reading the columns the Agent model
 // names (search/postgres/agent-columns.ts). Each one must exist, and the rows must be what Prisma reads.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test } from './support/fixtures.js';
 import { AGENT_FIELDS, columnOf } from '../src/search/postgres/agent-columns.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
-import { startTestServer, type TestServer } from './support/server.js';
 
 describe('the search\'s agent rows', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  it('name a column of agents for every field of the model', async () => {
+  test('name a column of agents for every field of the model', async ({ server }) => {
     const rows = await server.prisma.$queryRaw<Array<{ column_name: string }>>`
       SELECT column_name FROM information_schema.columns WHERE table_name = 'agents'`;
     const columns = new Set(rows.map((r) => r.column_name));
@@ -24,7 +15,7 @@ describe('the search\'s agent rows', () => {
     expect([...columns].filter((c) => !AGENT_FIELDS.map(columnOf).includes(c)).filter((c) => c !== 'search_vector')).toEqual([]);
   });
 
-  it('are the agents as Prisma reads them, enums and arrays included, the A2A card left out', async () => {
+  test('are the agents as Prisma reads them, enums and arrays included, the A2A card left out', async ({ server }) => {
     const owner = await server.createUser();
     await server.prisma.agent.create({
       data: {

@@ -16,6 +16,7 @@ import { apiClient } from './support/http.js';
 import { killAll, runCli, runMain, startServerProcess, type ServerProcess } from './support/processes.js';
 import { usingPostgres } from './support/database.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { until } from './support/wait.js';
 
 const errorBody = (code: string) => ({ error: { code, message: expect.any(String) } });
 
@@ -228,12 +229,12 @@ describe.skipIf(usingPostgres())('the server process', () => {
         '',
       ].join('\r\n'),
     );
-    await until(() => received.includes('100 Continue'));
+    await until('100 Continue', () => received.includes('100 Continue'));
     socket.write(body.slice(0, 10));
 
     first!.child.kill('SIGTERM');
     // New connections are refused from now on…
-    await until(async () => !(await connects(Number(port))));
+    await until('new connections refused', async () => !(await connects(Number(port))));
     // …while the request already in flight gets its full answer. (The socket is not half-closed: Node
     // treats a client's FIN as the client going away and aborts its request.)
     socket.write(body.slice(10));
@@ -261,15 +262,6 @@ describe.skipIf(usingPostgres())('the server process', () => {
     expect(await readdir(dataDir)).not.toContain('pglite.lock');
   }, 120_000);
 });
-
-// Waits for a condition that the test has caused; bounded by attempts so a broken server fails the test.
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not reached');
-}
 
 function connects(port: number): Promise<boolean> {
   return new Promise((resolve) => {

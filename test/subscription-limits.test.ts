@@ -1,7 +1,8 @@
 // Open subscriptions are capped per user and per client address, WebSocket and SSE counted together;
 // a slot is free again once its subscription ends.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import type { TestAgent } from './support/agent.js';
 import { agentKeepingTasksMatched, openSse, openSocket, TASK_UPDATED } from './support/subscriptions.js';
 import { until } from './support/wait.js';
@@ -13,13 +14,14 @@ let server: TestServer;
 let agentHttp: TestAgent;
 let agentId: string;
 
-beforeAll(async () => {
-  server = await startTestServer({ SUBSCRIPTIONS_PER_USER: String(PER_USER), SUBSCRIPTIONS_PER_ADDRESS: String(PER_ADDRESS) });
+const test = testWith({ serverEnv: { SUBSCRIPTIONS_PER_USER: String(PER_USER), SUBSCRIPTIONS_PER_ADDRESS: String(PER_ADDRESS) } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   const owner = await server.createUser();
   ({ agentHttp, agentId } = await agentKeepingTasksMatched(server, owner.apiKey));
 });
 afterAll(async () => {
-  await server?.close();
   await agentHttp?.close();
 });
 

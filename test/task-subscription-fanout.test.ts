@@ -46,13 +46,14 @@ it('reads the task once per selection for an event, not once per subscriber', as
   const streams = await Promise.all(Array.from({ length: 4 }, () => openSse(server.url, requester.apiKey, TASK_UPDATED, variables)));
   const allMine = Array.from({ length: 4 }, () => openSocket(server.url, requester.apiKey, ALL_MINE, {}));
   const sseEvents = () => streams.map((s) => (s.text.match(/event: next/g) ?? []).length);
-  const announce = () => server.app.services.deps.events.publish({ taskId: task.id, status: 'pending', requesterId: requester.id, agentOwnerId: null });
-  // taskEvents sends no current state: events are announced until each whole-user subscriber has one.
-  await until('every subscriber is listening', async () => {
-    await announce();
-    return sockets.every((s) => s.statuses.length >= 2) && sseEvents().every((n) => n >= 2) && allMine.every((s) => s.statuses.length >= 1);
-  });
-  await new Promise((r) => setTimeout(r, 100));
+  const bus = server.app.services.deps.events;
+  const announce = () => bus.publish({ taskId: task.id, status: 'pending', requesterId: requester.id, agentOwnerId: null });
+  // Each is registered with the bus before its task is read; taskUpdated's current state follows
+  // (taskEvents sends none). With nothing announced yet, nothing else is on its way to them.
+  await until(
+    'every subscriber is listening',
+    () => bus.count() === sockets.length + streams.length + allMine.length && sockets.every((s) => s.statuses.length === 1) && sseEvents().every((n) => n === 1),
+  );
   const seen = { sockets: sockets.map((s) => s.statuses.length), sse: sseEvents(), allMine: allMine.map((s) => s.statuses.length) };
 
   counting = true;

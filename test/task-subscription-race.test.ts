@@ -1,28 +1,13 @@
 // taskUpdated listens for changes before it reads the task's current state: a change that lands right
 // after the read (here: inside it, through a hook) still reaches the subscriber as an event.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
-import { startTestAgent, type TestAgent } from './support/agent.js';
+import { expect, testWith } from './support/fixtures.js';
 import type { TaskEvent } from '../src/events/bus.js';
 
-let server: TestServer;
-let agentHttp: TestAgent;
+const test = testWith({ agentProfile: { name: 'Watched' } });
 
-beforeAll(async () => {
-  server = await startTestServer();
-  agentHttp = await startTestAgent();
-  agentHttp.respondWith([500]);
-});
-afterAll(async () => {
-  await server?.close();
-  await agentHttp?.close();
-});
-
-it('does not lose a change that lands between reading the task and listening for changes', async () => {
-  const requester = await server.createUser();
-  const owner = await server.createUser();
-  const agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Watched', endpoint: agentHttp.url } })).body.data.id;
-  const task = (await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId } })).body.data;
+test('does not lose a change that lands between reading the task and listening for changes', async ({ server, requester, agent }) => {
+  agent.http.respondWith([500]);
+  const task = (await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 't', description: 'd', agentId: agent.id } })).body.data;
 
   // The read of the subscription is followed, before it returns, by a cancellation whose event has
   // already gone through the event bus.

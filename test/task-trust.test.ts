@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { callBack, waitForStatus, type ReceivedDelivery } from './support/agent.js';
 import { describe, expect, testWith } from './support/fixtures.js';
 import { makeJobsDue, untilNoJobDue } from './support/jobs.js';
+import { until } from './support/wait.js';
 
 // The service's clock: real time plus whatever the test has moved it on by.
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
@@ -30,7 +31,7 @@ describe('trust between requester and agent', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     // The agent may still receive other tasks' deliveries (answers to input requests): wait for this one's.
-    const delivery = await until(() => agent.http.received.find((d: ReceivedDelivery) => d.body.taskId === res.body.data.id && d.body.type === undefined));
+    const delivery = await until('the task delivered', () => agent.http.received.find((d: ReceivedDelivery) => d.body.taskId === res.body.data.id && d.body.type === undefined));
     await waitForStatus(() => getTask(server, requester, res.body.data.id), ['in_progress']);
     return { id: res.body.data.id, delivery };
   }
@@ -78,7 +79,7 @@ describe('trust between requester and agent', () => {
     expect(moved).toBeGreaterThanOrEqual(40 * 60_000);
     expect(moved).toBeLessThan(41 * 60_000);
 
-    const inputDelivery = await until(() =>
+    const inputDelivery = await until('the input delivered', () =>
       agent.http.received.find((d: ReceivedDelivery) => d.body.taskId === id && d.headers['x-service-event'] === 'task.input'),
     );
     expect(inputDelivery.signatureValid).toBe(true);
@@ -264,13 +265,3 @@ describe('trust between requester and agent', () => {
     ]);
   });
 });
-
-async function until<T>(find: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found) return found;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

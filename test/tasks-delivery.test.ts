@@ -1,8 +1,9 @@
 // Delivery to a real agent on loopback: retries, give-up, 410, the Standard Webhooks headers, cancel
 // while a retry is pending, an agent that answers before its 2xx, redelivery, and expiry.
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { makeJobsDue, runNextNow, untilNoJobDue } from './support/jobs.js';
 import { defaultRetrySchedule } from '../src/delivery/backoff.js';
@@ -15,14 +16,15 @@ let server: TestServer;
 let requester: { apiKey: string };
 let owner: { apiKey: string };
 
-beforeAll(async () => {
-  // Retries wait a minute, longer than any test runs: a retry happens when a test makes it due
-  // (runNextNow), never on its own while the test looks at what came before it.
-  server = await startTestServer({ DELIVERY_MAX_ATTEMPTS: '2' }, { time: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } } });
+// Retries wait a minute, longer than any test runs: a retry happens when a test makes it due
+// (runNextNow), never on its own while the test looks at what came before it.
+const test = testWith({ serverEnv: { DELIVERY_MAX_ATTEMPTS: '2' }, serverTime: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   requester = await server.createUser();
   owner = await server.createUser();
 });
-afterAll(() => server?.close());
 
 async function agentWith(statuses: number[], opts: { secret?: boolean; headers?: Record<string, string> } = {}) {
   const http = await startTestAgent();

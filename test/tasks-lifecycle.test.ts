@@ -1,6 +1,7 @@
 // Task creation, reading, listing and every move of the lifecycle over HTTP, with their errors.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 
 let server: TestServer;
@@ -10,8 +11,8 @@ let stranger: { id: string; apiKey: string };
 let agentHttp: TestAgent;
 let agentId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   [requester, owner, stranger] = [await server.createUser(), await server.createUser(), await server.createUser()];
   agentHttp = await startTestAgent();
   agentId = (
@@ -19,7 +20,6 @@ beforeAll(async () => {
   ).body.data.id;
 });
 afterAll(async () => {
-  await server?.close();
   await agentHttp?.close();
 });
 

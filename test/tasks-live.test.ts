@@ -3,7 +3,8 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { waitForStatus, type TestAgent } from './support/agent.js';
 import { agentKeepingTasksMatched } from './support/subscriptions.js';
 import { usingPostgres } from './support/database.js';
@@ -16,14 +17,13 @@ let owner: { id: string; apiKey: string };
 let agentHttp: TestAgent;
 let agentId: string;
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   requester = await server.createUser();
   owner = await server.createUser();
   ({ agentHttp, agentId } = await agentKeepingTasksMatched(server, owner.apiKey));
 });
 afterAll(async () => {
-  await server?.close();
   await agentHttp?.close();
 });
 

@@ -1,10 +1,11 @@
 // The owner's throttle: maxDeliveriesPerSecond makes deliveries over the rate wait in the queue (never
 // fail), and maxConcurrentTasks makes routing prefer agents with room. The service's clock is set a day
 // ahead and moved by the test, so a waiting delivery runs only when the test makes it due.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { makeJobsDue, untilNoJobDue } from './support/jobs.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 let now = Date.now() + 86_400_000;
@@ -16,13 +17,14 @@ let bob: { apiKey: string };
 let requester: { apiKey: string };
 const agents: TestAgent[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer({}, { time: { clock } });
+const test = testWith({ serverTime: { clock } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   [owner, bob, requester] = [await server.createUser(), await server.createUser(), await server.createUser()];
 });
 afterAll(async () => {
   for (const a of agents) await a.close();
-  await server?.close();
 });
 
 async function newAgent(body: Record<string, unknown>) {

@@ -3,11 +3,12 @@
 // library) and X-Service-Signature for the new one; afterwards only the new one. Time is the service's
 // clock, moved by the test.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DeliveryRejected, verifyDelivery } from '../examples/agent/kit.js';
 import { verifyServiceSignature } from '../src/delivery/signing.js';
 import { startTestAgent, type ReceivedDelivery, type TestAgent } from './support/agent.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
@@ -19,15 +20,16 @@ let requester: { apiKey: string };
 let http: TestAgent;
 let agentId: string;
 
-beforeAll(async () => {
-  server = await startTestServer({}, { time: { clock } });
+const test = testWith({ serverTime: { clock } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   [owner, bob, requester] = [await server.createUser(), await server.createUser(), await server.createUser()];
   http = await startTestAgent();
   agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Rotating', endpoint: http.url } })).body.data.id;
 });
 afterAll(async () => {
   await http?.close();
-  await server?.close();
 });
 
 const rotate = (body?: Record<string, unknown>, key = owner.apiKey) => server.api.post(`/v1/agents/${agentId}/webhook-secret`, { key, body });

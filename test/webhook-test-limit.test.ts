@@ -2,30 +2,17 @@
 // minute (WEBHOOK_TEST_PER_MINUTE) keeps them from being an amplifier; each reply's capture is bounded.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PING_BODY_START_BYTES } from '../src/services/webhook-tools.js';
-import { startTestAgent, type TestAgent } from './support/agent.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { expect, testWith } from './support/fixtures.js';
 
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
-let server: TestServer;
-let endpoint: TestAgent;
+// The fixture agent has its webhook secret: it is the one pinged.
+const test = testWith({ serverEnv: { WEBHOOK_TEST_PER_MINUTE: '5' }, serverTime: { clock }, agentProfile: { name: 'Pinged' } });
 
-beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_TEST_PER_MINUTE: '5' }, { time: { clock } });
-  endpoint = await startTestAgent();
-});
-afterAll(async () => {
-  await endpoint?.close();
-  await server?.close();
-});
-
-it('answers 429 with Retry-After past the budget of an agent, which others do not share, and again after a minute', async () => {
-  const owner = await server.createUser();
-  const agent = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Pinged', endpoint: endpoint.url } })).body.data.id as string;
+test('answers 429 with Retry-After past the budget of an agent, which others do not share, and again after a minute', async ({ server, owner, agent: pinged }) => {
+  const { id: agent, http: endpoint } = pinged;
   const other = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Other', endpoint: endpoint.url } })).body.data.id as string;
-  await server.api.post(`/v1/agents/${agent}/webhook-secret`, { key: owner.apiKey });
   const received = () => endpoint.received.length;
   const before = received();
 
@@ -48,7 +35,7 @@ it('answers 429 with Retry-After past the budget of an agent, which others do no
   expect((await server.api.post(`/v1/agents/${agent}/webhook/test`, { key: owner.apiKey })).status).toBe(200);
 });
 
-it('keeps only the start of a long reply', async () => {
+test('keeps only the start of a long reply', async ({ server }) => {
   const talkative = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end('y'.repeat(1_000_000));

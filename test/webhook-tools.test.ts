@@ -3,10 +3,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { deliveryHandler } from '../examples/agent/kit.js';
 import { startTestAgent, type TestAgent } from './support/agent.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 
 let server: TestServer;
 let owner: { apiKey: string };
@@ -24,8 +25,8 @@ const listen = async (s: http.Server) => {
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}/tasks`;
 };
 
-beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   owner = await server.createUser();
   bob = await server.createUser();
   strict = http.createServer(deliveryHandler({ secret: () => strictSecret, work: async () => ({}) }));
@@ -38,7 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((r) => strict?.close(r));
   await lax?.close();
-  await server?.close();
 });
 
 describe('POST /v1/agents/:id/webhook/test', () => {

@@ -5,9 +5,10 @@
 // v1a) still accepts the header carrying both, and the v1a part is checked with node:crypto as the
 // specification describes (through the agent kit, which does the same).
 import { createPublicKey, verify } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { startTestAgent, type ReceivedDelivery, type TestAgent } from './support/agent.js';
 import { DeliveryRejected, verifyDelivery } from '../examples/agent/kit.js';
 
@@ -17,14 +18,15 @@ let owner: { apiKey: string };
 let requester: { apiKey: string };
 const agents: TestAgent[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer({}, { time: { clock } });
+const test = testWith({ serverTime: { clock } });
+
+test.beforeAll(async ({ server: s }) => {
+  server = s;
   owner = await server.createUser();
   requester = await server.createUser();
 });
 afterAll(async () => {
   for (const a of agents) await a.close();
-  await server?.close();
 });
 
 async function agentWithEndpoint(secret: boolean) {

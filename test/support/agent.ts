@@ -61,7 +61,6 @@ export async function startTestAgent(): Promise<TestAgent> {
   let handler: ((d: ReceivedDelivery) => Promise<void> | void) | null = null;
   let callbackFirst = false;
   let gate: Promise<void> | null = null;
-  const waiters: Array<() => void> = [];
   const agent: TestAgent = {
     url: '',
     received,
@@ -84,17 +83,7 @@ export async function startTestAgent(): Promise<TestAgent> {
         release();
       };
     },
-    async waitFor(count, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${received.length}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 100);
-        });
-      }
-      return received;
-    },
+    waitFor: (count, timeoutMs = 20_000) => until(`${count} deliveries`, () => received.length >= count && received, timeoutMs),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = http.createServer((req, res) => {
@@ -111,14 +100,12 @@ export async function startTestAgent(): Promise<TestAgent> {
       };
       received.push(d);
       const status = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
-      waiters.splice(0).forEach((w) => w());
       if (gate) await gate;
       if (res.destroyed) return;
       if (callbackFirst && handler) await handler(d);
       res.writeHead(status, { 'content-type': 'application/json', ...extra });
       res.end('{}');
       if (!callbackFirst && handler && status >= 200 && status < 300) setTimeout(() => void handler?.(d), 10);
-      waiters.splice(0).forEach((w) => w());
     });
   });
   server.keepAliveTimeout = 1;

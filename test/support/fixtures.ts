@@ -1,12 +1,14 @@
 // The world a test needs, built on demand through vitest fixtures: a running service on its own copy of
 // the migrated database, users with API keys, a real agent on loopback registered by its owner, a task.
 // A test names what it uses (`async ({ server, agent }) => …`); only that much is built. The service and
-// what depends on it live for the whole file; a task is new for each test.
+// what depends on it live for the whole file; a task is new for each test. A file whose helpers all use
+// the same world reads it once, in `test.beforeAll(async ({ server, owner }) => …)` (file fixtures only).
 //
-// A file sets the service's environment, its clock and retry schedule, or the agent's registration with
-// `const test = testWith({ serverEnv, serverTime, agentProfile })`. Not with `test.override` at the top of a
-// file: that replaces the shared definitions, and the suite runs files one after another in the same worker
-// (isolate: false), so the next file would inherit them.
+// A file sets the service's environment, its clock and retry schedule, where its log lines go, or the
+// agent's registration with `const test = testWith({ serverEnv, serverTime, serverLog, agentProfile })`.
+// Not with `test.override` at the top of a file: that replaces the shared definitions, and the suite runs
+// files one after another in the same worker (isolate: false), so the next file would inherit them.
+import type { DestinationStream } from 'pino';
 import { test as base } from 'vitest';
 import type { TimeDeps } from '../../src/deps.js';
 import { startTestAgent, type TestAgent } from './agent.js';
@@ -33,8 +35,10 @@ export interface CreatedTask {
 export const test = base
   .extend('serverEnv', { scope: 'file' }, {} as Record<string, string>)
   .extend('serverTime', { scope: 'file' }, {} as Partial<TimeDeps>)
-  .extend('server', { scope: 'file' }, async ({ serverEnv, serverTime }, { onCleanup }) => {
-    const server = await startTestServer(serverEnv, { time: serverTime });
+  // The service's log lines, for a file that reads them; otherwise TEST_LOG_LEVEL decides.
+  .extend('serverLog', { scope: 'file' }, undefined as DestinationStream | undefined)
+  .extend('server', { scope: 'file' }, async ({ serverEnv, serverTime, serverLog }, { onCleanup }) => {
+    const server = await startTestServer(serverEnv, { time: serverTime, logStream: serverLog });
     onCleanup(() => server.close());
     return server;
   })
@@ -69,6 +73,7 @@ export const test = base
 export interface FileSettings {
   serverEnv?: Record<string, string>;
   serverTime?: Partial<TimeDeps>;
+  serverLog?: DestinationStream;
   agentProfile?: Record<string, unknown>;
 }
 

@@ -71,14 +71,3 @@ export async function startPaymentWorld(provider: 'stripe' | 'simulated', env: R
     },
   };
 }
-
-// Polls until `check` returns a value other than undefined/false (jobs and deliveries run in the background).
-export async function eventually<T>(check: () => Promise<T | undefined | false | null>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false && value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

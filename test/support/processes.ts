@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { until } from './wait.js';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const node = process.execPath;
@@ -93,22 +94,18 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       return finished;
     },
   };
-  // Bounded by attempts, not by a clock the assertions depend on: a cold start compiles and migrates.
-  for (let attempt = 0; attempt < 600; attempt++) {
-    if (exited) {
-      const { code, stderr } = exited as Finished;
-      throw new Error(`the server exited with code ${code} before it was ready:\n${stderr}`);
-    }
-    try {
-      const res = await fetch(`${url}/readyz`);
-      if (res.status === 200) return server;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // Generous: a cold start compiles and migrates.
+  const ready = async () => {
+    if (exited) throw new Error(`the server exited with code ${exited.code} before it was ready:\n${exited.stderr}`);
+    return fetch(`${url}/readyz`).then((res) => res.status === 200, () => false);
+  };
+  try {
+    await until('the server ready', ready, 120_000);
+  } catch (error) {
+    killGroup(child);
+    throw error;
   }
-  killGroup(child);
-  throw new Error('the server did not become ready');
+  return server;
 }
 
 function killGroup(child: ChildProcess): void {
