@@ -50,6 +50,8 @@ const WEB_DIR = path.join(projectRoot, 'dist/web');
 export interface App {
   server: http.Server;
   services: Services;
+  // Every HTTP route the router serves (each is an operation of the OpenAPI document).
+  routes: readonly HttpRoute[];
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   // From now on /readyz answers 503; everything else is served as before (see SHUTDOWN_DRAIN_MS).
   drain(): void;
@@ -152,6 +154,7 @@ export async function createApp(opts: {
   return {
     server,
     services,
+    routes: httpRoutes,
     async listen(port = config.port, host = config.host) {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
