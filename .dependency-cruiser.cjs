@@ -6,21 +6,16 @@
 const LAYERS = [
   // The process: start-up, the HTTP app, the CLI's start, and the composition root that wires the services.
   { name: 'entry', path: ['^src/(main|app|cli|composition)\\.ts$', '^src/cli/run\\.ts$'] },
-  // The ways in: REST, GraphQL, A2A, MCP, plain HTTP routes, the CLI's commands, the job worker (and the
-  // sign-in routes, which still sit in accounts/ beside their services). Each
-  // takes the services (services/index.ts) and calls them.
+  // The ways in: REST, GraphQL, A2A, MCP, the HTTP routes (http/, sign-in's in http/routes/), the CLI's
+  // commands, the job worker. Each takes the services (services/index.ts) and calls them.
   {
     name: 'transports',
-    path: [
-      '^src/(rest|graphql|a2a|mcp|http|schema|worker)/',
-      '^src/cli/(?!run\\.ts$)',
-      '^src/accounts/routes\\.ts$',
-    ],
+    path: ['^src/(rest|graphql|a2a|mcp|http|schema|worker)/', '^src/cli/(?!run\\.ts$)'],
   },
   // The rules: services as small functions over a context, reputation's figures, sign-in's services
-  // (accounts/, but its routes), and turning a credential into a viewer (auth/authenticate.ts, which asks
-  // the account, session and OAuth services).
-  { name: 'services', path: ['^src/(services|reputation)/', '^src/accounts/(?!routes\\.ts$)', '^src/auth/authenticate\\.ts$'] },
+  // (accounts/), and turning a credential into a viewer (auth/authenticate.ts, which asks the account,
+  // session and OAuth services).
+  { name: 'services', path: ['^src/(services|reputation)/', '^src/accounts/', '^src/auth/authenticate\\.ts$'] },
   // The ports and machinery the rules use: outgoing HTTP, payment providers, search engines, file
   // storage, live events, metrics, job specs, and the dependencies' bundle.
   {

@@ -39,18 +39,26 @@ const TOKENS = {
   required: ['access_token', 'token_type', 'expires_in'],
 };
 
-const discovery = (operationId: string, summary: string, required: string[]): OpenApiOperation => ({
+const discovery = (operationId: string, summary: string, properties: Record<string, unknown>): OpenApiOperation => ({
   operationId,
   summary,
   tags: ['oauth'],
   security: [],
-  responses: { '200': json(summary, { type: 'object', required }) },
+  responses: { '200': json(summary, { type: 'object', properties, required: Object.keys(properties) }) },
 });
+const url = { type: 'string', format: 'uri' };
 
 export const oauthOperations = {
-  authorizationServer: discovery('OAuthAuthorizationServerMetadata', 'Authorization server metadata (RFC 8414)', ['issuer', 'authorization_endpoint', 'token_endpoint']),
+  authorizationServer: discovery('OAuthAuthorizationServerMetadata', 'Authorization server metadata (RFC 8414)', {
+    issuer: url,
+    authorization_endpoint: url,
+    token_endpoint: url,
+  }),
   protectedResource: (path: string) =>
-    discovery(`OAuthProtectedResourceMetadata${path.replace(/\W/g, '').toUpperCase()}`, `Protected resource metadata (RFC 9728) of ${path || 'the API'}`, ['resource', 'authorization_servers']),
+    discovery(`OAuthProtectedResourceMetadata${path.replace(/\W/g, '').toUpperCase()}`, `Protected resource metadata (RFC 9728) of ${path || 'the API'}`, {
+      resource: url,
+      authorization_servers: { type: 'array', items: url },
+    }),
   register: {
     operationId: 'OAuthRegister',
     summary: 'Register an app (RFC 7591 dynamic client registration)',
