@@ -80,7 +80,7 @@ export function createRouter(parts: RouterParts): RequestHandler {
       await route.handle({ req, res, url, params: decodeParams(params), authentication, charge });
     } catch (error) {
       // The client may still be sending a body that will not be read: once answered, the connection ends.
-      const unread = !req.complete;
+      const unread = !req.complete && hasBody(req);
       if (unread) res.once('finish', () => req.socket.destroy());
       if (!(error instanceof AppError)) throw error;
       if (res.headersSent) return void res.destroy();
@@ -155,6 +155,8 @@ export function createRouter(parts: RouterParts): RequestHandler {
     sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
   };
 }
+
+const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 // The path's parameters, percent-decoded: a malformed one is the client's input error, named.
 function decodeParams(raw: Record<string, string>): Record<string, string> {
