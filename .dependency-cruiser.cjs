@@ -6,14 +6,11 @@
 const LAYERS = [
   // The process: start-up, the HTTP app, the CLI's start, and the composition root that wires the services.
   { name: 'entry', path: ['^src/(main|app|cli|composition)\\.ts$', '^src/cli/run\\.ts$'] },
-  // The ways in: REST, GraphQL, A2A, MCP, plain HTTP routes (the sign-in routes in accounts/ among
-  // them), the CLI's commands, the job worker. Each takes the services (services/index.ts) and calls them.
+  // The ways in: REST, GraphQL, A2A, MCP, the HTTP routes (http/, sign-in's in http/routes/), the CLI's
+  // commands, the job worker. Each takes the services (services/index.ts) and calls them.
   {
     name: 'transports',
-    path: [
-      '^src/(rest|graphql|a2a|mcp|http|schema|worker|accounts)/',
-      '^src/cli/(?!run\\.ts$)',
-    ],
+    path: ['^src/(rest|graphql|a2a|mcp|http|schema|worker)/', '^src/cli/(?!run\\.ts$)'],
   },
   // The rules: services as small functions over a context (accounts, sign-in and turning a credential
   // into a viewer among them), reputation's figures.

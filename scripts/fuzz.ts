@@ -216,6 +216,8 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       if (!budgetLeft()) break;
       const verb = method.toUpperCase();
       const target = `${verb} ${template}`;
+      // OAuth's endpoints answer in RFC 6749's shape, which names no field.
+      const format = { oauth: template.startsWith('/oauth/') };
       const pathParams = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       const concrete = pathParams.reduce((p, name) => p.replace(`{${name}}`, encodeURIComponent(fill(template, name))), template);
       // Hostile path parameters, one parameter at a time.
@@ -224,7 +226,7 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
           if (!budgetLeft()) break;
           const path = pathParams.reduce((p, n) => p.replace(`{${n}}`, n === name ? value : encodeURIComponent(fill(template, n))), template);
           const res = await send(verb, path, verb === 'GET' || verb === 'DELETE' ? {} : { body: '{}' });
-          judge(target, `path ${name}=${value.slice(0, 40)}`, res.status, res.text);
+          judge(target, `path ${name}=${value.slice(0, 40)}`, res.status, res.text, format);
         }
       }
       // Hostile query parameters, one at a time, and each given twice.
@@ -232,10 +234,10 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
         for (const value of some(hostileQueryValues)) {
           if (!budgetLeft()) break;
           const res = await send(verb, `${concrete}?${param.name}=${encodeURIComponent(value).replace(/%25/g, '%')}`);
-          judge(target, `query ${param.name}=${value.slice(0, 40)}`, res.status, res.text);
+          judge(target, `query ${param.name}=${value.slice(0, 40)}`, res.status, res.text, format);
         }
         const twice = await send(verb, `${concrete}?${param.name}=1&${param.name}=2`);
-        judge(target, `query ${param.name} twice`, twice.status, twice.text);
+        judge(target, `query ${param.name} twice`, twice.status, twice.text, format);
       }
       const bodySchema = resolve(op.requestBody?.content?.['application/json']?.schema);
       if (!op.requestBody) continue;
@@ -243,15 +245,15 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       for (const [name, raw] of some(Object.entries(hostileRawBodies))) {
         if (!budgetLeft()) break;
         const res = await send(verb, concrete, { body: raw });
-        judge(target, `body: ${name}`, res.status, res.text);
+        judge(target, `body: ${name}`, res.status, res.text, format);
       }
       const plain = await send(verb, concrete, { body: 'title=x', headers: { 'content-type': 'text/plain' } });
-      judge(target, 'body: text/plain', plain.status, plain.text);
+      judge(target, 'body: text/plain', plain.status, plain.text, format);
       for (const field of Object.keys(bodySchema?.properties ?? {})) {
         for (const [name, value] of some(Object.entries(hostileValues))) {
           if (!budgetLeft()) break;
           const res = await send(verb, concrete, { body: JSON.stringify({ [field]: value }) });
-          judge(target, `body ${field}: ${name}`, res.status, res.text);
+          judge(target, `body ${field}: ${name}`, res.status, res.text, format);
         }
       }
     }

@@ -15,15 +15,14 @@ import { createServices } from './composition.js';
 import type { Services } from './services/index.js';
 import { createGraphQLServer } from './graphql/yoga.js';
 import { startWebSocketServer } from './graphql/ws-server.js';
-import { createRestHandler, createRouteExecutor } from './rest/runner.js';
+import { createRouteExecutor, restRoutes } from './rest/runner.js';
 import { createMcpRoute } from './mcp/handler.js';
-import { accountRoutes } from './accounts/routes.js';
+import { authRoutes } from './http/routes/auth.js';
 import { createA2ARoute } from './a2a/route.js';
 import { taskFollower } from './a2a/updates.js';
 import { streamOwner } from './graphql/stream-owner.js';
 import { a2aPushRoute } from './a2a/agent-push-route.js';
 import { fileRoutes } from './rest/file-routes.js';
-import { fileOperations } from './rest/openapi/file-operations.js';
 import { operationRunner } from './graphql/operation.js';
 import { routes } from './rest/routes/index.js';
 import { rawRoutes } from './rest/raw-routes.js';
@@ -32,6 +31,7 @@ import { schema } from './schema/index.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { createAdmission, rateLimitStore } from './http/admission.js';
 import { createRouter } from './http/router.js';
+import type { HttpRoute } from './http/route.js';
 import { createHttpServer } from './http/server.js';
 import { createStaticHandler } from './http/static.js';
 import { createCors } from './http/cors.js';
@@ -50,6 +50,8 @@ const WEB_DIR = path.join(projectRoot, 'dist/web');
 export interface App {
   server: http.Server;
   services: Services;
+  // Every HTTP route the router serves (each is an operation of the OpenAPI document).
+  routes: readonly HttpRoute[];
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   // From now on /readyz answers 503; everything else is served as before (see SHUTDOWN_DRAIN_MS).
   drain(): void;
@@ -92,8 +94,6 @@ export async function createApp(opts: {
     ? createJwtVerifier({ jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer!, audience: config.auth.audience })
     : null;
   const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
-  const raw = rawRoutes(services);
-  raw.push(...openApiRoutes({ schema, routes, rawRoutes: [...raw, ...fileOperations], baseUrl: () => deps.urls.base }));
   const limits = await createRateLimits({ ...config.rateLimit, store: rateLimitStore(config, database) }, logger);
   const admission = createAdmission({ limits, authenticateHeader, trustedProxyHops: config.rateLimit.trustedProxyHops, baseUrl: () => deps.urls.base });
 
@@ -106,13 +106,19 @@ export async function createApp(opts: {
   let draining = false;
   const runOperation = operationRunner(yoga as never);
   const execute = createRouteExecutor({ runOperation, routes });
+  // Every HTTP route, in the order they are tried: a route that claims some requests of a method and
+  // path (a push at the task callback) before the one answering the rest.
+  const httpRoutes: HttpRoute[] = [
+    ...authRoutes({ services, admission, authenticateHeader, baseUrl: () => deps.urls.base }),
+    a2aPushRoute(() => services.deliveries.a2a),
+    ...fileRoutes(services.files),
+    ...rawRoutes(services),
+    ...restRoutes({ runOperation, contextFor, routes, baseUrl: () => deps.urls.base }),
+  ];
+  httpRoutes.push(...openApiRoutes({ schema, routes: () => httpRoutes, baseUrl: () => deps.urls.base }));
   const route = createRouter({
-    raw,
-    handleRest: createRestHandler({ runOperation, contextFor, routes, baseUrl: () => deps.urls.base }),
+    routes: httpRoutes,
     protocols: [
-      accountRoutes({ services, admission, authenticateHeader, baseUrl: () => deps.urls.base }),
-      a2aPushRoute(() => services.deliveries.a2a),
-      ...fileRoutes(services.files),
       createMcpRoute({ routes, execute, contextFor, logger, origins: () => [deps.urls.base, ...config.corsOrigins], baseUrl: () => deps.urls.base }),
       createA2ARoute({
         execute,
@@ -148,6 +154,7 @@ export async function createApp(opts: {
   return {
     server,
     services,
+    routes: httpRoutes,
     async listen(port = config.port, host = config.host) {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

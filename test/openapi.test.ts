@@ -2,24 +2,29 @@
 // running service gives across the main flows (agents, tasks, callbacks, discovery, billing, errors)
 // conforms to it (Ajv against the response schemas).
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { createHash } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../src/rest/routes/index.js';
-import { testWith } from './support/fixtures.js';
+import { test as fixtures } from './support/fixtures.js';
+import { startMailbox, type Mailbox } from './support/mailbox.js';
 import type { TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { startSdkAgent } from './support/a2a-agent.js';
 import type { ApiResponse, CallOptions } from './support/http.js';
 import { until } from './support/wait.js';
+import { softAuthenticator } from './support/soft-authenticator.js';
 
 type Operation = { responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }> };
 type OpenApi = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } };
 
 let server: TestServer;
 let agentHttp: TestAgent;
+// Sign-in links, caught by the file's mailbox.
+let mailbox: Mailbox;
 let doc: OpenApi;
 // `mediaType`: the answer's, for answers that are not JSON (a file's bytes, kept as a latin1 string).
 const seen: Array<{ method: string; template: string; status: number; body: unknown; mediaType?: string }> = [];
@@ -56,11 +61,23 @@ async function callRaw(method: string, path: string, init: RequestInit = {}): Pr
   return { status: res.status, headers: res.headers, body, bytes };
 }
 
-// A small FILE_MAX_BYTES, to meet the file routes' 413.
-const test = testWith({ serverEnv: { FILE_MAX_BYTES: '65536', DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'openapi-')) } });
+// A small FILE_MAX_BYTES, to meet the file routes' 413; sign-in links go to a mailbox of this file's, which
+// outlives the service.
+const test = fixtures
+  // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern: nothing
+  .extend('mailbox', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const started = await startMailbox();
+    onCleanup(() => started.close());
+    return started;
+  })
+  .extend('serverEnv', { scope: 'file' }, async ({ mailbox }) => ({
+    FILE_MAX_BYTES: '65536',
+    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'openapi-')),
+    SMTP_URL: mailbox.url,
+  }));
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
+test.beforeAll(async ({ server: s, mailbox: m }) => {
+  [server, mailbox] = [s, m];
   agentHttp = await startTestAgent();
   const res = await server.api.get('/v1/openapi.json');
   expect(res.status).toBe(200);
@@ -91,6 +108,18 @@ describe('the document', () => {
     expect(schemas.CreateTaskInput!.properties.title).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
     expect(schemas.AgentCreateInput!.properties.priceCents).toMatchObject({ minimum: 0, maximum: 100_000_000 });
     expect(doc.paths['/v1/discover']!.get!).toMatchObject({ parameters: expect.arrayContaining([expect.objectContaining({ name: 'per_page', in: 'query' })]) });
+  });
+});
+
+describe('every route of the router', () => {
+  it('is an operation of the document', () => {
+    const routes = server.app.routes;
+    expect(routes.length).toBeGreaterThan(60);
+    const missing = routes.filter((r) => !doc.paths[r.path.replace(/:(\w+)/g, '{$1}')]?.[r.method.toLowerCase()]).map((r) => `${r.method} ${r.path}`);
+    expect(missing).toEqual([]);
+    for (const path of ['/v1/auth/sign-up', '/oauth/token', '/.well-known/jwks.json', '/.well-known/oauth-authorization-server', '/v1/files', '/v1/webhooks/stripe']) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
   });
 });
 
@@ -196,11 +225,28 @@ describe('real answers conform to the document', () => {
     await call('GET', '/v1/api-keys', r);
     await call('DELETE', `/v1/api-keys/${newKey.id}`, r);
     const redirect = 'http://127.0.0.1:9/cb';
-    const app = (await (await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Contract App', redirect_uris: [redirect] }) })).json()) as { client_id: string };
-    const consent = { responseType: 'code', clientId: app.client_id, redirectUri: redirect, codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', codeChallengeMethod: 'S256' };
-    await server.api.post('/graphql', { ...r, body: { query: 'mutation ($q: OAuthAuthorizationRequest!) { decideOAuthAuthorization(request: $q, allow: true) }', variables: { q: consent } } });
+    const verifier = 'a-verifier-of-the-contract-app-at-least-43-characters';
+    const app = (await callRaw('POST', '/oauth/register', { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Contract App', redirect_uris: [redirect] }) })).body as { client_id: string };
+    const consent = { responseType: 'code', clientId: app.client_id, redirectUri: redirect, codeChallenge: createHash('sha256').update(verifier).digest('base64url'), codeChallengeMethod: 'S256' };
+    const decided = await server.api.post('/graphql', { ...r, body: { query: 'mutation ($q: OAuthAuthorizationRequest!) { decideOAuthAuthorization(request: $q, allow: true) }', variables: { q: consent } } });
+    const code = new URL(decided.body.data.decideOAuthAuthorization).searchParams.get('code')!;
+    const formPost = (path: string, fields: Record<string, string>) =>
+      callRaw('POST', path, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    const tokenForm = { grant_type: 'authorization_code', client_id: app.client_id, code, redirect_uri: redirect, code_verifier: verifier };
+    const tokens = await formPost('/oauth/token', tokenForm);
+    expect(tokens.status).toBe(200);
+    // OAuth's errors in RFC 6749's shape, with their statuses: an unknown app, a code that is not one.
+    const unknownApp = await formPost('/oauth/revoke', { token: 'not-a-token', client_id: 'no-such-app' });
+    expect([unknownApp.status, unknownApp.body.error]).toEqual([401, 'invalid_client']);
+    const notACode = await formPost('/oauth/token', { ...tokenForm, code: 'not-a-code' });
+    expect([notACode.status, notACode.body.error]).toEqual([400, 'invalid_grant']);
+    for (const document of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource/a2a', '/.well-known/jwks.json']) {
+      expect((await call('GET', document)).status).toBe(200);
+    }
+    expect((await callRaw('GET', '/docs/api')).status).toBe(200);
     await call('GET', '/v1/account/apps', r);
     await call('DELETE', `/v1/account/apps/${app.client_id}`, r);
+    expect((await formPost('/oauth/revoke', { token: tokens.body.access_token, client_id: app.client_id })).status).toBe(200);
 
     // Billing, on the simulated processor: a paid agent and a task held on a card until confirmed.
     const paid = (await call('POST', '/v1/agents', { ...o, body: { name: 'Paid', endpoint: agentHttp.url, priceCents: 300 } })).body.data;
@@ -244,6 +290,38 @@ describe('real answers conform to the document', () => {
     expect((await callRaw('POST', '/v1/files', { headers: { ...bearer(requester.apiKey), 'content-type': 'multipart/form-data' }, body: 'x' })).status).toBe(400);
     expect((await callRaw('POST', '/v1/files?filename=big.bin', { headers: bearer(requester.apiKey), body: new Uint8Array(70_000) })).status).toBe(413);
 
+    // Signing in, as the dashboard's pages do: a passkey sign-up, a passkey sign-in, a link by email and
+    // a pasted key; then the account's passkeys and sessions, and signing out.
+    const browser = { 'sec-fetch-site': 'same-origin' };
+    const origin = new URL(server.app.services.deps.urls.base).origin;
+    const authenticator = softAuthenticator(origin);
+    const cookieOf = (res: ApiResponse) => res.headers.get('set-cookie')!.split(';')[0]!;
+    await call('GET', '/v1/auth/options');
+    const signUpOptions = await call('POST', '/v1/auth/sign-up/options', { headers: browser, body: { name: 'Contract Person', email: 'contract-person@example.com' } });
+    expect((await call('POST', '/v1/auth/sign-up', { headers: browser, body: { credential: authenticator.register(signUpOptions.body.data) } })).status).toBe(201);
+    const signInOptions = await call('POST', '/v1/auth/passkey/options', { headers: browser });
+    const signedIn = await call('POST', '/v1/auth/passkey', { headers: browser, body: { credential: authenticator.signIn(signInOptions.body.data) } });
+    expect(signedIn.status).toBe(200);
+    const session = { ...browser, cookie: cookieOf(signedIn) };
+    await call('POST', '/v1/auth/email-link', { headers: browser, body: { email: 'contract-person@example.com' } });
+    const mail = await mailbox.mailTo('contract-person@example.com');
+    const linkToken = /#token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    await call('POST', '/v1/auth/email-link/describe', { headers: browser, body: { token: linkToken } });
+    expect((await call('POST', '/v1/auth/email-link/sign-in', { headers: browser, body: { token: linkToken } })).status).toBe(200);
+    const keySession = async () => ({ ...browser, cookie: cookieOf(await call('POST', '/v1/auth/api-key-session', { headers: browser, body: { apiKey: requester.apiKey } })) });
+    const [first, second] = [await keySession(), await keySession()];
+    await call('GET', '/v1/account/passkeys', { headers: session });
+    const addOptions = await call('POST', '/v1/account/passkeys/options', { headers: session });
+    const added = await call('POST', '/v1/account/passkeys', { headers: session, body: { credential: authenticator.register(addOptions.body.data), name: 'Second' } });
+    expect(added.status).toBe(201);
+    expect((await call('DELETE', `/v1/account/passkeys/${added.body.data.id}`, { headers: session })).status).toBe(204);
+    const sessions = (await call('GET', '/v1/account/sessions', { headers: second })).body.data;
+    const firstId = sessions.find((s: { current: boolean }) => !s.current).id;
+    expect((await call('DELETE', `/v1/account/sessions/${firstId}`, { headers: second })).status).toBe(204);
+    expect((await call('POST', '/v1/auth/sign-out', { headers: session })).status).toBe(204);
+    expect((await call('DELETE', '/v1/account/sessions', { headers: second })).status).toBe(200);
+    expect((await call('GET', '/v1/account/sessions', { headers: first })).status).toBe(401);
+
     // Errors
     await call('POST', '/v1/agents', { ...o, body: { name: 'x' } }); // 400
     await call('GET', '/v1/agents'); // 401
@@ -268,6 +346,11 @@ describe('real answers conform to the document', () => {
       const responses = doc.paths[answer.template]![answer.method]!.responses;
       const key = responses[String(answer.status)] ? String(answer.status) : 'default';
       const response = responses[key]!;
+      // An answer documented without a body (204) has none.
+      if (!response.$ref && !response.content) {
+        if (answer.body !== null) failures.push(`${answer.method.toUpperCase()} ${answer.template} ${answer.status}: a body where none is documented`);
+        continue;
+      }
       // A JSON answer against the JSON schema; bytes against the media type documented for them.
       const bytesType = answer.mediaType?.split(';')[0];
       const contentKey = bytesType ? (Object.keys(response.content ?? {}).find((k) => k === bytesType || k === '*/*') ?? 'none') : 'application/json';
@@ -287,7 +370,7 @@ describe('real answers conform to the document', () => {
     const succeeded = new Set(seen.filter((a) => a.status < 300).map((a) => `${a.method} ${a.template}`));
     const documented = Object.entries(doc.paths).flatMap(([t, ops]) => Object.keys(ops).map((m) => `${m} ${t}`));
     expect(documented.filter((op) => !succeeded.has(op) && !op.includes('/webhooks/stripe') && !op.includes('openapi.json'))).toEqual([]);
-    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 202, 206, 400, 401, 403, 404, 409, 413, 415, 416, 422]));
+    expect(new Set(seen.map((a) => a.status))).toEqual(new Set([200, 201, 202, 204, 206, 400, 401, 403, 404, 409, 413, 415, 416, 422]));
     // Every answer's status is documented for its operation (not only met by `default`).
     expect(seen.filter((a) => a.template.includes('/files') && !doc.paths[a.template]![a.method]!.responses[String(a.status)]).map((a) => `${a.method} ${a.template} ${a.status}`)).toEqual([]);
   }, 120_000);

@@ -5,12 +5,10 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError, invalid, unauthenticated } from '../errors.js';
 import { readBody } from '../http/body.js';
-import type { ProtocolRoute } from '../http/protocol-route.js';
-import { sendAppError, sendJson } from '../http/respond.js';
+import type { HttpRoute } from '../http/route.js';
+import { sendJson } from '../http/respond.js';
 import type { A2ADeliveries } from '../services/a2a-deliveries/index.js';
 import { fromPush } from '../delivery/a2a/remote.js';
-
-const CALLBACK = /^\/v1\/tasks\/([^/]+)\/callback\/?$/;
 
 function tokenOf(req: IncomingMessage): string | null {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
@@ -35,36 +33,32 @@ function readPush(body: object): ReturnType<typeof fromPush> {
   }
 }
 
-export function a2aPushRoute(a2a: () => A2ADeliveries): ProtocolRoute {
+// The REST route of the webhook callback, on the same method and path, states the operation in the
+// OpenAPI document; this route claims the requests that are pushes.
+export function a2aPushRoute(a2a: () => A2ADeliveries): HttpRoute {
   return {
-    ownCredentials: true,
-    match: (path, req) => (req.method === 'POST' && CALLBACK.test(path) && isPush(req) ? '/v1/tasks/:id/callback' : null),
-    async handle(req, res, url) {
+    method: 'POST',
+    path: '/v1/tasks/:id/callback',
+    credential: 'own',
+    admission: 'address',
+    claims: isPush,
+    openapi: { summary: 'An A2A push notification (documented with the callback of the REST table)' },
+    async handle({ req, res, params }) {
+      const taskId = params.id!;
+      const token = tokenOf(req);
+      if (!token) throw unauthenticated('send the task token as Authorization: Bearer <token>');
+      let body: unknown;
       try {
-        let taskId: string;
-        try {
-          taskId = decodeURIComponent(CALLBACK.exec(url.pathname)![1]!);
-        } catch {
-          throw invalid('id', 'id is not validly percent-encoded');
-        }
-        const token = tokenOf(req);
-        if (!token) throw unauthenticated('send the task token as Authorization: Bearer <token>');
-        let body: unknown;
-        try {
-          body = JSON.parse((await readBody(req)).toString('utf8'));
-        } catch (error) {
-          if (error instanceof AppError) throw error;
-          throw invalid('body', 'the body is not JSON');
-        }
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'the body must be a StreamResponse object');
-        // Artifact updates and messages change no state: the task's status says when to read the result.
-        const remote = readPush(body);
-        if (!(await a2a().push(taskId, token, remote))) throw unauthenticated('the task token is not valid for this task');
-        sendJson(res, 200, { data: { id: taskId, received: true } });
+        body = JSON.parse((await readBody(req)).toString('utf8'));
       } catch (error) {
-        if (error instanceof AppError) return sendAppError(res, error);
-        throw error;
+        if (error instanceof AppError) throw error;
+        throw invalid('body', 'the body is not JSON');
       }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'the body must be a StreamResponse object');
+      // Artifact updates and messages change no state: the task's status says when to read the result.
+      const remote = readPush(body);
+      if (!(await a2a().push(taskId, token, remote))) throw unauthenticated('the task token is not valid for this task');
+      sendJson(res, 200, { data: { id: taskId, received: true } });
     },
   };
 }

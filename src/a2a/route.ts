@@ -10,7 +10,7 @@ import { ScopeRefusal, scopeRefusalError } from './scope-refusal.js';
 import { AppError, notFound } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
-import { sendAppError, sendJson } from '../http/respond.js';
+import { sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { Logger } from '../logger.js';
 import type { RunOperation } from '../graphql/operation.js';
 import type { RouteExecutor } from '../rest/runner.js';
@@ -169,9 +169,9 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
     if (isBlockingSend(request.method, params, legacy)) {
       slot = opts.openStream(req, authentication, (reason) => {
         wait.abort();
-        if (!res.headersSent) sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: endMessage[reason] } });
+        if (!res.headersSent) sendError(res, { code: 'UNAUTHENTICATED', message: endMessage[reason] });
       });
-      if (!slot) return sendJson(res, 429, { error: { code: 'RATE_LIMITED', message: TOO_MANY_SUBSCRIPTIONS } });
+      if (!slot) return sendError(res, { code: 'RATE_LIMITED', message: TOO_MANY_SUBSCRIPTIONS });
       res.on('close', () => {
         wait.abort();
         slot?.release();
@@ -228,12 +228,12 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
         const isCard = path === CARD_PATH || Boolean(m?.[2]);
         const method = req.method ?? 'GET';
         if (isCard) {
-          if (method !== 'GET' && method !== 'HEAD') return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'use GET' } }, { allow: 'GET' });
+          if (method !== 'GET' && method !== 'HEAD') return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: 'use GET' }, { allow: 'GET' });
           if (path === CARD_PATH) return serveCard(req, res, marketplaceCard(opts.baseUrl(), { jwt: opts.jwt }));
           const agent = await publicAgent(decodeSlug(m![1]!), await opts.contextFor(undefined));
           return serveCard(req, res, agentCard(opts.baseUrl(), agent, { jwt: opts.jwt }));
         }
-        if (method !== 'POST') return sendJson(res, 405, { error: { code: 'METHOD_NOT_ALLOWED', message: 'use POST (JSON-RPC)' } }, { allow: 'POST' });
+        if (method !== 'POST') return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: 'use POST (JSON-RPC)' }, { allow: 'POST' });
         await serveRpc(req, res, m ? decodeSlug(m[1]!) : null, authentication);
       } catch (error) {
         if (error instanceof AppError) {
@@ -269,13 +269,13 @@ async function streamAnswer(
       res.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code: -32603, message: endMessage[reason] } })}\n\n`);
       res.end();
     } else if (!res.headersSent) {
-      sendJson(res, 401, { error: { code: 'UNAUTHENTICATED', message: endMessage[reason] } });
+      sendError(res, { code: 'UNAUTHENTICATED', message: endMessage[reason] });
     }
     void iterator.return(undefined);
   });
   if (!slot) {
     void iterator.return(undefined);
-    return sendJson(res, 429, { error: { code: 'RATE_LIMITED', message: TOO_MANY_SUBSCRIPTIONS } });
+    return sendError(res, { code: 'RATE_LIMITED', message: TOO_MANY_SUBSCRIPTIONS });
   }
   res.on('close', () => slot.release());
   let first: IteratorResult<unknown>;

@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { Authentication } from '../services/accounts/authenticate.js';
 import { clientAddress } from './client-address.js';
 import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
-import { sendError } from './respond.js';
+import { sendError, type ErrorFormat } from './respond.js';
 import { requestUrl } from './request-line.js';
 import type { RateLimitDecision, RateLimits, RateLimitStore } from './rate-limit.js';
 
@@ -22,8 +22,8 @@ export interface Admission {
   // Counts a caller whose credentials were already looked up; null when no budget applies.
   count(authentication: Authentication | undefined, req: IncomingMessage, requests?: number): Promise<RateLimitDecision | null>;
   // Counts `requests` more requests of an admitted caller (the calls of a JSON-RPC batch beyond the
-  // first). Returns false when that went over the budget; the 429 has been answered then.
-  charge(authentication: Authentication | undefined, req: IncomingMessage, res: ServerResponse, requests: number): Promise<boolean>;
+  // first). Returns false when that went over the budget; the 429 has been answered then, in `format`.
+  charge(authentication: Authentication | undefined, req: IncomingMessage, res: ServerResponse, requests: number, format?: ErrorFormat): Promise<boolean>;
   // Authenticates the caller and counts the request. Returns null when the request was refused with 429;
   // the headers of the budget go on every answer.
   admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication | undefined } | null>;
@@ -50,12 +50,12 @@ export function createAdmission(opts: {
     );
 
   // Counts and puts the budget's fields on the answer; answers 429 and returns false when over it.
-  async function charge(authentication: Authentication | undefined, req: IncomingMessage, res: ServerResponse, requests: number) {
+  async function charge(authentication: Authentication | undefined, req: IncomingMessage, res: ServerResponse, requests: number, format?: ErrorFormat) {
     if (requests < 1) return true;
     const decision = await count(authentication, req, requests);
     if (decision) for (const [name, value] of Object.entries(decision.headers)) res.setHeader(name, value);
     if (decision && !decision.allowed) {
-      sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) });
+      sendError(res, { code: 'RATE_LIMITED', message: overBudget(decision.retryAfterSeconds) }, {}, format);
       return false;
     }
     return true;

@@ -24,3 +24,18 @@ function tooLarge(limit: number) {
 export function isJsonContentType(header: string | undefined): boolean {
   return !!header && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(header);
 }
+
+// The body as a JSON object; undefined when there is none.
+export async function readJsonObject(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Record<string, unknown> | undefined> {
+  const raw = await readBody(req, limit);
+  if (raw.length === 0) return undefined;
+  if (!isJsonContentType(req.headers['content-type'])) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new AppError('INVALID_INPUT', 'the body is not valid JSON', { field: 'body' });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new AppError('INVALID_INPUT', 'the body must be a JSON object', { field: 'body' });
+  return parsed as Record<string, unknown>;
+}

@@ -3,30 +3,31 @@
 // answer any origin, so an app in a browser can use them too. /oauth/authorize itself is the dashboard's
 // consent page (web/src/pages/consent.tsx).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RawRoute } from './raw-route.js';
+import type { HttpRoute, OpenApiOperation } from './route.js';
 import { OAuthError, type OAuthService } from '../services/oauth/index.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import { isJsonContentType, readBody } from './body.js';
-import { sendJson } from './respond.js';
+import { sendAppError, sendError, sendJson } from './respond.js';
+import { oauthOperations } from './oauth-operations.js';
 
 const OAUTH_BODY_LIMIT = 16 * 1024;
 const OPEN = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
 
-function sendOAuthError(res: ServerResponse, error: OAuthError) {
-  sendJson(res, error.status, { error: error.error, error_description: error.description }, OPEN);
-}
+// The API's code of an OAuth error's status, which the one encoder answers with (http/respond.ts).
+const CODE_OF_STATUS: Record<number, ErrorCode> = { 400: 'INVALID_INPUT', 401: 'UNAUTHENTICATED', 413: 'PAYLOAD_TOO_LARGE' };
 
 async function answer(res: ServerResponse, run: () => Promise<{ status: number; body: unknown }>) {
   try {
     const { status, body } = await run();
     sendJson(res, status, body, OPEN);
   } catch (error) {
-    if (error instanceof OAuthError) return sendOAuthError(res, error);
-    if (error instanceof AppError && error.code === 'PAYLOAD_TOO_LARGE') return sendOAuthError(res, new OAuthError('invalid_request', error.message, 413));
+    if (error instanceof OAuthError) {
+      return sendError(res, { code: CODE_OF_STATUS[error.status] ?? 'INVALID_INPUT', message: error.description, oauthError: error.error }, OPEN, 'oauth');
+    }
+    if (error instanceof AppError) return sendAppError(res, error, OPEN, 'oauth');
     throw error;
   }
 }
-
 async function formOf(req: IncomingMessage): Promise<URLSearchParams> {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
@@ -45,39 +46,42 @@ async function jsonOf(req: IncomingMessage): Promise<Record<string, unknown>> {
   return body as Record<string, unknown>;
 }
 
-const get = (path: string, body: () => unknown): RawRoute => ({
+// The discovery documents: read by anyone, often, so not counted.
+const get = (path: string, openapi: OpenApiOperation, body: () => unknown): HttpRoute => ({
   method: 'GET',
   path,
-  handle: async (_req, res) => sendJson(res, 200, body(), { 'access-control-allow-origin': '*' }),
+  credential: 'public',
+  admission: 'none',
+  openapi,
+  handle: async ({ res }) => sendJson(res, 200, body(), { 'access-control-allow-origin': '*' }),
 });
 
-export function oauthRoutes(oauth: OAuthService): RawRoute[] {
+// The endpoints take no credential of the caller (an app proves itself by its client_id and PKCE) but
+// write rows (apps, codes, tokens): counted by address.
+const post = (path: string, openapi: OpenApiOperation, run: (req: IncomingMessage) => Promise<{ status: number; body: unknown }>): HttpRoute => ({
+  method: 'POST',
+  path,
+  credential: 'own',
+  admission: 'address',
+  errors: 'oauth',
+  openapi,
+  handle: ({ req, res }) => answer(res, () => run(req)),
+});
+
+export function oauthRoutes(oauth: OAuthService): HttpRoute[] {
   return [
-    get('/.well-known/oauth-authorization-server', () => oauth.metadata()),
-    get('/.well-known/oauth-protected-resource', () => oauth.resourceMetadata('')),
-    get('/.well-known/oauth-protected-resource/mcp', () => oauth.resourceMetadata('/mcp')),
-    get('/.well-known/oauth-protected-resource/a2a', () => oauth.resourceMetadata('/a2a')),
-    {
-      method: 'POST',
-      path: '/oauth/register',
-      handle: (req, res) => answer(res, async () => ({ status: 201, body: await oauth.register(await jsonOf(req)) })),
-    },
-    {
-      method: 'POST',
-      path: '/oauth/token',
-      handle: (req, res) => answer(res, async () => ({ status: 200, body: await oauth.token(await formOf(req)) })),
-    },
-    {
-      method: 'POST',
-      path: '/oauth/revoke',
-      handle: (req, res) =>
-        answer(res, async () => {
-          const form = await formOf(req);
-          const token = form.get('token');
-          if (!token) throw new OAuthError('invalid_request', 'token is missing');
-          await oauth.revoke(token, form.get('client_id'));
-          return { status: 200, body: {} };
-        }),
-    },
+    get('/.well-known/oauth-authorization-server', oauthOperations.authorizationServer, () => oauth.metadata()),
+    get('/.well-known/oauth-protected-resource', oauthOperations.protectedResource(''), () => oauth.resourceMetadata('')),
+    get('/.well-known/oauth-protected-resource/mcp', oauthOperations.protectedResource('/mcp'), () => oauth.resourceMetadata('/mcp')),
+    get('/.well-known/oauth-protected-resource/a2a', oauthOperations.protectedResource('/a2a'), () => oauth.resourceMetadata('/a2a')),
+    post('/oauth/register', oauthOperations.register, async (req) => ({ status: 201, body: await oauth.register(await jsonOf(req)) })),
+    post('/oauth/token', oauthOperations.token, async (req) => ({ status: 200, body: await oauth.token(await formOf(req)) })),
+    post('/oauth/revoke', oauthOperations.revoke, async (req) => {
+      const form = await formOf(req);
+      const token = form.get('token');
+      if (!token) throw new OAuthError('invalid_request', 'token is missing');
+      await oauth.revoke(token, form.get('client_id'));
+      return { status: 200, body: {} };
+    }),
   ];
 }

@@ -2,15 +2,19 @@
 // received (never a re-serialised body); each event id is handled once. A failure answers 500 so the
 // processor delivers the event again; a bad signature or an event that can never be handled (a field of
 // the wrong shape or size) answers 400 naming the field.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody } from './body.js';
-import { sendError, sendJson } from './respond.js';
+import { sendJson } from './respond.js';
+import type { HttpRoute } from './route.js';
+import { invalid } from '../errors.js';
 import { WebhookPayloadError, WebhookSignatureError } from '../payments/provider.js';
 
-export function stripeWebhookRoute(payments: { handleWebhook(raw: Buffer, signature: string | undefined): Promise<'processed' | 'duplicate'> }) {
+export function stripeWebhookRoute(payments: { handleWebhook(raw: Buffer, signature: string | undefined): Promise<'processed' | 'duplicate'> }): HttpRoute {
   return {
     method: 'POST',
     path: '/v1/webhooks/stripe',
+    // The processor signs the raw body; its deliveries are not counted against any budget.
+    credential: 'own',
+    admission: 'none',
     openapi: {
       operationId: 'StripeWebhook',
       summary: 'Payment processor events (Stripe), verified over the raw body',
@@ -35,15 +39,15 @@ export function stripeWebhookRoute(payments: { handleWebhook(raw: Buffer, signat
         '400': { $ref: '#/components/responses/Error400' },
       },
     },
-    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    async handle({ req, res }) {
       const raw = await readBody(req);
       const header = req.headers['stripe-signature'];
       try {
         const outcome = await payments.handleWebhook(raw, typeof header === 'string' ? header : undefined);
         sendJson(res, 200, { received: true, duplicate: outcome === 'duplicate' });
       } catch (error) {
-        if (error instanceof WebhookPayloadError) return sendError(res, { code: 'INVALID_INPUT', message: error.message, field: error.field });
-        if (error instanceof WebhookSignatureError) return sendError(res, { code: 'INVALID_INPUT', message: error.message, field: 'Stripe-Signature' });
+        if (error instanceof WebhookPayloadError) throw invalid(error.field, error.message);
+        if (error instanceof WebhookSignatureError) throw invalid('Stripe-Signature', error.message);
         throw error;
       }
     },

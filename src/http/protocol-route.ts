@@ -2,8 +2,9 @@
 // request (authentication and rate limits, http/admission.ts) and hands it over with the caller.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authentication } from '../services/accounts/authenticate.js';
+import type { Charge } from './route.js';
 
-export type Charge = (requests: number) => Promise<boolean>;
+export type { Charge };
 
 export interface ProtocolRoute {
   // The route template it answers for in logs and metrics, or null when the request is not its.

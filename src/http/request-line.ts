@@ -1,7 +1,8 @@
 // Limits on the request line and headers, answered as coded JSON errors like every other refusal.
 // Node's own answer to oversized headers (and to malformed HTTP) is a bare status line with no body.
 import type { Duplex } from 'node:stream';
-import { AppError, statusOf } from '../errors.js';
+import { AppError } from '../errors.js';
+import { encodeError } from './respond.js';
 
 // Node refuses larger headers (request line included) before any handler runs; see answerClientError.
 export const MAX_HEADER_BYTES = 32 * 1024;
@@ -33,8 +34,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? (['REQUEST_TIMEOUT', 'the request took too long to arrive'] as const)
         : (['INVALID_INPUT', 'the request is not valid HTTP'] as const);
-  const status = statusOf(code);
-  const body = JSON.stringify({ error: { code, message, ...(code === 'INVALID_INPUT' ? { field: 'request' } : {}) } });
+  const encoded = encodeError({ code, message, ...(code === 'INVALID_INPUT' ? { field: 'request' } : {}) });
+  const status = encoded.status;
+  const body = JSON.stringify(encoded.body);
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\ncontent-type: application/json; charset=utf-8\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,

@@ -1,28 +1,32 @@
-// The HTTP routes of one service: health and metrics endpoints, GraphiQL's assets, the raw routes
-// (signed webhooks), the REST adapter under /v1, GraphQL over HTTP and SSE, then the dashboard's files.
+// The HTTP entry of one service: health and metrics endpoints, GraphiQL's assets, the routes (http/route.ts:
+// REST, signing in, OAuth, files, webhooks, documents), the other protocols' endpoints (MCP, A2A),
+// GraphQL over HTTP and SSE, then the dashboard's files.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Metrics } from '../metrics/metrics.js';
-import type { RawRoute } from './raw-route.js';
-import type { Authentication } from '../services/accounts/authenticate.js';
+import type { HttpRoute } from './route.js';
+import { matchRoute } from './route-match.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from '../graphql/graphiql.js';
 import type { Admission } from './admission.js';
 import type { EndReason, LiveStreams } from '../graphql/live-streams.js';
 import { endMessage } from '../graphql/live-streams.js';
 import { streamOwner, TOO_MANY_SUBSCRIPTIONS } from '../graphql/stream-owner.js';
 import type { Cors } from './cors.js';
-import type { ProtocolRoute } from './protocol-route.js';
+import type { Charge, ProtocolRoute } from './protocol-route.js';
+import type { Authentication } from '../services/accounts/authenticate.js';
 import { forwardToYoga } from './forward.js';
 import { metricsAccess } from './metrics-access.js';
 import { currentRequest } from '../request-context.js';
 import { requestUrl } from './request-line.js';
-import { sendError, sendJson } from './respond.js';
-import { isForgedCookieRequest } from '../auth/session-cookie.js';
+import { sendAppError, sendError, sendJson, type ErrorFormat } from './respond.js';
+import { credentialOf, isForgedCookieRequest, sessionCookieName } from '../auth/session-cookie.js';
+import { AppError } from '../errors.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface RouterParts {
-  raw: RawRoute[];
-  handleRest(req: IncomingMessage, res: ServerResponse, url: URL, authentication?: Authentication): Promise<void>;
+  // Every route of the service, in the order they are tried (a route that claims requests comes before
+  // the one it shares its method and path with).
+  routes: HttpRoute[];
   yoga: Parameters<typeof forwardToYoga>[0];
   admission: Admission;
   cors: Cors;
@@ -40,7 +44,7 @@ export interface RouterParts {
   // Other protocols' endpoints (MCP, A2A), admitted like /v1.
   protocols?: ProtocolRoute[];
   // The service's own address, which a browser's session cookie may be sent from.
-  baseUrl?: () => string;
+  baseUrl: () => string;
 }
 
 // The last event of a stream whose credentials ended (a revoked key, an expired access token).
@@ -52,13 +56,37 @@ const wantsEventStream = (req: IncomingMessage) => req.headers.accept?.includes(
 const isRest = (path: string) => path === '/v1' || path.startsWith('/v1/');
 
 export function createRouter(parts: RouterParts): RequestHandler {
-  const { raw, admission, cors, metrics } = parts;
-  // Paths that are their own route template in logs and metrics (REST routes name themselves in the runner).
-  const fixedPaths = new Set(['/healthz', '/readyz', '/metrics', '/graphql', ...raw.map((r) => r.path)]);
+  const { admission, cors, metrics } = parts;
   const mayScrape = metricsAccess(parts.metricsToken);
+  const fixedPaths = new Set(['/healthz', '/readyz', '/metrics', '/graphql']);
+  const routes = matchRoute(parts.routes);
 
   // Counted against the caller's address alone (routes that check their own credentials).
-  const admitByAddress = (req: IncomingMessage, res: ServerResponse) => admission.charge(undefined, req, res, 1);
+  const admitByAddress = (req: IncomingMessage, res: ServerResponse, format?: ErrorFormat) => admission.charge(undefined, req, res, 1, format);
+
+  // Admits the request as the route says and runs it; an AppError it throws is answered in its format.
+  async function run(route: HttpRoute, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    let authentication: Authentication | undefined;
+    if (route.admission === 'caller') {
+      const admitted = await admission.admit(req, res);
+      if (!admitted) return;
+      authentication = admitted.authentication;
+    } else if (route.admission === 'address' && !(await admitByAddress(req, res, route.errors))) return;
+    const charge: Charge = (requests) => admission.charge(authentication, req, res, requests);
+    try {
+      if (route.credential === 'caller' && !credentialOf(req.headers, sessionCookieName(parts.baseUrl()))) {
+        throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
+      }
+      await route.handle({ req, res, url, params: decodeParams(params), authentication, charge });
+    } catch (error) {
+      // The client may still be sending a body that will not be read: once answered, the connection ends.
+      const unread = !req.complete && hasBody(req);
+      if (unread) res.once('finish', () => req.socket.destroy());
+      if (!(error instanceof AppError)) throw error;
+      if (res.headersSent) return void res.destroy();
+      sendAppError(res, error, unread ? { connection: 'close' } : {}, route.errors);
+    }
+  }
 
   return async function route(req, res) {
     const url = requestUrl(req.url);
@@ -84,14 +112,17 @@ export function createRouter(parts: RouterParts): RequestHandler {
     }
     // A page of another site cannot make the browser change anything with its session cookie (CSRF), on
     // any route the cookie signs in (REST, GraphQL, files, A2A, MCP).
-    if (parts.baseUrl && isForgedCookieRequest(req.method, req.headers, parts.baseUrl())) {
+    if (isForgedCookieRequest(req.method, req.headers, parts.baseUrl())) {
       return sendError(res, { code: 'FORBIDDEN', message: 'a request signed in by the session cookie must come from this site\'s pages' });
     }
-    const rawRoute = raw.find((r) => r.method === req.method && r.path === path);
-    if (rawRoute) {
-      // The OAuth endpoints take no credential but write rows (apps, codes, tokens): counted by address.
-      if (path.startsWith('/oauth/') && !(await admitByAddress(req, res))) return;
-      return rawRoute.handle(req, res);
+    const found = routes(req, url);
+    if (found.kind === 'route') {
+      currentRequest()!.route = found.route.path;
+      return run(found.route, found.params, req, res, url);
+    }
+    if (found.kind === 'method' && isRest(path)) {
+      currentRequest()!.route = found.template;
+      return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${found.allow}` }, { allow: found.allow });
     }
     for (const protocol of parts.protocols ?? []) {
       const template = protocol.match(path, req);
@@ -106,9 +137,9 @@ export function createRouter(parts: RouterParts): RequestHandler {
       return protocol.handle(req, res, url, admitted.authentication, (requests) => admission.charge(admitted.authentication, req, res, requests));
     }
     if (isRest(path)) {
-      const admitted = await admission.admit(req, res);
-      if (!admitted) return;
-      return parts.handleRest(req, res, url, admitted.authentication);
+      // An unknown path under /v1 is counted like a known one, so probing paths spends the budget too.
+      if (!(await admission.admit(req, res))) return;
+      return sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
     }
     if (path === '/graphql') {
       const admitted = await admission.admit(req, res);
@@ -123,4 +154,19 @@ export function createRouter(parts: RouterParts): RequestHandler {
     if (await parts.serveStatic(req, res, path)) return;
     sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
   };
+}
+
+const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+// The path's parameters, percent-decoded: a malformed one is the client's input error, named.
+function decodeParams(raw: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      throw new AppError('INVALID_INPUT', `${name} is not validly percent-encoded`, { field: name });
+    }
+  }
+  return params;
 }

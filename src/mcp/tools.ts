@@ -4,7 +4,7 @@
 import { invalid } from '../errors.js';
 import type { Route } from '../rest/route.js';
 import type { JsonSchema } from '../rest/openapi/json-schema.js';
-import { buildOpenApiDocument } from '../rest/openapi/document.js';
+import { buildOpenApiDocument, documentedRest } from '../rest/openapi/document.js';
 import { operations } from '../rest/routes/operations.js';
 import { TASK_STATUSES } from '../lifecycle/task-lifecycle.js';
 import { schema as graphqlSchema } from '../schema/index.js';
@@ -90,7 +90,7 @@ const toPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 // The tools over the given routes, with schemas from their OpenAPI description.
 export function buildTools(routes: Route[]): Tool[] {
-  const document = buildOpenApiDocument({ schema: graphqlSchema, routes, rawRoutes: [] });
+  const document = buildOpenApiDocument({ schema: graphqlSchema, routes: routes.map(documentedRest) });
   const components = document.components.schemas as Record<string, JsonSchema>;
   const paths = document.paths as Record<string, Record<string, { parameters?: OpenApiParameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
 

@@ -7,28 +7,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { AppError, insufficientScope, invalid, unauthenticated } from '../errors.js';
+import { insufficientScope, invalid, notFound, unauthenticated } from '../errors.js';
 import { clientWentAway } from '../http/client-gone.js';
 import type { Scope } from '../auth/scopes.js';
-import type { ProtocolRoute } from '../http/protocol-route.js';
+import type { HttpRoute } from '../http/route.js';
+import { fileOperations } from './openapi/file-operations.js';
 import { sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../services/accounts/authenticate.js';
 import type { FileService, FileView, Upload } from '../services/files/index.js';
 import type { FileRow } from '../stores/file-store.js';
 import { dispositionOf } from '../files/names.js';
 import type { ByteRange } from '../files/storage.js';
-
-const FILE = /^\/v1\/files\/(fil_[A-Za-z0-9]{1,60})\/?$/;
-const TASK_FILES = /^\/v1\/tasks\/(tsk_[A-Za-z0-9]{1,60})\/files\/?$/;
-
-function sendFailure(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-  // The client may still be sending a body that will not be read: once answered, the connection ends.
-  if (!req.complete) res.once('finish', () => req.socket.destroy());
-  if (!(error instanceof AppError)) throw error;
-  const { code: _code, field: _field, ...details } = error.extensions as Record<string, unknown>;
-  if (!res.headersSent) sendError(res, { code: error.code, message: error.message, field: error.field, details }, { connection: 'close' });
-  else res.destroy();
-}
 
 // Uploading is part of making a task (tasks:write), reading a file part of reading one (tasks:read).
 const signedIn = (authentication: Authentication | undefined, scope: Scope) => {
@@ -138,74 +127,80 @@ async function sendFile(files: FileService, req: IncomingMessage, res: ServerRes
   await pipeline(body, res).catch(() => {});
 }
 
-const fileIdOf = (path: string) => FILE.exec(path)?.[1] ?? null;
+const FILE_ID = /^fil_[A-Za-z0-9]{1,60}$/;
+const TASK_ID = /^tsk_[A-Za-z0-9]{1,60}$/;
 const hasSignature = (req: IncomingMessage) => /[?&]sig=/.test(req.url ?? '');
 
-export function fileRoutes(files: FileService): ProtocolRoute[] {
+// Only ids of the form the service makes: anything else names no file (or task) here.
+function idOf(pattern: RegExp, id: string | undefined, what: string): string {
+  if (!id || !pattern.test(id)) throw notFound(what);
+  return id;
+}
+
+// A signed link (its credential in the query) is its own route beside the signed-in form, on the same
+// method and path, so each is admitted as it should be: by address, or as the caller.
+export function fileRoutes(files: FileService): HttpRoute[] {
   return [
     {
-      match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') && !hasSignature(req) ? '/v1/files' : null),
-      async handle(req, res, url, authentication) {
-        try {
-          const viewer = signedIn(authentication, 'tasks:write');
-          const file = await withUpload(req, url, (upload) => files.upload(viewer, upload));
-          sendJson(res, 201, { data: file });
-        } catch (error) {
-          sendFailure(req, res, error);
-        }
+      method: 'POST',
+      path: '/v1/files',
+      credential: 'own',
+      admission: 'address',
+      claims: hasSignature,
+      openapi: fileOperations.upload,
+      async handle({ req, res, url }) {
+        const receive = await files.signedUploader(url.searchParams);
+        sendJson(res, 201, { data: await withUpload(req, url, receive) });
       },
     },
     {
-      match: (path, req) => ((req.method === 'GET' || req.method === 'HEAD') && fileIdOf(path) && !hasSignature(req) ? '/v1/files/:id' : null),
-      async handle(req, res, url, authentication) {
-        try {
-          const row = await files.forViewer(signedIn(authentication, 'tasks:read'), fileIdOf(url.pathname)!);
-          await sendFile(files, req, res, row);
-        } catch (error) {
-          sendFailure(req, res, error);
-        }
+      method: 'POST',
+      path: '/v1/files',
+      credential: 'caller',
+      admission: 'caller',
+      openapi: fileOperations.upload,
+      async handle({ req, res, url, authentication }) {
+        const viewer = signedIn(authentication, 'tasks:write');
+        sendJson(res, 201, { data: await withUpload(req, url, (upload) => files.upload(viewer, upload)) });
       },
     },
     {
-      ownCredentials: true,
-      match: (path, req) => (req.method === 'POST' && (path === '/v1/files' || path === '/v1/files/') && hasSignature(req) ? '/v1/files (signed)' : null),
-      async handle(req, res, url) {
-        try {
-          const receive = await files.signedUploader(url.searchParams);
-          const file = await withUpload(req, url, receive);
-          sendJson(res, 201, { data: file });
-        } catch (error) {
-          sendFailure(req, res, error);
-        }
+      method: 'GET',
+      head: true,
+      path: '/v1/files/:id',
+      credential: 'own',
+      admission: 'address',
+      claims: hasSignature,
+      openapi: fileOperations.download,
+      async handle({ req, res, url, params }) {
+        const row = await files.forLink(idOf(FILE_ID, params.id, 'file'), url.searchParams.get('expires'), url.searchParams.get('sig'));
+        await sendFile(files, req, res, row);
       },
     },
     {
-      ownCredentials: true,
-      match: (path, req) => ((req.method === 'GET' || req.method === 'HEAD') && fileIdOf(path) && hasSignature(req) ? '/v1/files/:id (signed)' : null),
-      async handle(req, res, url) {
-        try {
-          const row = await files.forLink(fileIdOf(url.pathname)!, url.searchParams.get('expires'), url.searchParams.get('sig'));
-          await sendFile(files, req, res, row);
-        } catch (error) {
-          sendFailure(req, res, error);
-        }
+      method: 'GET',
+      head: true,
+      path: '/v1/files/:id',
+      credential: 'caller',
+      admission: 'caller',
+      openapi: fileOperations.download,
+      async handle({ req, res, params, authentication }) {
+        const row = await files.forViewer(signedIn(authentication, 'tasks:read'), idOf(FILE_ID, params.id, 'file'));
+        await sendFile(files, req, res, row);
       },
     },
     {
-      ownCredentials: true,
-      match: (path, req) => (req.method === 'POST' && TASK_FILES.test(path) ? '/v1/tasks/:id/files' : null),
-      async handle(req, res, url) {
-        try {
-          const header = req.headers['x-task-token'];
-          const token = (typeof header === 'string' && header) || /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-          if (!token) throw unauthenticated('send the task token as X-Task-Token (or Authorization: Bearer)');
-          const taskId = TASK_FILES.exec(url.pathname)![1]!;
-          const receive = await files.taskUploader(taskId, token);
-          const file = await withUpload(req, url, receive);
-          sendJson(res, 201, { data: file });
-        } catch (error) {
-          sendFailure(req, res, error);
-        }
+      method: 'POST',
+      path: '/v1/tasks/:id/files',
+      credential: 'own',
+      admission: 'address',
+      openapi: fileOperations.resultUpload,
+      async handle({ req, res, url, params }) {
+        const header = req.headers['x-task-token'];
+        const token = (typeof header === 'string' && header) || /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+        if (!token) throw unauthenticated('send the task token as X-Task-Token (or Authorization: Bearer)');
+        const receive = await files.taskUploader(idOf(TASK_ID, params.id, 'task'), token);
+        sendJson(res, 201, { data: await withUpload(req, url, receive) });
       },
     },
   ];

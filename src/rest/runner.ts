@@ -1,16 +1,16 @@
-// Runs a /v1 request: finds its route, reads and checks the body, executes the route's GraphQL document
+// Runs a request of the REST table: reads and checks the body, executes the route's GraphQL document
 // through the same envelop pipeline as /graphql (same authentication, limits, input guard and error
 // masking: graphql/operation.ts) and shapes the answer.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { print, type GraphQLError, type GraphQLInputType } from 'graphql';
-import { AppError, invalid, type ErrorCode } from '../errors.js';
-import { isJsonContentType, readBody } from '../http/body.js';
+import { AppError, type ErrorCode } from '../errors.js';
+import { readJsonObject } from '../http/body.js';
 import { startIdempotentRequest, type IdempotencyStart } from '../http/idempotency.js';
 import { retryAfterHeader, sendAppError, sendError, sendJson } from '../http/respond.js';
 import type { Authentication } from '../services/accounts/authenticate.js';
 import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import { unsafeInput } from '../services/unsafe-input.js';
-import { currentRequest } from '../request-context.js';
+import type { HttpRoute, RouteCall } from '../http/route.js';
+import { documentedRest } from './openapi/document.js';
 import type { RestRequest, Route } from './route.js';
 import type { RunOperation } from '../graphql/operation.js';
 import type { Context } from '../schema/context.js';
@@ -20,21 +20,12 @@ import { checkVariables, queryVariables, restField, variableTypes } from './vari
 
 interface CompiledRoute {
   route: Route;
-  pattern: RegExp;
-  names: string[];
   query: string;
   types: Map<string, GraphQLInputType>;
 }
 
 export function compileRoutes(routes: Route[]): CompiledRoute[] {
-  return routes.map((route) => {
-    const names: string[] = [];
-    const source = route.path.replace(/:(\w+)/g, (_m, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
-    return { route, names, pattern: new RegExp(`^${source}/?$`), query: print(route.document), types: variableTypes(schema, route.document) };
-  });
+  return routes.map((route) => ({ route, query: print(route.document), types: variableTypes(schema, route.document) }));
 }
 
 // An error of the document's run, as the REST error: a field named after its argument is named as the
@@ -61,14 +52,6 @@ function impliedVariables(c: CompiledRoute, req: RestRequest): Record<string, un
   if (body === 'input') variables.input = req.body ?? {};
   else for (const field of body ?? []) variables[field] = req.body?.[field] ?? null;
   return { ...variables, ...queryVariables(c.route, req.query, c.types) };
-}
-
-function decodePathSegment(name: string, raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw invalid(name, `${name} is not validly percent-encoded`);
-  }
 }
 
 // Path parameters, query parameters and the body, checked before anything uses them (services/unsafe-input.ts).
@@ -116,69 +99,43 @@ export function createRouteExecutor(opts: { runOperation: RunOperation; routes: 
   };
 }
 
-export function createRestHandler(opts: {
+// The table's routes as HTTP routes (http/route.ts): each reads and checks its JSON body, runs its document
+// and answers; the router has matched it, admitted the caller and decoded the path's parameters.
+export function restRoutes(opts: {
   runOperation: RunOperation;
   contextFor: (authorization: string | undefined, known?: Authentication) => Promise<Context>;
   routes: Route[];
   // The service's address, which names the session cookie (auth/session-cookie.ts).
   baseUrl: () => string;
-}) {
-  const compiled = compileRoutes(opts.routes);
+}): HttpRoute[] {
+  return compileRoutes(opts.routes).map((c) => ({
+    ...documentedRest(c.route),
+    credential: c.route.public ? 'public' : 'caller',
+    admission: 'caller',
+    handle: (call) => runRoute(c, call),
+  }));
 
   // `authentication`: the caller as admission (http/admission.ts) already authenticated it, reused instead of a second look-up.
-  return async function handleRest(req: IncomingMessage, res: ServerResponse, url: URL, authentication?: Authentication): Promise<void> {
-    const method = req.method ?? 'GET';
-    const matches: { c: CompiledRoute; m: RegExpExecArray }[] = [];
-    for (const c of compiled) {
-      const m = c.pattern.exec(url.pathname);
-      if (m) matches.push({ c, m });
-    }
-    if (matches.length === 0) return sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${url.pathname}` });
-    const hit = matches.find((x) => x.c.route.method === method);
-    const context = currentRequest();
-    if (context) context.route = hit?.c.route.path ?? matches[0]!.c.route.path;
-    if (!hit) {
-      const allow = [...new Set(matches.map((x) => x.c.route.method))].join(', ');
-      return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${allow}` }, { allow });
-    }
-
+  async function runRoute(c: CompiledRoute, { req, res: response, url, params, authentication }: RouteCall): Promise<void> {
+    let res = response;
     let idempotent: IdempotencyStart | null = null;
     try {
-      if (!hit.c.route.public && !credentialOf(req.headers, sessionCookieName(opts.baseUrl()))) {
-        throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
-      }
-      const raw = await readBody(req);
-      let body: Record<string, unknown> | undefined;
-      if (raw.length > 0) {
-        if (!isJsonContentType(req.headers['content-type'])) {
-          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json');
-        }
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(raw.toString('utf8'));
-        } catch {
-          throw new AppError('INVALID_INPUT', 'the body is not valid JSON', { field: 'body' });
-        }
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-          throw new AppError('INVALID_INPUT', 'the body must be a JSON object', { field: 'body' });
-        }
-        body = parsed as Record<string, unknown>;
-      }
-      const params = Object.fromEntries(hit.c.names.map((n, i) => [n, decodePathSegment(n, hit.m[i + 1]!)]));
+      const body = await readJsonObject(req);
       checkSafe(params, url.searchParams, body);
       // Idempotency-Key: a repeat answers from the first request's stored response (http/idempotency.ts).
       const context = await opts.contextFor(credentialOf(req.headers, sessionCookieName(opts.baseUrl())), authentication);
-      if (hit.c.route.idempotent) idempotent = await startIdempotentRequest(context, req, { method, path: url.pathname, body });
+      if (c.route.idempotent) idempotent = await startIdempotentRequest(context, req, { method: c.route.method, path: url.pathname, body });
       if (idempotent?.kind === 'replay') return sendJson(res, idempotent.status, idempotent.body, { 'idempotent-replayed': 'true' });
       if (idempotent?.kind === 'run') res = idempotent.finish(res);
       const restReq: RestRequest = { params, query: url.searchParams, body, headers: req.headers };
-      const outcome = await runCompiled(opts.runOperation, hit.c, restReq, context);
+      const outcome = await runCompiled(opts.runOperation, c, restReq, context);
       if ('error' in outcome) return sendError(res, outcome.error, outcome.headers);
       sendJson(res, outcome.status, outcome.body);
     } catch (error) {
+      // Answered through the idempotency record's wrapper, when there is one.
       if (error instanceof AppError) return sendAppError(res, error);
       if (idempotent?.kind === 'run') await idempotent.abandon();
       throw error;
     }
-  };
+  }
 }

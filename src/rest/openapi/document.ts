@@ -1,17 +1,22 @@
-// The OpenAPI 3.1 document of /v1, built from the route table: paths and methods from the routes,
-// parameters and bodies from their GraphQL variables, answers from their response shapes over the
-// documents' selection sets. Served at GET /v1/openapi.json.
+// The OpenAPI 3.1 document of the service's HTTP routes (http/route.ts), served at GET /v1/openapi.json.
+// Each route brings its operation; REST's are built from the route table: parameters and bodies from
+// their GraphQL variables, answers from their response shapes over the documents' selection sets.
 import type { GraphQLSchema } from 'graphql';
 import type { Route } from '../route.js';
+import { openApiPath, type HttpRoute } from '../../http/route.js';
 import { shapeSchema } from '../shape.js';
 import { SchemaComponents, type JsonSchema } from './json-schema.js';
 import { addZodLimits } from './constraints.js';
 
-export interface DocumentedRawRoute {
-  method: string;
-  path: string;
-  openapi?: Record<string, unknown>;
-}
+// What the document needs of a route.
+export type DocumentedRoute = Pick<HttpRoute, 'method' | 'path' | 'openapi' | 'claims'>;
+
+// A route of the REST table as the document takes it.
+export const documentedRest = (route: Route): DocumentedRoute => ({
+  method: route.method,
+  path: route.path,
+  openapi: (components) => restOperation(route, components),
+});
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'A field or parameter is wrong (INVALID_INPUT; `field` names it)',
@@ -44,58 +49,55 @@ const ERROR_ENVELOPE: JsonSchema = {
 };
 
 const operationId = (route: Route) => (route.document.definitions[0] as { name?: { value: string } }).name?.value.replace(/^Rest/, '');
-const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: Route[]; rawRoutes: DocumentedRawRoute[]; serverUrl?: string }) {
+// The operation of a route of the REST table.
+export function restOperation(route: Route, components: SchemaComponents): Record<string, unknown> {
+  const parameters: unknown[] = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  for (const [name, variable] of Object.entries(route.request?.query ?? {})) {
+    const { schema } = components.variable(route.document, variable);
+    const list = (schema.type === 'array' || (schema.anyOf as JsonSchema[] | undefined)?.some((s) => s.type === 'array')) ?? false;
+    parameters.push({ name, in: 'query', required: false, schema, ...(list ? { style: 'form', explode: true } : {}) });
+  }
+  if (route.idempotent) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 255 },
+      description: 'A repeat with the same key within 24 hours answers with the first response (Idempotent-Replayed: true)',
+    });
+  }
+  const operation: Record<string, unknown> = {
+    operationId: operationId(route),
+    summary: route.summary,
+    tags: [route.path.split('/')[2]],
+    ...(route.public ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    responses: {
+      [String(route.answer.status ?? 200)]: {
+        description: route.summary,
+        content: { 'application/json': { schema: shapeSchema(route.answer.body, route.document, components) } },
+      },
+      ...Object.fromEntries(Object.keys(ERROR_STATUSES).map((status) => [status, { $ref: `#/components/responses/Error${status}` }])),
+      default: { $ref: '#/components/responses/Error' },
+    },
+  };
+  const body = requestBody(route, components);
+  if (body) operation.requestBody = { required: route.request?.body === 'input', content: { 'application/json': { schema: body } } };
+  return operation;
+}
+
+export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: DocumentedRoute[]; serverUrl?: string }) {
   const components = new SchemaComponents(opts.schema);
   const paths: Record<string, Record<string, unknown>> = {};
-  const errorRef = { $ref: '#/components/responses/Error' };
-
   for (const route of opts.routes) {
-    const parameters: unknown[] = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-    for (const [name, variable] of Object.entries(route.request?.query ?? {})) {
-      const { schema } = components.variable(route.document, variable);
-      const list = (schema.type === 'array' || (schema.anyOf as JsonSchema[] | undefined)?.some((s) => s.type === 'array')) ?? false;
-      parameters.push({ name, in: 'query', required: false, schema, ...(list ? { style: 'form', explode: true } : {}) });
-    }
-    if (route.idempotent) {
-      parameters.push({
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        schema: { type: 'string', maxLength: 255 },
-        description: 'A repeat with the same key within 24 hours answers with the first response (Idempotent-Replayed: true)',
-      });
-    }
-    const operation: Record<string, unknown> = {
-      operationId: operationId(route),
-      summary: route.summary,
-      tags: [route.path.split('/')[2]],
-      ...(route.public ? { security: [] } : {}),
-      ...(parameters.length ? { parameters } : {}),
-      responses: {
-        [String(route.answer.status ?? 200)]: {
-          description: route.summary,
-          content: { 'application/json': { schema: shapeSchema(route.answer.body, route.document, components) } },
-        },
-        ...Object.fromEntries(Object.keys(ERROR_STATUSES).map((status) => [status, { $ref: `#/components/responses/Error${status}` }])),
-        default: errorRef,
-      },
-    };
-    const body = requestBody(route, components);
-    if (body) operation.requestBody = { required: route.request?.body === 'input', content: { 'application/json': { schema: body } } };
-    (paths[toOpenApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation;
+    const operations = (paths[openApiPath(route.path)] ??= {});
+    const method = route.method.toLowerCase();
+    // Routes that share a method and path (a signed link beside the signed-in form) are one operation:
+    // the route that answers every request there states it, not the one that claims some of them.
+    if (operations[method] && route.claims) continue;
+    operations[method] = typeof route.openapi === 'function' ? route.openapi(components) : route.openapi;
   }
-  for (const raw of opts.rawRoutes) {
-    if (raw.openapi) (paths[toOpenApiPath(raw.path)] ??= {})[raw.method.toLowerCase()] = raw.openapi;
-  }
-  (paths['/v1/openapi.json'] ??= {}).get = {
-    operationId: 'OpenApiDocument',
-    summary: 'This document',
-    tags: ['openapi'],
-    security: [],
-    responses: { '200': { description: 'The OpenAPI 3.1 document of /v1', content: { 'application/json': { schema: { type: 'object' } } } } },
-  };
 
   addZodLimits(components.schemas, opts.schema);
 
@@ -104,7 +106,8 @@ export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: Rout
     info: {
       title: 'Task marketplace API',
       version: '1',
-      description: 'The REST interface (/v1). Each operation runs a GraphQL document on /graphql; the fields of each answer are that document’s selection.',
+      description:
+        'The HTTP interface: REST (/v1), signing in, OAuth, files and webhooks. Each operation of the REST table runs a GraphQL document on /graphql; the fields of its answer are that document’s selection.',
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     security: [{ bearer: [] }],

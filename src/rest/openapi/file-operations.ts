@@ -1,6 +1,6 @@
-// The file endpoints (rest/file-routes.ts, docs/files.md) in the /v1 document. They stream bytes, so
-// they are raw routes outside the GraphQL-backed table and their operations are written out here.
-import type { DocumentedRawRoute } from './document.js';
+// The operations of the file routes (rest/file-routes.ts, docs/files.md). They stream bytes, so they are
+// outside the GraphQL-backed table and their operations are written out here.
+import type { OpenApiOperation } from '../../http/route.js';
 
 const FILE: Record<string, unknown> = {
   type: 'object',
@@ -70,80 +70,68 @@ const bytesAnswer = (description: string, extra: Record<string, unknown> = {}) =
   content: { '*/*': { schema: BYTES } },
 });
 
-export const fileOperations: DocumentedRawRoute[] = [
-  {
-    method: 'POST',
-    path: '/v1/files',
-    openapi: {
-      operationId: 'UploadFile',
-      summary: 'Upload a file (API key or session; or a pre-signed link from createFileUpload, without credentials)',
-      tags: ['files'],
-      // The pre-signed form carries its credential in the query (uploader, expires, sig).
-      security: [{ bearer: [] }, {}],
-      parameters: [
-        filenameParameter,
-        { name: 'uploader', in: 'query', required: false, schema: { type: 'string' }, description: 'Pre-signed upload: the user it uploads for' },
-        { name: 'expires', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,12}$' }, description: 'Pre-signed upload: when the link expires (Unix seconds)' },
-        { name: 'sig', in: 'query', required: false, schema: { type: 'string' }, description: 'Pre-signed upload: the link’s signature' },
-      ],
-      requestBody: UPLOAD_BODY,
-      responses: {
-        '201': UPLOADED,
-        '400': error('400'),
-        '401': error('401'),
-        '403': errorWith('The pre-signed link expired or is not valid (FORBIDDEN); the API key lacks tasks:write (INSUFFICIENT_SCOPE)', {}),
-        '413': TOO_LARGE,
-        '429': error('429'),
-        default: { $ref: '#/components/responses/Error' },
-      },
+export const fileOperations: Record<'upload' | 'download' | 'resultUpload', OpenApiOperation> = {
+  upload: {
+    operationId: 'UploadFile',
+    summary: 'Upload a file (API key or session; or a pre-signed link from createFileUpload, without credentials)',
+    tags: ['files'],
+    // The pre-signed form carries its credential in the query (uploader, expires, sig).
+    security: [{ bearer: [] }, {}],
+    parameters: [
+      filenameParameter,
+      { name: 'uploader', in: 'query', required: false, schema: { type: 'string' }, description: 'Pre-signed upload: the user it uploads for' },
+      { name: 'expires', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,12}$' }, description: 'Pre-signed upload: when the link expires (Unix seconds)' },
+      { name: 'sig', in: 'query', required: false, schema: { type: 'string' }, description: 'Pre-signed upload: the link’s signature' },
+    ],
+    requestBody: UPLOAD_BODY,
+    responses: {
+      '201': UPLOADED,
+      '400': error('400'),
+      '401': error('401'),
+      '403': errorWith('The pre-signed link expired or is not valid (FORBIDDEN); the API key lacks tasks:write (INSUFFICIENT_SCOPE)', {}),
+      '413': TOO_LARGE,
+      '429': error('429'),
+      default: { $ref: '#/components/responses/Error' },
     },
   },
-  {
-    method: 'GET',
-    path: '/v1/files/:id',
-    openapi: {
-      operationId: 'DownloadFile',
-      summary: 'Download a file (its owner and the parties of a task using it; or a signed link, without credentials)',
-      tags: ['files'],
-      // A signed link (delivery payloads, A2A url parts) carries its credential in the query.
-      security: [{ bearer: [] }, {}],
-      parameters: [
-        { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^fil_' } },
-        { name: 'expires', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,12}$' }, description: 'Signed link: when it expires (Unix seconds)' },
-        { name: 'sig', in: 'query', required: false, schema: { type: 'string' }, description: 'Signed link: its signature, bound to this file and expiry' },
-        { name: 'Range', in: 'header', required: false, schema: { type: 'string', examples: ['bytes=0-1023', 'bytes=-500'] }, description: 'One byte range; several ranges get the whole file' },
-      ],
-      responses: {
-        '200': bytesAnswer('The file, with its stored media type'),
-        '206': bytesAnswer('The requested range', { 'Content-Range': { schema: { type: 'string' }, description: 'bytes start-end/size' } }),
-        '401': error('401'),
-        '403': errorWith('The signed link expired or is not valid for this file (FORBIDDEN)', {}),
-        '404': errorWith('No such file, or not one the caller may read (NOT_FOUND)', {}),
-        '416': errorWith('The range is outside the file (RANGE_NOT_SATISFIABLE)', {}, { 'Content-Range': { schema: { type: 'string' }, description: 'bytes */size' } }),
-        '429': error('429'),
-        default: { $ref: '#/components/responses/Error' },
-      },
+  download: {
+    operationId: 'DownloadFile',
+    summary: 'Download a file (its owner and the parties of a task using it; or a signed link, without credentials)',
+    tags: ['files'],
+    // A signed link (delivery payloads, A2A url parts) carries its credential in the query.
+    security: [{ bearer: [] }, {}],
+    parameters: [
+      { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^fil_' } },
+      { name: 'expires', in: 'query', required: false, schema: { type: 'string', pattern: '^\\d{1,12}$' }, description: 'Signed link: when it expires (Unix seconds)' },
+      { name: 'sig', in: 'query', required: false, schema: { type: 'string' }, description: 'Signed link: its signature, bound to this file and expiry' },
+      { name: 'Range', in: 'header', required: false, schema: { type: 'string', examples: ['bytes=0-1023', 'bytes=-500'] }, description: 'One byte range; several ranges get the whole file' },
+    ],
+    responses: {
+      '200': bytesAnswer('The file, with its stored media type'),
+      '206': bytesAnswer('The requested range', { 'Content-Range': { schema: { type: 'string' }, description: 'bytes start-end/size' } }),
+      '401': error('401'),
+      '403': errorWith('The signed link expired or is not valid for this file (FORBIDDEN)', {}),
+      '404': errorWith('No such file, or not one the caller may read (NOT_FOUND)', {}),
+      '416': errorWith('The range is outside the file (RANGE_NOT_SATISFIABLE)', {}, { 'Content-Range': { schema: { type: 'string' }, description: 'bytes */size' } }),
+      '429': error('429'),
+      default: { $ref: '#/components/responses/Error' },
     },
   },
-  {
-    method: 'POST',
-    path: '/v1/tasks/:id/files',
-    openapi: {
-      operationId: 'UploadResultFile',
-      summary: 'An agent adds a result file to its task, authenticated by the task token',
-      tags: ['files'],
-      security: [{ taskToken: [] }, { bearer: [] }],
-      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^tsk_' } }, filenameParameter],
-      requestBody: UPLOAD_BODY,
-      responses: {
-        '201': UPLOADED,
-        '400': error('400'),
-        '401': errorWith('No task token, or not this task’s (UNAUTHENTICATED)', {}),
-        '409': errorWith('The task is not being worked on (CONFLICT; `status` says where it is)', { status: { type: 'string' } }),
-        '413': TOO_LARGE,
-        '429': error('429'),
-        default: { $ref: '#/components/responses/Error' },
-      },
+  resultUpload: {
+    operationId: 'UploadResultFile',
+    summary: 'An agent adds a result file to its task, authenticated by the task token',
+    tags: ['files'],
+    security: [{ taskToken: [] }, { bearer: [] }],
+    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^tsk_' } }, filenameParameter],
+    requestBody: UPLOAD_BODY,
+    responses: {
+      '201': UPLOADED,
+      '400': error('400'),
+      '401': errorWith('No task token, or not this task’s (UNAUTHENTICATED)', {}),
+      '409': errorWith('The task is not being worked on (CONFLICT; `status` says where it is)', { status: { type: 'string' } }),
+      '413': TOO_LARGE,
+      '429': error('429'),
+      default: { $ref: '#/components/responses/Error' },
     },
   },
-];
+};

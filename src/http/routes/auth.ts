@@ -1,46 +1,39 @@
-// The REST endpoints of signing in and of the account's sessions and passkeys. They set and clear the
-// session cookie, which the GraphQL-backed route table has no place for, so they are their own route
-// (admitted like /v1: authenticated and rate limited by the router first).
+// The REST routes of signing in (/v1/auth/*) and of the account's sessions and passkeys
+// (/v1/account/sessions, /v1/account/passkeys). They set and clear the session cookie, which the
+// GraphQL-backed route table has no place for, so they are routes of their own, admitted like /v1.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Authentication } from '../services/accounts/authenticate.js';
-import type { ProtocolRoute } from '../http/protocol-route.js';
-import type { Admission } from '../http/admission.js';
-import type { Services } from '../services/index.js';
-import { AppError, forbidden, insufficientScope, invalid, temporarilyUnavailable, unauthenticated } from '../errors.js';
-import { isJsonContentType, readBody } from '../http/body.js';
-import { sendAppError, sendError, sendJson } from '../http/respond.js';
-import { addressKey } from '../http/rate-limit.js';
-import { overBudget } from '../http/admission.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
-import { allScopes } from '../auth/scopes.js';
-import { clearedSessionCookie, fromAnotherOrigin, sessionCookie } from '../auth/session-cookie.js';
-import type { Viewer } from '../services/accounts/index.js';
-import { currentRequest } from '../request-context.js';
-import { ACCESS_TOKEN_PREFIX } from '../services/oauth/index.js';
+import type { Authentication } from '../../services/accounts/authenticate.js';
+import type { HttpMethod, HttpRoute, OpenApiOperation } from '../route.js';
+import type { Admission } from '../admission.js';
+import type { Services } from '../../services/index.js';
+import { AppError, forbidden, insufficientScope, invalid, unauthenticated } from '../../errors.js';
+import { readJsonObject } from '../body.js';
+import { sendJson } from '../respond.js';
+import { addressKey } from '../rate-limit.js';
+import { overBudget } from '../admission.js';
+import { allScopes } from '../../auth/scopes.js';
+import { clearedSessionCookie, fromAnotherOrigin, sessionCookie } from '../../auth/session-cookie.js';
+import type { Viewer } from '../../services/accounts/index.js';
+import { currentRequest } from '../../request-context.js';
+import { ACCESS_TOKEN_PREFIX } from '../../services/oauth/index.js';
+import { authOperations as ops } from './auth-operations.js';
 
 const BODY_LIMIT = 64 * 1024;
 
 interface Call {
   req: IncomingMessage;
   res: ServerResponse;
-  params: string[];
+  params: Record<string, string>;
   auth: Authentication | undefined;
   body: Record<string, unknown>;
 }
 
-interface Endpoint {
-  method: string;
-  template: string;
-  pattern: RegExp;
-  run(call: Call): Promise<void>;
-}
-
-export function accountRoutes(opts: {
+export function authRoutes(opts: {
   services: Services;
   admission: Admission;
   authenticateHeader: (authorization: string) => Promise<Authentication>;
   baseUrl: () => string;
-}): ProtocolRoute {
+}): HttpRoute[] {
   const { services, admission } = opts;
   const userAgent = (req: IncomingMessage) => req.headers['user-agent'];
 
@@ -65,19 +58,40 @@ export function accountRoutes(opts: {
     return { ...auth.viewer, sessionId: auth.credential?.kind === 'session' ? auth.credential.id : null };
   }
 
-  const endpoints: Endpoint[] = [];
-  const on = (method: string, template: string, run: Endpoint['run']) => {
-    const pattern = new RegExp(`^${template.replace(/:\w+/g, '([^/]+)')}$`);
-    endpoints.push({ method, template, pattern, run });
+  const routes: HttpRoute[] = [];
+  // Signing in takes no credential (one sent is still checked); the account's routes take the caller's.
+  const on = (method: HttpMethod, path: string, openapi: OpenApiOperation, run: (call: Call) => Promise<void>) => {
+    routes.push({
+      method,
+      path,
+      credential: path.startsWith('/v1/auth/') ? 'public' : 'caller',
+      admission: 'caller',
+      openapi,
+      handle: async ({ req, res, params, authentication: auth }) => {
+        // Signing in is for this site's own pages: a page elsewhere cannot sign the browser in to an
+        // account of its choosing (login CSRF), cookie or none.
+        if (method === 'POST' && path.startsWith('/v1/auth/') && fromAnotherOrigin(req.headers, opts.baseUrl())) {
+          throw forbidden('sign-in requests must come from this site\'s own pages');
+        }
+        if (auth?.authError) throw unauthenticated(auth.authError);
+        const context = currentRequest();
+        if (context && auth?.viewer) context.principalId = auth.viewer.id;
+        // An id is plain text of modest length: a NUL would fail in the database, not as a missing row.
+        if (Object.values(params).some((p) => p.length > 200 || [...p].some((c) => c.charCodeAt(0) < 0x20))) {
+          throw invalid('id', 'the id is not valid: no control characters, at most 200 characters');
+        }
+        await run({ req, res, params, auth, body: (await readJsonObject(req, BODY_LIMIT)) ?? {} });
+      },
+    });
   };
 
-  on('GET', '/v1/auth/options', async ({ res }) => {
+  on('GET', '/v1/auth/options', ops.options, async ({ res }) => {
     sendJson(res, 200, { data: { signup: services.deps.config.accounts.signup, emailLinks: services.emailLinks.delivery } });
   });
-  on('POST', '/v1/auth/sign-up/options', async ({ res, body }) => {
+  on('POST', '/v1/auth/sign-up/options', ops.signUpOptions, async ({ res, body }) => {
     sendJson(res, 200, { data: await services.passkeys.signUpOptions(body) }, { 'cache-control': 'no-store' });
   });
-  on('POST', '/v1/auth/sign-up', async (call) => {
+  on('POST', '/v1/auth/sign-up', ops.signUp, async (call) => {
     let opened;
     try {
       opened = await services.passkeys.signUp(call.body.credential, userAgent(call.req));
@@ -89,28 +103,28 @@ export function accountRoutes(opts: {
     }
     await signedIn(call, 201, opened);
   });
-  on('POST', '/v1/auth/passkey/options', async ({ res }) => {
+  on('POST', '/v1/auth/passkey/options', ops.passkeyOptions, async ({ res }) => {
     sendJson(res, 200, { data: await services.passkeys.signInOptions() }, { 'cache-control': 'no-store' });
   });
-  on('POST', '/v1/auth/passkey', async (call) => {
+  on('POST', '/v1/auth/passkey', ops.passkey, async (call) => {
     await signedIn(call, 200, await services.passkeys.signIn(call.body.credential, userAgent(call.req)));
   });
-  on('POST', '/v1/auth/email-link', async ({ req, res, body }) => {
+  on('POST', '/v1/auth/email-link', ops.emailLink, async ({ req, res, body }) => {
     await services.emailLinks.request(body.email, addressKey(admission.address(req)));
     sendJson(res, 202, { data: { delivery: services.emailLinks.delivery, message: 'If the address can sign in here, a link is on its way; it works once, within 15 minutes.' } });
   });
-  on('POST', '/v1/auth/email-link/describe', async (call) => {
+  on('POST', '/v1/auth/email-link/describe', ops.emailLinkDescribe, async (call) => {
     await countAttempt(call.req);
     sendJson(call.res, 200, { data: await services.emailLinks.describe(call.body.token) }, { 'cache-control': 'no-store' });
   });
-  on('POST', '/v1/auth/email-link/sign-in', async (call) => {
+  on('POST', '/v1/auth/email-link/sign-in', ops.emailLinkSignIn, async (call) => {
     await countAttempt(call.req);
     const signedInAs = call.auth?.credential?.kind === 'session' ? (call.auth.viewer?.id ?? null) : null;
     const opened = await services.emailLinks.signIn(call.body.token, userAgent(call.req), signedInAs);
     await signedIn(call, 200, opened, { created: opened.created });
   });
   // A key pasted on the sign-in page becomes a session; the page never keeps the key.
-  on('POST', '/v1/auth/api-key-session', async (call) => {
+  on('POST', '/v1/auth/api-key-session', ops.apiKeySession, async (call) => {
     const key = call.body.apiKey;
     if (typeof key !== 'string' || key.trim() === '' || key.length > 4096) throw invalid('apiKey', 'apiKey is required: an API key (or an access token of the identity provider)');
     // An app's access token is bound to its resource and its app, never turned into a dashboard session.
@@ -129,87 +143,38 @@ export function accountRoutes(opts: {
     const opened = await services.sessions.open(found.viewer.id, 'api_key', userAgent(call.req), undefined, { apiKeyId, expiresAt: found.expiresAt ?? null });
     await signedIn(call, 200, { ...opened, userId: found.viewer.id });
   });
-  on('POST', '/v1/auth/sign-out', async ({ res, auth }) => {
+  on('POST', '/v1/auth/sign-out', ops.signOut, async ({ res, auth }) => {
     if (auth?.viewer && auth.credential?.kind === 'session' && auth.credential.id) await services.sessions.end(auth.viewer.id, auth.credential.id);
     res.writeHead(204, { 'set-cookie': clearedSessionCookie(opts.baseUrl()) }).end();
   });
 
-  on('GET', '/v1/account/sessions', async ({ res, auth }) => {
+  on('GET', '/v1/account/sessions', ops.sessions, async ({ res, auth }) => {
     const viewer = accountViewer(auth);
     sendJson(res, 200, { data: await services.sessions.list(viewer.id, viewer.sessionId) });
   });
-  on('DELETE', '/v1/account/sessions', async ({ res, auth }) => {
+  on('DELETE', '/v1/account/sessions', ops.revokeSessions, async ({ res, auth }) => {
     const viewer = accountViewer(auth);
     const revoked = await services.sessions.revokeAll(viewer.id);
     sendJson(res, 200, { data: { revoked } }, viewer.sessionId ? { 'set-cookie': clearedSessionCookie(opts.baseUrl()) } : {});
   });
-  on('DELETE', '/v1/account/sessions/:id', async ({ res, auth, params }) => {
+  on('DELETE', '/v1/account/sessions/:id', ops.revokeSession, async ({ res, auth, params }) => {
     const viewer = accountViewer(auth);
-    await services.sessions.revoke(viewer.id, params[0]!);
+    await services.sessions.revoke(viewer.id, params.id!);
     res.writeHead(204, params[0] === viewer.sessionId ? { 'set-cookie': clearedSessionCookie(opts.baseUrl()) } : {}).end();
   });
-  on('GET', '/v1/account/passkeys', async ({ res, auth }) => {
+  on('GET', '/v1/account/passkeys', ops.passkeys, async ({ res, auth }) => {
     sendJson(res, 200, { data: await services.passkeys.list(accountViewer(auth).id) });
   });
-  on('POST', '/v1/account/passkeys/options', async ({ res, auth }) => {
+  on('POST', '/v1/account/passkeys/options', ops.addPasskeyOptions, async ({ res, auth }) => {
     sendJson(res, 200, { data: await services.passkeys.addOptions(accountViewer(auth)) }, { 'cache-control': 'no-store' });
   });
-  on('POST', '/v1/account/passkeys', async ({ res, auth, body }) => {
+  on('POST', '/v1/account/passkeys', ops.addPasskey, async ({ res, auth, body }) => {
     sendJson(res, 201, { data: await services.passkeys.add(accountViewer(auth).id, body.credential, body.name) });
   });
-  on('DELETE', '/v1/account/passkeys/:id', async ({ res, auth, params }) => {
-    await services.passkeys.remove(accountViewer(auth).id, params[0]!);
+  on('DELETE', '/v1/account/passkeys/:id', ops.removePasskey, async ({ res, auth, params }) => {
+    await services.passkeys.remove(accountViewer(auth).id, params.id!);
     res.writeHead(204).end();
   });
 
-  async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
-    const raw = await readBody(req, BODY_LIMIT);
-    if (raw.length === 0) return {};
-    if (!isJsonContentType(req.headers['content-type'])) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as JSON with Content-Type: application/json');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw invalid('body', 'the body is not valid JSON');
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('body', 'the body must be a JSON object');
-    return parsed as Record<string, unknown>;
-  }
-
-  const find = (path: string) => endpoints.filter((e) => e.pattern.test(path));
-
-  return {
-    match(path) {
-      const hits = find(path);
-      return hits.length ? hits[0]!.template : null;
-    },
-    async handle(req, res, url, auth) {
-      const hits = find(url.pathname);
-      const hit = hits.find((e) => e.method === req.method);
-      if (!hit) {
-        const allow = hits.map((e) => e.method).join(', ');
-        return sendError(res, { code: 'METHOD_NOT_ALLOWED', message: `use ${allow}` }, { allow });
-      }
-      try {
-        // Signing in is for this site's own pages: a page elsewhere cannot sign the browser in to an
-        // account of its choosing (login CSRF), cookie or none.
-        if (req.method === 'POST' && url.pathname.startsWith('/v1/auth/') && fromAnotherOrigin(req.headers, opts.baseUrl())) {
-          throw forbidden('sign-in requests must come from this site\'s own pages');
-        }
-        if (auth?.authError) throw unauthenticated(auth.authError);
-        const context = currentRequest();
-        if (context && auth?.viewer) context.principalId = auth.viewer.id;
-        const params = hit.pattern.exec(url.pathname)!.slice(1).map((p) => decodeURIComponent(p));
-        // An id is plain text of modest length: a NUL would fail in the database, not as a missing row.
-        if (params.some((p) => p.length > 200 || [...p].some((c) => c.charCodeAt(0) < 0x20))) throw invalid('id', 'the id is not valid: no control characters, at most 200 characters');
-        await hit.run({ req, res, params, auth, body: await jsonBody(req) });
-      } catch (error) {
-        if (error instanceof AppError) return sendAppError(res, error);
-        if (isDatabaseUnavailable(error)) return sendAppError(res, temporarilyUnavailable());
-        if (error instanceof URIError) return sendError(res, { code: 'INVALID_INPUT', message: 'the path is not valid percent-encoding', field: 'id' });
-        services.deps.logger.error({ err: error }, 'account endpoint failed');
-        sendError(res, { code: 'INTERNAL', message: 'internal error' });
-      }
-    },
-  };
+  return routes;
 }
