@@ -15,9 +15,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 // Not yet moved (issue 42, item 1). One entry per file, with the reason it is still here.
 const ALLOWED: Record<string, string> = {
-  // The page of tasks reads each task's payment with it (main, 2026-11-29); stores/task-store.ts taskPage
-  // reads the page without it and is to take the payment as taskWithPayment does, then replace this.
-  'src/services/tasks/reads.ts': 'the task page with its payments (a Prisma read with include)',
   // Reputation and routing: each rule is now stated once (the record's tasks in counted-tasks.ts, eligibility
   // in routing.ts's rule list); their statements are still to move to stores/reputation-store.ts and
   // agent-store.ts.
