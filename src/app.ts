@@ -91,7 +91,7 @@ export async function createApp(opts: {
   const verifyJwt = config.auth.jwksUrl
     ? createJwtVerifier({ jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer!, audience: config.auth.audience })
     : null;
-  const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
+  const { yoga, contextFor, authenticateHeader, maskError } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
   const raw = rawRoutes(services);
   raw.push(...openApiRoutes({ schema, routes, rawRoutes: [...raw, ...fileOperations], baseUrl: () => deps.urls.base }));
   const limits = await createRateLimits({ ...config.rateLimit, store: rateLimitStore(config, database) }, logger);
@@ -104,7 +104,7 @@ export async function createApp(opts: {
   await installJobSchema(database.url, logger);
 
   let draining = false;
-  const runOperation = operationRunner(yoga as never);
+  const runOperation = operationRunner(yoga as never, maskError);
   const execute = createRouteExecutor({ runOperation, routes });
   const route = createRouter({
     raw,
