@@ -15,9 +15,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 // Not yet moved (issue 42, item 1). One entry per file, with the reason it is still here.
 const ALLOWED: Record<string, string> = {
-  // The page of tasks reads each task's payment with it (main, 2026-11-29); stores/task-store.ts taskPage
-  // reads the page without it and is to take the payment as taskWithPayment does, then replace this.
-  'src/services/tasks/reads.ts': 'the task page with its payments (a Prisma read with include)',
   // Routing: eligibility is stated once in routing.ts's rule list; its read is still to move to agent-store.ts.
   'src/services/routing.ts': 'routing eligibility as a Prisma where (item 2: stated once)',
   // The postgres search engine: its own Prisma client with generic plans (db/client.ts

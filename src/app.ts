@@ -93,7 +93,7 @@ export async function createApp(opts: {
   const verifyJwt = config.auth.jwksUrl
     ? createJwtVerifier({ jwksUrl: config.auth.jwksUrl, issuer: config.auth.issuer!, audience: config.auth.audience })
     : null;
-  const { yoga, contextFor, authenticateHeader } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
+  const { yoga, contextFor, authenticateHeader, maskError } = createGraphQLServer({ services, verifyJwt, logger, production: config.env === 'production' });
   const limits = await createRateLimits({ ...config.rateLimit, store: rateLimitStore(config, database) }, logger);
   const admission = createAdmission({ limits, authenticateHeader, trustedProxyHops: config.rateLimit.trustedProxyHops, baseUrl: () => deps.urls.base });
 
@@ -104,7 +104,7 @@ export async function createApp(opts: {
   await installJobSchema(database.url, logger);
 
   let draining = false;
-  const runOperation = operationRunner(yoga as never);
+  const runOperation = operationRunner(yoga as never, maskError);
   const execute = createRouteExecutor({ runOperation, routes });
   // Every HTTP route, in the order they are tried: a route that claims some requests of a method and
   // path (a push at the task callback) before the one answering the rest.

@@ -77,6 +77,22 @@ describe('receipts', () => {
     expect(check.data).toMatchObject({ valid: true, kid: header.kid, payload: { taskId: task.id } });
   });
 
+  it('signs a finished task again when what it states changes, and only then', async () => {
+    const { task } = await finishedTask({ n: 1 }, { ok: true });
+    const receipts = server.app.services.receipts;
+    const row = { ...task, createdAt: new Date(task.createdAt), finishedAt: new Date(task.finishedAt) };
+    const held = { method: 'card' as const, status: 'authorized' as const, amountCents: 500, settledAt: null };
+    const first = (await receipts.issue(row, held))!;
+    expect(await receipts.issue(row, held)).toBe(first);
+    // The payment settles after the task finished: the receipt states the settlement, newly signed.
+    const settledAt = new Date('2026-01-02T03:04:05.000Z');
+    const settled = (await receipts.issue(row, { ...held, status: 'captured', settledAt }))!;
+    expect(settled).not.toBe(first);
+    const claims = JSON.parse(new TextDecoder().decode((await compactVerify(settled, createRemoteJWKSet(new URL(`${server.url}/.well-known/jwks.json`)))).payload));
+    expect(claims.settlement).toMatchObject({ method: 'card', paymentStatus: 'captured', amountCents: 500, settledAt: settledAt.toISOString() });
+    expect(await receipts.issue(row, held)).toBe(first);
+  });
+
   it('refuses a receipt with any byte changed, and bounds what it reads', async () => {
     const { task } = await finishedTask({ n: 1 }, { n: 2 });
     const receipt = task.receipt as string;

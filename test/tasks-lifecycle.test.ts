@@ -156,6 +156,26 @@ describe('reading and listing', () => {
     expect(pending.body.data.every((t: { status: string }) => t.status === 'pending')).toBe(true);
   });
 
+  it('a GraphQL page that asks for more than the columns and payments reads it, in the page order', async () => {
+    const rest = await server.api.get('/v1/tasks?role=requester&limit=3', { key: requester.apiKey });
+    const listed = await server.api.graphql(
+      'query { tasks(role: requester, limit: 3) { data { id payment { method } history { action toStatus } } nextCursor } }',
+      {},
+      requester.apiKey,
+    );
+    expect(listed.errors).toBeUndefined();
+    const data = listed.data.tasks.data as { id: string; payment: { method: string } | null; history: { action: string; toStatus: string }[] }[];
+    expect(data.map((t) => t.id)).toEqual(rest.body.data.map((t: { id: string }) => t.id));
+    expect(data.map((t) => t.payment?.method ?? null)).toEqual(rest.body.data.map((t: { payment: { method: string } | null }) => t.payment?.method ?? null));
+    expect(data).toHaveLength(3);
+    for (const task of data) {
+      const one = await server.api.graphql('query($id: ID!) { task(id: $id) { history { action toStatus } } }', { id: task.id }, requester.apiKey);
+      expect(task.history).toEqual(one.data.task.history);
+    }
+    expect(data.some((t) => t.history.length > 0)).toBe(true);
+    expect(listed.data.tasks.nextCursor).toBe(rest.body.nextCursor);
+  });
+
   it.each([
     ['role=boss', 'role'],
     ['status=done', 'status'],

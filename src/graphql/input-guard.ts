@@ -37,7 +37,7 @@ function unsafeLiteralOnce(document: DocumentNode): AppError | null {
   return problem;
 }
 
-function unsafeOperation(args: { document: DocumentNode; variableValues?: Record<string, unknown> | null }): AppError | null {
+export function unsafeOperation(args: { document: DocumentNode; variableValues?: Record<string, unknown> | null }): AppError | null {
   return unsafeInput(args.variableValues ?? null, '') ?? unsafeLiteralOnce(args.document);
 }
 

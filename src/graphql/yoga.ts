@@ -39,6 +39,29 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
     return { viewer: auth.viewer, scopes: auth.scopes, credential: auth.credential, services, prisma: services.deps.prisma };
   }
 
+  // graphql-js may be loaded twice (ESM and CommonJS copies), so errors are recognised by shape, not class.
+  // The REST adapter runs its documents outside yoga's pipeline and masks their errors with this too.
+  function maskError(error: unknown, message: string, isDev?: boolean): Error {
+    const original = (error as { originalError?: unknown }).originalError;
+    if (original instanceof AppError) return original;
+    // A body that is not JSON: yoga's error carries the parser's own message, with a piece of the
+    // body, which is not ours to answer with.
+    if (isGraphQLError(error) && isJsonSyntaxError(original ?? (error as GraphQLError).extensions?.originalError)) return malformedBody();
+    // Errors of the request itself (syntax, validation, variable coercion) are the caller's to see.
+    if (isGraphQLError(error) && (!original || isGraphQLError(original))) {
+      const own = error as GraphQLError;
+      if (!opts.production) return own;
+      return new GraphQLError(withoutSuggestions(own.message), { nodes: own.nodes, path: own.path, extensions: own.extensions });
+    }
+    if (isDatabaseUnavailable(original ?? error)) {
+      logger.warn({ err: original ?? error }, 'database unavailable while resolving');
+      return temporarilyUnavailable();
+    }
+    logger.error({ err: original ?? error }, 'unexpected error while resolving');
+    const masked = defaultMaskError(error, message, isDev) as GraphQLError;
+    return new GraphQLError('internal error', { nodes: masked.nodes, path: masked.path, extensions: { code: 'INTERNAL' } });
+  }
+
   const yoga = createYoga<object, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -54,30 +77,8 @@ export function createGraphQLServer(opts: { services: Services; verifyJwt: JwtVe
       if (typeof fromSocket === 'string') return contextFor(fromSocket);
       return contextFor(credentialOf((name) => request.headers.get(name), sessionCookieName(services.deps.urls.base)), authentication);
     },
-    maskedErrors: {
-      // graphql-js may be loaded twice (ESM and CommonJS copies), so errors are recognised by shape, not class.
-      maskError(error, message, isDev) {
-        const original = (error as { originalError?: unknown }).originalError;
-        if (original instanceof AppError) return original;
-        // A body that is not JSON: yoga's error carries the parser's own message, with a piece of the
-        // body, which is not ours to answer with.
-        if (isGraphQLError(error) && isJsonSyntaxError(original ?? (error as GraphQLError).extensions?.originalError)) return malformedBody();
-        // Errors of the request itself (syntax, validation, variable coercion) are the caller's to see.
-        if (isGraphQLError(error) && (!original || isGraphQLError(original))) {
-          const own = error as GraphQLError;
-          if (!opts.production) return own;
-          return new GraphQLError(withoutSuggestions(own.message), { nodes: own.nodes, path: own.path, extensions: own.extensions });
-        }
-        if (isDatabaseUnavailable(original ?? error)) {
-          logger.warn({ err: original ?? error }, 'database unavailable while resolving');
-          return temporarilyUnavailable();
-        }
-        logger.error({ err: original ?? error }, 'unexpected error while resolving');
-        const masked = defaultMaskError(error, message, isDev) as GraphQLError;
-        return new GraphQLError('internal error', { nodes: masked.nodes, path: masked.path, extensions: { code: 'INTERNAL' } });
-      },
-    },
+    maskedErrors: { maskError },
   });
 
-  return { yoga, contextFor, authenticateHeader };
+  return { yoga, contextFor, authenticateHeader, maskError };
 }

@@ -151,9 +151,15 @@ const CreateTaskResult = builder.objectRef<{ taskId: string; task: TaskWithPayme
   }),
 });
 
-const TaskPage = builder.objectRef<{ tasks: { id: string }[]; nextCursor: string | null }>('TaskPage').implement({
+const TaskPage = builder.objectRef<{ tasks: TaskWithPayment[]; nextCursor: string | null }>('TaskPage').implement({
   fields: (t) => ({
-    data: t.field({ type: [TaskRef], resolve: (page) => page.tasks as never }),
+    data: t.prismaField({
+      type: ['Task'],
+      // The page was read with each task's payment, which answers a selection of their columns and
+      // payments (REST's list asks for this) without a read per task; other relations are read.
+      resolve: (query, page, _args, ctx) =>
+        columnsAndPayment(query) ? page.tasks : ctx.prisma.task.findMany({ ...query, where: { id: { in: page.tasks.map((task) => task.id) } }, orderBy: { id: 'desc' } }),
+    }),
     nextCursor: t.exposeString('nextCursor', { nullable: true, description: 'Pass as cursor for the next page; null on the last' }),
   }),
 });

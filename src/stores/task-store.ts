@@ -375,25 +375,6 @@ export async function taskTokenWithOwner(db: SqlDb, taskId: string) {
     .executeTakeFirst();
 }
 
-// A page of the requester's tasks, or of the tasks of the owner's agents, newest first (ids begin with
-// their creation time), after the cursor's id when there is one; `limit + 1` rows tell whether more follow.
-export async function taskPage(
-  db: SqlDb,
-  p: { role: 'requester' | 'agent'; userId: string; status: TaskStatus | null; beforeId: string | null; take: number },
-): Promise<Task[]> {
-  const rows = await db
-    .selectFrom('tasks as t')
-    .selectAll('t')
-    .$if(p.role === 'requester', (q) => q.where('t.requesterId', '=', p.userId))
-    .$if(p.role === 'agent', (q) => q.where((eb) => eb.exists(eb.selectFrom('agents as a').select('a.id').whereRef('a.id', '=', 't.agentId').where('a.ownerId', '=', p.userId))))
-    .$if(p.status !== null, (q) => q.where('t.status', '=', p.status!))
-    .$if(p.beforeId !== null, (q) => q.where('t.id', '<', p.beforeId!))
-    .orderBy('t.id', 'desc')
-    .limit(p.take)
-    .execute();
-  return rows.map(taskOf);
-}
-
 // The open disputes for operators, contested first.
 export async function openDisputes(db: SqlDb) {
   return db
@@ -404,4 +385,42 @@ export async function openDisputes(db: SqlDb) {
     .orderBy('id', 'asc')
     .limit(500)
     .execute();
+}
+
+// A page of the requester's tasks, or of the tasks of the owner's agents, each with its payment (which
+// every REST answer shows), newest first (ids begin with their creation time), after the cursor's id when
+// there is one; `limit + 1` rows tell whether more follow. Every list request reads it: one statement per
+// shape (role, status filter, cursor), each compiled once.
+export type TaskPageQuery = {
+  role: 'requester' | 'agent';
+  userId: string;
+  status: TaskStatus | null;
+  beforeId: string | null;
+  take: number;
+};
+
+const taskPageStatementOf = (role: TaskPageQuery['role'], byStatus: boolean, afterId: boolean) =>
+  compiledStatement((db, param) =>
+    db
+      .selectFrom('tasks as t')
+      .selectAll('t')
+      .select((eb) => jsonObjectFrom(eb.selectFrom('payments as p').selectAll('p').whereRef('p.taskId', '=', 't.id')).as('payment'))
+      .$if(role === 'requester', (q) => q.where('t.requesterId', '=', param<string>('userId')))
+      .$if(role === 'agent', (q) =>
+        q.where((eb) => eb.exists(eb.selectFrom('agents as a').select('a.id').whereRef('a.id', '=', 't.agentId').where('a.ownerId', '=', param<string>('userId')))),
+      )
+      .$if(byStatus, (q) => q.where('t.status', '=', param<TaskStatus>('status')))
+      .$if(afterId, (q) => q.where('t.id', '<', param<string>('beforeId')))
+      .orderBy('t.id', 'desc')
+      .limit(param<number>('take')),
+  );
+
+const taskPageStatements = new Map<string, ReturnType<typeof taskPageStatementOf>>();
+
+export async function taskPage(db: SqlDb, p: TaskPageQuery): Promise<(Task & { payment: Payment | null })[]> {
+  const shape = `${p.role} ${p.status !== null} ${p.beforeId !== null}`;
+  let statement = taskPageStatements.get(shape);
+  if (!statement) taskPageStatements.set(shape, (statement = taskPageStatementOf(p.role, p.status !== null, p.beforeId !== null)));
+  const { rows } = await statement.run(db, p);
+  return rows.map(({ payment, ...task }) => ({ ...taskOf(task), payment: payment ? paymentFromJson(payment) : null }));
 }

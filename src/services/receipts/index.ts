@@ -20,8 +20,14 @@ export type ReceiptPayment = Pick<Payment, 'method' | 'status' | 'amountCents' |
 
 export type ReceiptCheck = { valid: true; kid: string; payload: Record<string, unknown> } | { valid: false; reason: string };
 
+// Receipts already signed, by key id and canonical payload: the same bytes under the same key sign to the
+// same receipt, so a finished task read again (every list and get of it) is not signed again; signing
+// was a tenth of the CPU of listing finished tasks. The oldest entry leaves first.
+const MAX_SIGNED = 5000;
+
 export function receiptService(deps: Deps) {
   let keys: Promise<ReceiptKeys> | null = null;
+  const signed = new Map<string, string>();
   const loaded = () => (keys ??= receiptKeys(deps.serverKey, deps.config.receipts));
 
   // The published keys: the current one, and the previous one while its overlap runs.
@@ -59,9 +65,14 @@ export function receiptService(deps: Deps) {
     async issue(task: ReceiptTask, payment: ReceiptPayment): Promise<string | null> {
       if (!isTerminal(task.status)) return null;
       const { current } = await loaded();
-      return new CompactSign(new TextEncoder().encode(canonicalJson(payloadOf(task, payment))))
-        .setProtectedHeader({ alg: 'EdDSA', kid: current.kid, typ: RECEIPT_TYPE })
-        .sign(current.privateKey);
+      const payload = canonicalJson(payloadOf(task, payment));
+      const cacheKey = `${current.kid}\n${payload}`;
+      const known = signed.get(cacheKey);
+      if (known !== undefined) return known;
+      const receipt = await new CompactSign(new TextEncoder().encode(payload)).setProtectedHeader({ alg: 'EdDSA', kid: current.kid, typ: RECEIPT_TYPE }).sign(current.privateKey);
+      if (signed.size >= MAX_SIGNED) signed.delete(signed.keys().next().value!);
+      signed.set(cacheKey, receipt);
+      return receipt;
     },
 
     async jwks(): Promise<{ keys: JWK[] }> {

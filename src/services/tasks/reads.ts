@@ -1,8 +1,8 @@
 // Reading tasks: one for a party of it, a page of a requester's or an agent owner's, and the checks of
 // who may move a task.
-import type { Prisma, Task, TaskStatus } from '../../generated/prisma/client.js';
+import type { Task, TaskStatus } from '../../generated/prisma/client.js';
 import { forbidden, invalid, notFound } from '../../errors.js';
-import { findTask, taskWithAgentOwner } from '../../stores/task-store.js';
+import { findTask, taskPage, taskWithAgentOwner } from '../../stores/task-store.js';
 import type { Viewer } from '../accounts/index.js';
 import type { TaskCore } from './context.js';
 
@@ -18,23 +18,12 @@ export async function get(ctx: TaskCore, viewer: Viewer, id: string): Promise<Ta
 }
 
 export async function list(ctx: TaskCore, viewer: Viewer, opts: { role: 'requester' | 'agent'; status: TaskStatus | null; limit: number; cursor: string | null }) {
-  const where: Prisma.TaskWhereInput = {
-    ...(opts.role === 'requester' ? { requesterId: viewer.id } : { agent: { ownerId: viewer.id } }),
-    ...(opts.status ? { status: opts.status } : {}),
-  };
   let cursorId: string | null = null;
   if (opts.cursor) {
     cursorId = Buffer.from(opts.cursor, 'base64url').toString('utf8');
     if (!/^tsk_\w+$/.test(cursorId)) throw invalid('cursor', 'cursor is not valid');
   }
-  const rows = await ctx.deps.prisma.task.findMany({
-    // With its payment, which every REST answer shows: read with the page, not once per task.
-    include: { payment: true },
-    where: cursorId ? { AND: [where, { id: { lt: cursorId } }] } : where,
-    // Ids begin with their creation time, so id order is creation order.
-    orderBy: { id: 'desc' },
-    take: opts.limit + 1,
-  });
+  const rows = await taskPage(ctx.deps.sql, { role: opts.role, userId: viewer.id, status: opts.status, beforeId: cursorId, take: opts.limit + 1 });
   const page = rows.slice(0, opts.limit);
   const nextCursor = rows.length > opts.limit ? Buffer.from(page.at(-1)!.id).toString('base64url') : null;
   return { tasks: page, nextCursor };
