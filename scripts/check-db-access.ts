@@ -29,12 +29,6 @@ const ALLOWED: Record<string, string> = {
   'src/reputation/track-record.ts': "an agent's track record (sql fragments)",
   'src/services/reputation.ts': 'ratings and the figures refresh (Prisma reads, a sql fragment)',
   'src/services/routing.ts': 'routing eligibility as a Prisma where (item 2: stated once)',
-  // The postgres search engine: its own Prisma client with generic plans (db/client.ts
-  // createSearchClient), raw SQL built from the query plan; to move as stores/search-store.ts with a
-  // Kysely instance of its own.
-  'src/search/postgres/engine.ts': 'search, index upkeep and reindex ($queryRaw, $executeRaw, $transaction, sql)',
-  'src/search/postgres/order.ts': 'the ranking expressions (sql fragments)',
-  'src/search/postgres/vocabulary.ts': "the spelling index's words ($queryRaw)",
 };
 
 const OWN_PLACES = ['src/stores/', 'src/db/', 'src/generated/'];
