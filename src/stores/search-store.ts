@@ -49,8 +49,9 @@ export interface IndexSearch extends SearchFilters {
 }
 
 export interface SearchPage {
-  // search_vocabulary.version as this statement saw it.
-  vocabularyVersion: string;
+  // search_vocabulary.version as this search saw it; null for an empty first page, which reads nothing
+  // more (vocabularyVersion below, when the caller needs it).
+  vocabularyVersion: string | null;
   // Every agent that matches, not only this page.
   total: number;
   // The page's agents in rank order, the A2A card read as null.
@@ -73,16 +74,22 @@ function matching(db: SqlDb, search: IndexSearch) {
     .$if(where !== null, (q) => q.where(sql<boolean>`a.search_vector @@ ${where}::tsquery`));
 }
 
-const vocabularyVersion = (db: SqlDb) =>
+const versionRow = (db: SqlDb) =>
   db.selectFrom('searchVocabulary').select(sql<string>`version::text`.as('vocabularyVersion')).where('id', '=', sql.lit(1));
+
+// search_vocabulary.version: moves on whenever the vocabulary gains a word.
+export async function vocabularyVersion(db: SqlDb): Promise<string> {
+  return (await versionRow(db).executeTakeFirst())?.vocabularyVersion ?? '0';
+}
 
 // One round trip for a page with agents: the vocabulary version, the total, and the page's agents in rank
 // order. The sort keys are computed once per matching agent in an inner query that the planner keeps apart
 // (OFFSET 0), so that what the window count holds and the sort orders is the id and the keys: carried
 // through them, the agents' whole rows (the tsvector included) spilled to disk for broad queries and made
 // them 14-26 % slower. The agents' rows are joined for the page alone. The window count rides on the
-// ranking's one pass over the matches (a count of its own was a second pass). An empty page (no match, or
-// past the last page) has no row to carry the version and the count: a second statement reads them.
+// ranking's one pass over the matches (a count of its own was a second pass). An empty page has no row to
+// carry the version and the count: past the last page a second statement reads them; an empty first page
+// has no match to count, and its version is read only if the caller needs it (vocabularyVersion).
 export async function searchAgents(db: SqlDb, search: IndexSearch): Promise<SearchPage> {
   const keys = sortKeys(search.sort, search.match);
   const offset = (search.page - 1) * search.perPage;
@@ -90,7 +97,7 @@ export async function searchAgents(db: SqlDb, search: IndexSearch): Promise<Sear
     .select((eb) => [eb.ref('a.id').as('id'), ...keys.map((k, i) => k.value.as(`k${i}`))])
     .offset(sql.lit(0));
   const rows = await db
-    .selectFrom(vocabularyVersion(db).as('v'))
+    .selectFrom(versionRow(db).as('v'))
     .crossJoinLateral((eb) =>
       eb
         .selectFrom(
@@ -113,12 +120,12 @@ export async function searchAgents(db: SqlDb, search: IndexSearch): Promise<Sear
     .orderBy('r.position')
     .execute();
   if (rows.length > 0) return { vocabularyVersion: rows[0]!.vocabularyVersion, total: Number(rows[0]!.total ?? 0), agents: rows.map(({ vocabularyVersion: _, total: __, ...agent }) => agentOf(agent)) };
-  const empty = await db
-    .selectFrom(vocabularyVersion(db).as('v'))
-    .$if(offset > 0, (q) => q.select(() => matching(db, search).select(sql<string>`count(*)`.as('total')).as('total')))
-    .select('v.vocabularyVersion')
+  if (offset === 0) return { vocabularyVersion: null, total: 0, agents: [] };
+  const past = await db
+    .selectFrom(versionRow(db).as('v'))
+    .select(['v.vocabularyVersion', () => matching(db, search).select(sql<string>`count(*)`.as('total')).as('total')])
     .executeTakeFirst();
-  return { vocabularyVersion: empty?.vocabularyVersion ?? '0', total: Number(empty?.total ?? 0), agents: [] };
+  return { vocabularyVersion: past?.vocabularyVersion ?? '0', total: Number(past?.total ?? 0), agents: [] };
 }
 
 // The vocabulary the engine's spelling index is built from (search/postgres/correction-index.ts).

@@ -5,7 +5,7 @@
 // answers each search with one indexed query; a second one runs only when no agent has every word of
 // the query (the soft AND below).
 import type { Sql } from '../../db/kysely.js';
-import { rebuildSearchIndex, searchAgents, type MatchKey } from '../../stores/search-store.js';
+import { rebuildSearchIndex, searchAgents, vocabularyVersion, type MatchKey } from '../../stores/search-store.js';
 import type { SearchEngine, SearchHits } from '../engine.js';
 import type { DiscoveryQuery } from '../query.js';
 import { DROP_TOKENS_THRESHOLD, TYPO_TOKENS_THRESHOLD } from '../text/matching.js';
@@ -59,8 +59,9 @@ class PlanCache {
 }
 
 interface Ranked extends SearchHits {
-  // search_vocabulary.version as the database saw it during this search.
-  version: string;
+  // search_vocabulary.version as the database saw it during this search; null when nothing was found
+  // (the store reads it then only on request).
+  version: string | null;
   // The query had words this process's vocabulary does not know: a newer vocabulary may know them.
   unknownWords?: boolean;
 }
@@ -132,16 +133,17 @@ export function createPostgresSearchEngine(db: Sql): SearchEngine {
       if (!query.q) return toHits(await run(query, null, null));
       const index = await vocabulary.current();
       const first = await plannedSearch(query);
-      if (first.version === index.version) return toHits(first);
+      const version = first.version ?? (await vocabularyVersion(db));
+      if (version === index.version) return toHits(first);
       // The vocabulary changed since this process built its index: rebuild it. When the query had words
       // the old index did not know, wait for the new one and search again, so that words new to the
       // registry are recognised at once; otherwise the answer stands and the rebuild runs behind it.
       if (!first.unknownWords) {
         // A failed rebuild is tried again by the next search, which sees the same difference.
-        vocabulary.seen(first.version).catch(() => {});
+        vocabulary.seen(version).catch(() => {});
         return toHits(first);
       }
-      await vocabulary.seen(first.version);
+      await vocabulary.seen(version);
       return toHits(await plannedSearch(query));
     },
 
