@@ -4,6 +4,7 @@
 // (search/postgres/); this file only runs it. Searches go through the search's own connections
 // (db/kysely.ts createSearchSql).
 import { sql, type Selectable } from 'kysely';
+import { compiledStatement } from '../db/compiled-statement.js';
 import type { Sql, SqlDb } from '../db/kysely.js';
 import type { Agent, AgentSearch, AgentStatus } from '../generated/kysely/types.js';
 import type { AgentRow } from './agent-store.js';
@@ -63,15 +64,54 @@ type Matchable = Pick<Selectable<AgentSearch>, 'id' | 'status' | 'protocols' | '
 
 // Text searches rank on the narrow agent_search rows (the document and the columns filters and sorts use,
 // under the same names); browsing without words keeps to agents and its array indexes.
-function matching(db: SqlDb, search: IndexSearch) {
-  const { where } = search;
+// `shape`: which of the filters and the words the search has (its values may be parameters' placeholders).
+function matching(db: SqlDb, search: IndexSearch, shape: Shape = shapeOf(search)) {
   return db
-    .selectFrom(sql<Matchable>`${sql.table(where === null ? 'agents' : 'agentSearch')}`.as('a'))
+    .selectFrom(sql<Matchable>`${sql.table(shape.words ? 'agentSearch' : 'agents')}`.as('a'))
     .where('a.status', '=', sql<AgentStatus>`${search.status}::"AgentStatus"`)
-    .$if(search.protocols.length > 0, (q) => q.where('a.protocols', '@>', sql<string[]>`${search.protocols}::text[]`))
-    .$if(search.categories.length > 0, (q) => q.where('a.categories', '@>', sql<string[]>`${search.categories}::text[]`))
-    .$if(search.capabilities.length > 0, (q) => q.where('a.capabilities', '@>', sql<string[]>`${search.capabilities}::text[]`))
-    .$if(where !== null, (q) => q.where(sql<boolean>`a.search_vector @@ ${where}::tsquery`));
+    .$if(shape.protocols, (q) => q.where('a.protocols', '@>', sql<string[]>`${search.protocols}::text[]`))
+    .$if(shape.categories, (q) => q.where('a.categories', '@>', sql<string[]>`${search.categories}::text[]`))
+    .$if(shape.capabilities, (q) => q.where('a.capabilities', '@>', sql<string[]>`${search.capabilities}::text[]`))
+    .$if(shape.words, (q) => q.where(sql<boolean>`a.search_vector @@ ${search.where}::tsquery`));
+}
+
+interface Shape {
+  protocols: boolean;
+  categories: boolean;
+  capabilities: boolean;
+  words: boolean;
+}
+
+const shapeOf = (search: IndexSearch): Shape => ({
+  protocols: search.protocols.length > 0,
+  categories: search.categories.length > 0,
+  capabilities: search.capabilities.length > 0,
+  words: search.where !== null,
+});
+
+// Every value of a search, in one fixed order, replaced by what `slot` makes of it: what stays is the
+// search's shape, on which alone the statement's text depends.
+function mapValues(search: IndexSearch, slot: <V>(value: V) => V): IndexSearch {
+  const tsquery = (text: string) => slot(text);
+  const match = search.match?.map((key): MatchKey => {
+    switch (key.kind) {
+      case 'tiers':
+        return { ...key, terms: key.terms.map((t) => ({ ...t, cases: t.cases.map((c) => ({ ...c, tsquery: tsquery(c.tsquery) })) })) };
+      case 'coverage':
+        return { ...key, tsqueries: key.tsqueries.map(tsquery) };
+      case 'relevance':
+        return { ...key, any: tsquery(key.any), ...(key.telling ? { telling: key.telling.map((t) => ({ tsquery: tsquery(t.tsquery), weight: slot(t.weight) })) } : {}) };
+    }
+  });
+  return {
+    ...search,
+    status: slot(search.status),
+    protocols: search.protocols.length > 0 ? slot(search.protocols) : [],
+    categories: search.categories.length > 0 ? slot(search.categories) : [],
+    capabilities: search.capabilities.length > 0 ? slot(search.capabilities) : [],
+    where: search.where === null ? null : slot(search.where),
+    match: match ?? null,
+  };
 }
 
 const versionRow = (db: SqlDb) =>
@@ -90,13 +130,12 @@ export async function vocabularyVersion(db: SqlDb): Promise<string> {
 // ranking's one pass over the matches (a count of its own was a second pass). An empty page has no row to
 // carry the version and the count: past the last page a second statement reads them; an empty first page
 // has no match to count, and its version is read only if the caller needs it (vocabularyVersion).
-export async function searchAgents(db: SqlDb, search: IndexSearch): Promise<SearchPage> {
+function pageStatement(db: SqlDb, search: IndexSearch, shape: Shape, limit: number, offset: number) {
   const keys = sortKeys(search.sort, search.match);
-  const offset = (search.page - 1) * search.perPage;
-  const keyed = matching(db, search)
+  const keyed = matching(db, search, shape)
     .select((eb) => [eb.ref('a.id').as('id'), ...keys.map((k, i) => k.value.as(`k${i}`))])
     .offset(sql.lit(0));
-  const rows = await db
+  return db
     .selectFrom(versionRow(db).as('v'))
     .crossJoinLateral((eb) =>
       eb
@@ -106,7 +145,7 @@ export async function searchAgents(db: SqlDb, search: IndexSearch): Promise<Sear
             .select(['m.id', sql<string>`count(*) OVER ()`.as('total')])
             .$call((q) => keys.reduce((ordered, k, i) => ordered.orderBy(sql`${sql.ref(`m.k${i}`)} ${k.direction}`), q))
             .orderBy('m.id')
-            .limit(search.perPage)
+            .limit(limit)
             .offset(offset)
             .as('ranked'),
         )
@@ -117,8 +156,43 @@ export async function searchAgents(db: SqlDb, search: IndexSearch): Promise<Sear
     .innerJoin('agents as a', 'a.id', 'r.id')
     .select(['v.vocabularyVersion', 'p.total'])
     .select(SEARCH_AGENT_COLUMNS.map((column) => `a.${column}` as const))
-    .orderBy('r.position')
-    .execute();
+    .orderBy('r.position');
+}
+
+// Building and compiling the page's statement (some sixty columns, the CamelCase plugin's copy of the
+// tree) cost more than the search itself on a warm database: each shape is compiled once
+// (db/compiled-statement.ts), up to a bound like that of the named statements (db/statement-names.ts).
+const MAX_SHAPES = 1000;
+const compiledPages = new Map<string, ReturnType<typeof compilePage>>();
+
+function compilePage(search: IndexSearch) {
+  const shape = shapeOf(search);
+  return compiledStatement((db, param) => {
+    let slot = 0;
+    const template = mapValues(search, () => param(`v${slot++}`));
+    return pageStatement(db, template, shape, param<number>('limit'), param<number>('offset'));
+  });
+}
+
+function pageOf(search: IndexSearch) {
+  const key = JSON.stringify({ ...mapValues(search, () => 0 as never), page: 0, perPage: 0 });
+  let page = compiledPages.get(key);
+  if (!page) {
+    page = compilePage(search);
+    if (compiledPages.size < MAX_SHAPES) compiledPages.set(key, page);
+  }
+  return page;
+}
+
+export async function searchAgents(db: SqlDb, search: IndexSearch): Promise<SearchPage> {
+  const offset = (search.page - 1) * search.perPage;
+  const values: Record<string, unknown> = { limit: search.perPage, offset };
+  let slot = 0;
+  mapValues(search, (value) => {
+    values[`v${slot++}`] = value;
+    return value;
+  });
+  const { rows } = await pageOf(search).run(db, values);
   if (rows.length > 0) return { vocabularyVersion: rows[0]!.vocabularyVersion, total: Number(rows[0]!.total ?? 0), agents: rows.map(({ vocabularyVersion: _, total: __, ...agent }) => agentOf(agent)) };
   if (offset === 0) return { vocabularyVersion: null, total: 0, agents: [] };
   const past = await db
