@@ -8,7 +8,7 @@
 // --agents and --seed must be those the database was made with: the queries are generated from the
 // same agents.
 import { parseArgs } from 'node:util';
-import { createPrismaClient } from '../src/db/client.js';
+import { createKysely } from '../src/db/kysely.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
 import { percentile } from './measure.js';
@@ -28,8 +28,8 @@ const random = seededRandom(Number(args.seed));
 const agents = generateAgents(Number(args.agents), random);
 // The queries of bench:search:http, each once.
 const queries = [...new Set(throughputQueries(agents, random).map((q) => q.q))];
-const prisma = createPrismaClient(args.database, 2, { preparedStatements: true, genericPlans: true });
-const engine = createPostgresSearchEngine(prisma);
+const sql = createKysely(args.database, 2, { preparedStatements: true, server: true, genericPlans: true });
+const engine = createPostgresSearchEngine(sql);
 const search = (q: string) => engine.search(discoveryQuerySchema.parse({ q, perPage: 10 }));
 
 for (const q of queries) await search(q);
@@ -42,7 +42,7 @@ for (let round = 0; round < 3; round++) {
     best.set(q, Math.min(best.get(q) ?? Infinity, ms));
   }
 }
-await prisma.$disconnect();
+await sql.destroy();
 
 const sorted = [...best.values()].sort((a, b) => a - b);
 const total = sorted.reduce((sum, ms) => sum + ms, 0);

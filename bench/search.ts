@@ -10,7 +10,6 @@ import { createKysely } from '../src/db/kysely.js';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createPrismaClient } from '../src/db/client.js';
 import { startEmbeddedDatabase } from '../src/db/embedded.js';
 import { applyMigrations } from '../src/db/schema-engine.js';
 import { createLogger } from '../src/logger.js';
@@ -64,10 +63,10 @@ async function benchProject(name: string, url: string, agents: BenchAgent[], que
   let started = performance.now();
   await loadAgents(url, agents, (done) => log(`  ${name}: loaded ${done}/${agents.length}`));
   const loadMs = elapsed(started);
-  const prisma = createPrismaClient(url, 2);
+  const sql = createKysely(url, 2);
   try {
     started = performance.now();
-    const index = await loadCorrectionIndex(prisma);
+    const index = await loadCorrectionIndex(sql);
     const indexMs = elapsed(started);
     const planner = new QueryPlanner(index);
     const planTimes = queries.map((query) => {
@@ -75,7 +74,7 @@ async function benchProject(name: string, url: string, agents: BenchAgent[], que
       planner.plan(query.q);
       return elapsed(t);
     }).sort((a, b) => a - b);
-    const engine = createPostgresSearchEngine(prisma);
+    const engine = createPostgresSearchEngine(sql);
     log(`  ${name}: querying`);
     const result = await measure(asBench(name, engine), queries);
     columns.push({ name, peer: false, result });
@@ -89,7 +88,7 @@ async function benchProject(name: string, url: string, agents: BenchAgent[], que
       columns.push({ name: 'typesense', peer: false, result: await benchTypesense(url, queries) });
     }
   } finally {
-    await prisma.$disconnect();
+    await sql.destroy();
   }
 }
 

@@ -17,12 +17,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const ALLOWED: Record<string, string> = {
   // Routing: eligibility is stated once in routing.ts's rule list; its read is still to move to agent-store.ts.
   'src/services/routing.ts': 'routing eligibility as a Prisma where (item 2: stated once)',
-  // The postgres search engine: its own Prisma client with generic plans (db/client.ts
-  // createSearchClient), raw SQL built from the query plan; to move as stores/search-store.ts with a
-  // Kysely instance of its own.
-  'src/search/postgres/engine.ts': 'search, index upkeep and reindex ($queryRaw, $executeRaw, $transaction, sql)',
-  'src/search/postgres/order.ts': 'the ranking expressions (sql fragments)',
-  'src/search/postgres/vocabulary.ts': "the spelling index's words ($queryRaw)",
 };
 
 const OWN_PLACES = ['src/stores/', 'src/db/', 'src/generated/'];

@@ -36,10 +36,10 @@ export const realTime: TimeDeps = { clock: systemClock, retrySchedule: defaultRe
 export interface Deps extends TimeDeps {
   config: Config;
   prisma: PrismaClient;
-  // The postgres search engine's client (db/client.ts createSearchClient); may be `prisma` itself.
-  searchPrisma: PrismaClient;
   // The stores' typed SQL builder (db/kysely.ts).
   sql: Sql;
+  // The postgres search engine's connections (db/kysely.ts createSearchSql); may be `sql` itself.
+  searchSql: Sql;
   logger: Logger;
   secretBox: SecretBox;
   serverKey: Buffer;

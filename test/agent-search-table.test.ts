@@ -2,6 +2,7 @@
 // the same transaction: texts, the columns filters and sorts use, status and deletion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
+import { createKysely, type Sql } from '../src/db/kysely.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import type { SearchEngine } from '../src/search/engine.js';
 import { discoveryQuerySchema, type DiscoveryQueryInput } from '../src/search/query.js';
@@ -10,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from './support/database.js';
 describe('agent_search follows agents', () => {
   let db: TestDatabase;
   let prisma: PrismaClient;
+  let sql: Sql;
   let engine: SearchEngine;
   const ids = async (input: DiscoveryQueryInput) => (await engine.search(discoveryQuerySchema.parse(input))).ids;
   const agent = (id: string, name: string, capabilities: string[]) =>
@@ -18,13 +20,15 @@ describe('agent_search follows agents', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     prisma = createPrismaClient(db.url, 2);
-    engine = createPostgresSearchEngine(prisma);
+    sql = createKysely(db.url, 2);
+    engine = createPostgresSearchEngine(sql);
     await prisma.user.create({ data: { id: 'usr_s', email: 's@example.com' } });
     await agent('agt_a', 'Ledger Keeper', ['bookkeeping']);
     await agent('agt_b', 'Books Balancer', ['bookkeeping']);
   });
   afterAll(async () => {
     await prisma?.$disconnect();
+    await sql?.destroy();
     await db?.close();
   });
 

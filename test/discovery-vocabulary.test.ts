@@ -3,10 +3,11 @@
 // on its very next search. Also: spelled-right words are not corrected, and unknown words find nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient } from '../src/db/client.js';
+import { createKysely, type Sql } from '../src/db/kysely.js';
 import type { PrismaClient } from '../src/generated/prisma/client.js';
 import type { SearchEngine } from '../src/search/engine.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
-import { createVocabulary } from '../src/search/postgres/vocabulary.js';
+import { createVocabulary, loadCorrectionIndex } from '../src/search/postgres/vocabulary.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { seedFixture } from './discovery-fixture.js';
@@ -14,6 +15,8 @@ import { seedFixture } from './discovery-fixture.js';
 let db: TestDatabase;
 let prismaA: PrismaClient;
 let prismaB: PrismaClient;
+let sqlA: Sql;
+let sqlB: Sql;
 let engineA: SearchEngine;
 let engineB: SearchEngine;
 
@@ -33,13 +36,17 @@ beforeAll(async () => {
   db = await createTestDatabase();
   prismaA = createPrismaClient(db.url, 2);
   prismaB = createPrismaClient(db.url, 2);
-  engineA = createPostgresSearchEngine(prismaA);
-  engineB = createPostgresSearchEngine(prismaB);
+  sqlA = createKysely(db.url, 2);
+  sqlB = createKysely(db.url, 2);
+  engineA = createPostgresSearchEngine(sqlA);
+  engineB = createPostgresSearchEngine(sqlB);
   await seedFixture(prismaA, 'agvo');
 });
 afterAll(async () => {
   await prismaA?.$disconnect();
   await prismaB?.$disconnect();
+  await sqlA?.destroy();
+  await sqlB?.destroy();
   await db?.close();
 });
 
@@ -67,27 +74,21 @@ describe('vocabulary freshness', () => {
 
 describe('a rebuild under way', () => {
   it('does not satisfy a newer version it started before: the index is rebuilt again', async () => {
-    // The real database, with the rebuild's reads held back on demand; `read` resolves once a held read
-    // has its rows, so the stale rebuild has surely read the vocabulary before the new word below.
+    // The real database, with the rebuild's result held back on demand; `read` resolves once a held
+    // rebuild has read its rows, so the stale rebuild has surely read the vocabulary before the new word below.
     let holding = false;
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     let heldRead!: () => void;
     const read = new Promise<void>((resolve) => (heldRead = resolve));
-    const gated = new Proxy(prismaA, {
-      get(target, key, receiver) {
-        if (key !== '$queryRaw') return Reflect.get(target, key, receiver);
-        return async (...args: Parameters<PrismaClient['$queryRaw']>) => {
-          const rows = await target.$queryRaw(...args);
-          if (holding) {
-            heldRead();
-            await gate;
-          }
-          return rows;
-        };
-      },
+    const vocabulary = createVocabulary(async () => {
+      const index = await loadCorrectionIndex(sqlA);
+      if (holding) {
+        heldRead();
+        await gate;
+      }
+      return index;
     });
-    const vocabulary = createVocabulary(gated);
     const before = (await vocabulary.current()).version;
     holding = true;
     const stale = vocabulary.refresh();

@@ -2,8 +2,8 @@
 // per connection). The embedded PGlite serves all connections from one session and never gets them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createPrismaClient, createSearchClient, type PrismaClient } from '../src/db/client.js';
-import { createKysely, type Sql } from '../src/db/kysely.js';
+import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
+import { createKysely, createSearchSql, type Sql } from '../src/db/kysely.js';
 import { isDatabaseUnavailable } from '../src/db/errors.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import { discoveryQuerySchema } from '../src/search/query.js';
@@ -20,12 +20,20 @@ describe.runIf(usingPostgres())('prepared statements on a PostgreSQL server', ()
   };
   const statementNames = async (prisma: PrismaClient) =>
     (await prisma.$queryRaw<Array<{ name: string }>>`SELECT name FROM pg_prepared_statements`).map((r) => r.name);
+  const pools: Sql[] = [];
+  const pool = (opts: Parameters<typeof createKysely>[2]) => {
+    const k = createKysely(db.url, 1, opts);
+    pools.push(k);
+    return k;
+  };
+  const preparedNames = async (k: Sql) => (await sql<{ name: string }>`SELECT name FROM pg_prepared_statements`.execute(k)).rows.map((r) => r.name);
 
   beforeAll(async () => {
     db = await createTestDatabase();
   });
   afterAll(async () => {
     for (const prisma of clients) await prisma.$disconnect();
+    for (const k of pools) await k.destroy();
     await db?.close();
   });
 
@@ -35,14 +43,15 @@ describe.runIf(usingPostgres())('prepared statements on a PostgreSQL server', ()
     await prisma.agent.create({
       data: { id: 'agt_prep', ownerId: 'usr_prep', name: 'Ledger Keeper', slug: 'ledger-keeper', endpoint: 'https://a.example.com', capabilities: ['bookkeeping'] },
     });
-    const engine = createPostgresSearchEngine(prisma);
+    const searchSql = pool({ preparedStatements: true, server: true });
+    const engine = createPostgresSearchEngine(searchSql);
     const query = discoveryQuerySchema.parse({ q: 'bookkeeping' });
     const first = await engine.search(query);
-    const afterFirst = await statementNames(prisma);
+    const afterFirst = await preparedNames(searchSql);
     const second = await engine.search(query);
     expect(second.ids).toEqual(first.ids);
     expect(first.ids).toEqual(['agt_prep']);
-    const afterSecond = await statementNames(prisma);
+    const afterSecond = await preparedNames(searchSql);
     // Named for what they do: the search reads agents (statement-names.ts).
     expect(afterFirst.some((n) => /^[a-z_0-9]+\.(read|create|update|delete)\.[\w-]{8}$/.test(n))).toBe(true);
     // The second search added no statement: it ran the ones the first one prepared.
@@ -117,26 +126,26 @@ describe.runIf(usingPostgres())('prepared statements on a PostgreSQL server', ()
   });
 
   it('runs searches on connections of their own that reuse one generic plan; the rest of the service keeps custom plans', async () => {
-    const main = client(true);
-    const search = createSearchClient(db.url, 1, main, true);
-    clients.push(search);
+    const main = pool({ preparedStatements: true, server: true });
+    const search = createSearchSql(db.url, 1, main, true);
+    pools.push(search);
     expect(search).not.toBe(main);
     const engine = createPostgresSearchEngine(search);
     // Selective and broad, so that PostgreSQL's own choice would have planned some of them anew.
     for (const q of ['bookkeeping', 'ledger', 'keeper', 'bookkeeping', 'ledger', 'keeper', 'bookkeeping']) {
       await engine.search(discoveryQuerySchema.parse({ q }));
     }
-    const plans = await search.$queryRaw<Array<{ generic: bigint; custom: bigint }>>`
-      SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%agent_search a%'`;
+    const { rows: plans } = await sql<{ generic: string; custom: string }>`
+      SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE '%"agent_search" as "a"%'`.execute(search);
     expect(plans.length).toBeGreaterThan(0);
-    expect(plans.every((p) => p.custom === 0n && p.generic > 0n)).toBe(true);
-    const mode = async (prisma: PrismaClient) => (await prisma.$queryRaw<Array<{ plan_cache_mode: string }>>`SHOW plan_cache_mode`)[0]!.plan_cache_mode;
+    expect(plans.every((p) => Number(p.custom) === 0 && Number(p.generic) > 0)).toBe(true);
+    const mode = async (k: Sql) => (await sql<{ planCacheMode: string }>`SHOW plan_cache_mode`.execute(k)).rows[0]!.planCacheMode;
     expect(await mode(search)).toBe('force_generic_plan');
     expect(await mode(main)).toBe('auto');
   });
 
-  it('searches through the service\'s own client without prepared statements', () => {
-    const main = client(false);
-    expect(createSearchClient(db.url, 1, main, false)).toBe(main);
+  it('searches through the service\'s own connections without prepared statements', () => {
+    const main = pool({ server: true });
+    expect(createSearchSql(db.url, 1, main, false)).toBe(main);
   });
 });

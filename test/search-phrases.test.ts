@@ -3,6 +3,7 @@
 // the long description; the table follows synonyms.ts, and a reindex rewrites it from there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '../src/db/client.js';
+import { createKysely } from '../src/db/kysely.js';
 import { createPostgresSearchEngine } from '../src/search/postgres/engine.js';
 import { MULTI_WORD_PHRASES } from '../src/search/text/synonyms.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
@@ -54,7 +55,10 @@ describe('search_phrases', () => {
   it('is rewritten from synonyms.ts by a reindex, which rebuilds the documents with it', async () => {
     await prisma.$executeRaw`DELETE FROM search_phrases WHERE phrase = 'help desk'`;
     await prisma.$executeRaw`INSERT INTO search_phrases (phrase, query) VALUES ('desk helper', phraseto_tsquery('english', 'desk helper'))`;
-    await createPostgresSearchEngine(prisma).reindex();
+    const sql = createKysely(db.url, 1);
+    await createPostgresSearchEngine(sql)
+      .reindex()
+      .finally(() => sql.destroy());
     expect(await phrases()).toEqual([...MULTI_WORD_PHRASES].sort());
     expect(await phraseLexemes('agt_ph1')).toEqual(['help desk A', 'speech to text B']);
     expect(await phraseLexemes('agt_ph2')).toEqual(['speech synthesis C']);

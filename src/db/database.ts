@@ -3,8 +3,8 @@
 import net from 'node:net';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createPrismaClient, createSearchClient, disconnectClients, type PrismaClient } from './client.js';
-import { createKysely, type Sql } from './kysely.js';
+import { createPrismaClient, type PrismaClient } from './client.js';
+import { createKysely, createSearchSql, destroyPools, type Sql } from './kysely.js';
 import { embeddedSocketUrl, socketFileName, startEmbeddedDatabase } from './embedded.js';
 import { applyMigrations } from './schema-engine.js';
 import { lockDataDir, lockHolder } from './dir-lock.js';
@@ -14,10 +14,10 @@ export interface Database {
   url: string;
   embedded: boolean;
   prisma: PrismaClient;
-  // For the postgres search engine (createSearchClient); may be `prisma` itself.
-  searchPrisma: PrismaClient;
   // The stores' typed SQL (db/kysely.ts), on a pool of its own.
   sql: Sql;
+  // The postgres search engine's connections (db/kysely.ts createSearchSql); may be `sql` itself.
+  searchSql: Sql;
   close(): Promise<void>;
 }
 
@@ -51,17 +51,17 @@ export async function openDatabase(opts: {
     if (opts.migrate !== false) await applyMigrations(opts.databaseUrl);
     const preparedStatements = opts.preparedStatements ?? false;
     const prisma = createPrismaClient(opts.databaseUrl, opts.poolSize, { preparedStatements });
-    const searchPrisma = createSearchClient(opts.databaseUrl, opts.poolSize, prisma, preparedStatements);
     const sql = createKysely(opts.databaseUrl, opts.poolSize, { preparedStatements, server: true });
+    const searchSql = createSearchSql(opts.databaseUrl, opts.poolSize, sql, preparedStatements);
     return {
       url: opts.databaseUrl,
       embedded: false,
       prisma,
-      searchPrisma,
       sql,
+      searchSql,
       close: async () => {
-        await disconnectClients(prisma, searchPrisma);
-        await sql.destroy();
+        await prisma.$disconnect();
+        await destroyPools(sql, searchSql);
       },
     };
   }
@@ -84,8 +84,8 @@ export async function openDatabase(opts: {
       url,
       embedded: true,
       prisma,
-      searchPrisma: prisma,
       sql,
+      searchSql: sql,
       close: async () => {
         await prisma.$disconnect();
         await sql.destroy();
@@ -102,8 +102,8 @@ export async function openDatabase(opts: {
     url: embedded.url,
     embedded: true,
     prisma,
-    searchPrisma: prisma,
     sql,
+    searchSql: sql,
     async close() {
       await prisma.$disconnect();
       await sql.destroy();

@@ -1,7 +1,6 @@
 // Chooses the search engine from the configuration: Typesense when TYPESENSE_URL and TYPESENSE_API_KEY
 // are set (config.ts requires both or neither), otherwise PostgreSQL, which needs nothing else.
 import type { Config } from '../config.js';
-import type { PrismaClient } from '../db/client.js';
 import type { Clock } from '../deps.js';
 import type { EventBus } from '../events/bus.js';
 import type { Sql } from '../db/kysely.js';
@@ -15,12 +14,12 @@ import { createTypesenseClient, createTypesenseSearchEngine } from './typesense/
 export function createSearchEngine(deps: {
   config: Config;
   sql: Sql;
-  searchPrisma: PrismaClient;
+  searchSql: Sql;
   logger: Logger;
   clock: Clock;
   events: Pick<EventBus, 'watchSearchChanges'>;
 }): SearchEngine {
-  const postgres = createPostgresSearchEngine(deps.searchPrisma);
+  const postgres = createPostgresSearchEngine(deps.searchSql);
   const { url, apiKey, collection } = deps.config.typesense;
   // Only results the database answers are kept: the announcement of a write reaches this process when
   // the write commits, while Typesense's index follows later through jobs.

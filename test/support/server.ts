@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { WorkerEvents } from 'graphile-worker';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createPrismaClient, createSearchClient, disconnectClients, type PrismaClient } from '../../src/db/client.js';
-import { createKysely, type Sql } from '../../src/db/kysely.js';
+import { createPrismaClient, type PrismaClient } from '../../src/db/client.js';
+import { createKysely, createSearchSql, destroyPools, type Sql } from '../../src/db/kysely.js';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.js';
 import type { TimeDeps } from '../../src/deps.js';
@@ -52,12 +52,12 @@ export async function startTestServer(
   const preparedStatements = db.kind === 'postgresql' && config.databasePreparedStatements;
   const own = createPrismaClient(db.url, 5, { preparedStatements });
   const prisma = opts.wrapPrisma ? opts.wrapPrisma(own) : own;
-  const searchPrisma = createSearchClient(db.url, 5, prisma, preparedStatements);
   const sql = createKysely(db.url, 5, { preparedStatements, server: db.kind === 'postgresql' });
+  const searchSql = createSearchSql(db.url, 5, sql, preparedStatements);
   const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
-    database: { url: db.url, embedded: db.kind === 'pglite', prisma, searchPrisma, sql, close: () => disconnectClients(own, searchPrisma) },
+    database: { url: db.url, embedded: db.kind === 'pglite', prisma, sql, searchSql, close: () => own.$disconnect() },
     logger,
     serverKey: opts.serverKey ?? randomBytes(32),
     jobEvents: opts.jobEvents,
@@ -78,8 +78,8 @@ export async function startTestServer(
     },
     async close() {
       await app.close();
-      await disconnectClients(own, searchPrisma);
-      await sql.destroy();
+      await own.$disconnect();
+      await destroyPools(sql, searchSql);
       if (!opts.db) await db.close();
     },
   };

@@ -2,21 +2,13 @@
 // search_vocabulary.version whenever the vocabulary gains a word; every search reads that version in the
 // same query, so each process (however many share the database) notices a change on its next search and
 // rebuilds in the background, without a separate round trip or a message bus.
-import type { PrismaClient } from '../../db/client.js';
+import type { SqlDb } from '../../db/kysely.js';
+import { readVocabulary } from '../../stores/search-store.js';
 import { CorrectionIndex } from './correction-index.js';
 
-export async function loadCorrectionIndex(db: PrismaClient): Promise<CorrectionIndex> {
-  // One statement, so the version and the words come from the same snapshot.
-  const rows = await db.$queryRaw<Array<{ version: string; word: string | null; lexemes: string[] | null }>>`
-    SELECT v.version::text AS version, w.word, tsvector_to_array(to_tsvector('english'::regconfig, w.word)) AS lexemes
-    FROM search_vocabulary v LEFT JOIN search_words w ON true
-    WHERE v.id = 1`;
-  // How many agents use each lexeme: what makes a word telling (rare) or incidental (common).
-  const stats = await db.$queryRaw<Array<{ word: string; ndoc: number }>>`
-    SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM agent_search WHERE status = ''active''')`;
-  const [{ documents }] = await db.$queryRaw<[{ documents: number }]>`SELECT count(*)::int AS documents FROM agent_search WHERE status = 'active'`;
-  const words = rows.filter((r) => r.word !== null).map((r) => ({ word: r.word!, lexemes: r.lexemes ?? [] }));
-  return new CorrectionIndex(rows[0]?.version ?? '0', words, new Map(stats.map((s) => [s.word, s.ndoc])), documents);
+export async function loadCorrectionIndex(db: SqlDb): Promise<CorrectionIndex> {
+  const { version, words, documentFrequency, documents } = await readVocabulary(db);
+  return new CorrectionIndex(version, words, documentFrequency, documents);
 }
 
 export interface Vocabulary {
@@ -29,13 +21,14 @@ export interface Vocabulary {
   refresh(): Promise<void>;
 }
 
-export function createVocabulary(db: PrismaClient): Vocabulary {
+// `load` reads the index from the database (loadCorrectionIndex).
+export function createVocabulary(load: () => Promise<CorrectionIndex>): Vocabulary {
   let index: Promise<CorrectionIndex> | null = null;
   let loading: Promise<void> | null = null;
 
   function reload(): Promise<void> {
     // One rebuild at a time; searches meanwhile use the index they have.
-    loading ??= loadCorrectionIndex(db)
+    loading ??= load()
       .then((fresh) => {
         index = Promise.resolve(fresh);
       })
@@ -47,7 +40,7 @@ export function createVocabulary(db: PrismaClient): Vocabulary {
 
   return {
     current() {
-      index ??= loadCorrectionIndex(db).catch((error: unknown) => {
+      index ??= load().catch((error: unknown) => {
         index = null;
         throw error;
       });
