@@ -18,9 +18,8 @@ const ALLOWED: Record<string, string> = {
   // The page of tasks reads each task's payment with it (main, 2026-11-29); stores/task-store.ts taskPage
   // reads the page without it and is to take the payment as taskWithPayment does, then replace this.
   'src/services/tasks/reads.ts': 'the task page with its payments (a Prisma read with include)',
-  // Reputation and routing: each rule is now stated once (the record's tasks in counted-tasks.ts, eligibility
-  // in routing.ts's rule list); their statements are still to move to stores/reputation-store.ts and
-  // agent-store.ts.
+  // Reputation: each rule is now stated once (the record's tasks in counted-tasks.ts); its statements are
+  // still to move to stores/reputation-store.ts.
   'src/reputation/counted-tasks.ts': "the record's tasks as one SQL fragment, shared by the figures' statements",
   'src/reputation/daily.ts': 'the daily figures (a sql statement)',
   'src/reputation/health-store.ts': 'health evidence; a store by name, outside src/stores/',
@@ -28,7 +27,6 @@ const ALLOWED: Record<string, string> = {
   'src/reputation/requester-record.ts': "a requester's record ($queryRaw)",
   'src/reputation/track-record.ts': "an agent's track record (sql fragments)",
   'src/services/reputation.ts': 'ratings and the figures refresh (Prisma reads, a sql fragment)',
-  'src/services/routing.ts': 'routing eligibility as a Prisma where (item 2: stated once)',
   // The postgres search engine: its own Prisma client with generic plans (db/client.ts
   // createSearchClient), raw SQL built from the query plan; to move as stores/search-store.ts with a
   // Kysely instance of its own.
