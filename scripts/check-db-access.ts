@@ -4,20 +4,13 @@
 // `$queryRaw`/`$executeRaw`, a `pg` `.query(`, the Kysely builder or a Kysely `sql` fragment. In src/schema/
 // only Prisma model reads are allowed (the plugin's relation loading), nothing that writes.
 //
-// Files not yet moved into a store are listed in ALLOWED below, each with why it is still there. The list
-// only shrinks: an entry whose file no longer reaches the database fails the check too, so it is removed
-// when the file is moved. `--report` prints the counts per style and per file.
+// There are no exceptions: a statement outside those places is moved into its aggregate's store.
+// `--report` prints the counts per style and per file.
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-// Not yet moved (issue 42, item 1). One entry per file, with the reason it is still here.
-const ALLOWED: Record<string, string> = {
-  // Routing: eligibility is stated once in routing.ts's rule list; its read is still to move to agent-store.ts.
-  'src/services/routing.ts': 'routing eligibility as a Prisma where (item 2: stated once)',
-};
 
 const OWN_PLACES = ['src/stores/', 'src/db/', 'src/generated/'];
 const POTHOS_READS = 'src/schema/';
@@ -90,20 +83,16 @@ if (report) {
       console.log(`  ${String(perFile.get(style.name)).padStart(3)} ${file}`);
     }
   }
-  console.log(`files outside the stores that reach the database: ${hits.size} (allowed for now: ${Object.keys(ALLOWED).length})`);
+  console.log(`files outside the stores that reach the database: ${hits.size}`);
 }
 
 const problems: string[] = [];
 for (const [file, perFile] of hits) {
-  if (ALLOWED[file]) continue;
   const what = [...perFile].map(([style, n]) => `${n} ${style}`).join(', ');
   problems.push(`${file} reaches the database (${what}): move the statements into a store in src/stores/`);
-}
-for (const file of Object.keys(ALLOWED)) {
-  if (!hits.has(file)) problems.push(`${file} no longer reaches the database: remove it from ALLOWED in scripts/check-db-access.ts`);
 }
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`check:db-access: nothing outside src/stores/, src/db/ and the Pothos reads in src/schema/ reaches the database, except ${Object.keys(ALLOWED).length} files listed in scripts/check-db-access.ts`);
+console.log(`check:db-access: nothing outside src/stores/, src/db/ and the Pothos reads in src/schema/ reaches the database`);

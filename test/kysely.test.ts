@@ -3,7 +3,10 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { compiledStatement } from '../src/db/compiled-statement.js';
-import { enqueue } from '../src/stores/job-store.js';
+import { shapedStatement } from '../src/db/shaped-statement.js';
+import type { SqlDb } from '../src/db/kysely.js';
+import { enqueue, jobCall } from '../src/stores/job-store.js';
+import { json } from '../src/stores/json.js';
 import { deliverNotification } from '../src/jobs/specs/notification-deliver.js';
 import { test } from './support/fixtures.js';
 
@@ -58,4 +61,41 @@ test('a statement compiled once runs with each call\'s values, on the database a
   // The fixed value stays a parameter of its own; the text is the one Kysely builds per call.
   expect(byId.sql(server.sql)).toBe(server.sql.selectFrom('users').select(['id', 'isAdmin']).where('id', '=', a.id).where('isAdmin', '=', false).compile().sql);
   await expect(byId.run(server.sql, {} as { id: string })).rejects.toThrow('no value for id');
+});
+
+test('a statement compiled once per shape sends the text and parameters Kysely builds per call, for each shape', async ({ server }) => {
+  const a = await server.createUser();
+  const b = await server.createUser();
+  type Values = { ids: string[]; admin?: boolean; note: string | null; job: ReturnType<typeof jobCall> };
+  const build = (db: SqlDb, v: Values) =>
+    db
+      .selectFrom('users')
+      .select(['id', sql<string | null>`${v.note}::text`.as('note'), sql<string>`(${v.job} IS NULL)::text`.as('job')])
+      .where('id', 'in', v.ids)
+      .$if(v.admin !== undefined, (q) => q.where('isAdmin', '=', v.admin!));
+  const statement = shapedStatement(build);
+  // A job call, and a JSON value, are fragments with values of their own: they take parameters too.
+  const job = (id: string) => jobCall(deliverNotification, { notificationId: id });
+  const calls: Values[] = [
+    { ids: [a.id], note: 'one', job: job('n1') },
+    { ids: [b.id], note: 'two', job: job('n2') },
+    { ids: [a.id, b.id], note: null, job: job('n3') },
+    { ids: [b.id], admin: false, note: 'four', job: job('n4') },
+    { ids: [a.id], admin: undefined, note: 'five', job: job('n5') },
+  ];
+  for (const v of calls) {
+    const perCall = build(server.sql, v).compile();
+    const once = statement.sql(server.sql, v);
+    expect(once).toEqual(perCall.sql);
+    const { rows } = await statement.run(server.sql, v);
+    expect(rows.map((r) => r.id).sort()).toEqual([...v.ids].sort());
+    expect(rows.every((r) => r.note === v.note)).toBe(true);
+  }
+  // The first shape's values were not kept: the second call of that shape answers with its own.
+  expect((await statement.run(server.sql, calls[1]!)).rows).toEqual([{ id: b.id, note: 'two', job: 'false' }]);
+  expect(await server.sql.transaction().execute(async (tx) => (await statement.run(tx, calls[0]!)).rows[0]?.note)).toBe('one');
+  // A JSON value is a parameter as well.
+  const echo = shapedStatement((db, v: { value: ReturnType<typeof json> }) => db.selectNoFrom(sql<unknown>`${v.value}`.as('value')));
+  expect((await echo.run(server.sql, { value: json({ x: 1 }) })).rows[0]?.value).toEqual({ x: 1 });
+  expect((await echo.run(server.sql, { value: json(['y']) })).rows[0]?.value).toEqual(['y']);
 });

@@ -1,6 +1,6 @@
 // Rules that the service states once and uses in two forms, TypeScript on a row it read and SQL on the row
 // as a statement finds it: the two forms agree, row by row, on the database.
-//   - routing eligibility (services/routing.ts): the read's filter and the reasons an agent is passed over;
+//   - routing eligibility (services/routing.ts): the agent store's read and the reasons an agent is passed over;
 //   - the state a delivery waits for (the lifecycle's DELIVERY_WAITS_FOR and stores/delivery-waits.ts);
 //   - an attempt taken (delivery/attempt-verdict.ts) and the track record's SQL for it (stores/attempt-taken.ts);
 //   - whether a delivered attempt changes the endpoint's state (services/endpoint-health.ts deliveredChangesEndpoint).
@@ -11,8 +11,10 @@ import { judgeAttempt, TAKEN_STATUSES } from '../src/delivery/attempt-verdict.js
 import { EndpointState } from '../src/generated/kysely/types.js';
 import { DELIVERY_WAITS_FOR, TASK_STATUSES, deliveryWaitsFor } from '../src/lifecycle/task-lifecycle.js';
 import { deliveredChangesEndpoint } from '../src/services/endpoint-health.js';
-import { eligibleWhere, passOverReasons, type RouteCriteria } from '../src/services/routing.js';
+import { WORKING } from '../src/lifecycle/task-lifecycle.js';
+import { eligibleConditions, passOverReasons, type RouteCriteria } from '../src/services/routing.js';
 import { takenStatusSql } from '../src/stores/attempt-taken.js';
+import { agentPool } from '../src/stores/agent-store.js';
 import { taskWaitsForDelivery } from '../src/stores/delivery-waits.js';
 import { describe, expect, test } from './support/fixtures.js';
 
@@ -69,10 +71,14 @@ describe('rules stated once agree in both their forms', () => {
       },
     ];
     for (const c of criteria) {
-      const read = await server.prisma.agent.findMany({ where: eligibleWhere(c, now), orderBy: { id: 'asc' } });
+      const pool = async (eligible: boolean) =>
+        (await agentPool(server.sql, { capabilities: c.capabilities, protocols: [], conditions: eligibleConditions(c, now), eligible, inFlightStatuses: WORKING, take: 100 }))
+          .map((a) => a.id)
+          .sort();
       const all = await server.prisma.agent.findMany({ where: { capabilities: { has: capability } }, orderBy: { id: 'asc' } });
       const judged = all.filter((agent) => passOverReasons(agent, c, now).length === 0);
-      expect(read.map((a) => a.id)).toEqual(judged.map((a) => a.id));
+      expect(await pool(true)).toEqual(judged.map((a) => a.id));
+      expect(await pool(false)).toEqual(all.filter((agent) => passOverReasons(agent, c, now).length > 0).map((a) => a.id));
       // Some agents pass and some do not, so the check says something.
       expect(judged.length).toBeGreaterThan(0);
       expect(judged.length).toBeLessThan(all.length);

@@ -26,9 +26,19 @@ function rawPublicKey(key: KeyObject): Buffer {
   return key.export({ format: 'der', type: 'spki' }).subarray(SPKI_PREFIX.length);
 }
 
+// Parsing a PKCS #8 key costs more than signing with it, and every delivery signs: the process keeps the
+// keys it parsed lately (a bounded number, the oldest dropped first).
+const MAX_PARSED_KEYS = 256;
+const parsedKeys = new Map<string, KeyObject>();
+
 function privateKeyOf(text: string): KeyObject {
+  const parsed = parsedKeys.get(text);
+  if (parsed) return parsed;
   if (!text.startsWith(PRIVATE_KEY_PREFIX)) throw new Error('not a whsk_ signing key');
-  return createPrivateKey({ key: Buffer.from(text.slice(PRIVATE_KEY_PREFIX.length), 'base64'), format: 'der', type: 'pkcs8' });
+  const key = createPrivateKey({ key: Buffer.from(text.slice(PRIVATE_KEY_PREFIX.length), 'base64'), format: 'der', type: 'pkcs8' });
+  if (parsedKeys.size >= MAX_PARSED_KEYS) parsedKeys.delete(parsedKeys.keys().next().value!);
+  parsedKeys.set(text, key);
+  return key;
 }
 
 /** The public key (whpk_…) of a whpk_ text: null when it is not a 32-byte Ed25519 key. */

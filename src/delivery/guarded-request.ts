@@ -3,16 +3,19 @@
 // through here.
 //
 // Agents register arbitrary URLs, so without a guard the service could be made to call into its own
-// network (ip-policy.ts). The address check runs inside the socket's own DNS lookup and the socket connects
-// to exactly the addresses that passed, so a name cannot resolve to a public address for the check and a
-// private one for the connection (DNS rebinding). Redirects are never followed: a 3xx is just an answer.
+// network (ip-policy.ts). The host's addresses are resolved and checked before the exchange, and the socket
+// connects to exactly the addresses that passed (its lookup hands over those only), so a name cannot
+// resolve to a public address for the check and a private one for the connection (DNS rebinding). Sockets
+// are kept alive in pools of one set of checked addresses each (checked-sockets.ts), so a socket reused
+// was opened to an address of the set this exchange checked. Redirects are never followed: a 3xx is just an answer.
 // The answer's body is read up to a limit and thrown away, and the whole exchange has a deadline.
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import { forbiddenAddressReason, isLocalhostName, normalizeHost, notPublicMessage } from './ip-policy.js';
 import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-guard.js';
+import { checkedLookup, checkedPool } from './checked-sockets.js';
 
 export type GuardedResult =
   // `body` with keepBody: what was read, complete when the answer ended within the size and time limits.
@@ -41,15 +44,18 @@ interface GuardedRequestBase {
   resolve?: ResolveHost;
 }
 
-// The request, dialled through the guarded lookup, or why it may not be sent. Not yet ended.
-function openGuarded(opts: Pick<GuardedRequestBase, 'method' | 'url' | 'headers' | 'body' | 'allowPrivate' | 'resolve'>): { request: ClientRequest } | { error: string } {
+type RequestShape = Pick<GuardedRequestBase, 'method' | 'url' | 'headers' | 'body' | 'allowPrivate' | 'resolve'>;
+
+// The request, dialled to the host's checked addresses through their pool, or why it may not be sent.
+// Not yet ended.
+async function openGuarded(opts: RequestShape): Promise<{ request: ClientRequest } | { error: string }> {
   const shape = checkUrlShape(opts.url);
   if (!shape.ok) return { error: shape.reason };
   const host = normalizeHost(shape.url.hostname);
   if (host === null) return { error: 'URL host is not valid' };
 
   if (!opts.allowPrivate) {
-    // IP literals never go through lookup, so they are judged here.
+    // IP literals are not resolved, so they are judged here.
     if (host.kind === 'ip') {
       const reason = forbiddenAddressReason(host.address);
       if (reason) return { error: `forbidden address ${host.address}: ${reason}` };
@@ -57,24 +63,46 @@ function openGuarded(opts: Pick<GuardedRequestBase, 'method' | 'url' | 'headers'
       return { error: `forbidden host ${host.name}: local name` };
     }
   }
+  const checked =
+    host.kind === 'ip'
+      ? { addresses: [{ address: host.address, family: isIP(host.address) }] }
+      : await checkedAddresses(opts.resolve ?? resolveWithSystemDns, host.name, opts.allowPrivate);
+  if ('error' in checked) return checked;
 
-  const sendRequest = shape.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const protocol = shape.url.protocol === 'https:' ? 'https:' : 'http:';
+  const sendRequest = protocol === 'https:' ? httpsRequest : httpRequest;
   try {
     const request = sendRequest({
       method: opts.method,
-      protocol: shape.url.protocol,
+      protocol,
       hostname: host.kind === 'ip' ? host.address : host.name,
       port: shape.url.port === '' ? undefined : Number(shape.url.port),
       path: `${shape.url.pathname}${shape.url.search}`,
       headers: opts.body ? withContentLength(opts.headers, opts.body.length) : opts.headers,
-      // A fresh socket per exchange: a pooled one would skip the guarded lookup.
-      agent: false,
-      lookup: guardedLookup(opts.resolve ?? resolveWithSystemDns, opts.allowPrivate),
+      agent: checkedPool(protocol, checked.addresses),
+      lookup: checkedLookup(checked.addresses),
     });
     return { request };
   } catch (error) {
     // Invalid header values and the like are thrown synchronously.
     return { error: describeError(error) };
+  }
+}
+
+// `work`, or 'timeout' when the exchange's deadline (its time left, its signal) comes first.
+async function beforeDeadline<T>(work: Promise<T>, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    if (timeoutMs !== undefined) timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    onAbort = () => resolve('timeout');
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort!);
   }
 }
 
@@ -84,20 +112,23 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   const refuse = (error: string): GuardedResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
 
   if (opts.signal?.aborted) return refuse('timeout');
-  const opened = openGuarded(opts);
+  const opened = await beforeDeadline(openGuarded(opts), opts.timeoutMs, opts.signal);
+  if (opened === 'timeout') return refuse('timeout');
   if ('error' in opened) return refuse(opened.error);
   const { request } = opened;
+  const timeLeftMs = opts.timeoutMs === undefined ? undefined : Math.max(0, opts.timeoutMs - elapsedMs());
 
   // The request only starts connecting on a later tick, so the listeners below are in place before
   // anything can happen.
   return new Promise<GuardedResult>((settle) => {
     let settled = false;
-    const finish = (outcome: Outcome): void => {
+    // `ended`: the answer was read to its end, so its socket goes back to its pool; otherwise it is cut.
+    const finish = (outcome: Outcome, ended = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       opts.signal?.removeEventListener('abort', timedOut);
-      request.destroy();
+      if (!ended) request.destroy();
       // The body as it stands now: events already queued on the response must not change what the
       // caller reads later.
       settle({ ...outcome, ...('body' in outcome && outcome.body ? { body: { ...outcome.body } } : {}), latencyMs: elapsedMs() });
@@ -107,7 +138,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
 
     // A body that trickles past the deadline does not turn an answer already given into a timeout.
     const timedOut = () => finish(answer ?? { kind: 'error', error: 'timeout' });
-    const deadline = opts.timeoutMs === undefined ? undefined : setTimeout(timedOut, opts.timeoutMs);
+    const deadline = timeLeftMs === undefined ? undefined : setTimeout(timedOut, timeLeftMs);
     opts.signal?.addEventListener('abort', timedOut, { once: true });
 
     request.on('response', (response) => {
@@ -136,7 +167,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
         // The end of a body already cut at the size limit (its last chunks and the end can come in one
         // tick, before the caller reads the answer) does not make the part that was kept complete.
         if (answered.body && !answered.body.overLimit) answered.body.complete = true;
-        finish(answered);
+        finish(answered, !answered.body?.overLimit);
       });
       // Cut short after the head arrived: the status still stands.
       response.on('error', () => finish(answered));
@@ -154,17 +185,21 @@ export type GuardedDownload =
 // A GET whose answer's body is streamed to the caller instead of kept (files an A2A agent names by url),
 // dialled under the same address policy, without redirects. The deadline covers the whole exchange,
 // body included: past it the body fails with "timeout". The caller bounds the size as it reads.
-export function guardedDownload(opts: { url: string; timeoutMs: number; allowPrivate: boolean; resolve?: ResolveHost }): Promise<GuardedDownload> {
-  const opened = openGuarded({ method: 'GET', url: opts.url, headers: { accept: '*/*' }, allowPrivate: opts.allowPrivate, resolve: opts.resolve });
-  if ('error' in opened) return Promise.resolve({ kind: 'error', error: opened.error });
+export async function guardedDownload(opts: { url: string; timeoutMs: number; allowPrivate: boolean; resolve?: ResolveHost }): Promise<GuardedDownload> {
+  const startedAt = performance.now();
+  const shape: RequestShape = { method: 'GET', url: opts.url, headers: { accept: '*/*' }, allowPrivate: opts.allowPrivate, resolve: opts.resolve };
+  const opened = await beforeDeadline(openGuarded(shape), opts.timeoutMs, undefined);
+  if (opened === 'timeout') return { kind: 'error', error: 'timeout' };
+  if ('error' in opened) return { kind: 'error', error: opened.error };
   const { request } = opened;
+  const timeLeftMs = Math.max(0, opts.timeoutMs - (performance.now() - startedAt));
   return new Promise<GuardedDownload>((settle) => {
     let response: IncomingMessage | null = null;
     const deadline = setTimeout(() => {
       const timeout = new Error('timeout');
       if (response) response.destroy(timeout);
       request.destroy(timeout);
-    }, opts.timeoutMs);
+    }, timeLeftMs);
     request.on('response', (answer) => {
       response = answer;
       answer.once('close', () => clearTimeout(deadline));
@@ -188,39 +223,21 @@ type Answer = { kind: 'response'; status: number; headers: IncomingHttpHeaders; 
 type Outcome = Answer | { kind: 'error'; error: string };
 
 /**
- * The guarded lookup for a socket: resolve, refuse if any address is forbidden (the connection may pick
- * any of them), and hand over only the addresses that were checked.
+ * The host's addresses, resolved and checked: refused if any address is forbidden (the connection may pick
+ * any of them), else those a socket may be dialled to.
  */
-export function guardedLookup(resolve: ResolveHost, allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    resolve(hostname).then(
-      (addresses) => {
-        // The refusal names the host, not what it resolved to (the resolver's answers stay inside).
-        if (!allowPrivate && addresses.some((address) => forbiddenAddressReason(address) !== null)) {
-          return callback(lookupError('EFORBIDDEN', notPublicMessage(hostname)), '');
-        }
-        const wantedFamily = familyNumber(options.family);
-        const usable: LookupAddress[] = addresses
-          .map((address) => ({ address, family: isIP(address) }))
-          .filter((entry) => entry.family !== 0 && (wantedFamily === 0 || entry.family === wantedFamily));
-        const first = usable[0];
-        if (first === undefined) return callback(lookupError('ENOTFOUND', `host ${hostname} does not resolve`), '');
-        if (options.all) return callback(null, usable);
-        callback(null, first.address, first.family);
-      },
-      (error: unknown) => callback(lookupError('ENOTFOUND', `host ${hostname} does not resolve: ${describeError(error)}`), ''),
-    );
-  };
-}
-
-function familyNumber(family: number | string | undefined): number {
-  if (family === 4 || family === 'IPv4') return 4;
-  if (family === 6 || family === 'IPv6') return 6;
-  return 0;
-}
-
-function lookupError(code: string, message: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(message), { code });
+async function checkedAddresses(resolve: ResolveHost, hostname: string, allowPrivate: boolean): Promise<{ addresses: LookupAddress[] } | { error: string }> {
+  let addresses: string[];
+  try {
+    addresses = await resolve(hostname);
+  } catch (error) {
+    return { error: `host ${hostname} does not resolve: ${describeError(error)}` };
+  }
+  // The refusal names the host, not what it resolved to (the resolver's answers stay inside).
+  if (!allowPrivate && addresses.some((address) => forbiddenAddressReason(address) !== null)) return { error: notPublicMessage(hostname) };
+  const usable: LookupAddress[] = addresses.map((address) => ({ address, family: isIP(address) })).filter((entry) => entry.family !== 0);
+  if (usable.length === 0) return { error: `host ${hostname} does not resolve` };
+  return { addresses: usable };
 }
 
 // Node reports a failed multi-address connect as an AggregateError with an empty message; the inner

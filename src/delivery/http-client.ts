@@ -1,5 +1,6 @@
-// One webhook POST, through the guarded request (guarded-request.ts): the address policy is checked
-// inside the socket's own lookup, redirects are never followed, the answer's body is read up to a limit.
+// One webhook POST, through the guarded request (guarded-request.ts): the host's addresses are checked
+// before a socket is dialled to them (a kept-alive one is reused only within the same checked addresses),
+// redirects are never followed, the answer's body is read up to a limit.
 import { guardedRequest } from './guarded-request.js';
 import type { ResolveHost } from './url-guard.js';
 

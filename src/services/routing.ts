@@ -13,8 +13,9 @@
 //
 // Ties go to the older agent, then the smaller id, so the choice is deterministic. Agents that match the
 // task's capabilities and protocols but are not eligible are reported with the reasons (explanations).
-import type { Db } from '../db/client.js';
-import type { Agent, Prisma, TaskStatus, TrustTier } from '../generated/prisma/client.js';
+import type { SqlDb } from '../db/kysely.js';
+import type { Agent, TrustTier } from '../generated/prisma/client.js';
+import { agentPool, type AgentConditions, type AgentPoolQuery, type AgentWithLoad, type ColumnCondition } from '../stores/agent-store.js';
 import { TRUST_TIERS, type TaskRequirements } from './task-input.js';
 import { WORKING } from '../lifecycle/task-lifecycle.js';
 
@@ -74,24 +75,12 @@ export function priceCap(c: RouteCriteria): number | null {
   return caps.length ? Math.min(...caps) : null;
 }
 
-// What the task asks for (capabilities and protocols): agents outside it are not considered at all.
-function offersWhere(c: RouteCriteria): Prisma.AgentWhereInput {
-  return {
-    ...(c.capabilities.length ? { capabilities: { hasEvery: c.capabilities } } : {}),
-    ...(c.protocols.length ? { protocols: { hasEvery: c.protocols } } : {}),
-  };
-}
 
 // Eligibility, stated once: each rule names the reason an agent is passed over, the column it reads and
-// the condition the column must meet. The read's filter (`eligibleWhere`) and the reasons given for an
-// agent that was read (`passOverReasons`) are both made from this list, so they cannot disagree.
-type Condition<K extends keyof Agent> =
-  | { column: K; equals: Agent[K] }
-  | { column: K; not: Agent[K] }
-  | { column: K; in: readonly Agent[K][] }
-  | { column: K; atMost: number; orNull?: boolean }
-  | { column: K; atLeast: number };
-type Rule = { reason: PassOverReason } & Condition<keyof Agent>;
+// the condition the column must meet. The read's filter (`eligibleConditions`, made SQL by the agent
+// store) and the reasons given for an agent that was read (`passOverReasons`) are both made from this
+// list, so they cannot disagree.
+type Rule = { reason: PassOverReason } & { [K in keyof Agent]: { column: K } & ColumnCondition<Agent[K]> }[keyof Agent];
 
 function eligibilityRules(c: RouteCriteria, now: Date): Rule[] {
   const cap = priceCap(c);
@@ -113,26 +102,18 @@ function eligibilityRules(c: RouteCriteria, now: Date): Rule[] {
   return rules.filter((rule): rule is Rule => !!rule);
 }
 
-function ruleWhere(rule: Rule): Prisma.AgentWhereInput {
-  if ('equals' in rule) return { [rule.column]: rule.equals };
-  if ('not' in rule) return { [rule.column]: { not: rule.not } };
-  if ('in' in rule) return { [rule.column]: { in: rule.in } };
-  if ('atLeast' in rule) return { [rule.column]: { gte: rule.atLeast } };
-  const bounded = { [rule.column]: { lte: rule.atMost } };
-  return rule.orNull ? { OR: [{ [rule.column]: null }, bounded] } : bounded;
-}
-
 function ruleHolds(rule: Rule, agent: Agent): boolean {
-  const value = agent[rule.column];
+  const value: unknown = agent[rule.column];
   if ('equals' in rule) return value === rule.equals;
   if ('not' in rule) return value !== rule.not;
-  if ('in' in rule) return rule.in.includes(value);
+  if ('in' in rule) return (rule.in as readonly unknown[]).includes(value);
   if (value === null) return 'atMost' in rule && rule.orNull === true;
   return 'atLeast' in rule ? (value as number) >= rule.atLeast : (value as number) <= rule.atMost;
 }
 
-export function eligibleWhere(c: RouteCriteria, now: Date): Prisma.AgentWhereInput {
-  return { AND: [offersWhere(c), ...eligibilityRules(c, now).map(ruleWhere)] };
+// The conditions an eligible agent meets, one per column, as the agent store's read takes them.
+export function eligibleConditions(c: RouteCriteria, now: Date): AgentConditions {
+  return Object.fromEntries(eligibilityRules(c, now).map(({ reason: _reason, column, ...condition }) => [column, condition])) as AgentConditions;
 }
 
 /** The reasons an agent that offers what the task needs is not eligible for it; empty when it is. */
@@ -165,9 +146,13 @@ export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number
   return scoreOf(scoreTerms(agent, inFlight, maxPriceCents, capabilities));
 }
 
-// Tasks an agent has in flight, counted in the statement that reads the agent.
-const IN_FLIGHT = { _count: { select: { tasks: { where: { status: { in: [...WORKING] as TaskStatus[] } } } } } } as const;
-const POOL_ORDER: Prisma.AgentOrderByWithRelationInput[] = [{ trustScore: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }];
+// The agents that offer what the task asks for (its capabilities and protocols; agents outside it are not
+// considered at all), in the pool's order (best trust, then the older agent, then the smaller id), each
+// with its tasks in flight; `eligible` narrows them to the eligible agents, or to the others.
+function pool(db: SqlDb, c: RouteCriteria, take: number, eligible?: { now: Date; eligible: boolean }): Promise<AgentWithLoad[]> {
+  const q: AgentPoolQuery = { capabilities: c.capabilities, protocols: c.protocols, inFlightStatuses: WORKING, take };
+  return agentPool(db, eligible ? { ...q, conditions: eligibleConditions(c, eligible.now), eligible: eligible.eligible } : q);
+}
 
 export interface Ranking {
   // The eligible agents, best first.
@@ -183,9 +168,9 @@ export interface Ranking {
  * ineligible agents cannot crowd eligible ones out of it, and the passed-over agents too when the first
  * read did not hold enough of them.
  */
-export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, limit = CANDIDATE_POOL): Promise<Ranking> {
-  const offering = await db.agent.findMany({ where: offersWhere(criteria), orderBy: POOL_ORDER, take: CANDIDATE_POOL + 1, include: IN_FLIGHT });
-  let candidates: Array<Agent & { _count: { tasks: number } }>;
+export async function rankAgents(db: SqlDb, criteria: RouteCriteria, now: Date, limit = CANDIDATE_POOL): Promise<Ranking> {
+  const offering = await pool(db, criteria, CANDIDATE_POOL + 1);
+  let candidates: AgentWithLoad[];
   let passedOver: PassedOver[];
   const judged = offering.map((agent) => ({ agent, reasons: passOverReasons(agent, criteria, now) }));
   // The read is in the pool's order, so the first ineligible agents it saw are the first of all.
@@ -193,16 +178,16 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, lim
   if (offering.length <= CANDIDATE_POOL) {
     candidates = judged.filter((j) => j.reasons.length === 0).map((j) => j.agent);
   } else {
-    candidates = await db.agent.findMany({ where: eligibleWhere(criteria, now), orderBy: POOL_ORDER, take: CANDIDATE_POOL, include: IN_FLIGHT });
+    candidates = await pool(db, criteria, CANDIDATE_POOL, { now, eligible: true });
     if (passedOver.length < PASSED_OVER_SHOWN) passedOver = await passedOverAgents(db, criteria, now);
   }
-  const inFlight = new Map(candidates.map((a) => [a.id, a._count.tasks]));
+  const inFlight = new Map(candidates.map((a) => [a.id, a.inFlight]));
   const cap = priceCap(criteria);
   // An agent at its maxConcurrentTasks comes after every agent with room, whatever its score.
   const full = (agent: Agent) => agent.maxConcurrentTasks !== null && (inFlight.get(agent.id) ?? 0) >= agent.maxConcurrentTasks;
   const ranked = candidates
-    .map(({ _count, ...agent }) => {
-      const terms = scoreTerms(agent, _count.tasks, cap, criteria.capabilities);
+    .map(({ inFlight: tasks, ...agent }) => {
+      const terms = scoreTerms(agent, tasks, cap, criteria.capabilities);
       return { agent, terms, score: scoreOf(terms) };
     })
     .sort(
@@ -217,13 +202,9 @@ export async function rankAgents(db: Db, criteria: RouteCriteria, now: Date, lim
 }
 
 // Agents that offer what the task needs but are not eligible, with why (best trust first).
-async function passedOverAgents(db: Db, criteria: RouteCriteria, now: Date): Promise<PassedOver[]> {
-  const agents = await db.agent.findMany({
-    where: { AND: [offersWhere(criteria), { NOT: eligibleWhere(criteria, now) }] },
-    orderBy: POOL_ORDER,
-    take: PASSED_OVER_SHOWN,
-  });
-  return agents.map((agent) => ({ agent, reasons: passOverReasons(agent, criteria, now) }));
+async function passedOverAgents(db: SqlDb, criteria: RouteCriteria, now: Date): Promise<PassedOver[]> {
+  const agents = await pool(db, criteria, PASSED_OVER_SHOWN, { now, eligible: false });
+  return agents.map(({ inFlight: _inFlight, ...agent }) => ({ agent, reasons: passOverReasons(agent, criteria, now) }));
 }
 
 // What is stored with a matched task: the chosen agent's terms, the next candidates, and those passed over.

@@ -65,12 +65,12 @@ export function requirementsJson(r: TaskRequirements | null): Prisma.InputJsonVa
 }
 
 export function taskRouting(deps: Deps) {
-  const { prisma, clock } = deps;
+  const { clock } = deps;
 
   // Ranked eligible agents split by whether their inputSchema takes the input.
   async function rankFor(task: RoutableTask, limit?: number) {
     const now = clock.now();
-    const { ranked, passedOver: ineligible } = await rankAgents(prisma, task, now, limit);
+    const { ranked, passedOver: ineligible } = await rankAgents(deps.sql, task, now, limit);
     const fits: ScoredAgent[] = [];
     const refused: ScoredAgent[] = [];
     for (const scored of ranked) (inputProblem(scored.agent, task.input) === null ? fits : refused).push(scored);

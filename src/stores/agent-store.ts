@@ -1,10 +1,11 @@
 // The agents table's SQL: the registry's writes (services/agents.ts) and the reads the task path needs
 // (who owns an agent, where its owner hears of events), and the endpoint's delivery state. Reputation's
 // figures and health evidence are stores/reputation-store.ts and stores/agent-health-store.ts.
-import { sql, type ExpressionBuilder, type Selectable, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { DB, SqlDb } from '../db/kysely.js';
+import { shapedStatement } from '../db/shaped-statement.js';
 import type { Agent, AgentStatus } from '../generated/kysely/types.js';
-import type { Agent as PrismaAgent } from '../generated/prisma/client.js';
+import type { Agent as PrismaAgent, TaskStatus } from '../generated/prisma/client.js';
 import { jsonOf, type JsonSql } from './json.js';
 
 export async function ownerOfAgent(db: SqlDb, agentId: string): Promise<string | null> {
@@ -244,4 +245,71 @@ export async function filterCounts(db: SqlDb, status: AgentStatus, shown: number
     WHERE place <= ${shown}
     ORDER BY kind, place`.execute(db);
   return rows.map((r) => ({ kind: r.kind, value: r.value, count: Number(r.count) }));
+}
+
+// A condition one column of an agent must meet: routing's eligibility rules (services/routing.ts) as data,
+// from which both the read's filter here and the reasons routing gives for an agent it read are made.
+export type ColumnCondition<V> =
+  | { equals: V }
+  | { not: V }
+  | { in: readonly V[] }
+  | { atMost: number; orNull?: boolean }
+  | { atLeast: number };
+export type AgentConditions = { [K in keyof AgentRow]?: ColumnCondition<AgentRow[K]> };
+
+export interface AgentPoolQuery {
+  // The agents offering every one of these capabilities and protocols.
+  capabilities: string[];
+  protocols: string[];
+  // Those meeting every condition (`eligible` true), or missing one (false); all of them without.
+  conditions?: AgentConditions;
+  eligible?: boolean;
+  // The statuses of an agent's tasks in flight, which it is read with.
+  inFlightStatuses: readonly TaskStatus[];
+  take: number;
+}
+
+export type AgentWithLoad = AgentRow & { inFlight: number };
+
+function conditionSql(eb: ExpressionBuilder<DB, 'agents'>, column: keyof AgentRow, c: ColumnCondition<unknown>): Expression<SqlBool> {
+  const ref = eb.ref(column as 'id');
+  if ('equals' in c) return eb(ref, '=', c.equals as string);
+  if ('not' in c) return eb(ref, '<>', c.not as string);
+  if ('in' in c) return eb(ref, 'in', c.in as string[]);
+  if ('atLeast' in c) return eb(ref, '>=', c.atLeast as never);
+  const bounded = eb(ref, '<=', c.atMost as never);
+  return c.orNull ? eb.or([eb(ref, 'is', null), bounded]) : bounded;
+}
+
+// One statement, compiled once per shape of the query (which conditions, how many capabilities).
+const agentPoolStatement = shapedStatement((db, q: AgentPoolQuery) =>
+  db
+    .selectFrom('agents')
+    .selectAll('agents')
+    .select((eb) =>
+      eb
+        .selectFrom('tasks')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('tasks.agentId', '=', 'agents.id')
+        .where('tasks.status', 'in', [...q.inFlightStatuses])
+        .as('inFlight'),
+    )
+    .$if(q.capabilities.length > 0, (s) => s.where(sql<boolean>`agents.capabilities @> ${q.capabilities}::text[]`))
+    .$if(q.protocols.length > 0, (s) => s.where(sql<boolean>`agents.protocols @> ${q.protocols}::text[]`))
+    .$if(q.conditions !== undefined, (s) =>
+      s.where((eb) => {
+        const all = eb.and(Object.entries(q.conditions!).map(([column, c]) => conditionSql(eb, column as keyof AgentRow, c as ColumnCondition<unknown>)));
+        return q.eligible === false ? eb.not(all) : all;
+      }),
+    )
+    .orderBy('agents.trustScore', 'desc')
+    .orderBy('agents.createdAt', 'asc')
+    .orderBy('agents.id', 'asc')
+    .limit(q.take),
+);
+
+// Routing's pool: the agents offering what a task needs, best trust first, each with its tasks in flight.
+export async function agentPool(db: SqlDb, q: AgentPoolQuery): Promise<AgentWithLoad[]> {
+  const { rows } = await agentPoolStatement.run(db, q);
+  return rows.map(({ inFlight, ...row }) => ({ ...agentOf(row), inFlight: inFlight ?? 0 }));
 }

@@ -5,6 +5,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { SqlDb } from '../db/kysely.js';
+import { sqlWithValues } from '../db/shaped-statement.js';
 import { jobKey, type JobSpec } from '../jobs/spec.js';
 
 export interface EnqueueOptions {
@@ -33,15 +34,29 @@ function checkedPayload<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<
  */
 export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): RawBuilder<unknown> {
   const data = checkedPayload(spec, payload);
-  return sql`graphile_worker.add_job(
-    identifier => ${spec.name}::text,
-    payload => ${JSON.stringify(data)}::json,
-    run_at => ${opts.runAt ?? null}::timestamptz,
-    max_attempts => ${spec.maxAttempts ?? null}::int,
-    job_key => ${jobKey(spec, data)}::text,
-    priority => ${spec.priority ?? null}::int,
-    job_key_mode => ${opts.jobKeyMode ?? null}::text
-  )`;
+  const values = {
+    identifier: spec.name,
+    payload: JSON.stringify(data),
+    runAt: opts.runAt ?? null,
+    maxAttempts: spec.maxAttempts ?? null,
+    jobKey: jobKey(spec, data),
+    priority: spec.priority ?? null,
+    jobKeyMode: opts.jobKeyMode ?? null,
+  };
+  // Made with its values apart, so that a statement compiled once per shape can take it (db/shaped-statement.ts).
+  return sqlWithValues(
+    'add_job',
+    values,
+    (v) => sql`graphile_worker.add_job(
+    identifier => ${v.identifier}::text,
+    payload => ${v.payload}::json,
+    run_at => ${v.runAt}::timestamptz,
+    max_attempts => ${v.maxAttempts}::int,
+    job_key => ${v.jobKey}::text,
+    priority => ${v.priority}::int,
+    job_key_mode => ${v.jobKeyMode}::text
+  )`,
+  );
 }
 
 // The job on its own, through the database or the caller's open transaction.

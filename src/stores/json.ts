@@ -2,6 +2,7 @@
 // JSON goes as its text with a cast; the column types of the generated tables say which columns are JSON
 // (prisma-kysely types them `unknown`), and the stores' input types ask for a `JsonSql` there.
 import { sql, type RawBuilder } from 'kysely';
+import { sqlWithValues } from '../db/shaped-statement.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 declare const jsonBrand: unique symbol;
@@ -11,7 +12,7 @@ export type JsonSql = RawBuilder<unknown> & { readonly [jsonBrand]: true };
 export type JsonValue = Prisma.InputJsonValue;
 
 export function json(value: Prisma.InputJsonValue | null): JsonSql {
-  return sql`${JSON.stringify(value)}::jsonb` as JsonSql;
+  return sqlWithValues('json', { text: JSON.stringify(value) }, (v) => sql`${v.text}::jsonb` as JsonSql);
 }
 
 // The keys of a table whose column is JSON.

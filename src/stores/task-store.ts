@@ -4,6 +4,7 @@
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import { compiledStatement } from '../db/compiled-statement.js';
+import { shapedStatement } from '../db/shaped-statement.js';
 import type { DB, SqlDb } from '../db/kysely.js';
 import type { Task as TaskTable } from '../generated/kysely/types.js';
 import type { Payment, Prisma, Task, TaskStatus } from '../generated/prisma/client.js';
@@ -37,14 +38,18 @@ export interface TaskInsertExtras {
 
 // The insert and the job: one statement, one round trip. The agent's row is not written: its task count
 // follows from the agent.figures job (jobs/specs/agent-figures.ts), so tasks for one agent never wait
-// for each other on it.
-export async function insertTask(db: SqlDb, row: NewTask, extras: TaskInsertExtras): Promise<Task> {
-  const inserted = await db
-    .with('m', (q) => q.insertInto('tasks').values({ ...row, updatedAt: extras.now }).returningAll())
+// for each other on it. Compiled once per shape of the row (its optional columns).
+const insertTaskStatement = shapedStatement((db, v: { row: NewTask; now: Date; job: RawBuilder<unknown> }) =>
+  db
+    .with('m', (q) => q.insertInto('tasks').values({ ...v.row, updatedAt: v.now }).returningAll())
     .selectFrom('m')
     .selectAll('m')
-    .select(sql<string>`(${extras.job}).id::text`.as('job'))
-    .executeTakeFirstOrThrow();
+    .select(sql<string>`(${v.job}).id::text`.as('job')),
+);
+
+export async function insertTask(db: SqlDb, row: NewTask, extras: TaskInsertExtras): Promise<Task> {
+  const [inserted] = (await insertTaskStatement.run(db, { row, now: extras.now, job: extras.job })).rows;
+  if (!inserted) throw new Error('the task insert returned no row');
   const { job: _job, ...task } = inserted;
   return taskOf(task);
 }
@@ -111,17 +116,28 @@ const eventJson = sql<string>`json_build_object('taskId', m.id, 'status', m.stat
  * nothing else was written either (every other part reads the written row `m`).
  */
 export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Moved | null> {
-  const row = await moveCtes(db, w)
-    .selectFrom('m')
-    .selectAll('m')
-    .select(moveSelections(w))
-    .select((eb) => [jsonObjectFrom(eb.selectFrom('pi').selectAll('pi')).as('insertedPayment'), jsonObjectFrom(eb.selectFrom('pm').selectAll('pm')).as('movedPayment')])
-    .executeTakeFirst();
+  const [row] = (await moveStatement.run(db, moveValues(w))).rows;
   if (!row) return null;
   const { insertedPayment, movedPayment, ...moved } = row;
   const written = insertedPayment ?? movedPayment;
   return { task: movedTask(moved), payment: written ? paymentFromJson(written) : null };
 }
+
+// A move as its statement takes it: the history entry's data as JSON text, so that every value is a
+// parameter of a statement compiled once per shape of the move (db/shaped-statement.ts).
+type MoveValues = Omit<MoveWrite, 'history'> & { history: Omit<HistoryEntry, 'data'> & { data: string | null } };
+
+function moveValues(w: MoveWrite): MoveValues {
+  return { ...w, history: { ...w.history, data: w.history.data === undefined ? null : JSON.stringify(w.history.data) } };
+}
+
+const moveStatement = shapedStatement((db, v: MoveValues) =>
+  moveCtesOf(db, v)
+    .selectFrom('m')
+    .selectAll('m')
+    .select(moveSelections(v))
+    .select((eb) => [jsonObjectFrom(eb.selectFrom('pi').selectAll('pi')).as('insertedPayment'), jsonObjectFrom(eb.selectFrom('pm').selectAll('pm')).as('movedPayment')]),
+);
 
 /**
  * The parts of `applyMove` as the CTEs of a bigger statement (m: the updated or inserted row, h, d, pi,
@@ -130,6 +146,10 @@ export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Moved | null> 
  * as a whole (not for a new task's insert).
  */
 export function moveCtes(db: SqlDb, w: MoveWrite, also?: (eb: ExpressionBuilder<DB, 'tasks'>) => Expression<SqlBool>) {
+  return moveCtesOf(db, moveValues(w), also);
+}
+
+function moveCtesOf(db: SqlDb, w: MoveValues, also?: (eb: ExpressionBuilder<DB, 'tasks'>) => Expression<SqlBool>) {
   const { guard = {}, payment = null, paymentMove = null } = w;
   if (w.insert && also) throw new Error('a new task\'s insert takes no further condition');
   return db
@@ -162,7 +182,7 @@ export function moveCtes(db: SqlDb, w: MoveWrite, also?: (eb: ExpressionBuilder<
               sql<TaskStatus>`${w.from}::"TaskStatus"`.as('fromStatus'),
               sql<TaskStatus>`${w.to}::"TaskStatus"`.as('toStatus'),
               sql<string | null>`${w.history.note}::text`.as('note'),
-              sql<unknown>`${w.history.data === undefined ? null : JSON.stringify(w.history.data)}::jsonb`.as('data'),
+              sql<unknown>`${w.history.data}::jsonb`.as('data'),
             ]),
         ),
     )
