@@ -1,6 +1,6 @@
 // GraphQL over HTTP at /graphql (graphql-yoga, mounted by http/router.ts) as the OpenAPI document states
 // it: one endpoint whose operations are GraphQL documents, with GraphQL's own answer shape (`data` and
-// `errors`), not the API's error envelope. Its schema is the SDL, not this document.
+// `errors`), not the API's error envelope (x-error-format says so). Its schema is the SDL, not this document.
 import type { HttpRoute } from './route.js';
 
 type Documented = Pick<HttpRoute, 'method' | 'path' | 'openapi'>;
@@ -51,6 +51,7 @@ export const GRAPHQL_OPERATIONS: Documented[] = [
       operationId: 'GraphQL',
       summary: 'Run a GraphQL query, mutation or subscription (SSE with Accept: text/event-stream)',
       tags: ['graphql'],
+      'x-error-format': 'graphql',
       security,
       requestBody: {
         required: true,
@@ -74,6 +75,7 @@ export const GRAPHQL_OPERATIONS: Documented[] = [
       operationId: 'GraphQLQuery',
       summary: 'Run a GraphQL query given in the URL (mutations need POST); outside production a browser is answered GraphiQL',
       tags: ['graphql'],
+      'x-error-format': 'graphql',
       security,
       parameters: [
         { name: 'query', in: 'query', required: false, schema: { type: 'string' } },

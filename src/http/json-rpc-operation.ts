@@ -1,6 +1,7 @@
 // The OpenAPI operation of a JSON-RPC 2.0 endpoint (MCP's, A2A's): the request and answer envelopes,
 // whose `params` and `result` the protocol's own specification defines. A JSON-RPC error is answered
-// in the envelope's `error`, not in the API's error envelope.
+// in the envelope's `error`, not in the API's error envelope (x-error-format says so to clients such as
+// scripts/fuzz.ts).
 import type { OpenApiOperation } from './route.js';
 
 const ID = { type: ['string', 'integer', 'null'] };
@@ -39,6 +40,7 @@ export function jsonRpcOperation(opts: {
     operationId: opts.operationId,
     summary: opts.summary,
     tags: [opts.tag],
+    'x-error-format': 'json-rpc',
     ...(opts.parameters ? { parameters: opts.parameters } : {}),
     requestBody: { required: true, content: { 'application/json': { schema: request } } },
     responses: {
