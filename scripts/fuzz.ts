@@ -68,6 +68,8 @@ type Schema = { type?: string | string[]; properties?: Record<string, Schema>; i
 interface Operation {
   parameters?: { name: string; in: string; schema?: Schema }[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
+  // The shape of its errors when it is not the API's envelope.
+  'x-error-format'?: 'graphql' | 'json-rpc';
 }
 
 const NUL = '\u0000';
@@ -216,8 +218,9 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       if (!budgetLeft()) break;
       const verb = method.toUpperCase();
       const target = `${verb} ${template}`;
-      // OAuth's endpoints answer in RFC 6749's shape, which names no field.
-      const format = { oauth: template.startsWith('/oauth/') };
+      // OAuth's endpoints answer in RFC 6749's shape, which names no field; GraphQL's and JSON-RPC's
+      // endpoints in their own (the operation's x-error-format).
+      const format = { oauth: template.startsWith('/oauth/'), graphql: op['x-error-format'] === 'graphql', jsonRpc: op['x-error-format'] === 'json-rpc' };
       const pathParams = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       const concrete = pathParams.reduce((p, name) => p.replace(`{${name}}`, encodeURIComponent(fill(template, name))), template);
       // Hostile path parameters, one parameter at a time.

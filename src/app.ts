@@ -30,8 +30,10 @@ import { openApiRoutes } from './rest/openapi/route.js';
 import { schema } from './schema/index.js';
 import { createRateLimits } from './http/rate-limit.js';
 import { createAdmission, rateLimitStore } from './http/admission.js';
-import { createRouter } from './http/router.js';
+import { createRouter, servedOperations } from './http/router.js';
+import { healthRoutes } from './http/health-routes.js';
 import type { HttpRoute } from './http/route.js';
+import type { ProtocolRoute } from './http/protocol-route.js';
 import { createHttpServer } from './http/server.js';
 import { createStaticHandler } from './http/static.js';
 import { createCors } from './http/cors.js';
@@ -52,6 +54,8 @@ export interface App {
   services: Services;
   // Every HTTP route the router serves (each is an operation of the OpenAPI document).
   routes: readonly HttpRoute[];
+  // The other protocols' endpoints it serves (MCP, A2A), each with its operations of the document.
+  protocols: readonly ProtocolRoute[];
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
   // From now on /readyz answers 503; everything else is served as before (see SHUTDOWN_DRAIN_MS).
   drain(): void;
@@ -109,16 +113,15 @@ export async function createApp(opts: {
   // Every HTTP route, in the order they are tried: a route that claims some requests of a method and
   // path (a push at the task callback) before the one answering the rest.
   const httpRoutes: HttpRoute[] = [
+    // First: /healthz is the cheapest request, matched before any other template is tried.
+    ...healthRoutes({ metrics, metricsToken: config.metricsToken, draining: () => draining, databaseReachable: () => answersQueries(database.prisma) }),
     ...authRoutes({ services, admission, authenticateHeader, baseUrl: () => deps.urls.base }),
     a2aPushRoute(() => services.deliveries.a2a),
     ...fileRoutes(services.files),
     ...rawRoutes(services),
     ...restRoutes({ runOperation, contextFor, routes, baseUrl: () => deps.urls.base }),
   ];
-  httpRoutes.push(...openApiRoutes({ schema, routes: () => httpRoutes, baseUrl: () => deps.urls.base }));
-  const route = createRouter({
-    routes: httpRoutes,
-    protocols: [
+  const protocols = [
       createMcpRoute({ routes, execute, contextFor, logger, origins: () => [deps.urls.base, ...config.corsOrigins], baseUrl: () => deps.urls.base }),
       createA2ARoute({
         execute,
@@ -132,14 +135,15 @@ export async function createApp(opts: {
         openStream: (req, authentication, end) => streams.open(streamOwner(authentication, req, admission), end),
         logger,
       }),
-    ],
+  ];
+  const served = () => servedOperations({ routes: httpRoutes, protocols });
+  httpRoutes.push(...openApiRoutes({ schema, routes: served, baseUrl: () => deps.urls.base }));
+  const route = createRouter({
+    routes: httpRoutes,
+    protocols,
     yoga,
     admission,
     cors: createCors(config.corsOrigins),
-    metrics,
-    metricsToken: config.metricsToken,
-    draining: () => draining,
-    databaseReachable: () => answersQueries(database.prisma),
     serveStatic: createStaticHandler({ dir: WEB_DIR, jwtSignIn: verifyJwt !== null, stripe: config.stripe.secretKey !== null }),
     graphiql: config.env !== 'production',
     streams,
@@ -155,6 +159,7 @@ export async function createApp(opts: {
     server,
     services,
     routes: httpRoutes,
+    protocols,
     async listen(port = config.port, host = config.host) {
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

@@ -121,6 +121,40 @@ describe('every route of the router', () => {
       expect(doc.paths[path], path).toBeDefined();
     }
   });
+
+  it('documents the built-in endpoints and every path the other protocols answer, under the template they log', () => {
+    const documented = (method: string, template: string) => Boolean(doc.paths[template.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()]);
+    // The router's own endpoints beside its routes: GraphQL over HTTP (and SSE); health and metrics are routes.
+    for (const [method, path] of [['GET', '/healthz'], ['GET', '/readyz'], ['GET', '/metrics'], ['GET', '/graphql'], ['POST', '/graphql']] as const) {
+      expect(documented(method, path), `${method} ${path}`).toBe(true);
+    }
+    const protocols = server.app.protocols;
+    expect(protocols.length).toBeGreaterThanOrEqual(2);
+    const request = (method: string) => ({ method, headers: {} }) as never;
+    const missing: string[] = [];
+    for (const protocol of protocols) {
+      expect(protocol.operations.length).toBeGreaterThan(0);
+      for (const op of protocol.operations) {
+        // Each operation is one the protocol answers: a path of its template is matched, under that template.
+        const sample = op.path.replace(/:(\w+)/g, 'sample');
+        expect(protocol.match(sample, request(op.method)), `${op.method} ${op.path}`).toBe(op.path);
+        if (!documented(op.method, op.path)) missing.push(`${op.method} ${op.path}`);
+      }
+    }
+    // Every path the protocols answer, as a client sends it, is documented under the template it is logged as.
+    for (const [method, path] of [
+      ['POST', '/mcp'],
+      ['POST', '/a2a'],
+      ['GET', '/.well-known/agent-card.json'],
+      ['POST', '/a2a/agents/some-agent'],
+      ['GET', '/a2a/agents/some-agent/.well-known/agent-card.json'],
+    ] as const) {
+      const template = protocols.map((p) => p.match(path, request(method))).find((t) => t !== null);
+      expect(template, path).toBeTruthy();
+      if (!documented(method, template!)) missing.push(`${method} ${path}`);
+    }
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('real answers conform to the document', () => {
@@ -159,6 +193,21 @@ describe('real answers conform to the document', () => {
     // Discovery
     await call('GET', '/v1/discover?q=contract&capability=contract&per_page=5');
     await call('GET', `/v1/discover/${agent.slug}`);
+
+    // Health and metrics, GraphQL over HTTP, MCP and A2A.
+    expect((await call('GET', '/healthz')).status).toBe(200);
+    expect((await call('GET', '/readyz')).status).toBe(200);
+    expect((await callRaw('GET', '/metrics')).status).toBe(200);
+    expect((await call('GET', '/graphql?query=%7B__typename%7D', r)).status).toBe(200);
+    expect((await call('POST', '/graphql', { ...r, body: { query: 'query { __typename }' } })).status).toBe(200);
+    const mcpHeaders = { accept: 'application/json, text/event-stream' };
+    expect((await call('POST', '/mcp', { ...r, headers: mcpHeaders, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } })).status).toBe(200);
+    expect((await call('GET', '/.well-known/agent-card.json')).status).toBe(200);
+    expect((await call('GET', `/a2a/agents/${agent.slug}/.well-known/agent-card.json`)).status).toBe(200);
+    const getTask = { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'tsk_missing' } };
+    const a2aHeaders = { 'a2a-version': '1.0' };
+    expect((await call('POST', '/a2a', { ...r, headers: a2aHeaders, body: getTask })).status).toBe(200);
+    expect((await call('POST', `/a2a/agents/${agent.slug}`, { ...r, headers: a2aHeaders, body: getTask })).status).toBe(200);
 
     // Tasks: one finished by the callback, one by the owner's moves, one failed, one cancelled, one rated.
     agentHttp.onDelivery((d) => void callBack(d, { result: { verdict: 'ok' } }));

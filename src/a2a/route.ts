@@ -25,6 +25,7 @@ import { bearerChallenge } from '../auth/challenge.js';
 import type { A2APushService } from '../services/a2a-pushes.js';
 import { paramsProblem } from './params.js';
 import { lazyImport } from '../load-package.js';
+import { A2A_OPERATIONS } from './openapi-operations.js';
 
 // The SDK's server handlers are loaded with the first JSON-RPC request, not at start (most services
 // never answer one); its message types and errors load with the service.
@@ -215,6 +216,7 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
   }
 
   return {
+    operations: A2A_OPERATIONS,
     match(path) {
       if (path === CARD_PATH || path === '/a2a') return path;
       const m = AGENT_PATH.exec(path);

@@ -1,6 +1,6 @@
-// One HTTP route of the service: REST's GraphQL-backed routes (rest/runner.ts), signing in
-// (http/routes/auth.ts), OAuth's endpoints, the files, the Stripe webhook, the JWKS and the OpenAPI
-// document are each a list of these. The router (http/router.ts) matches the method and path, admits the
+// One HTTP route of the service: health and metrics (http/health-routes.ts), REST's GraphQL-backed routes
+// (rest/runner.ts), signing in (http/routes/auth.ts), OAuth's endpoints, the files, the Stripe webhook, the
+// JWKS and the OpenAPI document are each a list of these. The router (http/router.ts) matches the method and path, admits the
 // request as the route says, checks that a caller's credential was sent when one is needed, decodes the
 // path parameters and answers any error the handler throws through the one error encoder
 // (http/respond.ts) in the route's format. Every route is an operation of the OpenAPI document.

@@ -1,8 +1,8 @@
-// The HTTP entry of one service: health and metrics endpoints, GraphiQL's assets, the routes (http/route.ts:
-// REST, signing in, OAuth, files, webhooks, documents), the other protocols' endpoints (MCP, A2A),
-// GraphQL over HTTP and SSE, then the dashboard's files.
+// The HTTP entry of one service: GraphiQL's assets, the routes (http/route.ts: health and metrics, REST,
+// signing in, OAuth, files, webhooks, documents), the other protocols' endpoints (MCP, A2A), GraphQL over
+// HTTP and SSE, then the dashboard's files. All but GraphiQL's assets and the dashboard's files are
+// operations of the OpenAPI document (servedOperations).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Metrics } from '../metrics/metrics.js';
 import type { HttpRoute } from './route.js';
 import { matchRoute } from './route-match.js';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from '../graphql/graphiql.js';
@@ -14,10 +14,10 @@ import type { Cors } from './cors.js';
 import type { Charge, ProtocolRoute } from './protocol-route.js';
 import type { Authentication } from '../services/accounts/authenticate.js';
 import { forwardToYoga } from './forward.js';
-import { metricsAccess } from './metrics-access.js';
+import { GRAPHQL_OPERATIONS } from './graphql-operations.js';
 import { currentRequest } from '../request-context.js';
 import { requestUrl } from './request-line.js';
-import { sendAppError, sendError, sendJson, type ErrorFormat } from './respond.js';
+import { sendAppError, sendError, type ErrorFormat } from './respond.js';
 import { credentialOf, isForgedCookieRequest, sessionCookieName } from '../auth/session-cookie.js';
 import { AppError } from '../errors.js';
 
@@ -30,12 +30,6 @@ export interface RouterParts {
   yoga: Parameters<typeof forwardToYoga>[0];
   admission: Admission;
   cors: Cors;
-  metrics: Metrics;
-  metricsToken: string | null;
-  // Whether the database answers (for /readyz).
-  databaseReachable(): Promise<boolean>;
-  // The process is shutting down: /readyz says so while requests are still served.
-  draining(): boolean;
   // Answers from the dashboard's files; false when no file matches.
   serveStatic(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
   graphiql: boolean;
@@ -56,9 +50,7 @@ const wantsEventStream = (req: IncomingMessage) => req.headers.accept?.includes(
 const isRest = (path: string) => path === '/v1' || path.startsWith('/v1/');
 
 export function createRouter(parts: RouterParts): RequestHandler {
-  const { admission, cors, metrics } = parts;
-  const mayScrape = metricsAccess(parts.metricsToken);
-  const fixedPaths = new Set(['/healthz', '/readyz', '/metrics', '/graphql']);
+  const { admission, cors } = parts;
   const routes = matchRoute(parts.routes);
 
   // Counted against the caller's address alone (routes that check their own credentials).
@@ -91,21 +83,8 @@ export function createRouter(parts: RouterParts): RequestHandler {
   return async function route(req, res) {
     const url = requestUrl(req.url);
     const path = url.pathname;
-    if (fixedPaths.has(path)) currentRequest()!.route = path;
+    if (path === '/graphql') currentRequest()!.route = path;
     if ((isRest(path) || path === '/graphql') && cors.handle(req, res)) return;
-    if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
-    if (path === '/metrics') {
-      if (!mayScrape(req.headers.authorization)) {
-        return sendError(res, { code: 'UNAUTHENTICATED', message: 'the metrics need the bearer token set in METRICS_TOKEN' }, { 'www-authenticate': 'Bearer' });
-      }
-      res.writeHead(200, { 'content-type': metrics.registry.contentType });
-      return void res.end(await metrics.registry.metrics());
-    }
-    if (path === '/readyz') {
-      if (parts.draining()) return sendJson(res, 503, { status: 'draining', error: { code: 'UNAVAILABLE', message: 'shutting down' } });
-      if (await parts.databaseReachable()) return sendJson(res, 200, { status: 'ready' });
-      return sendJson(res, 503, { status: 'unavailable', error: { code: 'UNAVAILABLE', message: 'database unreachable' } });
-    }
     if (path.startsWith(GRAPHIQL_ASSETS) && parts.graphiql) {
       currentRequest()!.route = GRAPHIQL_ASSETS;
       return serveGraphiQLAsset(path, res);
@@ -154,6 +133,12 @@ export function createRouter(parts: RouterParts): RequestHandler {
     if (await parts.serveStatic(req, res, path)) return;
     sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
   };
+}
+
+// Every operation the router serves, as the OpenAPI document states them: the routes, GraphQL over HTTP
+// and the other protocols' endpoints.
+export function servedOperations(parts: Pick<RouterParts, 'routes' | 'protocols'>): Array<Pick<HttpRoute, 'method' | 'path' | 'openapi' | 'claims'>> {
+  return [...parts.routes, ...GRAPHQL_OPERATIONS, ...(parts.protocols ?? []).flatMap((protocol) => protocol.operations)];
 }
 
 const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

@@ -17,6 +17,7 @@ import { buildTools, type Tool } from './tools.js';
 import { callProblems, cleanErrors, invalidParams, originAllowed } from './wire.js';
 import { withResourceLinks } from './resource-links.js';
 import { bearerChallenge } from '../auth/challenge.js';
+import { JSON_RPC_ANSWER, jsonRpcOperation } from '../http/json-rpc-operation.js';
 
 const SERVER_INFO = { name: 'task-marketplace', version: '1.0.0' };
 // More calls in one JSON-RPC batch are refused outright (each call is also counted against the rate limit).
@@ -91,6 +92,23 @@ export function createMcpRoute(opts: {
 
   return {
     match: (path) => (path === '/mcp' ? '/mcp' : null),
+    operations: [
+      {
+        method: 'POST',
+        path: '/mcp',
+        openapi: jsonRpcOperation({
+          operationId: 'Mcp',
+          summary: 'The Model Context Protocol (Streamable HTTP, stateless): tools/list and tools/call run /v1 operations as the caller',
+          tag: 'mcp',
+          batch: true,
+          responses: {
+            '202': { description: 'Only notifications were sent: nothing to answer' },
+            '400': { description: 'The body is not JSON, or a batch is too long (a JSON-RPC error)', content: { 'application/json': { schema: JSON_RPC_ANSWER } } },
+            '403': { description: 'The Origin header names a page of another site (a JSON-RPC error)', content: { 'application/json': { schema: JSON_RPC_ANSWER } } },
+          },
+        }),
+      },
+    ],
     async handle(req: IncomingMessage, res: ServerResponse, _url: URL, authentication: Authentication | undefined, charge: Charge) {
       try {
         // DNS rebinding: a page of another origin whose host name now points here. Refused before anything else.

@@ -1,4 +1,5 @@
-// The OpenAPI 3.1 document of the service's HTTP routes (http/route.ts), served at GET /v1/openapi.json.
+// The OpenAPI 3.1 document of everything the router serves (http/router.ts servedOperations: its routes,
+// GraphQL over HTTP, MCP and A2A), served at GET /v1/openapi.json.
 // Each route brings its operation; REST's are built from the route table: parameters and bodies from
 // their GraphQL variables, answers from their response shapes over the documents' selection sets.
 import type { GraphQLSchema } from 'graphql';
@@ -107,7 +108,7 @@ export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: Docu
       title: 'Task marketplace API',
       version: '1',
       description:
-        'The HTTP interface: REST (/v1), signing in, OAuth, files and webhooks. Each operation of the REST table runs a GraphQL document on /graphql; the fields of its answer are that document’s selection.',
+        'The HTTP interface: REST (/v1), signing in, OAuth, files, webhooks, health and metrics, and the endpoints of GraphQL (/graphql), MCP (/mcp) and A2A (/a2a), whose own wire formats (GraphQL, JSON-RPC) are described by their specifications. Each operation of the REST table runs a GraphQL document on /graphql; the fields of its answer are that document’s selection.',
     },
     ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     security: [{ bearer: [] }],
@@ -115,6 +116,7 @@ export function buildOpenApiDocument(opts: { schema: GraphQLSchema; routes: Docu
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'An API key (tmk_…) or an access token of the configured identity provider' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when set (only for /metrics)' },
         taskToken: { type: 'apiKey', in: 'header', name: 'X-Task-Token', description: 'The task token a delivery carries (also accepted as Authorization: Bearer)' },
       },
       schemas: { ...components.schemas, Error: ERROR_ENVELOPE },
