@@ -18,10 +18,9 @@ let agentHttp: TestAgent;
 let owner: { id: string; apiKey: string };
 let agentId: string;
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
+test.beforeAll(async ({ server: s, owner: o }) => {
+  [server, owner] = [s, o];
   agentHttp = await startTestAgent();
-  owner = await server.createUser();
   agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Credit agent', endpoint: agentHttp.url, priceCents: PRICE } })).body.data.id;
 });
 afterAll(async () => {

@@ -11,9 +11,9 @@ let stranger: { id: string; apiKey: string };
 let agentHttp: TestAgent;
 let agentId: string;
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  [requester, owner, stranger] = [await server.createUser(), await server.createUser(), await server.createUser()];
+test.beforeAll(async ({ server: s, requester: r, owner: o }) => {
+  [server, requester, owner] = [s, r, o];
+  stranger = await server.createUser();
   agentHttp = await startTestAgent();
   agentId = (
     await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Worker', endpoint: agentHttp.url, capabilities: ['work'] } })
