@@ -7,10 +7,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
-import { test as fixtures } from './support/fixtures.js';
+import { testWithMailbox } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { launchChromium, runsBrowserTests } from './support/browser.js';
-import { startMailbox, type Mailbox } from './support/mailbox.js';
+import type { Mailbox } from './support/mailbox.js';
 
 const present = runsBrowserTests('accounts-hostile.browser.test.ts');
 
@@ -21,15 +21,7 @@ let mailbox: Mailbox;
 let site: string;
 const pageErrors: string[] = [];
 
-// The service mails this file's mailbox, which starts before it.
-const test = fixtures
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern: none
-  .extend('mailbox', { scope: 'file' }, async ({}, { onCleanup }): Promise<Mailbox> => {
-    const started = await startMailbox();
-    onCleanup(() => started.close());
-    return started;
-  })
-  .extend('serverEnv', { scope: 'file' }, async ({ mailbox: m }) => ({ SMTP_URL: m.url }));
+const test = testWithMailbox();
 
 async function newPage(withAuthenticator = false): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
