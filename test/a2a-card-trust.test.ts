@@ -32,10 +32,8 @@ const closers: Array<() => Promise<void>> = [];
 
 const test = testWith({ serverEnv: { DELIVERY_TIMEOUT_MS: String(DEADLINE_MS), A2A_BLOCKING_WAIT_MS: '15000' }, serverTime: { deadlines } });
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  owner = await server.createUser();
-  requester = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
 });
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));

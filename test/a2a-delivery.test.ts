@@ -132,10 +132,8 @@ const deliveriesOf = async (agentId: string, taskId: string) =>
 
 const test = testWith({ serverEnv: { DELIVERY_MAX_ATTEMPTS: '3', A2A_BLOCKING_WAIT_MS: '15000' } });
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  owner = await server.createUser();
-  requester = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
   pushing = await importAgent({ name: 'Pushing Parrot', pushNotifications: true });
   polled = await importAgent({ name: 'Polled Puffin', pushNotifications: false });
 });

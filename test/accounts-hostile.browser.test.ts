@@ -5,11 +5,12 @@
 // - a sign-in link of the attacker's own, sent to a victim's browser from another site, signs nobody in
 //   without a click, and a signed-in victim is told as whom they are signed in and stays so.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWithMailbox } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { launchChromium, runsBrowserTests } from './support/browser.js';
-import { startMailbox, type Mailbox } from './support/mailbox.js';
+import type { Mailbox } from './support/mailbox.js';
 
 const present = runsBrowserTests('accounts-hostile.browser.test.ts');
 
@@ -20,20 +21,7 @@ let mailbox: Mailbox;
 let site: string;
 const pageErrors: string[] = [];
 
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  mailbox = await startMailbox();
-  server = await startTestServer({ SMTP_URL: mailbox.url });
-  site = `http://localhost:${new URL(server.url).port}`;
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await mailbox?.close();
-});
+const test = testWithMailbox();
 
 async function newPage(withAuthenticator = false): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext();
@@ -66,6 +54,17 @@ const whoIsSignedIn = (page: Page) =>
   });
 
 describe.skipIf(!present)('signing in against an attacker', () => {
+  test.beforeAll(async ({ server: s, mailbox: m }) => {
+    await buildWeb();
+    [server, mailbox] = [s, m];
+    site = `http://localhost:${new URL(server.url).port}`;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   it("a passkey sign-up with the victim's address does not own the victim's account", async () => {
     const mallory = await newPage(true);
     await mallory.page.goto(`${site}/sign-up`);

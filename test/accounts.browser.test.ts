@@ -5,9 +5,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { axeViolations, launchChromium, runsBrowserTests } from './support/browser.js';
 import { projectRoot } from './support/processes.js';
 
@@ -19,19 +20,6 @@ let browser: Browser;
 // WebAuthn needs a secure context with a domain name: localhost, not 127.0.0.1.
 let site: string;
 const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  server = await startTestServer();
-  site = `http://localhost:${new URL(server.url).port}`;
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 820 } });
@@ -62,6 +50,17 @@ async function accessible(page: Page, name: string): Promise<void> {
 }
 
 describe.skipIf(!present)('accounts in a browser', () => {
+  test.beforeAll(async ({ server: s }) => {
+    await buildWeb();
+    server = s;
+    site = `http://localhost:${new URL(server.url).port}`;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   it('signs up with a passkey, signs out, signs in with it, and manages passkeys and sessions', async () => {
     const { context, page, cdp } = await newPage();
     const first = await addAuthenticator(cdp);

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { startTestAgent, type TestAgent } from './support/agent.js';
+import type { TestAgent } from './support/agent.js';
 import { until } from './support/wait.js';
 import { runCli } from './support/processes.js';
-import { test } from './support/fixtures.js';
+import { testWith } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 
 const PRICE = 500;
@@ -18,14 +18,11 @@ let agentHttp: TestAgent;
 let owner: { id: string; apiKey: string };
 let agentId: string;
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  agentHttp = await startTestAgent();
-  owner = await server.createUser();
-  agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Credit agent', endpoint: agentHttp.url, priceCents: PRICE } })).body.data.id;
-});
-afterAll(async () => {
-  await agentHttp?.close();
+const test = testWith({ agentProfile: { name: 'Credit agent', priceCents: PRICE } });
+
+test.beforeAll(async ({ server: s, owner: o, agent }) => {
+  [server, owner] = [s, o];
+  [agentHttp, agentId] = [agent.http, agent.id];
 });
 
 const services = () => server.app.services;

@@ -4,10 +4,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { buildWeb } from '../scripts/build-web.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { launchChromium, runsBrowserTests } from './support/browser.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
 import { projectRoot } from './support/processes.js';
@@ -21,26 +22,24 @@ let browser: Browser;
 let agent: SdkAgent;
 let owner: { id: string; apiKey: string };
 
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  server = await startTestServer();
-  owner = await server.createUser('a2a-owner@example.com');
-  agent = await startSdkAgent({ name: 'Signed Swift', sign: 'jku' });
-  agent.behave((ctx, bus) => {
-    bus.publish({ kind: 'task', data: { id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [], metadata: undefined } });
-    bus.finished();
-  });
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await agent?.close();
-  await server?.close();
-});
-
 describe.skipIf(!present)('dashboard for A2A agents', () => {
+  test.beforeAll(async ({ server: s }) => {
+    await buildWeb();
+    server = s;
+    owner = await server.createUser('a2a-owner@example.com');
+    agent = await startSdkAgent({ name: 'Signed Swift', sign: 'jku' });
+    agent.behave((ctx, bus) => {
+      bus.publish({ kind: 'task', data: { id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [], metadata: undefined } });
+      bus.finished();
+    });
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await agent?.close();
+  });
+
   it('imports an agent from its card and shows protocol, card and verification', async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 820 } });
     const page = await context.newPage();

@@ -10,10 +10,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
 import { scopes } from '../src/auth/scopes.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { launchChromium, pageWalk, runsBrowserTests, WIDTHS } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
@@ -33,57 +34,6 @@ let finishedTaskId: string;
 let clientId: string;
 const pageErrors: string[] = [];
 
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  server = await startTestServer();
-  endpoint = await startTestAgent();
-  newcomer = await server.createUser('nia@example.com');
-  await server.prisma.user.update({ where: { id: newcomer.id }, data: { name: 'Nia New' } });
-  const other = await server.createUser('lab@example.com');
-  await server.prisma.user.update({ where: { id: other.id }, data: { name: 'Ada Lab' } });
-  const agent = async (key: string, body: Record<string, unknown>) => {
-    const res = await server.api.post('/v1/agents', { key, body });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.data as { id: string; slug: string };
-  };
-  freeAgentSlug = (
-    await agent(other.apiKey, {
-      name: 'Free Shouter',
-      endpoint: endpoint.url,
-      description: 'Upper-cases text',
-      capabilities: ['uppercase'],
-      inputSchema: JSON.stringify({ type: 'object', required: ['text'], properties: { text: { type: 'string', title: 'Text' } } }),
-    })
-  ).slug;
-  quietAgentId = (await agent(newcomer.apiKey, { name: 'Quiet Agent', endpoint: endpoint.url, description: 'Never asked yet', capabilities: ['quiet'] })).id;
-
-  // A task the newcomer sends to an agent of their own: they see both the moves and the attempts.
-  const echo = await agent(newcomer.apiKey, { name: 'Echo Agent', endpoint: endpoint.url, description: 'Echoes', capabilities: ['echo'] });
-  endpoint.onDelivery(async (d) => {
-    if (d.body.taskToken) await callBack(d, { result: { echo: d.body.input } });
-  });
-  const task = await server.api.post('/v1/tasks', { key: newcomer.apiKey, body: { title: 'Echo this', description: 'Back to me', agentId: echo.id, input: { text: 'hi' } } });
-  expect(task.status, JSON.stringify(task.body)).toBe(201);
-  finishedTaskId = task.body.data.id;
-  await until('the task completes', async () => (await server.api.get(`/v1/tasks/${finishedTaskId}`, { key: newcomer.apiKey })).body.data.status === 'completed');
-  endpoint.onDelivery(null);
-
-  const registered = await fetch(`${server.url}/oauth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Walk Host', redirect_uris: [REDIRECT] }),
-  });
-  clientId = ((await registered.json()) as { client_id: string }).client_id;
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await endpoint?.close();
-});
-
 const { open, check } = pageWalk({ name: 'newcomer', shots: SHOTS, site: () => ({ browser, url: server.url }), pageErrors });
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ');
@@ -102,6 +52,55 @@ function consentUrl(challenge: string): string {
 }
 
 describe.skipIf(!present)("a newcomer's second look", () => {
+  test.beforeAll(async ({ server: s }) => {
+    await buildWeb();
+    server = s;
+    endpoint = await startTestAgent();
+    newcomer = await server.createUser('nia@example.com');
+    await server.prisma.user.update({ where: { id: newcomer.id }, data: { name: 'Nia New' } });
+    const other = await server.createUser('lab@example.com');
+    await server.prisma.user.update({ where: { id: other.id }, data: { name: 'Ada Lab' } });
+    const agent = async (key: string, body: Record<string, unknown>) => {
+      const res = await server.api.post('/v1/agents', { key, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data as { id: string; slug: string };
+    };
+    freeAgentSlug = (
+      await agent(other.apiKey, {
+        name: 'Free Shouter',
+        endpoint: endpoint.url,
+        description: 'Upper-cases text',
+        capabilities: ['uppercase'],
+        inputSchema: JSON.stringify({ type: 'object', required: ['text'], properties: { text: { type: 'string', title: 'Text' } } }),
+      })
+    ).slug;
+    quietAgentId = (await agent(newcomer.apiKey, { name: 'Quiet Agent', endpoint: endpoint.url, description: 'Never asked yet', capabilities: ['quiet'] })).id;
+
+    // A task the newcomer sends to an agent of their own: they see both the moves and the attempts.
+    const echo = await agent(newcomer.apiKey, { name: 'Echo Agent', endpoint: endpoint.url, description: 'Echoes', capabilities: ['echo'] });
+    endpoint.onDelivery(async (d) => {
+      if (d.body.taskToken) await callBack(d, { result: { echo: d.body.input } });
+    });
+    const task = await server.api.post('/v1/tasks', { key: newcomer.apiKey, body: { title: 'Echo this', description: 'Back to me', agentId: echo.id, input: { text: 'hi' } } });
+    expect(task.status, JSON.stringify(task.body)).toBe(201);
+    finishedTaskId = task.body.data.id;
+    await until('the task completes', async () => (await server.api.get(`/v1/tasks/${finishedTaskId}`, { key: newcomer.apiKey })).body.data.status === 'completed');
+    endpoint.onDelivery(null);
+
+    const registered = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Walk Host', redirect_uris: [REDIRECT] }),
+    });
+    clientId = ((await registered.json()) as { client_id: string }).client_id;
+    browser = await launchChromium();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await endpoint?.close();
+  });
+
   for (const { name, viewport } of WIDTHS) {
     it(`public pages: the consent page names the app before sign-in, sign-in shows no server command, a free agent reads right (${name})`, async () => {
       const page = await open(viewport);

@@ -7,9 +7,10 @@
 // console in its sections. UPDATE_SCREENSHOTS=1 writes the pictures into docs/screenshots.
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { launchChromium, pageWalk, runsBrowserTests, WIDTHS } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
@@ -29,65 +30,63 @@ let finishedTaskId: string;
 let ownAgentId: string;
 const pageErrors: string[] = [];
 
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  server = await startTestServer();
-  working = await startTestAgent();
-  failing = await startTestAgent();
-  requester = await server.createUser('walker@example.com');
-  owner = await server.createUser('lab@example.com');
-  await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
-  const agent = async (key: string, body: Record<string, unknown>) => {
-    const res = await server.api.post('/v1/agents', { key, body });
-    expect(res.status).toBe(201);
-    return res.body.data as { id: string };
-  };
-  const translator = await agent(owner.apiKey, {
-    name: 'French Translator',
-    endpoint: working.url,
-    description: 'Translates English text into natural French',
-    capabilities: ['translation', 'french'],
-    protocols: ['http'],
-    categories: ['language'],
-    priceCents: 250,
-    inputSchema: JSON.stringify({ type: 'object', required: ['text'], properties: { text: { type: 'string', title: 'Text to translate' }, tone: { type: 'string', enum: ['formal', 'casual'] } } }),
-  });
-  await agent(owner.apiKey, { name: 'Invoice Reader', endpoint: working.url, description: 'Reads invoices into JSON', capabilities: ['ocr', 'extraction'], protocols: ['http'], categories: ['documents'] });
-  // The requester owns this one too: on its tasks they see both sides' moves.
-  failing.respondWith([500], { 'retry-after': '1800' });
-  ownAgentId = (await agent(requester.apiKey, { name: 'Home Summarizer', endpoint: failing.url, description: 'Summarizes documents', capabilities: ['summarization'], protocols: ['http'] })).id;
-
-  const running = await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 'Summarize the minutes', description: 'Two lines', agentId: ownAgentId } });
-  expect(running.status, JSON.stringify(running.body)).toBe(201);
-  runningTaskId = running.body.data.id;
-  await failing.waitFor(1);
-  await until('the failed attempt is recorded', async () => (await server.prisma.delivery.count({ where: { taskId: runningTaskId, nextAttemptAt: { not: null } } })) === 1);
-
-  const finished = await server.api.post('/v1/tasks', { key: owner.apiKey, body: { title: 'Say hello', description: 'In French', agentId: translator.id, input: { text: 'hello' } } });
-  finishedTaskId = finished.body.data.id;
-  // The card hold, confirmed as the processor's client library would.
-  const confirmed = await server.api.graphql(
-    'mutation ($input: SimulateCardConfirmationInput!) { simulateCardConfirmation(input: $input) { status } }',
-    { input: { clientSecret: finished.body.clientSecret } },
-    owner.apiKey,
-  );
-  expect(confirmed.errors).toBeUndefined();
-  const [delivery] = await working.waitFor(1);
-  expect((await callBack(delivery!, { result: { text: 'Bonjour' } })).status).toBe(200);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await working?.close();
-  await failing?.close();
-});
-
 const { open, check } = pageWalk({ name: 'walk', shots: SHOTS, site: () => ({ browser, url: server.url }), pageErrors });
 
 describe.skipIf(!present)('the dashboard walked through', () => {
+  test.beforeAll(async ({ server: s }) => {
+    await buildWeb();
+    server = s;
+    working = await startTestAgent();
+    failing = await startTestAgent();
+    requester = await server.createUser('walker@example.com');
+    owner = await server.createUser('lab@example.com');
+    await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
+    const agent = async (key: string, body: Record<string, unknown>) => {
+      const res = await server.api.post('/v1/agents', { key, body });
+      expect(res.status).toBe(201);
+      return res.body.data as { id: string };
+    };
+    const translator = await agent(owner.apiKey, {
+      name: 'French Translator',
+      endpoint: working.url,
+      description: 'Translates English text into natural French',
+      capabilities: ['translation', 'french'],
+      protocols: ['http'],
+      categories: ['language'],
+      priceCents: 250,
+      inputSchema: JSON.stringify({ type: 'object', required: ['text'], properties: { text: { type: 'string', title: 'Text to translate' }, tone: { type: 'string', enum: ['formal', 'casual'] } } }),
+    });
+    await agent(owner.apiKey, { name: 'Invoice Reader', endpoint: working.url, description: 'Reads invoices into JSON', capabilities: ['ocr', 'extraction'], protocols: ['http'], categories: ['documents'] });
+    // The requester owns this one too: on its tasks they see both sides' moves.
+    failing.respondWith([500], { 'retry-after': '1800' });
+    ownAgentId = (await agent(requester.apiKey, { name: 'Home Summarizer', endpoint: failing.url, description: 'Summarizes documents', capabilities: ['summarization'], protocols: ['http'] })).id;
+
+    const running = await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 'Summarize the minutes', description: 'Two lines', agentId: ownAgentId } });
+    expect(running.status, JSON.stringify(running.body)).toBe(201);
+    runningTaskId = running.body.data.id;
+    await failing.waitFor(1);
+    await until('the failed attempt is recorded', async () => (await server.prisma.delivery.count({ where: { taskId: runningTaskId, nextAttemptAt: { not: null } } })) === 1);
+
+    const finished = await server.api.post('/v1/tasks', { key: owner.apiKey, body: { title: 'Say hello', description: 'In French', agentId: translator.id, input: { text: 'hello' } } });
+    finishedTaskId = finished.body.data.id;
+    // The card hold, confirmed as the processor's client library would.
+    const confirmed = await server.api.graphql(
+      'mutation ($input: SimulateCardConfirmationInput!) { simulateCardConfirmation(input: $input) { status } }',
+      { input: { clientSecret: finished.body.clientSecret } },
+      owner.apiKey,
+    );
+    expect(confirmed.errors).toBeUndefined();
+    const [delivery] = await working.waitFor(1);
+    expect((await callBack(delivery!, { result: { text: 'Bonjour' } })).status).toBe(200);
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await working?.close();
+    await failing?.close();
+  });
+
   it('shows its frame in the HTML, before any script runs', async () => {
     const html = await (await fetch(`${server.url}/`)).text();
     expect(html).toContain('class="top"');

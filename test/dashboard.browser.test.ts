@@ -6,9 +6,10 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { axeViolations, launchChromium, runsBrowserTests, tabTo } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
@@ -47,71 +48,6 @@ let owner: { id: string; apiKey: string };
 let flakyId: string;
 let codeReviewerId: string;
 const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  await mkdir(PAGES, { recursive: true });
-  if (process.env.UPDATE_SCREENSHOTS === '1') await mkdir(DOCS, { recursive: true });
-  server = await startTestServer();
-  translatorAgent = await startTestAgent();
-  flakyAgent = await startTestAgent();
-  requester = await server.createUser('requester@example.com');
-  owner = await server.createUser('owner@example.com');
-  // Cards and agent pages name the owner.
-  await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
-  const create = (body: Record<string, unknown>) => server.api.post('/v1/agents', { key: owner.apiKey, body }).then((r) => {
-    expect(r.status).toBe(201);
-    return r.body.data;
-  });
-  await create({
-    name: 'French Translator',
-    endpoint: translatorAgent.url,
-    description: 'Translates English text into natural French',
-    // Markdown.
-    longDescription: ['Short texts, emails and **product copy**, translated by a fine-tuned model.', '', '- Keeps your tone', '- See the [style guide](https://example.com/style)'].join('\n'),
-    capabilities: ['translation', 'french'],
-    protocols: ['http'],
-    categories: ['language'],
-    tags: ['nlp', 'french', 'translation'],
-    priceCents: 250,
-    version: '1.4.0',
-    inputSchema: JSON.stringify(TRANSLATOR_SCHEMA),
-  });
-  flakyId = (
-    await create({
-      name: 'Flaky Summarizer',
-      endpoint: flakyAgent.url,
-      description: 'Summarizes long documents into a few sentences',
-      capabilities: ['summarization'],
-      protocols: ['http'],
-      categories: ['language'],
-      tags: ['nlp', 'summaries'],
-      priceCents: 0,
-    })
-  ).id;
-  codeReviewerId = (await create({ name: 'Code Reviewer', endpoint: translatorAgent.url, description: 'Reviews pull requests for bugs and style', capabilities: ['code-review'], protocols: ['http'], categories: ['software'], tags: ['code', 'review'], priceCents: 900 })).id;
-  await create({
-    name: 'Invoice Extractor',
-    endpoint: translatorAgent.url,
-    description: 'Reads invoices and returns their fields as JSON',
-    // Markdown with what must never run on the page.
-    longDescription: 'Returns **fields** as JSON.\n\n<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">\n\n[a link](javascript:window.pwned=3)',
-    capabilities: ['extraction', 'ocr'],
-    protocols: ['http'],
-    categories: ['documents'],
-    tags: ['pdf', 'finance'],
-    priceCents: 0,
-  });
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await translatorAgent?.close();
-  await flakyAgent?.close();
-});
 
 async function newPage(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });
@@ -152,6 +88,69 @@ async function signIn(page: Page, apiKey: string): Promise<void> {
 }
 
 describe.skipIf(!present)('dashboard in a browser', () => {
+  test.beforeAll(async ({ server: s }) => {
+    await buildWeb();
+    await mkdir(PAGES, { recursive: true });
+    if (process.env.UPDATE_SCREENSHOTS === '1') await mkdir(DOCS, { recursive: true });
+    server = s;
+    translatorAgent = await startTestAgent();
+    flakyAgent = await startTestAgent();
+    requester = await server.createUser('requester@example.com');
+    owner = await server.createUser('owner@example.com');
+    // Cards and agent pages name the owner.
+    await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
+    const create = (body: Record<string, unknown>) => server.api.post('/v1/agents', { key: owner.apiKey, body }).then((r) => {
+      expect(r.status).toBe(201);
+      return r.body.data;
+    });
+    await create({
+      name: 'French Translator',
+      endpoint: translatorAgent.url,
+      description: 'Translates English text into natural French',
+      // Markdown.
+      longDescription: ['Short texts, emails and **product copy**, translated by a fine-tuned model.', '', '- Keeps your tone', '- See the [style guide](https://example.com/style)'].join('\n'),
+      capabilities: ['translation', 'french'],
+      protocols: ['http'],
+      categories: ['language'],
+      tags: ['nlp', 'french', 'translation'],
+      priceCents: 250,
+      version: '1.4.0',
+      inputSchema: JSON.stringify(TRANSLATOR_SCHEMA),
+    });
+    flakyId = (
+      await create({
+        name: 'Flaky Summarizer',
+        endpoint: flakyAgent.url,
+        description: 'Summarizes long documents into a few sentences',
+        capabilities: ['summarization'],
+        protocols: ['http'],
+        categories: ['language'],
+        tags: ['nlp', 'summaries'],
+        priceCents: 0,
+      })
+    ).id;
+    codeReviewerId = (await create({ name: 'Code Reviewer', endpoint: translatorAgent.url, description: 'Reviews pull requests for bugs and style', capabilities: ['code-review'], protocols: ['http'], categories: ['software'], tags: ['code', 'review'], priceCents: 900 })).id;
+    await create({
+      name: 'Invoice Extractor',
+      endpoint: translatorAgent.url,
+      description: 'Reads invoices and returns their fields as JSON',
+      // Markdown with what must never run on the page.
+      longDescription: 'Returns **fields** as JSON.\n\n<script>window.pwned = 1</script><img src="x" onerror="window.pwned = 2">\n\n[a link](javascript:window.pwned=3)',
+      capabilities: ['extraction', 'ocr'],
+      protocols: ['http'],
+      categories: ['documents'],
+      tags: ['pdf', 'finance'],
+      priceCents: 0,
+    });
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await translatorAgent?.close();
+    await flakyAgent?.close();
+  });
+
   it('a requester finds an agent with a typo, sends a task through its form and watches it complete live', async () => {
     const { context, page } = await newPage();
     screenshotOnFailure(page, 'requester');

@@ -24,9 +24,8 @@ async function createAgent(body: Record<string, unknown>) {
   return res.body.data as { id: string; slug: string };
 }
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o }) => {
+  [server, owner] = [s, o];
   await createAgent({
     name: 'Babel Translator',
     description: 'Translates text between languages',

@@ -40,9 +40,9 @@ const test = testWith({
   serverTime: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } },
 });
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  [owner, bob, requester] = [await server.createUser(), await server.createUser(), await server.createUser()];
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
+  bob = await server.createUser();
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

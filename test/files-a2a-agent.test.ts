@@ -93,10 +93,8 @@ async function behaviour(ctx: RequestContext, bus: ExecutionEventBus) {
 
 const test = testWith({ serverEnv: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-a2a-')), FILE_MAX_BYTES: '4000', A2A_BLOCKING_WAIT_MS: '15000' } });
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  owner = await server.createUser();
-  requester = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
   a2a = await startSdkAgent({ name: 'Scribe Swift', pushNotifications: true });
   a2a.behave(behaviour);
   a2a.serve('/out/transcript.vtt', TRANSCRIPT);

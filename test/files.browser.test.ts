@@ -3,9 +3,10 @@
 // reads it by its signed link and answers with an image, and the task page lists both files and shows
 // the image.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildWeb } from '../scripts/build-web.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { launchChromium, runsBrowserTests } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { mkdtemp } from 'node:fs/promises';
@@ -22,35 +23,33 @@ let browser: Browser;
 let agent: TestAgent;
 let requester: { id: string; apiKey: string };
 
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  server = await startTestServer({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-')) });
-  requester = await server.createUser();
-  const owner = await server.createUser();
-  agent = await startTestAgent();
-  const created = await server.api.post('/v1/agents', {
-    key: owner.apiKey,
-    body: {
-      name: 'Page Reader',
-      endpoint: agent.url,
-      capabilities: ['ocr'],
-      protocols: ['http'],
-      priceCents: 0,
-      inputSchema: JSON.stringify({ type: 'object', required: ['scan'], properties: { scan: { type: 'string', format: 'binary', title: 'Scan' } } }),
-    },
-  });
-  expect(created.status).toBe(201);
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await agent?.close();
-});
+const test = testWith({ serverEnv: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-')) } });
 
 describe.skipIf(!present)('files in the dashboard', () => {
+  test.beforeAll(async ({ server: s, owner, requester: r }) => {
+    await buildWeb();
+    [server, requester] = [s, r];
+    agent = await startTestAgent();
+    const created = await server.api.post('/v1/agents', {
+      key: owner.apiKey,
+      body: {
+        name: 'Page Reader',
+        endpoint: agent.url,
+        capabilities: ['ocr'],
+        protocols: ['http'],
+        priceCents: 0,
+        inputSchema: JSON.stringify({ type: 'object', required: ['scan'], properties: { scan: { type: 'string', format: 'binary', title: 'Scan' } } }),
+      },
+    });
+    expect(created.status).toBe(201);
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await agent?.close();
+  });
+
   it('attaches a file with a progress bar and shows the result file on the task page', async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 820 } });
     const page = await context.newPage();

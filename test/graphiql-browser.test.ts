@@ -2,9 +2,10 @@
 // editor workers come from this server, not a CDN. Needs Debian's chromium (see
 // support/browser.ts for when it is skipped).
 import { inflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from './support/server.js';
+import { testWith } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { launchChromium, runsBrowserTests } from './support/browser.js';
 
 const present = runsBrowserTests('graphiql-browser.test.ts');
@@ -51,16 +52,17 @@ function distinctColours(png: Buffer): number {
   return colours.size;
 }
 
+const test = testWith({ serverEnv: { NODE_ENV: 'development' } });
+
 describe.skipIf(!present)('GraphiQL offline', () => {
   let server: TestServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startTestServer({ NODE_ENV: 'development' });
+  test.beforeAll(async ({ server: s }) => {
+    server = s;
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   it('renders the editor with every non-local request blocked', async () => {

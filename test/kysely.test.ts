@@ -10,8 +10,7 @@ import { json } from '../src/stores/json.js';
 import { deliverNotification } from '../src/jobs/specs/notification-deliver.js';
 import { test } from './support/fixtures.js';
 
-test('a row Prisma wrote reads back through Kysely with its camelCase fields', async ({ server }) => {
-  const user = await server.createUser();
+test('a row Prisma wrote reads back through Kysely with its camelCase fields', async ({ server, owner: user }) => {
   const row = await server.sql
     .selectFrom('users')
     .select(['id', 'email', 'isAdmin', 'createdAt'])
@@ -49,9 +48,7 @@ test('a job enqueued in a Kysely transaction exists exactly when the transaction
   expect(await jobs()).toBe(before + 1);
 });
 
-test('a statement compiled once runs with each call\'s values, on the database and in a transaction', async ({ server }) => {
-  const a = await server.createUser();
-  const b = await server.createUser();
+test('a statement compiled once runs with each call\'s values, on the database and in a transaction', async ({ server, owner: a, requester: b }) => {
   const byId = compiledStatement<{ id: string }, { id: string; isAdmin: boolean }>((db, param) =>
     db.selectFrom('users').select(['id', 'isAdmin']).where('id', '=', param<string>('id')).where('isAdmin', '=', false),
   );
@@ -63,9 +60,7 @@ test('a statement compiled once runs with each call\'s values, on the database a
   await expect(byId.run(server.sql, {} as { id: string })).rejects.toThrow('no value for id');
 });
 
-test('a statement compiled once per shape sends the text and parameters Kysely builds per call, for each shape', async ({ server }) => {
-  const a = await server.createUser();
-  const b = await server.createUser();
+test('a statement compiled once per shape sends the text and parameters Kysely builds per call, for each shape', async ({ server, owner: a, requester: b }) => {
   type Values = { ids: string[]; admin?: boolean; note: string | null; job: ReturnType<typeof jobCall> };
   const build = (db: SqlDb, v: Values) =>
     db

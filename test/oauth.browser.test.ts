@@ -7,13 +7,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { buildWeb } from '../scripts/build-web.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { test } from './support/fixtures.js';
+import type { TestServer } from './support/server.js';
 import { axeViolations, launchChromium, runsBrowserTests } from './support/browser.js';
 
 const present = runsBrowserTests('oauth.browser.test.ts');
@@ -23,19 +24,6 @@ let browser: Browser;
 // WebAuthn needs a secure context with a domain name: localhost, not 127.0.0.1. It is also the
 // service's public address, which the OAuth metadata names.
 let site: string;
-
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  server = await startTestServer();
-  site = `http://localhost:${new URL(server.url).port}`;
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 async function signedUpPage(email: string): Promise<{ page: Page; cdp: CDPSession }> {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -55,6 +43,17 @@ async function signedUpPage(email: string): Promise<{ page: Page; cdp: CDPSessio
 }
 
 describe.skipIf(!present)('in a browser', () => {
+  test.beforeAll(async ({ server: s }) => {
+    await buildWeb();
+    server = s;
+    site = `http://localhost:${new URL(server.url).port}`;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   it('signs up, signs out, signs in, and makes, uses and revokes a key with one scope', async () => {
     const { page } = await signedUpPage('ada@example.com');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { routes } from '../src/rest/routes/index.js';
-import { test as fixtures } from './support/fixtures.js';
-import { startMailbox, type Mailbox } from './support/mailbox.js';
+import { testWithMailbox } from './support/fixtures.js';
+import type { Mailbox } from './support/mailbox.js';
 import type { TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { startSdkAgent } from './support/a2a-agent.js';
@@ -61,20 +61,8 @@ async function callRaw(method: string, path: string, init: RequestInit = {}): Pr
   return { status: res.status, headers: res.headers, body, bytes };
 }
 
-// A small FILE_MAX_BYTES, to meet the file routes' 413; sign-in links go to a mailbox of this file's, which
-// outlives the service.
-const test = fixtures
-  // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern: nothing
-  .extend('mailbox', { scope: 'file' }, async ({}, { onCleanup }) => {
-    const started = await startMailbox();
-    onCleanup(() => started.close());
-    return started;
-  })
-  .extend('serverEnv', { scope: 'file' }, async ({ mailbox }) => ({
-    FILE_MAX_BYTES: '65536',
-    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'openapi-')),
-    SMTP_URL: mailbox.url,
-  }));
+// A small FILE_MAX_BYTES, to meet the file routes' 413; sign-in links go to the file's mailbox.
+const test = testWithMailbox({ FILE_MAX_BYTES: '65536', DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'openapi-')) });
 
 test.beforeAll(async ({ server: s, mailbox: m }) => {
   [server, mailbox] = [s, m];

@@ -4,24 +4,16 @@
 // the same person proves their own claim by opening the link in their own session; passkeys must verify
 // their user; a sign-in link is named before it is used and is not used by a request from another site.
 import { describe, expect, it } from 'vitest';
-import { test as fixtures } from './support/fixtures.js';
+import { testWithMailbox } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { softAuthenticator } from './support/soft-authenticator.js';
-import { startMailbox, type Mailbox } from './support/mailbox.js';
+import type { Mailbox } from './support/mailbox.js';
 
 let server: TestServer;
 let mailbox: Mailbox;
 let origin: string;
 
-// The service mails through a mailbox of this file's, which outlives it.
-const test = fixtures
-  // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern: nothing
-  .extend('mailbox', { scope: 'file' }, async ({}, { onCleanup }) => {
-    const started = await startMailbox();
-    onCleanup(() => started.close());
-    return started;
-  })
-  .extend('serverEnv', { scope: 'file' }, async ({ mailbox }) => ({ SMTP_URL: mailbox.url }));
+const test = testWithMailbox();
 
 test.beforeAll(async ({ server: s, mailbox: m }) => {
   [server, mailbox] = [s, m];

@@ -73,9 +73,8 @@ const recordOutcome = async (taskId: string) => {
 };
 const deliveryOutcome = (agentId: string, ok: boolean) => services().deps.sql.transaction().execute((tx) => services().reputation.deliveryOutcome(tx, agentId, ok));
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o }) => {
+  [server, owner] = [s, o];
   alice = await server.createUser();
   bob = await server.createUser();
 });

@@ -21,9 +21,8 @@ async function keyWith(scopes: string[]) {
 }
 const gql = async (key: string, query: string, variables: Record<string, unknown> = {}) => (await server.api.post('/graphql', { key, body: { query, variables } })).body;
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o }) => {
+  [server, owner] = [s, o];
   ({ agentHttp, agentId } = await agentKeepingTasksMatched(server, owner.apiKey));
   const task = await server.api.post('/v1/tasks', { key: owner.apiKey, body: { title: 'Reach', description: 'd', agentId, input: { secret: 'task input' }, expiresInMinutes: 30 } });
   expect(task.status).toBe(201);

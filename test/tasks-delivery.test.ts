@@ -20,10 +20,8 @@ let owner: { apiKey: string };
 // (runNextNow), never on its own while the test looks at what came before it.
 const test = testWith({ serverEnv: { DELIVERY_MAX_ATTEMPTS: '2' }, serverTime: { clock, retrySchedule: { ...defaultRetrySchedule, delaysMs: [60_000] } } });
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  requester = await server.createUser();
-  owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
 });
 
 async function agentWith(statuses: number[], opts: { secret?: boolean; headers?: Record<string, string> } = {}) {

@@ -1,8 +1,8 @@
 // Task creation, reading, listing and every move of the lifecycle over HTTP, with their errors.
-import { afterAll, describe, expect, it } from 'vitest';
-import { test } from './support/fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { testWith } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
-import { startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
+import { waitForStatus, type TestAgent } from './support/agent.js';
 
 let server: TestServer;
 let requester: { id: string; apiKey: string };
@@ -11,16 +11,12 @@ let stranger: { id: string; apiKey: string };
 let agentHttp: TestAgent;
 let agentId: string;
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  [requester, owner, stranger] = [await server.createUser(), await server.createUser(), await server.createUser()];
-  agentHttp = await startTestAgent();
-  agentId = (
-    await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Worker', endpoint: agentHttp.url, capabilities: ['work'] } })
-  ).body.data.id;
-});
-afterAll(async () => {
-  await agentHttp?.close();
+const test = testWith({ agentProfile: { name: 'Worker', capabilities: ['work'] } });
+
+test.beforeAll(async ({ server: s, requester: r, owner: o, agent }) => {
+  [server, requester, owner] = [s, r, o];
+  stranger = await server.createUser();
+  [agentHttp, agentId] = [agent.http, agent.id];
 });
 
 const create = (body: Record<string, unknown> = {}, key = requester.apiKey) =>

@@ -17,10 +17,8 @@ let owner: { id: string; apiKey: string };
 let agentHttp: TestAgent;
 let agentId: string;
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  requester = await server.createUser();
-  owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
   ({ agentHttp, agentId } = await agentKeepingTasksMatched(server, owner.apiKey));
 });
 afterAll(async () => {

@@ -19,9 +19,9 @@ const agents: TestAgent[] = [];
 
 const test = testWith({ serverTime: { clock } });
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  [owner, bob, requester] = [await server.createUser(), await server.createUser(), await server.createUser()];
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
+  bob = await server.createUser();
 });
 afterAll(async () => {
   for (const a of agents) await a.close();

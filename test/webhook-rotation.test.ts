@@ -22,9 +22,9 @@ let agentId: string;
 
 const test = testWith({ serverTime: { clock } });
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  [owner, bob, requester] = [await server.createUser(), await server.createUser(), await server.createUser()];
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
+  bob = await server.createUser();
   http = await startTestAgent();
   agentId = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Rotating', endpoint: http.url } })).body.data.id;
 });

@@ -25,9 +25,8 @@ const listen = async (s: http.Server) => {
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}/tasks`;
 };
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  owner = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o }) => {
+  [server, owner] = [s, o];
   bob = await server.createUser();
   strict = http.createServer(deliveryHandler({ secret: () => strictSecret, work: async () => ({}) }));
   const strictUrl = await listen(strict);

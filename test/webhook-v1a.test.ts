@@ -20,10 +20,8 @@ const agents: TestAgent[] = [];
 
 const test = testWith({ serverTime: { clock } });
 
-test.beforeAll(async ({ server: s }) => {
-  server = s;
-  owner = await server.createUser();
-  requester = await server.createUser();
+test.beforeAll(async ({ server: s, owner: o, requester: r }) => {
+  [server, owner, requester] = [s, o, r];
 });
 afterAll(async () => {
   for (const a of agents) await a.close();

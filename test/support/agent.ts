@@ -104,8 +104,11 @@ export async function startTestAgent(): Promise<TestAgent> {
       if (res.destroyed) return;
       if (callbackFirst && handler) await handler(d);
       res.writeHead(status, { 'content-type': 'application/json', ...extra });
-      res.end('{}');
-      if (!callbackFirst && handler && status >= 200 && status < 300) setTimeout(() => void handler?.(d), 10);
+      const callBackAfterAnswer = !callbackFirst && handler && status >= 200 && status < 300;
+      // The answer has been handed to the socket before the agent calls back, so no timer sets the order.
+      res.end('{}', () => {
+        if (callBackAfterAnswer) void handler?.(d);
+      });
     });
   });
   server.keepAliveTimeout = 1;

@@ -8,10 +8,12 @@
 // agent's registration with `const test = testWith({ serverEnv, serverTime, serverLog, agentProfile })`.
 // Not with `test.override` at the top of a file: that replaces the shared definitions, and the suite runs
 // files one after another in the same worker (isolate: false), so the next file would inherit them.
+// A service that sends mail gets a mailbox of the file's with `const test = testWithMailbox(serverEnv)`.
 import type { DestinationStream } from 'pino';
 import { test as base } from 'vitest';
 import type { TimeDeps } from '../../src/deps.js';
 import { startTestAgent, type TestAgent } from './agent.js';
+import { startMailbox, type Mailbox } from './mailbox.js';
 import { startTestServer } from './server.js';
 
 export interface TestUser {
@@ -84,6 +86,21 @@ export function testWith(settings: FileSettings): typeof test {
     derived = derived.extend(name as keyof FileSettings, { scope: 'file' }, value as never) as typeof test;
   }
   return derived;
+}
+
+/**
+ * The fixtures with a `mailbox` on loopback that the service mails (its SMTP_URL), besides `serverEnv`:
+ * the mailbox starts before the service and closes after it.
+ */
+export function testWithMailbox(serverEnv: Record<string, string> = {}) {
+  return test
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern: nothing
+    .extend('mailbox', { scope: 'file' }, async ({}, { onCleanup }): Promise<Mailbox> => {
+      const started = await startMailbox();
+      onCleanup(() => started.close());
+      return started;
+    })
+    .extend('serverEnv', { scope: 'file' }, async ({ mailbox }) => ({ ...serverEnv, SMTP_URL: mailbox.url }));
 }
 
 export { describe, expect } from 'vitest';
