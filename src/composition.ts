@@ -59,7 +59,7 @@ export function createServices(deps: Deps): Services {
     deliveredWritesNothing: (agent, number, now) => {
       const health = reputation.successLeavesHealth(agent, now);
       const endpoint = endpointHealth.deliveredLeavesState(agent, number);
-      return health && endpoint ? (eb) => eb.and([health(eb), endpoint(eb)]) : null;
+      return health && endpoint ? { health, endpointChanges: endpoint } : null;
     },
   });
   return {

@@ -7,6 +7,7 @@ import { onTestFinished } from 'vitest';
 import { waitForStatus } from './support/agent.js';
 import { expect, testWith } from './support/fixtures.js';
 import { HEALTHY_REWRITE_MS, recordHealthOutcome, successLeavesHealth, type HealthFigures } from '../src/reputation/health-evidence.js';
+import { quietSuccessForms } from '../src/stores/agent-health-store.js';
 
 const test = testWith({ agentProfile: { name: 'Flaky' } });
 
@@ -43,7 +44,7 @@ test('a success ends the failures recorded while its request was out', async ({ 
 });
 
 // The quiet record skips recordHealthOutcome when the row says a success would write nothing: the row
-// read before (successLeavesHealth.row) and the row when the record runs (.sql) must agree with what
+// read before (successLeavesHealth.row) and the row when the record runs (its rule's SQL) must agree with what
 // recordHealthOutcome writes, evidence by evidence.
 test('a success writes health evidence exactly when the quiet record would not go ahead', async ({ server, agent }) => {
   const agentId = agent.id;
@@ -66,7 +67,7 @@ test('a success writes health evidence exactly when the quiet record would not g
   for (const [name, evidence] of cases) {
     const row: HealthFigures = { healthStatus: 'healthy', healthFailStreak: 0, lastHealthyAt: fresh, healthCheckedAt: fresh, ...evidence };
     await db.updateTable('agents').set(row).where('id', '=', agentId).execute();
-    const atRecord = await db.selectFrom('agents').select('id').where('id', '=', agentId).where(successLeavesHealth.sql(now)).executeTakeFirst();
+    const atRecord = await db.selectFrom('agents').select('id').where('id', '=', agentId).where(quietSuccessForms.sql(successLeavesHealth.rule(now))).executeTakeFirst();
     quiet[name] = [successLeavesHealth.row(row, now), atRecord !== undefined];
     writes[name] = (await db.transaction().execute((tx) => recordHealthOutcome(tx, agentId, true, now))) !== null;
   }

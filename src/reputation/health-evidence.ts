@@ -53,8 +53,8 @@ function quietSuccess(now: Date): QuietSuccess {
 export const successLeavesHealth = {
   // On a row read before.
   row: (a: HealthFigures, now: Date): boolean => quietSuccessForms.row(quietSuccess(now), a),
-  // On the row as it is when a statement runs.
-  sql: (now: Date) => quietSuccessForms.sql(quietSuccess(now)),
+  // The rule itself, for a statement's condition on the row as it is then (quietSuccessForms.sql).
+  rule: quietSuccess,
 };
 
 // A success makes the agent healthy whatever came before (withOutcome, healthStatus): one statement, which

@@ -5,8 +5,7 @@
 // event for the owner (notifications.ts), in the transaction of the attempt that caused it. SQL in
 // stores/agent-store.ts.
 import type { Deps } from '../deps.js';
-import type { ExpressionBuilder } from 'kysely';
-import type { DB, SqlTx } from '../db/kysely.js';
+import type { SqlTx } from '../db/kysely.js';
 import { withTransaction } from '../db/transaction.js';
 import { conflict } from '../errors.js';
 import { enqueue } from '../stores/job-store.js';
@@ -44,12 +43,12 @@ const DELIVERED_CHANGES_ENDPOINT: EndpointRule = [
 export const deliveredChangesEndpoint = {
   row: (a: EndpointFigures) => endpointRuleForms.row(DELIVERED_CHANGES_ENDPOINT, a),
   sql: endpointRuleForms.sql(DELIVERED_CHANGES_ENDPOINT),
+  rule: DELIVERED_CHANGES_ENDPOINT,
 };
 
 // Whether a delivered attempt leaves the endpoint's state as it is, on a row read before (no statement
-// is needed then) and on the row as it is when a statement runs (its condition).
+// is needed then).
 export const deliveredLeavesEndpoint = (a: EndpointFigures) => !deliveredChangesEndpoint.row(a);
-export const deliveredLeavesEndpointSql = (eb: ExpressionBuilder<DB, 'agents'>) => eb.not(deliveredChangesEndpoint.sql(eb));
 
 export function endpointHealthService(deps: Deps, notifications: NotificationService) {
   const { config, clock } = deps;
@@ -85,11 +84,11 @@ export function endpointHealthService(deps: Deps, notifications: NotificationSer
   return {
     /**
      * Whether deliveryRecorded writes nothing for attempt `number` delivered to the agent whose row read
-     * `agent` (no state to change, no event): then the condition the row must still meet when the
+     * `agent` (no state to change, no event): then the rule the row must still not meet when the
      * attempt is recorded without it, else null.
      */
     deliveredLeavesState(agent: EndpointFigures, number: number) {
-      return number === 1 && deliveredLeavesEndpoint(agent) ? deliveredLeavesEndpointSql : null;
+      return number === 1 && deliveredLeavesEndpoint(agent) ? deliveredChangesEndpoint.rule : null;
     },
 
     // DeliveryHooks.deliveryRecorded: the endpoint's state, and the delivery's own events.

@@ -103,7 +103,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
      * recorded without it, else null.
      */
     successLeavesHealth(agent: HealthFigures, now: Date) {
-      return successLeavesHealth.row(agent, now) ? successLeavesHealth.sql(now) : null;
+      return successLeavesHealth.row(agent, now) ? successLeavesHealth.rule(now) : null;
     },
 
     /** Finished tasks per day (UTC) over the last `days` days, today included: public, like taskCount. */

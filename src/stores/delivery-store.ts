@@ -3,11 +3,14 @@
 // services/deliveries/.
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type SqlBool } from 'kysely';
 import { compiledStatement } from '../db/compiled-statement.js';
+import { shapedStatement } from '../db/shaped-statement.js';
 import type { DB, SqlDb } from '../db/kysely.js';
 import type { DeliveryAttempt } from '../generated/kysely/types.js';
 import type { Agent, Delivery, Prisma, Task } from '../generated/prisma/client.js';
 import type { JsonSql } from './json.js';
-import { moveCtes, moveSelections, movedTask, type MoveWrite } from './task-store.js';
+import { moveCtes, moveSelections, moveValues, movedTask, type MoveValues, type MoveWrite } from './task-store.js';
+import { endpointRuleForms, type EndpointRule } from './agent-store.js';
+import { quietSuccessForms, type QuietSuccess } from './agent-health-store.js';
 import { taskWaitsForDelivery } from './delivery-waits.js';
 
 export type AttemptRecord = Insertable<DeliveryAttempt> & { at: Date };
@@ -214,46 +217,60 @@ export async function claimAndRead(db: SqlDb, c: { deliveryId: string; jobId: st
 /**
  * A delivered attempt that changes nothing but the delivery and its task, in one statement: the attempt,
  * the delivery's release, and the task's move (moveCtes of task-store.ts), each only if the move applies
- * and the agent's row still meets `agentUnchanged` (its health and endpoint state need no write). Null
+ * and the agent's row still reads as `agent` says (its health and endpoint state need no write). Null
  * when they did not: nothing was written, and the caller records the attempt the general way.
  */
-export async function recordDelivered(
-  db: SqlDb,
-  a: AttemptRecord,
-  move: MoveWrite,
-  agent: { id: string; unchanged: (eb: ExpressionBuilder<DB, 'agents'>) => Expression<SqlBool> },
-): Promise<Task | null> {
-  const row = await moveCtes(db, move, (eb) =>
-    eb.exists(eb.selectFrom('agents').select('agents.id').where('agents.id', '=', agent.id).where((a) => agent.unchanged(a))),
-  )
-    .with('attempt', (q) =>
-      q
-        .insertInto('deliveryAttempts')
-        .columns(['id', 'deliveryId', 'number', 'statusCode', 'latencyMs', 'at', 'error'])
-        .expression((eb) =>
-          eb
-            .selectFrom('m')
-            .select(attemptColumns(a)),
-        ),
-    )
-    .with('released', (q) =>
-      q
-        .updateTable('deliveries')
-        .set({ attemptJobId: null, attemptStartedAt: null, nextAttemptAt: null, status: 'succeeded', updatedAt: a.at })
-        .where('id', '=', a.deliveryId)
-        .where((eb) => eb.exists(eb.selectFrom('m').select('m.id')))
-        .returning('id'),
-    )
-    .selectFrom('m')
-    .selectAll('m')
-    .select(moveSelections(move))
-    .select(sql<number>`(SELECT count(*) FROM released)::int`.as('released'))
-    .executeTakeFirst();
+export async function recordDelivered(db: SqlDb, a: AttemptRecord, move: MoveWrite, agent: QuietAgent): Promise<Task | null> {
+  let statement = recordDeliveredStatements.get(agent.endpointChanges);
+  if (!statement) recordDeliveredStatements.set(agent.endpointChanges, (statement = recordDeliveredStatement(agent.endpointChanges)));
+  const [row] = (await statement.run(db, { a, move: moveValues(move), agentId: agent.id, health: agent.health })).rows;
   if (!row) return null;
   const { released, ...moved } = row;
   if (released === 0) throw new Error(`delivery ${a.deliveryId} is gone`);
   return movedTask(moved);
 }
+
+// The agent's row as a delivered attempt that writes nothing on it must still find it: health that a
+// success leaves as it is, and an endpoint that does not meet the rule under which a delivery changes it.
+export interface QuietAgent {
+  id: string;
+  health: QuietSuccess;
+  endpointChanges: EndpointRule;
+}
+
+// One statement per endpoint rule (its operators are part of the text), compiled once per shape of the
+// attempt and the move; the health rule's values are parameters.
+const recordDeliveredStatement = (endpointChanges: EndpointRule) =>
+  shapedStatement((db, v: { a: AttemptRecord; move: MoveValues; agentId: string; health: QuietSuccess }) =>
+    moveCtes(db, v.move, (eb) =>
+      eb.exists(
+        eb
+          .selectFrom('agents')
+          .select('agents.id')
+          .where('agents.id', '=', v.agentId)
+          .where((ab) => ab.and([quietSuccessForms.sql(v.health)(ab), ab.not(endpointRuleForms.sql(endpointChanges)(ab))])),
+      ),
+    )
+      .with('attempt', (q) =>
+        q
+          .insertInto('deliveryAttempts')
+          .columns(['id', 'deliveryId', 'number', 'statusCode', 'latencyMs', 'at', 'error'])
+          .expression((eb) => eb.selectFrom('m').select(attemptColumns(v.a))),
+      )
+      .with('released', (q) =>
+        q
+          .updateTable('deliveries')
+          .set({ attemptJobId: null, attemptStartedAt: null, nextAttemptAt: null, status: 'succeeded', updatedAt: v.a.at })
+          .where('id', '=', v.a.deliveryId)
+          .where((eb) => eb.exists(eb.selectFrom('m').select('m.id')))
+          .returning('id'),
+      )
+      .selectFrom('m')
+      .selectAll('m')
+      .select(moveSelections(v.move))
+      .select(sql<number>`(SELECT count(*) FROM released)::int`.as('released')),
+  );
+const recordDeliveredStatements = new WeakMap<EndpointRule, ReturnType<typeof recordDeliveredStatement>>();
 
 /**
  * Records the attempt and ends its claim on the delivery, with the retry's job when there is one: one

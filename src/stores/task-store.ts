@@ -125,14 +125,14 @@ export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Moved | null> 
 
 // A move as its statement takes it: the history entry's data as JSON text, so that every value is a
 // parameter of a statement compiled once per shape of the move (db/shaped-statement.ts).
-type MoveValues = Omit<MoveWrite, 'history'> & { history: Omit<HistoryEntry, 'data'> & { data: string | null } };
+export type MoveValues = Omit<MoveWrite, 'history'> & { history: Omit<HistoryEntry, 'data'> & { data: string | null } };
 
-function moveValues(w: MoveWrite): MoveValues {
+export function moveValues(w: MoveWrite): MoveValues {
   return { ...w, history: { ...w.history, data: w.history.data === undefined ? null : JSON.stringify(w.history.data) } };
 }
 
 const moveStatement = shapedStatement((db, v: MoveValues) =>
-  moveCtesOf(db, v)
+  moveCtes(db, v)
     .selectFrom('m')
     .selectAll('m')
     .select(moveSelections(v))
@@ -143,13 +143,10 @@ const moveStatement = shapedStatement((db, v: MoveValues) =>
  * The parts of `applyMove` as the CTEs of a bigger statement (m: the updated or inserted row, h, d, pi,
  * pm, n, x), which selects `moveSelections(w)` from `m` and reads its row with `movedTask`. `also`: a
  * further condition the update needs, so that the other parts of that statement can depend on the move
- * as a whole (not for a new task's insert).
+ * as a whole (not for a new task's insert). Takes the move as moveValues gives it, so that a shaped
+ * statement (db/shaped-statement.ts) can hold it.
  */
-export function moveCtes(db: SqlDb, w: MoveWrite, also?: (eb: ExpressionBuilder<DB, 'tasks'>) => Expression<SqlBool>) {
-  return moveCtesOf(db, moveValues(w), also);
-}
-
-function moveCtesOf(db: SqlDb, w: MoveValues, also?: (eb: ExpressionBuilder<DB, 'tasks'>) => Expression<SqlBool>) {
+export function moveCtes(db: SqlDb, w: MoveValues, also?: (eb: ExpressionBuilder<DB, 'tasks'>) => Expression<SqlBool>) {
   const { guard = {}, payment = null, paymentMove = null } = w;
   if (w.insert && also) throw new Error('a new task\'s insert takes no further condition');
   return db

@@ -1,8 +1,7 @@
 // What every delivery function takes first: the dependencies, the agent and task services, the task's
 // file links and the hooks; and the claim of an attempt, which the A2A and pull intakes share.
-import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Deps } from '../../deps.js';
-import type { DB, SqlTx } from '../../db/kysely.js';
+import type { SqlTx } from '../../db/kysely.js';
 import { forbidden, notFound } from '../../errors.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { ownerOfAgent } from '../../stores/agent-store.js';
@@ -22,13 +21,14 @@ export interface DeliveryHooks {
   // The attempt's outcome for the delivery, in the same transaction (endpoint state, operational events).
   deliveryRecorded(tx: SqlTx, recorded: RecordedAttempt): Promise<void>;
   // Whether the two above write nothing for a delivered attempt, from the agent's row as the attempt read
-  // it: then the condition that row must still meet when the attempt is recorded, else null.
+  // it: then what that row must still read when the attempt is recorded (as data, so that the statement
+  // is compiled once per shape), else null.
   deliveredWritesNothing(agent: AgentFigures, number: number, now: Date): AgentCondition | null;
 }
 
 // The agent's figures that the hooks' writes depend on, as the attempt read them.
 export type AgentFigures = store.DeliveryToSend['agent'];
-export type AgentCondition = (eb: ExpressionBuilder<DB, 'agents'>) => Expression<SqlBool>;
+export type AgentCondition = Omit<store.QuietAgent, 'id'>;
 
 export interface RecordedAttempt {
   agentId: string;

@@ -96,7 +96,7 @@ async function recordQuietSuccess(ctx: DeliveryCore, claimed: Claimed, attempt: 
   if (!unchanged) return null;
   const move = ctx.tasks.deliveredMove(claimed.taskId, claimed.task);
   if (!move) return null;
-  const moved = await store.recordDelivered(ctx.deps.sql, attempt, move.write, { id: claimed.agentId, unchanged });
+  const moved = await store.recordDelivered(ctx.deps.sql, attempt, move.write, { id: claimed.agentId, ...unchanged });
   if (!moved) return null;
   await move.announce(moved);
   return 'delivered';
