@@ -9,18 +9,14 @@
 // waits for its completion, then the next), service CPU per task, the create request's p50 under that
 // load, and create → delivery p50/p99 in an open loop at 20 and at 2 tasks per second. It prints the
 // medians over the rounds and the service's ratios to the floor.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { drive } from './http-load.js';
 import { cpuSeconds, startAgent } from './lifecycle-agent.js';
 import { percentile } from './measure.js';
 import { freePort, startPlainServer, startService, stop, waitUntilUp } from './service.js';
+import { bearer, okJson, scratchWorld } from './scratch.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -58,14 +54,7 @@ interface Figures {
 }
 
 async function main() {
-  const server = new URL(args.postgres!);
-  const admin = new pg.Client({ connectionString: server.toString() });
-  await admin.connect();
-  const scratch = `bench_floor_${randomBytes(4).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${scratch}`);
-  const direct = new URL(server);
-  direct.pathname = `/${scratch}`;
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-floor-'));
+  const world = await scratchWorld(args.postgres!, 'floor');
   const children: ChildProcess[] = [];
   const agent = startAgent();
   try {
@@ -74,9 +63,9 @@ async function main() {
 
     const servicePort = await freePort();
     const serviceBase = `http://127.0.0.1:${servicePort}`;
-    const secretKey = randomBytes(32).toString('hex');
+    const { dataDir, secretKey } = world;
     const service = startService({
-      databaseUrl: direct.toString(),
+      databaseUrl: world.databaseUrl,
       dataDir,
       port: servicePort,
       env: { ALLOW_PRIVATE_ENDPOINTS: 'true', PUBLIC_BASE_URL: serviceBase, SECRET_KEY: secretKey },
@@ -85,33 +74,24 @@ async function main() {
     log('service: starting');
     await waitUntilUp(`${serviceBase}/readyz`, service);
 
-    const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: direct.toString(), SECRET_KEY: secretKey };
-    const cli = (cliArgs: string[]) =>
-      JSON.parse(execFileSync(process.execPath, ['scripts/cli.mjs', ...cliArgs, '--json'], { env: cliEnv, encoding: 'utf8' })) as { id: string; apiKey: string };
-    const owner = cli(['user', 'create', '--email', `owner-${scratch}@example.com`]);
-    const requester = cli(['user', 'create', '--email', `requester-${scratch}@example.com`]);
-    const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
-    const ok = async (res: Response) => {
-      const body = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
-      return body;
-    };
-    const created = await ok(
+    const owner = world.createUser('owner');
+    const requester = world.createUser('requester');
+    const created = await okJson(
       await fetch(`${serviceBase}/v1/agents`, {
         method: 'POST',
-        headers: as(owner.apiKey),
+        headers: bearer(owner.apiKey),
         body: JSON.stringify({ name: 'Bench Echo', endpoint: agentUrl, capabilities: ['bench-echo'], priceCents: 0 }),
       }),
     );
     const agentId = (created.data as { id: string }).id;
-    const { webhookSecret } = (await ok(await fetch(`${serviceBase}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: as(owner.apiKey) }))) as { webhookSecret: string };
+    const { webhookSecret } = (await okJson(await fetch(`${serviceBase}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: bearer(owner.apiKey) }))) as { webhookSecret: string };
     agent.setSecret(webhookSecret);
 
     // The floor signs with the same secret and takes the requester's key, so the agent and the
     // requesters cannot tell the two apart.
     const floorPort = await freePort();
     const floor = spawn(process.execPath, ['--import', 'tsx', 'bench/floor/server.ts'], {
-      env: { ...process.env, DATABASE_URL: direct.toString(), PORT: String(floorPort), AGENT_URL: agentUrl, WEBHOOK_SECRET: webhookSecret, API_KEY: requester.apiKey },
+      env: { ...process.env, DATABASE_URL: world.databaseUrl, PORT: String(floorPort), AGENT_URL: agentUrl, WEBHOOK_SECRET: webhookSecret, API_KEY: requester.apiKey },
       stdio: 'inherit',
     });
     children.push(floor);
@@ -135,7 +115,7 @@ async function main() {
       new Promise<{ id: string; ms: number }>((resolve, reject) => {
         const body = JSON.stringify({ title: 'Echo', description: 'Echo the input back', capabilities: ['bench-echo'], input: { n: ++sequence } });
         const sent = performance.now();
-        const req = http.request(`${target.base}/v1/tasks`, { method: 'POST', agent: keepAlive, headers: { ...as(requester.apiKey), 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const req = http.request(`${target.base}/v1/tasks`, { method: 'POST', agent: keepAlive, headers: { ...bearer(requester.apiKey), 'content-length': Buffer.byteLength(body) } }, (res) => {
           let text = '';
           res.setEncoding('utf8').on('data', (c: string) => (text += c));
           res.on('end', () => {
@@ -230,9 +210,7 @@ async function main() {
   } finally {
     for (const child of children) await stop(child);
     agent.server.close();
-    await rm(dataDir, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
-    await admin.end();
+    await world.drop();
   }
 }
 

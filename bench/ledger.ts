@@ -14,17 +14,15 @@
 // the worker started and the queue of their deliveries drained (the agent answers 200 and does not call
 // back); the callbacks sent; the worker stopped; then graphile-worker alone draining no-op jobs, and task
 // events through the bus. The floor has no list, no GraphQL and no events; its lines are left empty.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { cpuSeconds } from './lifecycle-agent.js';
 import { percentile } from './measure.js';
 import { freePort, serviceEnv, stop, waitUntilUp } from './service.js';
+import { bearer, okJson, scratchWorld } from './scratch.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -141,15 +139,8 @@ type Line =
   | 'event';
 
 async function main() {
-  const server = new URL(args.postgres!);
-  const admin = new pg.Client({ connectionString: server.toString() });
-  await admin.connect();
-  const scratch = `bench_ledger_${randomBytes(4).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${scratch}`);
-  const direct = new URL(server);
-  direct.pathname = `/${scratch}`;
-  const db = new pg.Client({ connectionString: direct.toString() });
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'bench-ledger-'));
+  const world = await scratchWorld(args.postgres!, 'ledger');
+  const db = new pg.Client({ connectionString: world.databaseUrl });
   const children: ChildProcess[] = [];
   const agent = startRecordingAgent();
   try {
@@ -158,13 +149,13 @@ async function main() {
 
     const servicePort = await freePort();
     const serviceBase = `http://127.0.0.1:${servicePort}`;
-    const secretKey = randomBytes(32).toString('hex');
+    const { dataDir, secretKey } = world;
     // The service's benchmark settings (bench/service.ts), in a process of its own.
     const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
     const service = spawn(process.execPath, ['--optimize-for-size', ...profile, '--import', 'tsx', 'bench/ledger/service.ts'], {
       env: {
         ...serviceEnv({ dataDir, port: servicePort }),
-        DATABASE_URL: direct.toString(),
+        DATABASE_URL: world.databaseUrl,
         SECRET_KEY: secretKey,
         ALLOW_PRIVATE_ENDPOINTS: 'true',
         PUBLIC_BASE_URL: serviceBase,
@@ -176,33 +167,24 @@ async function main() {
     await waitUntilUp(`${serviceBase}/healthz`, service);
     await db.connect();
 
-    const cliEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: direct.toString(), SECRET_KEY: secretKey };
-    const cli = (cliArgs: string[]) =>
-      JSON.parse(execFileSync(process.execPath, ['scripts/cli.mjs', ...cliArgs, '--json'], { env: cliEnv, encoding: 'utf8' })) as { id: string; apiKey: string };
-    const owner = cli(['user', 'create', '--email', `owner-${scratch}@example.com`]);
-    const requester = cli(['user', 'create', '--email', `requester-${scratch}@example.com`]);
-    const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
-    const ok = async (res: Response) => {
-      const body = (await res.json()) as Record<string, unknown>;
-      if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
-      return body;
-    };
+    const owner = world.createUser('owner');
+    const requester = world.createUser('requester');
     // A keep-alive socket of the readiness check may have been closed by the server while the CLI ran.
     const fetch = (url: string, init: RequestInit) => globalThis.fetch(url, init).catch(() => sleep(100).then(() => globalThis.fetch(url, init)));
-    const created = await ok(
+    const created = await okJson(
       await fetch(`${serviceBase}/v1/agents`, {
         method: 'POST',
-        headers: as(owner.apiKey),
+        headers: bearer(owner.apiKey),
         body: JSON.stringify({ name: 'Ledger Echo', endpoint: agentUrl, capabilities: ['ledger-echo'], priceCents: 0 }),
       }),
     );
     const agentId = (created.data as { id: string }).id;
-    const { webhookSecret } = (await ok(await fetch(`${serviceBase}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: as(owner.apiKey) }))) as { webhookSecret: string };
+    const { webhookSecret } = (await okJson(await fetch(`${serviceBase}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: bearer(owner.apiKey) }))) as { webhookSecret: string };
 
     const floorPort = await freePort();
     const floorBase = `http://127.0.0.1:${floorPort}`;
     const floor = spawn(process.execPath, ['--import', 'tsx', 'bench/floor/server.ts'], {
-      env: { ...process.env, DATABASE_URL: direct.toString(), PORT: String(floorPort), AGENT_URL: agentUrl, WEBHOOK_SECRET: webhookSecret, API_KEY: requester.apiKey, WORKERS_START: 'later' },
+      env: { ...process.env, DATABASE_URL: world.databaseUrl, PORT: String(floorPort), AGENT_URL: agentUrl, WEBHOOK_SECRET: webhookSecret, API_KEY: requester.apiKey, WORKERS_START: 'later' },
       stdio: 'inherit',
     });
     children.push(floor);
@@ -346,9 +328,7 @@ async function main() {
     for (const child of children) await stop(child);
     agent.server.close();
     await db.end().catch(() => undefined);
-    await rm(dataDir, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
-    await admin.end();
+    await world.drop();
   }
 }
 
