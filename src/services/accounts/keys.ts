@@ -84,12 +84,12 @@ export async function revokeApiKey(ctx: AccountContext, userId: string | null, k
 }
 
 // The key's user, with the key's id (subscriptions remember which key opened them) and what it may do.
-// A revoked or expired key finds nothing.
+// A revoked (the store's read) or expired key finds nothing.
 export async function userForApiKey(ctx: AccountContext, apiKey: string): Promise<{ user: Viewer; apiKeyId: string; scopes: Scope[]; expiresAt: Date | null } | null> {
   const { sql: db, clock } = ctx.deps;
   const found = await store.keyWithUser(db, sha256Hex(apiKey));
   const now = clock.now();
-  if (!found || found.key.revokedAt || (found.key.expiresAt && found.key.expiresAt <= now)) return null;
+  if (!found || (found.key.expiresAt && found.key.expiresAt <= now)) return null;
   // The read shows the last recorded use: within the resolution there is nothing to write, and no
   // statement is sent (most requests of a busy key).
   const lastUsed = found.key.lastUsedAt?.getTime() ?? Number.NEGATIVE_INFINITY;
