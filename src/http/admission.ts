@@ -7,7 +7,6 @@ import type { Authentication } from '../services/accounts/authenticate.js';
 import { clientAddress } from './client-address.js';
 import { credentialOf, sessionCookieName } from '../auth/session-cookie.js';
 import { sendError, type ErrorFormat } from './respond.js';
-import { requestUrl } from './request-line.js';
 import type { RateLimitDecision, RateLimits, RateLimitStore } from './rate-limit.js';
 
 // Across processes: Redis when configured, else the PostgreSQL server; the embedded database has one process.
@@ -25,8 +24,9 @@ export interface Admission {
   // first). Returns false when that went over the budget; the 429 has been answered then, in `format`.
   charge(authentication: Authentication | undefined, req: IncomingMessage, res: ServerResponse, requests: number, format?: ErrorFormat): Promise<boolean>;
   // Authenticates the caller and counts the request. Returns null when the request was refused with 429;
-  // the headers of the budget go on every answer.
-  admit(req: IncomingMessage, res: ServerResponse): Promise<{ authentication: Authentication | undefined } | null>;
+  // the headers of the budget go on every answer. `path`: the request's path, as the router parsed it
+  // (an app's access token is good only at the resource it was issued for).
+  admit(req: IncomingMessage, res: ServerResponse, path: string): Promise<{ authentication: Authentication | undefined } | null>;
   // The address the caller is counted by.
   address(req: IncomingMessage): string;
 }
@@ -61,10 +61,10 @@ export function createAdmission(opts: {
     return true;
   }
 
-  async function admit(req: IncomingMessage, res: ServerResponse) {
+  async function admit(req: IncomingMessage, res: ServerResponse, path: string) {
     // A look-up that breaks (database down) is counted by address here and left to fail again inside
     // the GraphQL pipeline, which answers and logs it in the shape of the endpoint.
-    const authentication = await opts.authenticateHeader(credentialOf(req.headers, sessionCookieName(opts.baseUrl())), requestUrl(req.url).pathname).catch(() => undefined);
+    const authentication = await opts.authenticateHeader(credentialOf(req.headers, sessionCookieName(opts.baseUrl())), path).catch(() => undefined);
     if (!(await charge(authentication, req, res, 1))) return null;
     return { authentication };
   }

@@ -60,7 +60,7 @@ export function createRouter(parts: RouterParts): RequestHandler {
   async function run(route: HttpRoute, params: Record<string, string>, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     let authentication: Authentication | undefined;
     if (route.admission === 'caller') {
-      const admitted = await admission.admit(req, res);
+      const admitted = await admission.admit(req, res, url.pathname);
       if (!admitted) return;
       authentication = admitted.authentication;
     } else if (route.admission === 'address' && !(await admitByAddress(req, res, route.errors))) return;
@@ -111,17 +111,17 @@ export function createRouter(parts: RouterParts): RequestHandler {
         if (!(await admitByAddress(req, res))) return;
         return protocol.handle(req, res, url, undefined, (requests) => admission.charge(undefined, req, res, requests));
       }
-      const admitted = await admission.admit(req, res);
+      const admitted = await admission.admit(req, res, path);
       if (!admitted) return;
       return protocol.handle(req, res, url, admitted.authentication, (requests) => admission.charge(admitted.authentication, req, res, requests));
     }
     if (isRest(path)) {
       // An unknown path under /v1 is counted like a known one, so probing paths spends the budget too.
-      if (!(await admission.admit(req, res))) return;
+      if (!(await admission.admit(req, res, path))) return;
       return sendError(res, { code: 'NOT_FOUND', message: `no such endpoint: ${path}` });
     }
     if (path === '/graphql') {
-      const admitted = await admission.admit(req, res);
+      const admitted = await admission.admit(req, res, path);
       if (!admitted) return;
       if (!wantsEventStream(req)) return forwardToYoga(parts.yoga, req, res, url, { authentication: admitted.authentication });
       let interrupt: ((lastWords: string) => void) | null = null;
