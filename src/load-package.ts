@@ -2,7 +2,7 @@
 // rather than at start: compiling them cost every process, the CLI included, start-up time and resident
 // memory whether it used them or not (docs/benchmarks.md, "Install and memory"). An idle service on
 // PostgreSQL loads none of: Stripe, Typesense, Redis, the embedded database (PGlite), the S3 SDK,
-// nodemailer, @simplewebauthn/server, the A2A SDK's server and client, the MCP SDK, Ajv and RE2
+// nodemailer, @simplewebauthn/server, the A2A SDK's server and client, the MCP SDK, Ajv, RE2 and graphql-jit
 // (test/lazy-packages.test.ts holds it to that).
 import { createRequire } from 'node:module';
 

@@ -34,6 +34,8 @@ const LAZY = [
   'ioredis',
   '@graphql-yoga/render-graphiql',
   '@prisma/schema-engine-wasm',
+  // The REST adapter's compiler (graphql/operation.ts), loaded with the first document it runs.
+  'graphql-jit',
 ];
 const EMBEDDED = ['@electric-sql/pglite', '@electric-sql/pglite-socket'];
 
