@@ -65,4 +65,37 @@ describe('agent figures', () => {
     const [job] = await prisma.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`agent.figures:${agent.id}`}`;
     expect(job!.run_at).toEqual(later);
   });
+
+  test('a finished task leaves a recount that waits untried as it is, and queues a new one once the waiting one is taken', async ({ server, agent }) => {
+    const { prisma } = server;
+    const key = `agent.figures:${agent.id}`;
+    const jobs = () =>
+      prisma.$queryRaw<Array<{ id: bigint; key: string | null; revision: number; locked: boolean }>>`
+        SELECT j.id, j.key, j.revision, j.locked_at IS NOT NULL AS locked FROM graphile_worker._private_jobs j
+        JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE t.identifier = 'agent.figures' AND j.payload->>'agentId' = ${agent.id} ORDER BY j.id`;
+    const later = new Date(Date.now() + 3_600_000);
+    const { sql: db } = server.app.services.deps;
+    const finished = () => db.transaction().execute((tx) => server.app.services.reputation.taskFinished(tx, agent.id));
+    await db.transaction().execute(async (tx) => {
+      await server.app.services.reputation.taskFinished(tx, agent.id);
+      await sql`UPDATE graphile_worker._private_jobs SET run_at = ${later} WHERE key = ${key}`.execute(tx);
+    });
+    // Waiting untried: not written again (add_job, which would count a revision, is not called).
+    for (let i = 0; i < 2; i++) await finished();
+    const [waiting] = await jobs();
+    expect(await jobs()).toEqual([{ id: waiting!.id, key, revision: 0, locked: false }]);
+    // Tried once and waiting to retry: add_job runs, as before.
+    await sql`UPDATE graphile_worker._private_jobs SET attempts = 1 WHERE id = ${waiting!.id}`.execute(db);
+    await finished();
+    expect(await jobs()).toEqual([{ id: waiting!.id, key, revision: 1, locked: false }]);
+    // Taken by a worker (it may have read the figures already): a new recount is queued after it.
+    await sql`UPDATE graphile_worker._private_jobs SET attempts = 0, locked_at = now(), locked_by = 'test' WHERE id = ${waiting!.id}`.execute(db);
+    await finished();
+    const after = await jobs();
+    await sql`DELETE FROM graphile_worker._private_jobs WHERE id = ${waiting!.id}`.execute(db);
+    expect(after).toHaveLength(2);
+    expect(after[0]).toMatchObject({ id: waiting!.id, key: null, locked: true });
+    expect(after[1]).toMatchObject({ key, revision: 0, locked: false });
+  });
 });

@@ -11,7 +11,7 @@ import { newId } from '../src/ids.js';
 import { isUniqueViolation } from '../src/db/errors.js';
 import { jobCall } from '../src/stores/job-store.js';
 import { insertPayment } from '../src/stores/payment-store.js';
-import { applyMove, assignAgent, insertTask, taskWithPayment } from '../src/stores/task-store.js';
+import { applyMove, assignAgent, callbackTask, insertTask, taskWithPayment } from '../src/stores/task-store.js';
 import { json } from '../src/stores/json.js';
 import { jobKey } from '../src/jobs/spec.js';
 import { authorizePayment } from '../src/jobs/specs/payment-authorize.js';
@@ -161,6 +161,10 @@ each('reads a task with its payment, or with none, as Prisma would (%s)', async 
   expect((await run((db) => taskWithPayment(db, paid)))?.payment?.status).toBe('pending');
   expect((await run((db) => taskWithPayment(db, bare)))?.payment).toBeNull();
   expect(await run((db) => taskWithPayment(db, 'tsk_missing'))).toBeNull();
+  // The callback's read: its columns of the task, and the whole payment.
+  const select = { id: true, status: true, startedAt: true, agentId: true, tokenHash: true, tokenNonce: true, reviewWindowSeconds: true, inputRounds: true, payment: true } as const;
+  for (const id of [paid, bare]) expect(await run((db) => callbackTask(db, id))).toEqual(await prisma.task.findUniqueOrThrow({ where: { id }, select }));
+  expect(await run((db) => callbackTask(db, 'tsk_missing'))).toBeNull();
 });
 
 each('inserts a task with its agent counted and its expiry job in one statement, as Prisma would write it (%s)', async (_way, run) => {

@@ -69,7 +69,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
   // (keeping its time), so a busy agent is recounted once per batch. The job's call, for the statement of
   // the finishing move (task-states.ts).
   function finishedTaskJob(agentId: string): RawBuilder<unknown> {
-    return jobCall(agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at' });
+    return jobCall(agentFigures, { agentId }, { runAt: new Date(clock.now().getTime() + FIGURES_DELAY_MS), jobKeyMode: 'preserve_run_at', joinWaiting: true });
   }
 
   // The same in the transaction that finished a task of the agent.

@@ -14,8 +14,8 @@
 // Ties go to the older agent, then the smaller id, so the choice is deterministic. Agents that match the
 // task's capabilities and protocols but are not eligible are reported with the reasons (explanations).
 import type { SqlDb } from '../db/kysely.js';
-import type { Agent, TrustTier } from '../generated/prisma/client.js';
-import { agentPool, type AgentConditions, type AgentPoolQuery, type AgentWithLoad, type ColumnCondition } from '../stores/agent-store.js';
+import type { TrustTier } from '../generated/prisma/client.js';
+import { agentPool, type AgentConditions, type AgentPoolQuery, type AgentWithLoad, type ColumnCondition, type RoutingAgentRow } from '../stores/agent-store.js';
 import { TRUST_TIERS, type TaskRequirements } from './task-input.js';
 import { WORKING } from '../lifecycle/task-lifecycle.js';
 
@@ -35,8 +35,11 @@ export interface ScoreTerm {
   weight: number;
 }
 
+// An agent as routing reads it: the columns it judges, ranks and pays by (stores/agent-store.ts).
+export type RoutingAgent = RoutingAgentRow;
+
 export interface ScoredAgent {
-  agent: Agent;
+  agent: RoutingAgent;
   score: number;
   terms: ScoreTerm[];
 }
@@ -54,7 +57,7 @@ export type PassOverReason =
   | 'input_refused';
 
 export interface PassedOver {
-  agent: Agent;
+  agent: RoutingAgent;
   reasons: PassOverReason[];
 }
 
@@ -80,7 +83,7 @@ export function priceCap(c: RouteCriteria): number | null {
 // the condition the column must meet. The read's filter (`eligibleConditions`, made SQL by the agent
 // store) and the reasons given for an agent that was read (`passOverReasons`) are both made from this
 // list, so they cannot disagree.
-type Rule = { reason: PassOverReason } & { [K in keyof Agent]: { column: K } & ColumnCondition<Agent[K]> }[keyof Agent];
+type Rule = { reason: PassOverReason } & { [K in keyof RoutingAgent]: { column: K } & ColumnCondition<RoutingAgent[K]> }[keyof RoutingAgent];
 
 function eligibilityRules(c: RouteCriteria, now: Date): Rule[] {
   const cap = priceCap(c);
@@ -102,7 +105,7 @@ function eligibilityRules(c: RouteCriteria, now: Date): Rule[] {
   return rules.filter((rule): rule is Rule => !!rule);
 }
 
-function ruleHolds(rule: Rule, agent: Agent): boolean {
+function ruleHolds(rule: Rule, agent: RoutingAgent): boolean {
   const value: unknown = agent[rule.column];
   if ('equals' in rule) return value === rule.equals;
   if ('not' in rule) return value !== rule.not;
@@ -117,13 +120,13 @@ export function eligibleConditions(c: RouteCriteria, now: Date): AgentConditions
 }
 
 /** The reasons an agent that offers what the task needs is not eligible for it; empty when it is. */
-export function passOverReasons(agent: Agent, c: RouteCriteria, now: Date): PassOverReason[] {
+export function passOverReasons(agent: RoutingAgent, c: RouteCriteria, now: Date): PassOverReason[] {
   return eligibilityRules(c, now)
     .filter((rule) => !ruleHolds(rule, agent))
     .map((rule) => rule.reason);
 }
 
-export function scoreTerms(agent: Agent, inFlight: number, maxPriceCents: number | null, capabilities: string[] = []): ScoreTerm[] {
+export function scoreTerms(agent: RoutingAgent, inFlight: number, maxPriceCents: number | null, capabilities: string[] = []): ScoreTerm[] {
   const offered = new Set(agent.capabilities);
   const capability = capabilities.length ? capabilities.filter((c) => offered.has(c)).length / capabilities.length : 1;
   const rating = agent.ratingCount > 0 ? (agent.ratingSum / agent.ratingCount - 1) / 4 : 0.5;
@@ -142,7 +145,7 @@ export function scoreOf(terms: ScoreTerm[]): number {
   return round4(terms.reduce((sum, t) => sum + t.value * t.weight, 0));
 }
 
-export function scoreAgent(agent: Agent, inFlight: number, maxPriceCents: number | null, capabilities: string[] = []): number {
+export function scoreAgent(agent: RoutingAgent, inFlight: number, maxPriceCents: number | null, capabilities: string[] = []): number {
   return scoreOf(scoreTerms(agent, inFlight, maxPriceCents, capabilities));
 }
 
@@ -184,7 +187,7 @@ export async function rankAgents(db: SqlDb, criteria: RouteCriteria, now: Date, 
   const inFlight = new Map(candidates.map((a) => [a.id, a.inFlight]));
   const cap = priceCap(criteria);
   // An agent at its maxConcurrentTasks comes after every agent with room, whatever its score.
-  const full = (agent: Agent) => agent.maxConcurrentTasks !== null && (inFlight.get(agent.id) ?? 0) >= agent.maxConcurrentTasks;
+  const full = (agent: RoutingAgent) => agent.maxConcurrentTasks !== null && (inFlight.get(agent.id) ?? 0) >= agent.maxConcurrentTasks;
   const ranked = candidates
     .map(({ inFlight: tasks, ...agent }) => {
       const terms = scoreTerms(agent, tasks, cap, criteria.capabilities);

@@ -4,7 +4,7 @@
 import { fileRefsAsIds } from './task-files.js';
 import type { Deps } from '../deps.js';
 import type { Agent, Prisma } from '../generated/prisma/client.js';
-import { agentById } from '../stores/agent-store.js';
+import { agentById, agentsByIds } from '../stores/agent-store.js';
 import { AppError, conflict, invalid } from '../errors.js';
 import { InputSchemaError, inputSchemaProblem } from './input-schema.js';
 import {
@@ -16,6 +16,7 @@ import {
   priceCap,
   type PassOverReason,
   type RouteCriteria,
+  type RoutingAgent,
   type RoutingExplanation,
   type ScoredAgent,
 } from './routing.js';
@@ -24,13 +25,14 @@ import { taskRequirements, type RouteQuery, type TaskRequirements } from './task
 export type RoutableTask = RouteCriteria & { input: unknown };
 
 export interface Routed {
-  agent: Agent;
+  // As routing read it (a named agent: its whole row).
+  agent: RoutingAgent;
   explanation: RoutingExplanation;
 }
 
 // Why the agent cannot take this input, or null when it can (no schema, no input, or input its schema
 // accepts). A schema saved before the current limits accepts nothing until the owner replaces it.
-export function inputProblem(agent: Agent, input: unknown): { message: string; unusableSchema: boolean } | null {
+export function inputProblem(agent: Pick<Agent, 'inputSchema'>, input: unknown): { message: string; unusableSchema: boolean } | null {
   if (!agent.inputSchema || !input) return null;
   try {
     // A file reference ({"$file": id}) stands where the schema has a file field (a string, format binary).
@@ -119,7 +121,16 @@ export function taskRouting(deps: Deps) {
     async explain(query: RouteQuery) {
       if (query.requirements?.deadline && query.requirements.deadline <= clock.now()) throw invalid('requirements.deadline', 'requirements.deadline must be in the future');
       const { fits, passedOver } = await rankFor(query);
-      return { candidates: fits.slice(0, query.limit), passedOver };
+      const candidates = fits.slice(0, query.limit);
+      // The answer shows each agent (the GraphQL Agent): their whole rows, read for the few it shows (routing
+      // read only its columns); an agent deleted since is left out.
+      const rows = new Map((await agentsByIds(deps.sql, [...candidates, ...passedOver].map(({ agent }) => agent.id))).map((agent) => [agent.id, agent]));
+      const whole = <T extends { agent: RoutingAgent }>(shown: T[]) =>
+        shown.flatMap((item) => {
+          const agent = rows.get(item.agent.id);
+          return agent ? [{ ...item, agent }] : [];
+        });
+      return { candidates: whole(candidates), passedOver: whole(passedOver) };
     },
   };
 }

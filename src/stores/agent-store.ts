@@ -269,7 +269,33 @@ export interface AgentPoolQuery {
   take: number;
 }
 
-export type AgentWithLoad = AgentRow & { inFlight: number };
+// What routing reads of an agent to judge, rank and pay it (services/routing.ts): the columns of its
+// eligibility rules and score terms, its inputSchema, and who is paid. Every create reads the pool, and the
+// driver's cost of a row grows with its columns, so the pool holds these rather than the whole row.
+export const ROUTING_COLUMNS = [
+  'id',
+  'ownerId',
+  'status',
+  'healthStatus',
+  'deliveryState',
+  'priceCents',
+  'trustTier',
+  'trustScore',
+  'recentSuccessRate',
+  'verified',
+  'p95CompletionMs',
+  'capabilities',
+  'ratingSum',
+  'ratingCount',
+  'completedCount',
+  'failedCount',
+  'maxConcurrentTasks',
+  'createdAt',
+  'inputSchema',
+] as const satisfies readonly (keyof AgentRow)[];
+export type RoutingAgentRow = Pick<AgentRow, (typeof ROUTING_COLUMNS)[number]>;
+
+export type AgentWithLoad = RoutingAgentRow & { inFlight: number };
 
 function conditionSql(eb: ExpressionBuilder<DB, 'agents'>, column: keyof AgentRow, c: ColumnCondition<unknown>): Expression<SqlBool> {
   const ref = eb.ref(column as 'id');
@@ -285,7 +311,7 @@ function conditionSql(eb: ExpressionBuilder<DB, 'agents'>, column: keyof AgentRo
 const agentPoolStatement = shapedStatement((db, q: AgentPoolQuery) =>
   db
     .selectFrom('agents')
-    .selectAll('agents')
+    .select(ROUTING_COLUMNS.map((column) => `agents.${column}` as const))
     .select((eb) =>
       eb
         .selectFrom('tasks')
@@ -308,8 +334,9 @@ const agentPoolStatement = shapedStatement((db, q: AgentPoolQuery) =>
     .limit(q.take),
 );
 
-// Routing's pool: the agents offering what a task needs, best trust first, each with its tasks in flight.
+// Routing's pool: the agents offering what a task needs, best trust first, each with its tasks in flight
+// (routing's columns of each, see ROUTING_COLUMNS).
 export async function agentPool(db: SqlDb, q: AgentPoolQuery): Promise<AgentWithLoad[]> {
   const { rows } = await agentPoolStatement.run(db, q);
-  return rows.map(({ inFlight, ...row }) => ({ ...agentOf(row), inFlight: inFlight ?? 0 }));
+  return rows.map((row) => ({ ...row, inFlight: row.inFlight ?? 0 }));
 }

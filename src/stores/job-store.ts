@@ -13,6 +13,12 @@ export interface EnqueueOptions {
   // When a job with the same key is pending: 'replace' (the default) gives it this payload and run time;
   // 'preserve_run_at' keeps its earlier run time.
   jobKeyMode?: 'replace' | 'preserve_run_at';
+  // With 'preserve_run_at': a job with the same key that waits untried (not taken, no attempt yet) already
+  // does this job's work, as add_job would leave it (same payload, its run time kept), so it is left
+  // alone, locked until the caller's commit so the worker cannot take it before the caller's writes are
+  // visible; add_job is called otherwise. add_job wakes the worker (pg_notify) each time, also for a job
+  // that is not due: a recount queued by every finished task would cost the worker a fetch per task.
+  joinWaiting?: boolean;
 }
 
 export class InvalidJobPayloadError extends Error {
@@ -42,12 +48,12 @@ export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<
     jobKey: jobKey(spec, data),
     priority: spec.priority ?? null,
     jobKeyMode: opts.jobKeyMode ?? null,
+    joinWaiting: opts.joinWaiting === true,
   };
+  if (values.joinWaiting && (values.jobKey === null || values.jobKeyMode !== 'preserve_run_at')) throw new Error(`${spec.name}: joinWaiting needs a job key and preserve_run_at`);
   // Made with its values apart, so that a statement compiled once per shape can take it (db/shaped-statement.ts).
-  return sqlWithValues(
-    'add_job',
-    values,
-    (v) => sql`graphile_worker.add_job(
+  return sqlWithValues('add_job', values, (v) => {
+    const add = sql`graphile_worker.add_job(
     identifier => ${v.identifier}::text,
     payload => ${v.payload}::json,
     run_at => ${v.runAt}::timestamptz,
@@ -55,8 +61,14 @@ export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<
     job_key => ${v.jobKey}::text,
     priority => ${v.priority}::int,
     job_key_mode => ${v.jobKeyMode}::text
-  )`,
-  );
+  )`;
+    if (!v.joinWaiting) return add;
+    return sql`(CASE WHEN EXISTS (
+      SELECT FROM graphile_worker._private_jobs AS waiting
+      WHERE waiting.key = ${v.jobKey}::text AND waiting.is_available AND waiting.attempts = 0
+      FOR UPDATE
+    ) THEN NULL::graphile_worker._private_jobs ELSE ${add} END)`;
+  });
 }
 
 // The job on its own, through the database or the caller's open transaction.

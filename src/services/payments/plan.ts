@@ -25,7 +25,7 @@ export function freePayment(agent: Pick<Agent, 'priceCents' | 'ownerId'>, now: D
 
 // Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
 // `requester`: the requester as the request authenticated him (his default card is not read again).
-export async function prepare(ctx: PaymentContext, tx: SqlTx, task: Task, agent: Agent, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
+export async function prepare(ctx: PaymentContext, tx: SqlTx, task: Task, agent: Pick<Agent, 'id' | 'priceCents' | 'ownerId'>, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
   const { provider, deps: { clock } } = ctx;
   const existing = fresh ? null : await store.paymentOfTask(tx, task.id);
   if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };

@@ -33,8 +33,11 @@ function checkedSchema(schema: Record<string, unknown> | null, field: string): s
   return text;
 }
 
+// What asking for input reads of the task (the callback reads only these columns).
+type AskingTask = Pick<Task, 'id' | 'status' | 'startedAt' | 'agentId' | 'inputRounds'>;
+
 // The agent asks the requester for more input. `by` is the agent (task token) or its owner.
-async function askForInput({ deps, core }: TrustContext, task: Task, request: InputRequest, by: Actor, schemaField: string): Promise<Task> {
+async function askForInput({ deps, core }: TrustContext, task: AskingTask, request: InputRequest, by: Actor, schemaField: string): Promise<Task> {
   const { clock, config } = deps;
   const schemaText = checkedSchema(request.inputSchema, schemaField);
   if (task.inputRounds >= MAX_INPUT_ROUNDS) {
@@ -59,7 +62,7 @@ async function askForInput({ deps, core }: TrustContext, task: Task, request: In
 }
 
 // The agent (through its task token, see tasks.callback) asks for input.
-export function askForInputAsAgent(ctx: TrustContext, task: Task, request: InputRequest): Promise<Task> {
+export function askForInputAsAgent(ctx: TrustContext, task: AskingTask, request: InputRequest): Promise<Task> {
   return askForInput(ctx, task, request, { kind: 'agent', id: task.agentId }, 'inputRequired.inputSchema');
 }
 

@@ -9,11 +9,14 @@ import { json } from '../../stores/json.js';
 import { transition, type Actor } from '../task-states.js';
 import { deadlineOf, secondsFrom, type TrustContext } from './context.js';
 
+// What the rule reads of the task (the callback reads only these columns).
+type ResultTask = Pick<Task, 'id' | 'status' | 'startedAt' | 'agentId' | 'reviewWindowSeconds'> & { payment?: Payment | null };
+
 // The agent's result: final at once, or held for the requester's review when the task has a window.
 // `task.payment`: the task's payment when it was read with the task (not read again to take it).
 // `db`: the caller's transaction, or the pool: a completion with no files to link is then the finishing
 // move's statement alone when it can be (tasks/finish.ts), the rest a transaction of its own.
-export async function resultGiven(ctx: TrustContext, db: SqlDb, afterCommit: AfterCommit, task: Task & { payment?: Payment | null }, result: Record<string, unknown>, by: Actor): Promise<Task> {
+export async function resultGiven(ctx: TrustContext, db: SqlDb, afterCommit: AfterCommit, task: ResultTask, result: Record<string, unknown>, by: Actor): Promise<Task> {
   const { core, deps: { clock } } = ctx;
   const resultFiles = await core.files.forResult(db, task.id, result);
   const resultHash = resultFiles.hash;

@@ -1,7 +1,7 @@
 // The moves the parties make by request: the agent owner accepts, starts, completes or fails; the agent
 // answers on its callback URL; the requester cancels.
 import { conflict, invalid, unauthenticated } from '../../errors.js';
-import { taskWithPayment } from '../../stores/task-store.js';
+import { callbackTask } from '../../stores/task-store.js';
 import type { Viewer } from '../accounts/index.js';
 import type { InputRequest } from '../task-input.js';
 import { transition, type Actor } from '../task-states.js';
@@ -51,8 +51,8 @@ export async function callback(ctx: TaskContext, id: string, body: { taskToken: 
   const given = (value: unknown) => value !== undefined && value !== null;
   const answers = [given(body.result), given(body.error), given(body.inputRequired)].filter(Boolean).length;
   if (answers !== 1) throw invalid(given(body.result) ? 'error' : 'result', 'send exactly one of result (object), error (string) or inputRequired');
-  // With its payment (one statement), which completing it takes.
-  const task = await taskWithPayment(ctx.deps.sql, id);
+  // What the answer needs of the task, with its payment (one statement), which completing it takes.
+  const task = await callbackTask(ctx.deps.sql, id);
   if (!task || !tokenMatches(body.taskToken, task.tokenHash)) {
     // A finished task's own token: the answer came too late (or again), which the agent is told as such.
     if (task && isIssuedToken(ctx.deps.serverKey, task, body.taskToken)) {
