@@ -27,6 +27,7 @@ import { createHttpServer } from '../../src/http/server.js';
 import { createMetrics } from '../../src/metrics/metrics.js';
 import { sendJson, sendError } from '../../src/http/respond.js';
 import { startJobs, type RunningJobs } from '../../src/worker/start.js';
+import { workerPreset } from '../../src/worker/worker.js';
 import { createTask } from '../../src/services/task-input.js';
 
 const config = loadConfig();
@@ -106,7 +107,7 @@ const control: Record<string, () => Promise<void>> = {
       concurrency: config.worker.concurrency,
       pollInterval: config.worker.pollIntervalMs,
       noHandleSignals: true,
-      preset: { worker: { preparedStatements: false, localQueue: { size: config.worker.concurrency } } },
+      preset: { worker: workerPreset({ concurrency: config.worker.concurrency, preparedStatements: config.databasePreparedStatements && !database.embedded }) },
       taskList: { ledger_noop: async () => {} },
       // Quiet, as the service's worker is at LOG_LEVEL=warn (its default logger writes a line per job).
       logger: new GraphileLogger(() => () => {}),

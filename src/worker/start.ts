@@ -51,6 +51,7 @@ export async function startJobs(opts: { config: Config; database: Database; serv
     concurrency: config.worker.concurrency,
     pollIntervalMs: config.worker.pollIntervalMs,
     stopGraceMs: config.worker.stopGraceMs,
+    preparedStatements: config.databasePreparedStatements && !database.embedded,
     events: opts.events,
   });
   let heartbeat: Heartbeat | null = null;

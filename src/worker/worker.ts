@@ -80,6 +80,27 @@ export interface JobRunner {
   pool: WorkerPool;
 }
 
+// graphile-worker's settings as the service runs it (bench/ledger/service.ts measures graphile-worker
+// alone with the same).
+// - Named prepared statements where the service itself uses them (DATABASE_PREPARED_STATEMENTS on a
+//   PostgreSQL server): each of the worker's connections then parses and plans its few statements once.
+//   Not on the embedded database, which serves all connections from one session, where two workers'
+//   statements of the same name would collide; nor behind a pooler that does not keep them.
+// - The local queue: the pool fetches due jobs for all its workers in one statement (per poll, per new
+//   job notice, or when a worker is free and the queue is empty), instead of each worker polling on its
+//   own and asking again after every job; locked by the pool's id, which crash recovery goes by.
+// - Completions batched: the jobs that finish in the same turn of the event loop are removed in one
+//   statement (delay 0) instead of one each. A job stays locked that much longer after it finished; a
+//   crash in between runs it again, which every handler allows (handlers.ts), and a stop writes the batch.
+export function workerPreset(opts: { concurrency: number; preparedStatements: boolean; stopGraceMs?: number }) {
+  return {
+    preparedStatements: opts.preparedStatements,
+    localQueue: { size: opts.concurrency },
+    completeJobBatchDelay: 0,
+    ...(opts.stopGraceMs === undefined ? {} : { gracefulShutdownAbortTimeout: opts.stopGraceMs }),
+  };
+}
+
 export async function startWorker(opts: {
   connectionString: string;
   services: Services;
@@ -88,6 +109,8 @@ export async function startWorker(opts: {
   pollIntervalMs: number;
   // When a graceful stop signals the running jobs to abort.
   stopGraceMs: number;
+  // Whether the worker's connections may keep named prepared statements (workerPreset).
+  preparedStatements: boolean;
   events?: WorkerEvents;
 }): Promise<JobRunner> {
   const events: WorkerEvents = opts.events ?? new EventEmitter();
@@ -99,12 +122,7 @@ export async function startWorker(opts: {
     concurrency: opts.concurrency,
     pollInterval: opts.pollIntervalMs,
     noHandleSignals: true,
-    // Named prepared statements live in the session; the embedded database serves all connections from
-    // one session, where two workers' statements of the same name would collide.
-    // The local queue: the pool fetches due jobs for all its workers in one statement (per poll, per new
-    // job notice, or when a worker is free and the queue is empty), instead of each worker polling on its
-    // own and asking again after every job; locked by the pool's id, which crash recovery goes by.
-    preset: { worker: { preparedStatements: false, localQueue: { size: opts.concurrency }, gracefulShutdownAbortTimeout: opts.stopGraceMs } },
+    preset: { worker: workerPreset(opts) },
     logger: graphileLogger(opts.logger),
     taskList: taskList(handlers, opts.services, opts.logger),
     events,

@@ -64,8 +64,11 @@ async function ownerOf(ctx: TaskCore, t: SqlDb, agentId: string): Promise<string
 // Where the bus has a channel, the hot moves send their event in their own statement (task-states.ts).
 export const notifyOf = (ctx: TaskCore) => ctx.deps.events.notifyChannel;
 
+// What an announcement says of a moved task: a statement that moves a task need return no more of it.
+export type AnnouncedTask = Pick<Task, 'id' | 'status' | 'requesterId' | 'agentId'>;
+
 // `sent`: the move's own statement sent the event (notify); it is only counted once committed.
-export async function announce(ctx: TaskCore, t: SqlDb, afterCommit: AfterCommit, task: Task, sent = false): Promise<void> {
+export async function announce(ctx: TaskCore, t: SqlDb, afterCommit: AfterCommit, task: AnnouncedTask, sent = false): Promise<void> {
   const { events } = ctx.deps;
   if (sent) {
     const event = { taskId: task.id, status: task.status, requesterId: task.requesterId, agentOwnerId: null, agentId: task.agentId };
@@ -78,4 +81,4 @@ export async function announce(ctx: TaskCore, t: SqlDb, afterCommit: AfterCommit
 }
 
 // The announcement of a move its own statement sent, when that statement committed.
-export const announceSent = (ctx: TaskCore, t: SqlDb, afterCommit: AfterCommit, task: Task) => announce(ctx, t, afterCommit, task, notifyOf(ctx) !== null);
+export const announceSent = (ctx: TaskCore, t: SqlDb, afterCommit: AfterCommit, task: AnnouncedTask) => announce(ctx, t, afterCommit, task, notifyOf(ctx) !== null);

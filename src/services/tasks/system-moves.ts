@@ -8,7 +8,7 @@ import { expireTask } from '../../jobs/specs/task-expire.js';
 import { canMove } from '../../lifecycle/task-lifecycle.js';
 import { findTask } from '../../stores/task-store.js';
 import { moveWrite, overtaken, transition, type Actor } from '../task-states.js';
-import { alone, announceSent, notifyOf, tx, type TaskCore } from './context.js';
+import { alone, announceSent, notifyOf, tx, type AnnouncedTask, type TaskCore } from './context.js';
 import { finish } from './finish.js';
 
 const DELIVERED_BY: Actor = { kind: 'system', note: 'the agent accepted the delivery' };
@@ -32,7 +32,7 @@ export async function markDelivered(ctx: TaskCore, taskId: string): Promise<void
 export function deliveredMove(ctx: TaskCore, taskId: string, current: Pick<Task, 'status' | 'startedAt'>) {
   const write = moveWrite(taskId, 'delivered', { now: ctx.deps.clock.now(), current, by: DELIVERED_BY, notify: notifyOf(ctx) }, current);
   if (!write) return null;
-  const announceMoved = (task: Task) => alone(ctx, (db, afterCommit) => announceSent(ctx, db, afterCommit, task));
+  const announceMoved = (task: AnnouncedTask) => alone(ctx, (db, afterCommit) => announceSent(ctx, db, afterCommit, task));
   return { write, announce: announceMoved };
 }
 
