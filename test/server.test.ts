@@ -140,7 +140,7 @@ describe('HTTP surface', () => {
       });
       app = await createApp({
         config: loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' }),
-        database: { url: server.db.url, embedded: server.db.kind === 'pglite', prisma, sql: failingSql, searchSql: failingSql, close: async () => { await prisma.$disconnect(); await ownSql.destroy(); } },
+        database: { url: server.db.url, embedded: server.db.kind === 'pglite', preparedStatements: false, prisma, sql: failingSql, searchSql: failingSql, close: async () => { await prisma.$disconnect(); await ownSql.destroy(); } },
         logger: pino({ level: 'error' }, sink),
         serverKey: randomBytes(32),
         runWorker: false,

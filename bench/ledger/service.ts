@@ -107,7 +107,7 @@ const control: Record<string, () => Promise<void>> = {
       concurrency: config.worker.concurrency,
       pollInterval: config.worker.pollIntervalMs,
       noHandleSignals: true,
-      preset: { worker: workerPreset({ concurrency: config.worker.concurrency, preparedStatements: config.databasePreparedStatements && !database.embedded }) },
+      preset: { worker: workerPreset({ concurrency: config.worker.concurrency, preparedStatements: database.preparedStatements }) },
       taskList: { ledger_noop: async () => {} },
       // Quiet, as the service's worker is at LOG_LEVEL=warn (its default logger writes a line per job).
       logger: new GraphileLogger(() => () => {}),

@@ -13,6 +13,10 @@ import { ownerOnlyDir } from './owner-only.js';
 export interface Database {
   url: string;
   embedded: boolean;
+  // Whether connections keep named prepared statements (DATABASE_PREPARED_STATEMENTS, on a PostgreSQL
+  // server only: the embedded database serves every connection from one session, where two
+  // connections' statements of the same name would collide). The job worker follows it too.
+  preparedStatements: boolean;
   prisma: PrismaClient;
   // The stores' typed SQL (db/kysely.ts), on a pool of its own.
   sql: Sql;
@@ -56,6 +60,7 @@ export async function openDatabase(opts: {
     return {
       url: opts.databaseUrl,
       embedded: false,
+      preparedStatements,
       prisma,
       sql,
       searchSql,
@@ -83,6 +88,7 @@ export async function openDatabase(opts: {
     return {
       url,
       embedded: true,
+      preparedStatements: false,
       prisma,
       sql,
       searchSql: sql,
@@ -101,6 +107,7 @@ export async function openDatabase(opts: {
   return {
     url: embedded.url,
     embedded: true,
+    preparedStatements: false,
     prisma,
     sql,
     searchSql: sql,

@@ -51,7 +51,7 @@ export async function startJobs(opts: { config: Config; database: Database; serv
     concurrency: config.worker.concurrency,
     pollIntervalMs: config.worker.pollIntervalMs,
     stopGraceMs: config.worker.stopGraceMs,
-    preparedStatements: config.databasePreparedStatements && !database.embedded,
+    preparedStatements: database.preparedStatements,
     events: opts.events,
   });
   let heartbeat: Heartbeat | null = null;

@@ -82,10 +82,8 @@ export interface JobRunner {
 
 // graphile-worker's settings as the service runs it (bench/ledger/service.ts measures graphile-worker
 // alone with the same).
-// - Named prepared statements where the service itself uses them (DATABASE_PREPARED_STATEMENTS on a
-//   PostgreSQL server): each of the worker's connections then parses and plans its few statements once.
-//   Not on the embedded database, which serves all connections from one session, where two workers'
-//   statements of the same name would collide; nor behind a pooler that does not keep them.
+// - Named prepared statements where the service's own connections keep them (Database's
+//   preparedStatements): each of the worker's connections then parses and plans its few statements once.
 // - The local queue: the pool fetches due jobs for all its workers in one statement (per poll, per new
 //   job notice, or when a worker is free and the queue is empty), instead of each worker polling on its
 //   own and asking again after every job; locked by the pool's id, which crash recovery goes by.
@@ -109,7 +107,7 @@ export async function startWorker(opts: {
   pollIntervalMs: number;
   // When a graceful stop signals the running jobs to abort.
   stopGraceMs: number;
-  // Whether the worker's connections may keep named prepared statements (workerPreset).
+  // Whether the worker's connections may keep named prepared statements (Database's preparedStatements).
   preparedStatements: boolean;
   events?: WorkerEvents;
 }): Promise<JobRunner> {

@@ -57,7 +57,7 @@ export async function startTestServer(
   const logger = createLogger(config.logLevel, { stream: opts.logStream });
   const app = await createApp({
     config,
-    database: { url: db.url, embedded: db.kind === 'pglite', prisma, sql, searchSql, close: () => own.$disconnect() },
+    database: { url: db.url, embedded: db.kind === 'pglite', preparedStatements, prisma, sql, searchSql, close: () => own.$disconnect() },
     logger,
     serverKey: opts.serverKey ?? randomBytes(32),
     jobEvents: opts.jobEvents,
