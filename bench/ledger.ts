@@ -2,7 +2,7 @@
 // at a time on the same server in one run, the service (bench/ledger/service.ts) beside the floor
 // (bench/floor/server.ts), on one scratch PostgreSQL database, interleaved round by round.
 //
-//   npm run bench:ledger -- [--seconds 5] [--rounds 2] [--connections 8] [--postgres URL] [--profile DIR]
+//   npm run bench:ledger -- [--seconds 5] [--rounds 2] [--connections 8] [--postgres URL] [--profile DIR] [--node-args="FLAGS"]
 //
 // --profile DIR writes a V8 CPU profile of the service process over the whole run into DIR
 // (summarise it with bench/profile-summary.ts).
@@ -23,6 +23,7 @@ import { cpuSeconds } from './lifecycle-agent.js';
 import { percentile } from './measure.js';
 import { freePort, serviceEnv, stop, waitUntilUp } from './service.js';
 import { bearer, okJson, scratchWorld } from './scratch.js';
+import { V8_FLAGS } from '../scripts/v8-flags.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +32,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '8' },
     noop: { type: 'string', default: '500' },
     profile: { type: 'string' },
+    // V8 flags for the service process after its own (scripts/v8-flags.mjs), to compare: "--no-optimize-for-size".
+    'node-args': { type: 'string' },
     // Some lines of the service only, no floor (to profile one layer): e.g. --only listRest or --only tasks.
     only: { type: 'string' },
     postgres: { type: 'string', default: process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/test' },
@@ -152,7 +155,9 @@ async function main() {
     const { dataDir, secretKey } = world;
     // The service's benchmark settings (bench/service.ts), in a process of its own.
     const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : [];
-    const service = spawn(process.execPath, ['--optimize-for-size', ...profile, '--import', 'tsx', 'bench/ledger/service.ts'], {
+    // The service's V8 flags as scripts/start.mjs sets them; on the command line a later flag wins.
+    const nodeArgs = [...V8_FLAGS, ...(args['node-args']?.split(' ').filter(Boolean) ?? [])];
+    const service = spawn(process.execPath, [...nodeArgs, ...profile, '--import', 'tsx', 'bench/ledger/service.ts'], {
       env: {
         ...serviceEnv({ dataDir, port: servicePort }),
         DATABASE_URL: world.databaseUrl,

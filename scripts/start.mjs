@@ -6,13 +6,10 @@ import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { currentBundle } from './bundle.mjs';
+import { flagName, V8_FLAGS } from './v8-flags.mjs';
 
-// --optimize-for-size: V8 collects the old generation sooner and keeps smaller young-generation spaces,
-// about 30 MB less resident on PostgreSQL, idle or busy, at no throughput this machine could measure
-// (docs/benchmarks.md, "Install and memory"). Set before the bundle loads it acts as on node's command
-// line; a flag given there (node --no-optimize-for-size scripts/start.mjs) wins.
-const V8_FLAGS = ['--optimize-for-size'];
-const flagName = (flag) => flag.replace(/^--(no-)?/, '').split('=')[0].replaceAll('_', '-');
+// Set before the bundle loads, a flag acts as on node's command line; a flag given there
+// (node --no-optimize-for-size scripts/start.mjs) wins.
 for (const flag of V8_FLAGS) {
   if (!process.execArgv.some((given) => flagName(given) === flagName(flag))) v8.setFlagsFromString(flag);
 }
