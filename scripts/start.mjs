@@ -6,13 +6,12 @@ import process from 'node:process';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { currentBundle } from './bundle.mjs';
-import { flagName, V8_FLAGS } from './v8-flags.mjs';
+import { flagsToSet } from './v8-flags.mjs';
 
-// Set before the bundle loads, a flag acts as on node's command line; a flag given there
-// (node --no-optimize-for-size scripts/start.mjs) wins.
-for (const flag of V8_FLAGS) {
-  if (!process.execArgv.some((given) => flagName(given) === flagName(flag))) v8.setFlagsFromString(flag);
-}
+// Set before the bundle loads, a flag acts as on node's command line; a flag given there or in
+// NODE_OPTIONS (`node --no-optimize-for-size scripts/start.mjs`, or NODE_OPTIONS=--no-optimize-for-size
+// in the image's environment) wins.
+for (const flag of flagsToSet(process.execArgv, process.env.NODE_OPTIONS)) v8.setFlagsFromString(flag);
 
 // glibc's malloc settings (MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ at 128 KiB:
 // tens of MB less resident) must be in the environment before the process starts, since glibc reads them
