@@ -15,17 +15,18 @@ import type { RestRequest, Route } from './route.js';
 import type { RunOperation } from '../graphql/operation.js';
 import type { Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
-import { answerOf } from './shape.js';
+import { answerFor, type Answer } from './shape.js';
 import { checkVariables, queryVariables, restField, variableTypes } from './variables.js';
 
 interface CompiledRoute {
   route: Route;
   query: string;
   types: Map<string, GraphQLInputType>;
+  answer: Answer;
 }
 
 export function compileRoutes(routes: Route[]): CompiledRoute[] {
-  return routes.map((route) => ({ route, query: print(route.document), types: variableTypes(schema, route.document) }));
+  return routes.map((route) => ({ route, query: print(route.document), types: variableTypes(schema, route.document), answer: answerFor(route.answer.body) }));
 }
 
 // An error of the document's run, as the REST error: a field named after its argument is named as the
@@ -72,7 +73,7 @@ async function runCompiled(runOperation: RunOperation, c: CompiledRoute, req: Re
   checkVariables(c.route, c.types, variables);
   const result = await runOperation(c.query, variables, context);
   if (result.errors?.length) return { error: errorFromGraphQL(c.route, result.errors[0]!), headers: retryAfterHeader(result.errors[0]!) };
-  return { status: c.route.answer.status ?? 200, body: answerOf(c.route.answer.body, result.data, req.params) };
+  return { status: c.route.answer.status ?? 200, body: c.answer(result.data, req.params) };
 }
 
 // Runs routes of the table for the other transports (MCP, A2A), which name them as objects (rest/routes/

@@ -1,5 +1,5 @@
 // How a route's answer is put together from its GraphQL result, described once as data: the runner
-// builds the answer from it (answerOf) and the OpenAPI document states it (shapeSchema), so the two
+// builds the answer from it (answerFor) and the OpenAPI document states it (shapeSchema), so the two
 // cannot drift apart.
 import type { DocumentNode } from 'graphql';
 import { unwrapNull, type JsonSchema, type SchemaComponents } from './openapi/json-schema.js';
@@ -30,32 +30,54 @@ export const data = (path: string): Shape => object({ data: result(path) });
 
 type Json = Record<string, unknown>;
 
-function at(value: unknown, path: string): unknown {
-  return path ? path.split('.').reduce<unknown>((v, key) => (v as Json | null)?.[key], value) : value;
-}
-
 // The answer to send, from the document's data and the request's path parameters.
-export function answerOf(shape: Shape, value: unknown, params: Record<string, string>): unknown {
-  const of = (s: Shape, v: unknown = value) => answerOf(s, v, params);
+export type Answer = (value: unknown, params: Record<string, string>) => unknown;
+
+// A shape made into the function that builds its answer, once per route: a request then walks no
+// description (no path split, no property list filtered) and allocates only the answer itself.
+export function answerFor(shape: Shape): Answer {
   switch (shape.kind) {
-    case 'result':
-      return at(value, shape.path);
-    case 'object': {
-      const entries = Object.entries(shape.properties).map(([key, s]) => [key, of(s)] as const);
-      return Object.fromEntries(entries.filter(([key, v]) => !(shape.optional.includes(key) && (v === null || v === undefined))));
+    case 'result': {
+      const keys = shape.path ? shape.path.split('.') : [];
+      return (value) => {
+        let at = value;
+        for (const key of keys) at = (at as Json | null | undefined)?.[key];
+        return at;
+      };
     }
-    case 'list':
-      return (at(value, shape.path) as unknown[]).map((item) => of(shape.of, item));
+    case 'object': {
+      const properties = Object.entries(shape.properties).map(([key, s]) => ({ key, answer: answerFor(s), optional: shape.optional.includes(key) }));
+      return (value, params) => {
+        const answer: Json = {};
+        for (const { key, answer: of, optional } of properties) {
+          const v = of(value, params);
+          if (!(optional && (v === null || v === undefined))) answer[key] = v;
+        }
+        return answer;
+      };
+    }
+    case 'list': {
+      const items = answerFor(result(shape.path));
+      const of = answerFor(shape.of);
+      return (value, params) => (items(value, params) as unknown[]).map((item) => of(item, params));
+    }
     case 'merge': {
-      const parts = shape.parts.map((p) => of(p));
-      return parts.some((p) => p === null || p === undefined) ? null : Object.assign({}, ...parts);
+      const parts = shape.parts.map(answerFor);
+      return (value, params) => {
+        const answers = parts.map((of) => of(value, params));
+        return answers.some((p) => p === null || p === undefined) ? null : Object.assign({}, ...answers);
+      };
     }
     case 'nullable':
-      return of(shape.of);
-    case 'constant':
-      return shape.value;
-    case 'param':
-      return params[shape.name];
+      return answerFor(shape.of);
+    case 'constant': {
+      const { value } = shape;
+      return () => value;
+    }
+    case 'param': {
+      const { name } = shape;
+      return (_value, params) => params[name];
+    }
   }
 }
 
