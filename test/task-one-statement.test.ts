@@ -1,7 +1,8 @@
 // A free task is made, paid and matched by one statement (task-states.ts createMoved), and its answer ends
 // it by one statement that also settles its payment and queues the agent's recount (tasks.ts finish):
 // what rides on a move is written with it, or not at all.
-import { sql } from 'kysely';
+import { sql, type QueryResult } from 'kysely';
+import { vi } from 'vitest';
 import { isUniqueViolation } from '../src/db/errors.js';
 import { newId } from '../src/ids.js';
 import { jobCall } from '../src/stores/job-store.js';
@@ -82,6 +83,31 @@ describe('a free task, one statement each way', () => {
     expect(await db.selectFrom('taskHistory').select('id').where('taskId', '=', id).execute()).toEqual([]);
     const { rows: jobs } = await sql`SELECT id FROM graphile_worker._private_jobs WHERE payload->>'taskId' = ${id} OR payload->>'deliveryId' = ${deliveryId}`.execute(db);
     expect(jobs).toEqual([]);
+  });
+
+  test('the answer reads back of the task only what its status and announcement need', async ({ server, requester, agent }) => {
+    const release = agent.http.hold();
+    const db = server.app.services.deps.sql;
+    try {
+      const created = await server.api.post('/v1/tasks', { key: requester.apiKey, body: { title: 'Narrow', description: 'd', agentId: agent.id } });
+      const id = created.body.data.id as string;
+      const delivery = await until('the delivery', () => agent.http.received.find((d) => d.body.taskId === id));
+      const spy = vi.spyOn(db, 'executeQuery');
+      try {
+        const answered = await callBack(delivery, { result: { ok: true } });
+        expect(answered).toMatchObject({ status: 200, body: { data: { id, status: 'completed' } } });
+        const moves = spy.mock.calls.flatMap(([query], i) => ('sql' in query && /update "tasks"/.test(query.sql) ? [spy.mock.results[i]!.value as Promise<QueryResult<object>>] : []));
+        expect(moves).toHaveLength(1);
+        const [row] = (await moves[0]!).rows;
+        const taskColumns = Object.keys(row!).filter((key) => !/^(job\d+|notified|removed|insertedPayment|movedPayment)$/.test(key));
+        expect(taskColumns.sort()).toEqual(['agentId', 'id', 'requesterId', 'status']);
+      } finally {
+        spy.mockRestore();
+      }
+      expect((await findTask(db, id))!.status).toBe('completed');
+    } finally {
+      release();
+    }
   });
 
   test('an answer whose move loses its race settles nothing and queues nothing; the one that wins does both', async ({ server, requester, agent }) => {

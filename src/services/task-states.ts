@@ -9,7 +9,18 @@ import { MOVES, isTerminal, mayMove, type ActorKind, type Move, type MoveName, t
 import { newId } from '../ids.js';
 import { jobKey } from '../jobs/spec.js';
 import { expireTask } from '../jobs/specs/task-expire.js';
-import { applyMove, findTask, taskStatusOf, type MoveGuard, type Moved, type MoveWrite, type NewTask, type TaskChanges } from '../stores/task-store.js';
+import {
+  applyMove,
+  applyMoveAnnounced,
+  findTask,
+  taskStatusOf,
+  type AnnouncedTask,
+  type MoveGuard,
+  type Moved,
+  type MoveWrite,
+  type NewTask,
+  type TaskChanges,
+} from '../stores/task-store.js';
 import type { NewTaskPayment, PaymentMove } from '../stores/payment-store.js';
 
 // The states, the moves and who may make them are stated in lifecycle/task-lifecycle.ts (no database
@@ -54,9 +65,10 @@ export interface TransitionOptions {
   paymentMove?: PaymentMove;
 }
 
-// A move's outcome: the task, whether this call moved it, and the payment its statement wrote (see Moved).
-export interface Transitioned {
-  task: Task;
+// A move's outcome: the task (or what the caller asked of it), whether this call moved it, and the payment
+// its statement wrote (see Moved).
+export interface Transitioned<T = Task> {
+  task: T;
   changed: boolean;
   payment: Payment | null;
 }
@@ -74,20 +86,30 @@ export function overtaken<T>(fallback: T): (error: unknown) => T {
  * Applies a move to the task when its status allows it, together with `data`. Returns the updated task,
  * or, for an idempotent repeat, the task unchanged. Otherwise 409 naming the current status.
  */
-export async function transition(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions): Promise<Transitioned> {
+export function transition(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions): Promise<Transitioned> {
+  return transitionBy(applyMove, db, taskId, move, options);
+}
+
+// `transition` for a caller that only announces the move and answers with the task's status: the moved
+// task comes back with what its announcement says (an unchanged one, which is read again, whole).
+export function transitionAnnounced(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions): Promise<Transitioned<AnnouncedTask>> {
+  return transitionBy(applyMoveAnnounced, db, taskId, move, options);
+}
+
+async function transitionBy<T>(apply: Apply<T>, db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions): Promise<Transitioned<T | Task>> {
   // Who may make a move is fixed by the lifecycle; a service asking for another is a bug, not a 409.
   const actor = options.by?.kind ?? SYSTEM.kind;
   if (!mayMove(move, actor)) throw new Error(`the lifecycle does not let ${actor} make the move ${move}`);
   const before = options.current ?? (await taskStatusOf(db, taskId));
   if (!before) throw notFound('task');
-  const moved = await moveFrom(db, taskId, move, options, before);
+  const moved = await moveFrom(apply, db, taskId, move, options, before);
   if (moved) return { ...moved, changed: true };
   const unchanged = await findTask(db, taskId);
   if (!unchanged) throw notFound('task');
   // The status read (or the caller's copy) was out of date but the task may still make the move from where
   // it is now (an agent's answer racing its delivery's 2xx, say).
   if (unchanged.status !== before.status && MOVES[move].from.some((s) => s === unchanged.status)) {
-    const retried = await moveFrom(db, taskId, move, options, unchanged);
+    const retried = await moveFrom(apply, db, taskId, move, options, unchanged);
     if (retried) return { ...retried, changed: true };
   }
   const spec: Move = MOVES[move];
@@ -106,11 +128,14 @@ export async function createMoved(db: SqlDb, row: NewTask, move: MoveName, optio
   return (await applyMove(db, { ...write, insert: row, payment: options.payment }))!;
 }
 
+// The store's statement of a move, with what it returns of the task.
+type Apply<T> = (db: SqlDb, write: MoveWrite) => Promise<Moved<T> | null>;
+
 // The move's rules applied from `before.status`, written by the store's one conditional statement; null
 // when the task is no longer there.
-async function moveFrom(db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): Promise<Moved | null> {
+async function moveFrom<T>(apply: Apply<T>, db: SqlDb, taskId: string, move: MoveName, options: TransitionOptions, before: Pick<Task, 'status' | 'startedAt'>): Promise<Moved<T> | null> {
   const write = moveWrite(taskId, move, options, before);
-  return write ? applyMove(db, write) : null;
+  return write ? apply(db, write) : null;
 }
 
 /**

@@ -1,11 +1,12 @@
 // The callback token an agent receives with a delivery. It is derived from a random 32-byte nonce with
 // the server key, so the database alone (nonce and SHA-256 of the token) cannot produce it, and the
 // delivery job can rebuild it for every retry without the token ever being stored.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { randomText } from '../crypto/random-text.js';
 import { sameHash, sha256Hex } from '../crypto/tokens.js';
 
 export function newTokenNonce(): string {
-  return randomBytes(32).toString('base64url');
+  return randomText(32, 'base64url');
 }
 
 export function taskToken(serverKey: Buffer, taskId: string, nonce: string): string {

@@ -8,7 +8,7 @@ import type { DB, SqlDb } from '../db/kysely.js';
 import type { DeliveryAttempt } from '../generated/kysely/types.js';
 import type { Agent, Delivery, Prisma, Task } from '../generated/prisma/client.js';
 import type { JsonSql } from './json.js';
-import { moveCtes, moveSelections, moveValues, type MoveValues, type MoveWrite } from './task-store.js';
+import { moveCtes, moveSelections, moveValues, type AnnouncedTask, type MoveValues, type MoveWrite } from './task-store.js';
 import { endpointRuleForms, type EndpointRule } from './agent-store.js';
 import { quietSuccessForms, type QuietSuccess } from './agent-health-store.js';
 import { taskWaitsForDelivery } from './delivery-waits.js';
@@ -231,7 +231,7 @@ export async function recordDelivered(db: SqlDb, a: AttemptRecord, move: MoveWri
 
 // What the statement returns of the moved task: what its announcement says (each column of the task's
 // ~50 read would cost the driver and the row's mapping on every delivery).
-export type MovedTask = Pick<Task, 'id' | 'status' | 'requesterId' | 'agentId'>;
+export type MovedTask = AnnouncedTask;
 
 // The agent's row as a delivered attempt that writes nothing on it must still find it: health that a
 // success leaves as it is, and an endpoint that does not meet the rule under which a delivery changes it.

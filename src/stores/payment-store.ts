@@ -1,7 +1,6 @@
 // The payments table's SQL: the insert every matched task makes, the conditional status moves (each with
 // its step's time), the capture decision with its job, and the payout read. Rules: services/payments/.
 import { sql, type Insertable, type RawBuilder, type Selectable, type Updateable } from 'kysely';
-import { z } from 'zod';
 import type { SqlDb } from '../db/kysely.js';
 import type { Payment as PaymentTable } from '../generated/kysely/types.js';
 import type { Payment, PaymentStatus } from '../generated/prisma/client.js';
@@ -10,17 +9,37 @@ import type { Payment, PaymentStatus } from '../generated/prisma/client.js';
 export const paymentOf = (row: Selectable<PaymentTable>): Payment => row;
 
 // A payment nested in another row as JSON (jsonObjectFrom): its keys are the columns' snake_case names
-// (the CamelCasePlugin leaves JSON alone) and its times arrive as text; both are turned back.
-const STAMPS = z.object({
-  heldAt: z.coerce.date().nullable(),
-  settledAt: z.coerce.date().nullable(),
-  transferredAt: z.coerce.date().nullable(),
-  createdAt: z.coerce.date(),
-  updatedAt: z.coerce.date(),
-});
+// (the CamelCasePlugin leaves JSON alone) and its times arrive as text; both are turned back. Every read of
+// a task with its payment does this, so each key's camelCase name is worked out once, and the times are
+// parsed without a schema's machinery (an absent or unreadable time still throws).
+const camelKeys = new Map<string, string>();
+const camelKey = (key: string) => {
+  let camel = camelKeys.get(key);
+  if (camel === undefined) camelKeys.set(key, (camel = key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())));
+  return camel;
+};
+const STAMPS = { heldAt: true, settledAt: true, transferredAt: true, createdAt: false, updatedAt: false } as const;
+type Stamp = keyof typeof STAMPS;
+
+function stampOf(row: Record<string, unknown>, key: Stamp): Date | null {
+  const value = row[key];
+  if (value === null && STAMPS[key]) return null;
+  const at = typeof value === 'string' || typeof value === 'number' || value instanceof Date ? new Date(value) : null;
+  if (!at || Number.isNaN(at.getTime())) throw new Error(`the payment's ${key} is not a time: ${String(value)}`);
+  return at;
+}
+
 export function paymentFromJson(nested: object): Payment {
-  const row = Object.fromEntries(Object.entries(nested).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]));
-  return { ...(row as Selectable<PaymentTable>), ...STAMPS.parse(row) };
+  const row: Record<string, unknown> = {};
+  for (const key in nested) row[camelKey(key)] = (nested as Record<string, unknown>)[key];
+  const stamps = {
+    heldAt: stampOf(row, 'heldAt'),
+    settledAt: stampOf(row, 'settledAt'),
+    transferredAt: stampOf(row, 'transferredAt'),
+    createdAt: stampOf(row, 'createdAt')!,
+    updatedAt: stampOf(row, 'updatedAt')!,
+  };
+  return { ...(row as Selectable<PaymentTable>), ...stamps };
 }
 
 export type NewPayment = Omit<Insertable<PaymentTable>, 'updatedAt' | 'createdAt'> & { createdAt: Date };

@@ -97,9 +97,10 @@ export interface MoveWrite {
   paymentMove?: PaymentMove;
 }
 
-// A move that applied: the task as it is now, and its payment when the statement wrote one.
-export interface Moved {
-  task: Task;
+// A move that applied: the task as it is now (or as much of it as the caller asked for), and its payment
+// when the statement wrote one.
+export interface Moved<T = Task> {
+  task: T;
   // The payment inserted with a new task (`payment`), or moved by `paymentMove`; null when it found the
   // payment elsewhere, or there was none to write.
   payment: Payment | null;
@@ -123,6 +124,19 @@ export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Moved | null> 
   return { task: movedTask(moved), payment: written ? paymentFromJson(written) : null };
 }
 
+// What a move's caller may ask back of the task when it only announces the move and answers with its
+// status (the agent's callback): each column of the task's ~50 read would cost the driver and the row's
+// mapping on every answer.
+export type AnnouncedTask = Pick<Task, 'id' | 'status' | 'requesterId' | 'agentId'>;
+
+// `applyMove`, returning only what the move's announcement says of the task.
+export async function applyMoveAnnounced(db: SqlDb, w: MoveWrite): Promise<Moved<AnnouncedTask> | null> {
+  const [row] = (await announcedMoveStatement.run(db, moveValues(w))).rows;
+  if (!row) return null;
+  const written = row.insertedPayment ?? row.movedPayment;
+  return { task: { id: row.id, status: row.status, requesterId: row.requesterId, agentId: row.agentId }, payment: written ? paymentFromJson(written) : null };
+}
+
 // A move as its statement takes it: the history entry's data as JSON text, so that every value is a
 // parameter of a statement compiled once per shape of the move (db/shaped-statement.ts).
 export type MoveValues = Omit<MoveWrite, 'history'> & { history: Omit<HistoryEntry, 'data'> & { data: string | null } };
@@ -135,6 +149,14 @@ const moveStatement = shapedStatement((db, v: MoveValues) =>
   moveCtes(db, v)
     .selectFrom('m')
     .selectAll('m')
+    .select(moveSelections(v))
+    .select((eb) => [jsonObjectFrom(eb.selectFrom('pi').selectAll('pi')).as('insertedPayment'), jsonObjectFrom(eb.selectFrom('pm').selectAll('pm')).as('movedPayment')]),
+);
+
+const announcedMoveStatement = shapedStatement((db, v: MoveValues) =>
+  moveCtes(db, v)
+    .selectFrom('m')
+    .select(['m.id', 'm.status', 'm.requesterId', 'm.agentId'])
     .select(moveSelections(v))
     .select((eb) => [jsonObjectFrom(eb.selectFrom('pi').selectAll('pi')).as('insertedPayment'), jsonObjectFrom(eb.selectFrom('pm').selectAll('pm')).as('movedPayment')]),
 );

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.js';
 import type { Payment, Task } from '../../generated/prisma/client.js';
 import { paymentDeadline } from '../../payments/hold-life.js';
 import { paymentOfTask } from '../../stores/payment-store.js';
+import type { AnnouncedTask } from '../../stores/task-store.js';
 import type { Viewer } from '../accounts/index.js';
 import type { FinishingMove } from '../../lifecycle/task-lifecycle.js';
 import type { TaskFiles } from '../task-files.js';
@@ -22,6 +23,8 @@ export interface TaskInternals {
   announce(t: SqlTx, afterCommit: AfterCommit, task: Task): Promise<void>;
   // `db`: the caller's transaction, or the pool (the move alone when it can be, see tasks/finish.ts).
   finish(db: SqlDb, afterCommit: AfterCommit, taskId: string, move: FinishingMove, options?: FinishOptions): Promise<Task>;
+  // `finish` for a caller that answers with the task's status alone (see tasks/finish.ts).
+  finishAnnounced(db: SqlDb, afterCommit: AfterCommit, taskId: string, move: FinishingMove, options?: FinishOptions): Promise<AnnouncedTask>;
   loadForAgentOwner(viewer: Viewer, id: string): Promise<Task & { agent: { ownerId: string } | null }>;
   loadForRequester(viewer: Viewer, id: string): Promise<Task>;
   files: TaskFiles;

@@ -7,7 +7,7 @@
 // this facade binds them to one context, so the task service says `trust.approve(viewer, id)`.
 import { contest, disputeTimedOut, listDisputes, refund, resolveDispute } from './disputes.js';
 import { askForInputAsAgent, inputTimedOut, provideInput, requestInput } from './input.js';
-import { resultGiven } from './result.js';
+import { resultAnswered, resultGiven } from './result.js';
 import { approve, autoApprove, reject } from './review.js';
 import type { TrustContext } from './context.js';
 
@@ -18,6 +18,7 @@ export function taskTrust(ctx: TrustContext) {
   const bound = <A extends unknown[], R>(rule: (ctx: TrustContext, ...args: A) => R) => (...args: A): R => rule(ctx, ...args);
   return {
     resultGiven: bound(resultGiven),
+    resultAnswered: bound(resultAnswered),
     askForInputAsAgent: bound(askForInputAsAgent),
     requestInput: bound(requestInput),
     provideInput: bound(provideInput),

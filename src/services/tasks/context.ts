@@ -4,8 +4,8 @@
 import type { Deps } from '../../deps.js';
 import type { SqlDb, SqlTx } from '../../db/kysely.js';
 import { withTransaction, type AfterCommit } from '../../db/transaction.js';
-import type { Task } from '../../generated/prisma/client.js';
 import { ownerOfAgent } from '../../stores/agent-store.js';
+import type { AnnouncedTask } from '../../stores/task-store.js';
 import type { PaymentService } from '../payments/index.js';
 import type { TaskFiles } from '../task-files.js';
 import type { TaskRouting } from '../task-routing.js';
@@ -65,7 +65,7 @@ async function ownerOf(ctx: TaskCore, t: SqlDb, agentId: string): Promise<string
 export const notifyOf = (ctx: TaskCore) => ctx.deps.events.notifyChannel;
 
 // What an announcement says of a moved task: a statement that moves a task need return no more of it.
-export type AnnouncedTask = Pick<Task, 'id' | 'status' | 'requesterId' | 'agentId'>;
+export type { AnnouncedTask };
 
 // `sent`: the move's own statement sent the event (notify); it is only counted once committed.
 export async function announce(ctx: TaskCore, t: SqlDb, afterCommit: AfterCommit, task: AnnouncedTask, sent = false): Promise<void> {

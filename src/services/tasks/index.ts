@@ -10,7 +10,7 @@ import { taskToken } from '../task-token.js';
 import { taskTrust, type TaskInternals } from '../task-trust/index.js';
 import { announce, tx, within, type TaskContext, type TaskCore } from './context.js';
 import { create } from './create.js';
-import { finish } from './finish.js';
+import { finish, finishAnnounced } from './finish.js';
 import { matchAfterAuthorization } from './match.js';
 import { accept, callback, cancel, complete, fail, start } from './party-moves.js';
 import { get, list, loadForAgentOwner, loadForRequester, mustBeParty } from './reads.js';
@@ -28,6 +28,7 @@ function internalsOf(core: TaskCore): TaskInternals {
     within: (db, afterCommit, work) => within(core, db, afterCommit, work),
     announce: (t, afterCommit, task) => announce(core, t, afterCommit, task),
     finish: (db, afterCommit, taskId, move, options) => finish(core, db, afterCommit, taskId, move, options),
+    finishAnnounced: (db, afterCommit, taskId, move, options) => finishAnnounced(core, db, afterCommit, taskId, move, options),
     loadForAgentOwner: (viewer, id) => loadForAgentOwner(core, viewer, id),
     loadForRequester: (viewer, id) => loadForRequester(core, viewer, id),
     files: core.files,

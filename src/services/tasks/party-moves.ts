@@ -7,7 +7,7 @@ import type { InputRequest } from '../task-input.js';
 import { transition, type Actor } from '../task-states.js';
 import { isIssuedToken, tokenMatches } from '../task-token.js';
 import { alone, announce, tx, type TaskContext } from './context.js';
-import { finish } from './finish.js';
+import { finish, finishAnnounced } from './finish.js';
 import { loadForAgentOwner, loadForRequester } from './reads.js';
 
 export async function accept(ctx: TaskContext, viewer: Viewer, id: string) {
@@ -63,10 +63,11 @@ export async function callback(ctx: TaskContext, id: string, body: { taskToken: 
   }
   const agent: Actor = { kind: 'agent', id: task.agentId };
   if (body.inputRequired) return ctx.trust.askForInputAsAgent(task, body.inputRequired);
-  // A free or credit-paid task's answer is one statement (see finish.ts).
+  // A free or credit-paid task's answer is one statement (see finish.ts), which returns no more of the task
+  // than the answer's status needs.
   return alone(ctx, (db, afterCommit) =>
     body.result
-      ? ctx.trust.resultGiven(db, afterCommit, task, body.result, agent)
-      : finish(ctx, db, afterCommit, id, 'fail', { current: task, payment: task.payment, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
+      ? ctx.trust.resultAnswered(db, afterCommit, task, body.result, agent)
+      : finishAnnounced(ctx, db, afterCommit, id, 'fail', { current: task, payment: task.payment, data: { error: body.error! }, by: { ...agent, note: body.error!.slice(0, 500) } }),
   );
 }
