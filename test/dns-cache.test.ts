@@ -1,9 +1,13 @@
 // The outbound exchanges' DNS cache (delivery/dns-cache.ts) in front of the guarded request: an answer is
 // used for 30 s on the service's clock, then asked for again; the address check runs on every exchange,
 // cached answer or not; failures are not kept; the names kept are bounded; lookups under way are shared.
+import dnsPromises from 'node:dns/promises';
 import http from 'node:http';
+import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { testWith } from './support/fixtures.js';
+import { startTestAgent } from './support/agent.js';
 import { cachedResolver, DNS_CACHE_LIMITS } from '../src/delivery/dns-cache.js';
 import { guardedRequest } from '../src/delivery/guarded-request.js';
 import { notPublicMessage } from '../src/delivery/ip-policy.js';
@@ -113,4 +117,38 @@ test('at most 1000 names are kept: past that the oldest answer is dropped', asyn
   await resolve(names[0]!);
   expect(asked).toHaveLength(names.length + 1);
   expect(DNS_CACHE_LIMITS.maxEntries).toBe(1000);
+});
+
+// The service's own exchanges go through its cache (deps.resolveHost), on its clock: the system resolver
+// is asked once for two pings of an agent within 30 s, and again once the clock has moved past them.
+const serviceClock = { offsetMs: 0, now: () => new Date(Date.now() + serviceClock.offsetMs) };
+const serviceTest = testWith({ serverTime: { clock: serviceClock } });
+
+serviceTest('the service asks the system resolver once per name and 30 s', async ({ server, owner }) => {
+  const agent = await startTestAgent();
+  const systemLookup = dnsPromises.lookup;
+  const asked: string[] = [];
+  // The name the agent is registered under answers the agent's address; other names go to the system.
+  dnsPromises.lookup = (async (hostname: string, options: object) => {
+    if (hostname !== 'agent.example') return systemLookup(hostname, options);
+    asked.push(hostname);
+    return [{ address: '127.0.0.1', family: 4 }];
+  }) as typeof dnsPromises.lookup;
+  syncBuiltinESMExports();
+  try {
+    const endpoint = agent.url.replace('127.0.0.1', 'agent.example');
+    const id = (await server.api.post('/v1/agents', { key: owner.apiKey, body: { name: 'Named', endpoint } })).body.data.id as string;
+    const ping = async () => (await server.api.post(`/v1/agents/${id}/webhook/test`, { key: owner.apiKey })).body.data;
+    expect(await ping()).toMatchObject({ ok: true });
+    expect(await ping()).toMatchObject({ ok: true });
+    expect(asked).toEqual(['agent.example']);
+    serviceClock.offsetMs += DNS_CACHE_LIMITS.ttlMs;
+    expect(await ping()).toMatchObject({ ok: true });
+    expect(asked).toEqual(['agent.example', 'agent.example']);
+    expect(agent.received).toHaveLength(3);
+  } finally {
+    dnsPromises.lookup = systemLookup;
+    syncBuiltinESMExports();
+    await agent.close();
+  }
 });
