@@ -8,6 +8,8 @@ import type { WorkerEvents } from 'graphile-worker';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { realTime, type Deps, type TimeDeps } from './deps.js';
+import { cachedResolver } from './delivery/dns-cache.js';
+import { resolveWithSystemDns } from './delivery/url-guard.js';
 import type { Logger } from './logger.js';
 import { createSecretBox } from './crypto/secret-box.js';
 import { createJwtVerifier } from './auth/jwt.js';
@@ -79,9 +81,10 @@ export async function createApp(opts: {
   // Across processes through the PostgreSQL server; the embedded database has a single process.
   const bus = database.embedded ? await createLocalBus({ url: database.url, listen: true, logger }) : await createPgBus(database.url, logger);
   const events = countTaskTransitions(bus, metrics);
+  const time: TimeDeps = { ...realTime, ...opts.time };
   const deps: Deps = {
-    ...realTime,
-    ...opts.time,
+    ...time,
+    resolveHost: cachedResolver(resolveWithSystemDns, time.clock),
     events,
     metrics,
     config,

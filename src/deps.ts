@@ -7,6 +7,7 @@ import type { Logger } from './logger.js';
 import type { EventBus } from './events/bus.js';
 import type { Metrics } from './metrics/metrics.js';
 import { defaultRetrySchedule, type RetrySchedule } from './delivery/backoff.js';
+import type { ResolveHost } from './delivery/url-guard.js';
 
 // The time the rules go by (windows, expiry, retries, timeouts). Tests pass a clock they move instead
 // of waiting; log lines and database defaults keep the real time.
@@ -47,4 +48,7 @@ export interface Deps extends TimeDeps {
   metrics: Metrics;
   // The address agents call back on; known once the HTTP server is listening.
   urls: { base: string };
+  // The names of agents' hosts to addresses for every outbound exchange: the system resolver behind the
+  // process's short cache (delivery/dns-cache.ts), on `clock`.
+  resolveHost: ResolveHost;
 }

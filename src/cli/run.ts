@@ -11,6 +11,8 @@ import { AppError } from '../errors.js';
 import { createMetrics } from '../metrics/metrics.js';
 import { createLocalBus, createPgBus } from '../events/bus.js';
 import { realTime } from '../deps.js';
+import { cachedResolver } from '../delivery/dns-cache.js';
+import { resolveWithSystemDns } from '../delivery/url-guard.js';
 
 export async function runCommand(command: CliCommand, values: Record<string, string | boolean | undefined>): Promise<number> {
   let config;
@@ -31,6 +33,7 @@ export async function runCommand(command: CliCommand, values: Record<string, str
     const serverKey = await loadServerKey({ secretKey: config.secretKey, dataDir: config.dataDir });
     const services = createServices({
       ...realTime,
+      resolveHost: cachedResolver(resolveWithSystemDns, realTime.clock),
       events,
       metrics: createMetrics(),
       config,

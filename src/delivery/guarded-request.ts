@@ -5,7 +5,8 @@
 // Agents register arbitrary URLs, so without a guard the service could be made to call into its own
 // network (ip-policy.ts). The host's addresses are resolved and checked before the exchange, and the socket
 // connects to exactly the addresses that passed (its lookup hands over those only), so a name cannot
-// resolve to a public address for the check and a private one for the connection (DNS rebinding). Sockets
+// resolve to a public address for the check and a private one for the connection (DNS rebinding). The answer
+// may be one the service's resolver kept (dns-cache.ts, deps.resolveHost): it is checked here all the same. Sockets
 // are kept alive in pools of one set of checked addresses each (checked-sockets.ts), so a socket reused
 // was opened to an address of the set this exchange checked. Redirects are never followed: a 3xx is just an answer.
 // The answer's body is read up to a limit and thrown away, and the whole exchange has a deadline.
@@ -40,7 +41,7 @@ interface GuardedRequestBase {
   keepBodyBytes?: number;
   /** Development and tests only: skip the address policy. */
   allowPrivate: boolean;
-  /** Name resolution; defaults to the system resolver. Tests inject answers here. */
+  /** Name resolution: the services pass deps.resolveHost (cached); else the system resolver, uncached. Tests inject answers here. */
   resolve?: ResolveHost;
 }
 

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { guardedRequest } from './guarded-request.js';
 import { DELIVERY_USER_AGENT } from './payload.js';
 import { signServiceSignature, standardWebhookHeaders } from './signing.js';
+import type { ResolveHost } from './url-guard.js';
 
 export interface SignedEvent {
   type: string;
@@ -26,6 +27,7 @@ export interface SendSignedEventOptions {
   secrets: readonly string[];
   timeoutMs: number;
   allowPrivate: boolean;
+  resolve?: ResolveHost;
   keepBodyBytes?: number;
 }
 
@@ -59,6 +61,7 @@ export async function sendSignedEvent(opts: SendSignedEventOptions): Promise<Sig
     maxResponseBytes: MAX_RESPONSE_BYTES,
     keepBodyBytes: opts.keepBodyBytes,
     allowPrivate: opts.allowPrivate,
+    resolve: opts.resolve,
   });
   if (result.kind === 'error') return result;
   const retryAfter = result.headers['retry-after'];

@@ -47,6 +47,7 @@ export function a2aPushService(deps: Deps, pushBody: PushBody) {
       timeoutMs: config.deliveryTimeoutMs,
       maxResponseBytes: 64 * 1024,
       allowPrivate: config.allowPrivateEndpoints,
+      resolve: deps.resolveHost,
     });
     const verdict = judgeAttempt(result);
     if (verdict.taken) return;

@@ -13,7 +13,7 @@ import { flattenedVerify } from 'jose';
 import { AgentCard as AgentCardCodec, canonicalizeAgentCard } from '@a2a-js/sdk';
 import { guardedRequest } from '../delivery/guarded-request.js';
 import { loadA2AClient } from '../delivery/a2a/client.js';
-import { checkEndpointUrl, checkUrlShape } from '../delivery/url-guard.js';
+import { checkEndpointUrl, checkUrlShape, type ResolveHost } from '../delivery/url-guard.js';
 import { AppError, invalid } from '../errors.js';
 import { unsafeInput } from './unsafe-input.js';
 import type { Deadlines } from '../deps.js';
@@ -28,6 +28,7 @@ export interface LoadOptions {
   // For the whole import: the card, every key set and every address check together.
   timeoutMs: number;
   allowPrivate: boolean;
+  resolve?: ResolveHost;
   // Ends the import's deadline (deps.deadlines; a test's own ends it when the test chooses).
   deadlines: Deadlines;
 }
@@ -125,6 +126,7 @@ async function fetchJson(url: string, what: string, maxBytes: number, opts: Load
     maxResponseBytes: maxBytes,
     keepBody: true,
     allowPrivate: opts.allowPrivate,
+    resolve: opts.resolve,
   });
   if (result.kind === 'error') {
     if (/^forbidden|^URL |^the address of /.test(result.error)) throw invalid('cardUrl', `${what} URL is refused: ${result.error}`);

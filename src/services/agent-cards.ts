@@ -13,7 +13,7 @@ import type { agentService } from './agents.js';
 
 export function agentCardService(deps: Deps, agents: ReturnType<typeof agentService>) {
   const { config, clock, deadlines } = deps;
-  const load = (cardUrl: string) => loadCard(cardUrl, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, deadlines });
+  const load = (cardUrl: string) => loadCard(cardUrl, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, resolve: deps.resolveHost, deadlines });
 
   // The card's own columns ride along with the agent's fields in the same write.
   const withCard = (fields: AgentInput, loaded: LoadedCard): AgentFields => ({

@@ -71,6 +71,7 @@ export function notificationService(deps: Deps) {
         secrets: notificationSecretEnc ? [secretBox.open(notificationSecretEnc)] : [],
         timeoutMs: config.deliveryTimeoutMs,
         allowPrivate: config.allowPrivateEndpoints,
+        resolve: deps.resolveHost,
       });
       const number = n.attemptCount + 1;
       const verdict = judgeAttempt(result);

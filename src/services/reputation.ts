@@ -155,7 +155,7 @@ export function reputationService(deps: Deps, search: { keepsIndex: boolean }) {
       const agent = await probeTarget(deps.sql, agentId);
       if (!agent || agent.status !== 'active' || agent.deliveryMode === 'pull') return null;
       const url = agent.manifestUrl ?? agent.endpoint;
-      const result = await probeUrl({ url, timeoutMs: config.health.probeTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
+      const result = await probeUrl({ url, timeoutMs: config.health.probeTimeoutMs, allowPrivate: config.allowPrivateEndpoints, resolve: deps.resolveHost });
       const ok =
         result.kind === 'response' && (agent.manifestUrl ? result.status >= 200 && result.status < 300 : result.status < 500);
       if (!ok) logger.debug({ agentId, url, result }, 'health probe failed');

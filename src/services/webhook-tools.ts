@@ -78,6 +78,7 @@ export function webhookTools(deps: Deps, agents: AgentService, hooks: { pingSucc
       secrets,
       timeoutMs: config.deliveryTimeoutMs,
       allowPrivate: config.allowPrivateEndpoints,
+      resolve: deps.resolveHost,
       keepBodyBytes,
     });
   }

@@ -5,6 +5,7 @@
 import type { Client } from '@a2a-js/sdk/client';
 import { lazyImport } from '../../load-package.js';
 import { guardedRequest } from '../guarded-request.js';
+import type { ResolveHost } from '../url-guard.js';
 
 // The SDK's client (most of its code) is loaded with the first A2A delivery or signed card, not at start.
 export const loadA2AClient = lazyImport(() => import('@a2a-js/sdk/client'));
@@ -47,7 +48,7 @@ export function endpointInterface(card: unknown, endpoint: string) {
   return { url: endpoint, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' };
 }
 
-export async function a2aClient(card: unknown, endpoint: string, opts: { timeoutMs: number; allowPrivate: boolean; onExchange(exchange: Exchange): void }): Promise<Client> {
+export async function a2aClient(card: unknown, endpoint: string, opts: { timeoutMs: number; allowPrivate: boolean; resolve?: ResolveHost; onExchange(exchange: Exchange): void }): Promise<Client> {
   const fetchImpl: typeof fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
     const body = typeof init?.body === 'string' ? Buffer.from(init.body) : undefined;
@@ -60,6 +61,7 @@ export async function a2aClient(card: unknown, endpoint: string, opts: { timeout
       maxResponseBytes: MAX_A2A_RESPONSE_BYTES,
       keepBody: true,
       allowPrivate: opts.allowPrivate,
+      resolve: opts.resolve,
     });
     if (result.kind === 'error') {
       opts.onExchange({ status: null, latencyMs: result.latencyMs, error: result.error, retryAfterMs: null });

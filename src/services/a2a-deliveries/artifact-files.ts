@@ -10,6 +10,7 @@ import { AppError } from '../../errors.js';
 import { PartInFlightError, type FileView, type Upload } from '../files/index.js';
 import { MAX_REFS } from '../task-files.js';
 import { guardedDownload } from '../../delivery/guarded-request.js';
+import type { ResolveHost } from '../../delivery/url-guard.js';
 
 // Why the artifacts could not be kept, in words for the requester (the task fails with it).
 export class ArtifactFileError extends Error {}
@@ -20,6 +21,7 @@ export interface ArtifactFileOptions {
   keep(where: string, fetchUpload: () => Promise<Upload>): Promise<FileView>;
   timeoutMs: number;
   allowPrivate: boolean;
+  resolve?: ResolveHost;
 }
 
 type WirePart = Record<string, unknown> & { raw?: unknown; url?: unknown; filename?: unknown; mediaType?: unknown };
@@ -41,7 +43,7 @@ async function bodyOf(part: WirePart, opts: ArtifactFileOptions): Promise<Pick<U
     const bytes = Buffer.from(part.raw, 'base64');
     return { body: Readable.from([bytes]), declaredSize: bytes.length, mediaType: text(part.mediaType) };
   }
-  const answer = await guardedDownload({ url: part.url as string, timeoutMs: opts.timeoutMs, allowPrivate: opts.allowPrivate });
+  const answer = await guardedDownload({ url: part.url as string, timeoutMs: opts.timeoutMs, allowPrivate: opts.allowPrivate, resolve: opts.resolve });
   if (answer.kind === 'error') throw new ArtifactFileError(answer.error);
   if (answer.status !== 200) {
     answer.body.destroy();

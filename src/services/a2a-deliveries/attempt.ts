@@ -22,8 +22,8 @@ function isPermanent(error: unknown): boolean {
 const describe = (error: unknown) => (error instanceof A2AError ? `${error.name}: ${error.message}` : error instanceof Error ? error.message : String(error));
 
 function client(ctx: A2AContext, agent: Pick<Agent, 'a2aCard' | 'endpoint'>, exchanges: Exchange[]) {
-  const { config } = ctx.deps;
-  return a2aClient(agent.a2aCard, agent.endpoint, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, onExchange: (e) => exchanges.push(e) });
+  const { config, resolveHost } = ctx.deps;
+  return a2aClient(agent.a2aCard, agent.endpoint, { timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, resolve: resolveHost, onExchange: (e) => exchanges.push(e) });
 }
 
 // The exchange as the webhook's result, for the attempt's record.

@@ -23,6 +23,7 @@ export async function keepArtifacts(ctx: A2AContext, taskId: string): Promise<vo
       discard: files.discard,
       timeoutMs: deps.config.deliveryTimeoutMs,
       allowPrivate: deps.config.allowPrivateEndpoints,
+      resolve: deps.resolveHost,
     });
   } catch (error) {
     if (!(error instanceof ArtifactFileError)) throw error;

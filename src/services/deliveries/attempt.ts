@@ -71,7 +71,7 @@ export async function attempt(ctx: DeliveryContext, deliveryId: string, jobId: s
     deliveryId,
     body,
   });
-  const result = await postWebhook({ url: agent.endpoint, body, headers, timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints });
+  const result = await postWebhook({ url: agent.endpoint, body, headers, timeoutMs: config.deliveryTimeoutMs, allowPrivate: config.allowPrivateEndpoints, resolve: deps.resolveHost });
   await record(ctx, { deliveryId, number, taskId: task.id, agentId: agent.id, expiresAt: task.expiresAt, task, agent }, result);
 }
 
