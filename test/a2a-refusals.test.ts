@@ -4,20 +4,13 @@
 // JavaScript message, and leave no error with a stack in the log.
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { forbiddenAddressReason } from '../src/delivery/ip-policy.js';
-import { testWith } from './support/fixtures.js';
+import { logLines, testWith } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 
 type Line = Record<string, unknown> & { msg: string; level: number };
-const lines: Line[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const text of chunk.toString('utf8').split('\n')) if (text.trim()) lines.push(JSON.parse(text) as Line);
-    done();
-  },
-});
+const { lines, stream: capture } = logLines<Line>();
 
 let server: TestServer;
 let user: { id: string; apiKey: string };

@@ -4,29 +4,19 @@
 //   the emailed link they get an account of their own, and the attacker's passkey never opens it;
 // - a sign-in link of the attacker's own, sent to a victim's browser from another site, signs nobody in
 //   without a click, and a signed-in victim is told as whom they are signed in and stays so.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildWeb } from '../scripts/build-web.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { testWithMailbox } from './support/fixtures.js';
-import type { TestServer } from './support/server.js';
-import { launchChromium, runsBrowserTests } from './support/browser.js';
+import { browserSuite } from './support/browser.js';
 import type { Mailbox } from './support/mailbox.js';
 
-const present = runsBrowserTests('accounts-hostile.browser.test.ts');
-
-let server: TestServer;
-let browser: Browser;
 let mailbox: Mailbox;
-// WebAuthn needs a secure context with a domain name: localhost, not 127.0.0.1.
-let site: string;
-const pageErrors: string[] = [];
 
 const test = testWithMailbox();
+const suite = browserSuite('accounts-hostile.browser.test.ts', { test });
 
 async function newPage(withAuthenticator = false): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  const { context, page } = await suite.newPage();
   if (withAuthenticator) {
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
@@ -39,6 +29,7 @@ async function newPage(withAuthenticator = false): Promise<{ context: BrowserCon
 
 // Asks for a link on the sign-in page, as its owner would, and reads it from the mail.
 async function linkFor(page: Page, email: string): Promise<string> {
+  const { site } = suite;
   const before = mailbox.countTo(email);
   await page.goto(`${site}/sign-in`);
   await page.getByLabel('Email', { exact: true }).fill(email);
@@ -53,19 +44,13 @@ const whoIsSignedIn = (page: Page) =>
     return ((await res.json()) as { data?: { me: { id: string; email: string; name: string | null } } | null }).data?.me ?? null;
   });
 
-describe.skipIf(!present)('signing in against an attacker', () => {
-  test.beforeAll(async ({ server: s, mailbox: m }) => {
-    await buildWeb();
-    [server, mailbox] = [s, m];
-    site = `http://localhost:${new URL(server.url).port}`;
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
+suite.describe('signing in against an attacker', () => {
+  test.beforeAll(async ({ mailbox: m }) => {
+    mailbox = m;
   });
 
   it("a passkey sign-up with the victim's address does not own the victim's account", async () => {
+    const { server, site } = suite;
     const mallory = await newPage(true);
     await mallory.page.goto(`${site}/sign-up`);
     await mallory.page.getByLabel('Name').fill('Mallory');
@@ -109,6 +94,7 @@ describe.skipIf(!present)('signing in against an attacker', () => {
   });
 
   it("an attacker's own link sent to a victim's browser signs nobody in without a click, and never silently replaces a session", async () => {
+    const { server, site, pageErrors } = suite;
     // The attacker asks for a link to their own address.
     const attacker = await newPage();
     const link = await linkFor(attacker.page, 'attacker@example.com');

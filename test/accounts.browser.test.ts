@@ -2,38 +2,17 @@
 // authenticator (Chrome DevTools Protocol, WebAuthn domain): sign up with a passkey, sign out, sign in
 // with the passkey (no email typed), add and remove a passkey, and see the sessions on /account. The
 // pages pass axe, and the page keeps nothing in web storage: the session is an HttpOnly cookie.
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
-import { buildWeb } from '../scripts/build-web.js';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { test } from './support/fixtures.js';
-import type { TestServer } from './support/server.js';
-import { axeViolations, launchChromium, runsBrowserTests } from './support/browser.js';
-import { projectRoot } from './support/processes.js';
+import { axeViolations, browserSuite } from './support/browser.js';
 
-const present = runsBrowserTests('accounts.browser.test.ts');
-const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
-
-let server: TestServer;
-let browser: Browser;
-// WebAuthn needs a secure context with a domain name: localhost, not 127.0.0.1.
-let site: string;
-const pageErrors: string[] = [];
+const suite = browserSuite('accounts.browser.test.ts', { test });
 
 async function newPage(): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 820 } });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-  });
+  const { context, page } = await suite.newPage({ viewport: { width: 1100, height: 820 }, failureShot: 'accounts' });
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
-  onTestFailed(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, 'accounts.png'), fullPage: true }).catch(() => {});
-  });
   return { context, page, cdp };
 }
 
@@ -49,19 +28,9 @@ async function accessible(page: Page, name: string): Promise<void> {
   expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
 }
 
-describe.skipIf(!present)('accounts in a browser', () => {
-  test.beforeAll(async ({ server: s }) => {
-    await buildWeb();
-    server = s;
-    site = `http://localhost:${new URL(server.url).port}`;
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+suite.describe('accounts in a browser', () => {
   it('signs up with a passkey, signs out, signs in with it, and manages passkeys and sessions', async () => {
+    const { server, site, pageErrors } = suite;
     const { context, page, cdp } = await newPage();
     const first = await addAuthenticator(cdp);
 

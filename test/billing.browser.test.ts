@@ -8,37 +8,24 @@
 // pages show the test form. Every page is checked with axe, at desktop and phone width.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { buildWeb } from '../scripts/build-web.js';
-import { axeViolations, launchChromium, runsBrowserTests } from './support/browser.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { axeViolations, browserSuite, signInWithKey } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { startPaymentWorld, WEBHOOK_SECRET, type PaymentWorld } from './support/payments.js';
 import { until } from './support/wait.js';
 import { projectRoot } from './support/processes.js';
 import { serveStripeToBrowser, type StripeBrowserSide } from './support/stripe-js-standin.js';
 
-const present = runsBrowserTests('billing.browser.test.ts');
+// Its services are the payment worlds' own (support/payments.ts), not the fixtures'.
+const suite = browserSuite('billing.browser.test.ts');
+const { pageErrors } = suite;
 const README_SHOTS = new Set(['billing', 'payouts', 'task-3ds', 'task-declined', 'task-test-card', 'billing-phone']);
 const shotPath = (name: string) =>
   path.join(projectRoot, process.env.UPDATE_SCREENSHOTS === '1' && README_SHOTS.has(name) ? 'docs/screenshots' : 'test-artifacts/pages', `${name}.png`);
 const DESKTOP = { width: 1100, height: 820 };
 const PHONE = { width: 375, height: 740 };
 const CARD_NUMBERS = ['4242424242424242', '4000002760003184', '4000000000000002'];
-
-let browser: Browser;
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  if (!present) return;
-  await buildWeb();
-  await mkdir(path.join(projectRoot, 'test-artifacts/pages'), { recursive: true });
-  browser = await launchChromium();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 const overflowOf = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
@@ -58,33 +45,19 @@ const wideElements = (page: Page) =>
 async function shot(page: Page, name: string): Promise<void> {
   await accessible(page, name);
   expect(await overflowOf(page), `no sideways scrolling on ${name}: ${(await wideElements(page)).join(', ')}`).toBe(0);
+  await mkdir(path.dirname(shotPath(name)), { recursive: true });
   await page.screenshot({ path: shotPath(name), fullPage: true });
 }
 
 // Everything the browser sends to the service, to show no card number ever reaches it.
 async function newPage(base: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; toService: string[] }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
+  const { context, page } = await suite.newPage({ viewport, failureShot: `billing-failure-${Date.now()}` });
   const toService: string[] = [];
   page.on('request', (request) => {
     if (request.url().startsWith(base)) toService.push(`${request.url()} ${request.postData() ?? ''}`);
   });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-  });
   page.on('dialog', (dialog) => void dialog.accept());
-  onTestFailed(async () => {
-    await page.screenshot({ path: path.join(projectRoot, 'test-artifacts', `billing-failure-${Date.now()}.png`), fullPage: true }).catch(() => {});
-  });
   return { context, page, toService };
-}
-
-async function signIn(page: Page, base: string, apiKey: string): Promise<void> {
-  await page.goto(`${base}/sign-in`);
-  await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(`${base}/tasks`);
 }
 
 // A task sent from the agent's page; answers its id.
@@ -105,7 +78,7 @@ async function typeCard(page: Page, number: string): Promise<void> {
   await frame.getByLabel('Security code').fill('123');
 }
 
-describe.skipIf(!present)('paying with Stripe in the dashboard', () => {
+suite.describe('paying with Stripe in the dashboard', () => {
   let world: PaymentWorld;
   let base: string;
   let agent: TestAgent;
@@ -141,7 +114,7 @@ describe.skipIf(!present)('paying with Stripe in the dashboard', () => {
   it('a requester saves a card, pays with 3-D Secure, retries a decline, buys credits and reads the history; the owner onboards and sees earnings', async () => {
     const { context, page, toService } = await newPage(base);
     stripeSide = await serveStripeToBrowser(context, world.standin!);
-    await signIn(page, base, requester.apiKey);
+    await signInWithKey(page, base, requester.apiKey);
 
     // Test keys: every page says so; the billing page says "test payment".
     await page.goto(`${base}/billing`);
@@ -237,7 +210,7 @@ describe.skipIf(!present)('paying with Stripe in the dashboard', () => {
     // Phone width: the billing page and a task waiting for its payment.
     const phone = await newPage(base, PHONE);
     await serveStripeToBrowser(phone.context, world.standin!);
-    await signIn(phone.page, base, requester.apiKey);
+    await signInWithKey(phone.page, base, requester.apiKey);
     await phone.page.goto(`${base}/billing`);
     await phone.page.locator('table.history').waitFor();
     await shot(phone.page, 'billing-phone');
@@ -253,7 +226,7 @@ describe.skipIf(!present)('paying with Stripe in the dashboard', () => {
   it('an owner starts payout onboarding, comes back to its state, and sees each task’s share and transfer', async () => {
     const { context, page } = await newPage(base);
     await serveStripeToBrowser(context, world.standin!);
-    await signIn(page, base, owner.apiKey);
+    await signInWithKey(page, base, owner.apiKey);
     await page.goto(`${base}/billing/payouts`);
     await page.getByTestId('onboarding-state').getByText(/^Not set up/).waitFor();
     // The completed task of the first test: $2.50, the platform's 10 % fee, the owner's $2.25, owed.
@@ -285,7 +258,7 @@ describe.skipIf(!present)('paying with Stripe in the dashboard', () => {
     await context.close();
 
     const phone = await newPage(base, PHONE);
-    await signIn(phone.page, base, owner.apiKey);
+    await signInWithKey(phone.page, base, owner.apiKey);
     await phone.page.goto(`${base}/billing/payouts`);
     await phone.page.getByTestId('onboarding-state').getByText(/^Enabled/).waitFor();
     await shot(phone.page, 'payouts-phone');
@@ -294,7 +267,7 @@ describe.skipIf(!present)('paying with Stripe in the dashboard', () => {
   }, 120_000);
 });
 
-describe.skipIf(!present)('paying with the simulated processor in the dashboard', () => {
+suite.describe('paying with the simulated processor in the dashboard', () => {
   let world: PaymentWorld;
   let base: string;
   let agent: TestAgent;
@@ -325,7 +298,7 @@ describe.skipIf(!present)('paying with the simulated processor in the dashboard'
     page.on('request', (request) => {
       if (/stripe\.com/.test(request.url())) stripeRequests.push(request.url());
     });
-    await signIn(page, base, requester.apiKey);
+    await signInWithKey(page, base, requester.apiKey);
     await expect.poll(() => page.locator('.test-mode-banner').textContent()).toBe('Test mode');
 
     const taskId = await sendTask(page, base, 'poem-writer', 'A short poem');

@@ -1,20 +1,13 @@
 // A client that goes away mid-request (a browser navigating away, a body cut short) is not an error of the
 // service: the log says so at debug level, and nothing is logged as an error.
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { expect, it } from 'vitest';
-import { testWith } from './support/fixtures.js';
+import { logLines, testWith } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
 type Line = { level: number; msg: string; path?: string };
-const lines: Line[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const text of chunk.toString('utf8').split('\n')) if (text.trim()) lines.push(JSON.parse(text) as Line);
-    done();
-  },
-});
+const { lines, stream: capture } = logLines<Line>();
 
 let server: TestServer;
 const test = testWith({ serverEnv: { LOG_LEVEL: 'debug' }, serverLog: capture });

@@ -1,30 +1,22 @@
 // The dashboard for agents that speak A2A, in a real browser: an owner imports an agent built with
 // @a2a-js/sdk from its signed card, sees its protocol, card and verification, refreshes the card, and
 // reads the SendMessage call in the delivery log.
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
-import { buildWeb } from '../scripts/build-web.js';
 import { test } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
-import { launchChromium, runsBrowserTests } from './support/browser.js';
+import { browserSuite, signInWithKey } from './support/browser.js';
 import { startSdkAgent, type SdkAgent } from './support/a2a-agent.js';
-import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
-const present = runsBrowserTests('dashboard-a2a.browser.test.ts');
-const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
+const suite = browserSuite('dashboard-a2a.browser.test.ts', { test });
 
 let server: TestServer;
-let browser: Browser;
 let agent: SdkAgent;
 let owner: { id: string; apiKey: string };
 
-describe.skipIf(!present)('dashboard for A2A agents', () => {
+suite.describe('dashboard for A2A agents', () => {
   test.beforeAll(async ({ server: s }) => {
-    await buildWeb();
     server = s;
     owner = await server.createUser('a2a-owner@example.com');
     agent = await startSdkAgent({ name: 'Signed Swift', sign: 'jku' });
@@ -32,27 +24,15 @@ describe.skipIf(!present)('dashboard for A2A agents', () => {
       bus.publish({ kind: 'task', data: { id: ctx.taskId, contextId: ctx.contextId, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [], metadata: undefined } });
       bus.finished();
     });
-    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await agent?.close();
   });
 
   it('imports an agent from its card and shows protocol, card and verification', async () => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 820 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    onTestFailed(async () => {
-      await mkdir(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: path.join(ARTIFACTS, 'a2a-agent.png'), fullPage: true }).catch(() => {});
-    });
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('API key').fill(owner.apiKey);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${server.url}/tasks`);
+    const { context, page } = await suite.newPage({ viewport: { width: 1100, height: 820 }, failureShot: 'a2a-agent' });
+    await signInWithKey(page, server.url, owner.apiKey);
     await page.getByRole('link', { name: 'My agents' }).click();
 
     await page.getByLabel('Import an A2A agent from its card').fill(agent.cardUrl);
@@ -80,6 +60,6 @@ describe.skipIf(!present)('dashboard for A2A agents', () => {
     await page.getByRole('link', { name: 'All my agents' }).click();
     await page.getByText('A2A, signed card verified').waitFor();
     await context.close();
-    expect(errors).toEqual([]);
+    expect(suite.pageErrors).toEqual([]);
   }, 120_000);
 });

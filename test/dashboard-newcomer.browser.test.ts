@@ -9,32 +9,29 @@
 // answered 2xx, and only then goes live; an agent with no delivery yet reads health "unknown".
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildWeb } from '../scripts/build-web.js';
+import type { Page } from 'playwright-core';
+import { afterAll, expect, it } from 'vitest';
 import { scopes } from '../src/auth/scopes.js';
 import { test } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
-import { launchChromium, pageWalk, runsBrowserTests, WIDTHS } from './support/browser.js';
+import { browserSuite, pageWalk, WIDTHS } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
-const present = runsBrowserTests('dashboard-newcomer.browser.test.ts');
+const suite = browserSuite('dashboard-newcomer.browser.test.ts', { test });
 const SHOTS = path.join(projectRoot, 'test-artifacts/pages');
 const REDIRECT = 'http://127.0.0.1:7777/callback';
 
 let server: TestServer;
-let browser: Browser;
 let endpoint: TestAgent;
 let newcomer: { id: string; apiKey: string };
 let freeAgentSlug: string;
 let quietAgentId: string;
 let finishedTaskId: string;
 let clientId: string;
-const pageErrors: string[] = [];
 
-const { open, check } = pageWalk({ name: 'newcomer', shots: SHOTS, site: () => ({ browser, url: server.url }), pageErrors });
+const { open, check } = pageWalk(suite, { name: 'newcomer', shots: SHOTS });
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? '').replace(/\s+/g, ' ');
 
@@ -51,15 +48,12 @@ function consentUrl(challenge: string): string {
   return `${server.url}/oauth/authorize?${query}`;
 }
 
-describe.skipIf(!present)("a newcomer's second look", () => {
+suite.describe("a newcomer's second look", () => {
   test.beforeAll(async ({ server: s }) => {
-    await buildWeb();
     server = s;
     endpoint = await startTestAgent();
-    newcomer = await server.createUser('nia@example.com');
-    await server.prisma.user.update({ where: { id: newcomer.id }, data: { name: 'Nia New' } });
-    const other = await server.createUser('lab@example.com');
-    await server.prisma.user.update({ where: { id: other.id }, data: { name: 'Ada Lab' } });
+    newcomer = await server.createUser('nia@example.com', 'Nia New');
+    const other = await server.createUser('lab@example.com', 'Ada Lab');
     const agent = async (key: string, body: Record<string, unknown>) => {
       const res = await server.api.post('/v1/agents', { key, body });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -93,11 +87,9 @@ describe.skipIf(!present)("a newcomer's second look", () => {
       body: JSON.stringify({ client_name: 'Walk Host', redirect_uris: [REDIRECT] }),
     });
     clientId = ((await registered.json()) as { client_id: string }).client_id;
-    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
     await endpoint?.close();
   });
 
@@ -231,6 +223,6 @@ describe.skipIf(!present)("a newcomer's second look", () => {
   }
 
   it('no page threw', () => {
-    expect(pageErrors).toEqual([]);
+    expect(suite.pageErrors).toEqual([]);
   });
 });

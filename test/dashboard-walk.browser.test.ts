@@ -6,21 +6,18 @@
 // owns the agent), a finished one (no preset rating, the evidence hash behind a disclosure) and the owner
 // console in its sections. UPDATE_SCREENSHOTS=1 writes the pictures into docs/screenshots.
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildWeb } from '../scripts/build-web.js';
+import { afterAll, expect, it } from 'vitest';
 import { test } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
-import { launchChromium, pageWalk, runsBrowserTests, WIDTHS } from './support/browser.js';
+import { browserSuite, pageWalk, WIDTHS } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
-const present = runsBrowserTests('dashboard-walk.browser.test.ts');
+const suite = browserSuite('dashboard-walk.browser.test.ts', { test });
 const SHOTS = path.join(projectRoot, process.env.UPDATE_SCREENSHOTS === '1' ? 'docs/screenshots' : 'test-artifacts/pages');
 
 let server: TestServer;
-let browser: Browser;
 let working: TestAgent;
 let failing: TestAgent;
 let requester: { id: string; apiKey: string };
@@ -28,19 +25,16 @@ let owner: { id: string; apiKey: string };
 let runningTaskId: string;
 let finishedTaskId: string;
 let ownAgentId: string;
-const pageErrors: string[] = [];
 
-const { open, check } = pageWalk({ name: 'walk', shots: SHOTS, site: () => ({ browser, url: server.url }), pageErrors });
+const { open, check } = pageWalk(suite, { name: 'walk', shots: SHOTS });
 
-describe.skipIf(!present)('the dashboard walked through', () => {
+suite.describe('the dashboard walked through', () => {
   test.beforeAll(async ({ server: s }) => {
-    await buildWeb();
     server = s;
     working = await startTestAgent();
     failing = await startTestAgent();
     requester = await server.createUser('walker@example.com');
-    owner = await server.createUser('lab@example.com');
-    await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
+    owner = await server.createUser('lab@example.com', 'Ada Lab');
     const agent = async (key: string, body: Record<string, unknown>) => {
       const res = await server.api.post('/v1/agents', { key, body });
       expect(res.status).toBe(201);
@@ -78,11 +72,9 @@ describe.skipIf(!present)('the dashboard walked through', () => {
     expect(confirmed.errors).toBeUndefined();
     const [delivery] = await working.waitFor(1);
     expect((await callBack(delivery!, { result: { text: 'Bonjour' } })).status).toBe(200);
-    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await working?.close();
     await failing?.close();
   });
@@ -200,6 +192,6 @@ describe.skipIf(!present)('the dashboard walked through', () => {
   }
 
   it('left no page errors', () => {
-    expect(pageErrors).toEqual([]);
+    expect(suite.pageErrors).toEqual([]);
   });
 });

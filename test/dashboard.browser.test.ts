@@ -5,17 +5,16 @@
 // a failing test leaves a screenshot in test-artifacts/.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
-import { buildWeb } from '../scripts/build-web.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, expect, it } from 'vitest';
 import { test } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
-import { axeViolations, launchChromium, runsBrowserTests, tabTo } from './support/browser.js';
+import { axeViolations, browserSuite, signInWithKey, tabTo } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { projectRoot } from './support/processes.js';
 import { until } from './support/wait.js';
 
-const present = runsBrowserTests('dashboard.browser.test.ts');
+const suite = browserSuite('dashboard.browser.test.ts', { test });
 // The README's pictures are refreshed on request (UPDATE_SCREENSHOTS=1); ordinary runs write them into the
 // ignored artifacts folder so a test run leaves the tree unchanged.
 // Only the pictures the README shows go to docs/screenshots.
@@ -23,7 +22,6 @@ const README_SHOTS = new Set(['sign-in', 'discover', 'agent-public', 'task', 'ta
 const DOCS = path.join(projectRoot, 'docs/screenshots');
 const PAGES = path.join(projectRoot, 'test-artifacts/pages');
 const shotPath = (name: string) => path.join(process.env.UPDATE_SCREENSHOTS === '1' && README_SHOTS.has(name) ? DOCS : PAGES, `${name}.png`);
-const ARTIFACTS = path.join(projectRoot, 'test-artifacts');
 const DESKTOP = { width: 1100, height: 820 };
 const PHONE = { width: 375, height: 740 };
 
@@ -40,33 +38,21 @@ const TRANSLATOR_SCHEMA = {
 };
 
 let server: TestServer;
-let browser: Browser;
 let translatorAgent: TestAgent;
 let flakyAgent: TestAgent;
 let requester: { id: string; apiKey: string };
 let owner: { id: string; apiKey: string };
 let flakyId: string;
 let codeReviewerId: string;
-const pageErrors: string[] = [];
+// Script errors and what the Content-Security-Policy blocked, on every page: each is a failure.
+const { pageErrors } = suite;
 
-async function newPage(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  // The page's Content-Security-Policy: anything it blocks is reported on the console, and is a failure.
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-  });
+// A failing test leaves a picture of the page in test-artifacts/<failureShot>.png.
+async function newPage(viewport = DESKTOP, failureShot?: string): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await suite.newPage({ viewport, failureShot });
   // The dashboard asks before replacing a secret.
   page.on('dialog', (dialog) => void dialog.accept());
   return { context, page };
-}
-
-function screenshotOnFailure(page: Page, name: string): void {
-  onTestFailed(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true }).catch(() => {});
-  });
 }
 
 // Every page a test visits is checked with axe-core: no serious or critical violation.
@@ -80,25 +66,18 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: shotPath(name), fullPage: true });
 }
 
-async function signIn(page: Page, apiKey: string): Promise<void> {
-  await page.goto(`${server.url}/sign-in`);
-  await page.getByLabel('API key').fill(apiKey);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.waitForURL(`${server.url}/tasks`);
-}
+const signIn = (page: Page, apiKey: string) => signInWithKey(page, server.url, apiKey);
 
-describe.skipIf(!present)('dashboard in a browser', () => {
+suite.describe('dashboard in a browser', () => {
   test.beforeAll(async ({ server: s }) => {
-    await buildWeb();
     await mkdir(PAGES, { recursive: true });
     if (process.env.UPDATE_SCREENSHOTS === '1') await mkdir(DOCS, { recursive: true });
     server = s;
     translatorAgent = await startTestAgent();
     flakyAgent = await startTestAgent();
     requester = await server.createUser('requester@example.com');
-    owner = await server.createUser('owner@example.com');
     // Cards and agent pages name the owner.
-    await server.prisma.user.update({ where: { id: owner.id }, data: { name: 'Ada Lab' } });
+    owner = await server.createUser('owner@example.com', 'Ada Lab');
     const create = (body: Record<string, unknown>) => server.api.post('/v1/agents', { key: owner.apiKey, body }).then((r) => {
       expect(r.status).toBe(201);
       return r.body.data;
@@ -142,18 +121,15 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       tags: ['pdf', 'finance'],
       priceCents: 0,
     });
-    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await translatorAgent?.close();
     await flakyAgent?.close();
   });
 
   it('a requester finds an agent with a typo, sends a task through its form and watches it complete live', async () => {
-    const { context, page } = await newPage();
-    screenshotOnFailure(page, 'requester');
+    const { context, page } = await newPage(DESKTOP, 'requester');
 
     // Before signing in: the agent page shows who offers it, its description, the fields its form asks
     // for, and how to call it from code.
@@ -329,8 +305,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.data.status).toBe('pending');
-    const { context, page } = await newPage();
-    screenshotOnFailure(page, 'cancel');
+    const { context, page } = await newPage(DESKTOP, 'cancel');
     await signIn(page, requester.apiKey);
     await page.goto(`${server.url}/tasks/${created.body.data.id}`);
     const status = page.locator('.status-line');
@@ -365,8 +340,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await flakyAgent.waitFor(1);
     await until('the failed attempt is recorded', async () => (await server.prisma.deliveryAttempt.count()) >= 1);
 
-    const { context, page } = await newPage();
-    screenshotOnFailure(page, 'owner');
+    const { context, page } = await newPage(DESKTOP, 'owner');
     await signIn(page, owner.apiKey);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My agents' }).click();
     await page.locator('.agent-rows').getByRole('link', { name: 'Flaky Summarizer' }).waitFor();
@@ -455,8 +429,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
     await shot(page, 'my-agent');
 
     // The delivery log at phone width: no sideways scrolling.
-    const phone = await newPage(PHONE);
-    screenshotOnFailure(phone.page, 'owner-phone');
+    const phone = await newPage(PHONE, 'owner-phone');
     await signIn(phone.page, owner.apiKey);
     await phone.page.goto(`${server.url}/my/agents/${flakyId}`);
     await phone.page.locator('.delivery').first().getByRole('cell', { name: /(^|: )200$/ }).waitFor();
@@ -507,8 +480,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
   }, 120_000);
 
   it('filters, sorts and pages the discover list, keeping the search in the URL', async () => {
-    const { context, page } = await newPage();
-    screenshotOnFailure(page, 'discover-filters');
+    const { context, page } = await newPage(DESKTOP, 'discover-filters');
     const names = () => page.locator('.card h2').allTextContents();
     await page.goto(`${server.url}/`);
     await page.getByRole('link', { name: 'Code Reviewer' }).waitFor();
@@ -566,8 +538,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       },
     });
     expect(created.status).toBe(201);
-    const { context, page } = await newPage();
-    screenshotOnFailure(page, 'pattern');
+    const { context, page } = await newPage(DESKTOP, 'pattern');
     await signIn(page, requester.apiKey);
     await page.goto(`${server.url}/agents/${created.body.data.slug}`);
     await page.getByRole('heading', { level: 1, name: 'Pattern Checker' }).waitFor();
@@ -585,8 +556,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
   }, 120_000);
 
   it('works with the keyboard alone: search, the task form and the task page', async () => {
-    const { context, page } = await newPage();
-    screenshotOnFailure(page, 'keyboard');
+    const { context, page } = await newPage(DESKTOP, 'keyboard');
     await signIn(page, requester.apiKey);
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { level: 1, name: 'Find an agent for the job' }).waitFor();
@@ -643,8 +613,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       });
       expect(asked.body.data.status).toBe('input_required');
 
-      const { context, page } = await newPage();
-      screenshotOnFailure(page, 'trust-requester');
+      const { context, page } = await newPage(DESKTOP, 'trust-requester');
       await signIn(page, requester.apiKey);
       await page.goto(`${server.url}/tasks/${taskId}`);
       const status = page.locator('.status-line');
@@ -673,8 +642,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
       await context.close();
 
       // The owner refunds from the same page.
-      const ownerPage = await newPage();
-      screenshotOnFailure(ownerPage.page, 'trust-owner');
+      const ownerPage = await newPage(DESKTOP, 'trust-owner');
       await signIn(ownerPage.page, owner.apiKey);
       await ownerPage.page.goto(`${server.url}/tasks/${taskId}`);
       await ownerPage.page.getByRole('heading', { name: 'Dispute' }).waitFor();
@@ -703,8 +671,7 @@ describe.skipIf(!present)('dashboard in a browser', () => {
   }, 120_000);
 
   it('shows the not-found page for a path with bad percent-encoding', async () => {
-    const { context, page } = await newPage();
-    screenshotOnFailure(page, 'bad-encoding');
+    const { context, page } = await newPage(DESKTOP, 'bad-encoding');
     // A long description's raw HTML and script links never run: shown as text or dropped.
     await page.goto(`${server.url}/agents/invoice-extractor`);
     const long = page.getByTestId('long-description');

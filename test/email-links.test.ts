@@ -3,8 +3,8 @@
 // address; it works once and not after 15 minutes (the service clock); requests are limited per address
 // and per client address, and guessing links is throttled. Without SMTP_URL, development logs the link.
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logLines } from './support/fixtures.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { startMailbox, type Mailbox } from './support/mailbox.js';
 import { until } from './support/wait.js';
@@ -14,19 +14,13 @@ let server: TestServer;
 let closed: TestServer;
 let now = new Date();
 const clock = { now: () => now };
-const logged: Array<{ msg?: string; link?: string; email?: string }> = [];
+const { lines: logged, stream: capture } = logLines<{ msg?: string; link?: string; email?: string }>();
 
 const linkIn = (text: string) => /(http:\/\/localhost:\d+\/sign-in\/email#token=([A-Za-z0-9_-]+))/.exec(text);
 
 beforeAll(async () => {
   mailbox = await startMailbox();
   server = await startTestServer({ SMTP_URL: mailbox.url, EMAIL_FROM: 'Marketplace <login@example.com>' }, { time: { clock } });
-  const capture = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const text of chunk.toString('utf8').split('\n')) if (text.trim()) logged.push(JSON.parse(text));
-      done();
-    },
-  });
   // No SMTP_URL (development: links in the log), sign-up closed, failed sign-ins limited to 5 a minute.
   closed = await startTestServer(
     { SIGNUP: 'closed', LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_FAILED_AUTH_PER_MINUTE: '5', RATE_LIMIT_KEY_PREFIX: `email-links-${randomBytes(4).toString('hex')}` },

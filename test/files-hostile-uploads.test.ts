@@ -3,10 +3,9 @@
 // token and with a good key, is refused in words and the service answers the next request; a client that
 // hangs up midway is a debug line, not an error with a stack, and leaves no unfinished upload behind.
 // The requests are the fuzz's own (scripts/fuzz-uploads.ts), written on a raw socket.
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { sendRaw, type RawRequest } from '../scripts/fuzz-uploads.js';
-import { testWith } from './support/fixtures.js';
+import { logLines, testWith } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
 
@@ -15,13 +14,7 @@ interface Line {
   msg: string;
   [key: string]: unknown;
 }
-const lines: Line[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const text of chunk.toString('utf8').split('\n')) if (text.trim()) lines.push(JSON.parse(text) as Line);
-    done();
-  },
-});
+const { lines, stream: capture } = logLines<Line>();
 const errorLines = () => lines.filter((l) => l.level >= 50);
 
 let server: TestServer;

@@ -2,32 +2,27 @@
 // attached and its upload progress shown (the network throttled so the upload takes a while), the agent
 // reads it by its signed link and answers with an image, and the task page lists both files and shows
 // the image.
-import type { Browser } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildWeb } from '../scripts/build-web.js';
+import { afterAll, expect, it } from 'vitest';
 import { testWith } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
-import { launchChromium, runsBrowserTests } from './support/browser.js';
+import { browserSuite, signInWithKey } from './support/browser.js';
 import { callBack, startTestAgent, type TestAgent } from './support/agent.js';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-const present = runsBrowserTests('files.browser.test.ts');
-
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 let server: TestServer;
-let browser: Browser;
 let agent: TestAgent;
 let requester: { id: string; apiKey: string };
 
 const test = testWith({ serverEnv: { DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'files-')) } });
+const suite = browserSuite('files.browser.test.ts', { test });
 
-describe.skipIf(!present)('files in the dashboard', () => {
+suite.describe('files in the dashboard', () => {
   test.beforeAll(async ({ server: s, owner, requester: r }) => {
-    await buildWeb();
     [server, requester] = [s, r];
     agent = await startTestAgent();
     const created = await server.api.post('/v1/agents', {
@@ -42,23 +37,15 @@ describe.skipIf(!present)('files in the dashboard', () => {
       },
     });
     expect(created.status).toBe(201);
-    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
     await agent?.close();
   });
 
   it('attaches a file with a progress bar and shows the result file on the task page', async () => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 820 } });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('API key').fill(requester.apiKey);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${server.url}/tasks`);
+    const { context, page } = await suite.newPage({ viewport: { width: 1100, height: 820 } });
+    await signInWithKey(page, server.url, requester.apiKey);
     await page.goto(`${server.url}/agents/page-reader`);
     await page.getByLabel('Title').fill('Read a scan');
     await page.getByLabel('Description').fill('OCR this page');
@@ -107,7 +94,7 @@ describe.skipIf(!present)('files in the dashboard', () => {
     const image = result.getByRole('img', { name: 'page.png' });
     await image.waitFor();
     expect(await image.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(1);
-    expect(errors).toEqual([]);
+    expect(suite.pageErrors).toEqual([]);
     await context.close();
   }, 120_000);
 });

@@ -5,25 +5,18 @@
 // that breaks those rules, and its command line answers --help with its usage.
 import { execFile } from 'node:child_process';
 import http from 'node:http';
-import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { expect, it } from 'vitest';
 import { runFuzz } from '../scripts/fuzz.js';
-import { testWith } from './support/fixtures.js';
+import { logLines, testWith } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 
 const webhookSecret = 'whsec_fuzz_test_secret_0123456789';
 let server: TestServer;
 
 // The service's error lines: malformed input is the client's doing, never an error of the service's.
-const errorLines: Array<Record<string, unknown>> = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const text of chunk.toString('utf8').split('\n')) if (text.trim()) errorLines.push(JSON.parse(text) as Record<string, unknown>);
-    done();
-  },
-});
+const { lines: errorLines, stream: capture } = logLines();
 
 const test = testWith({ serverEnv: { STRIPE_WEBHOOK_SECRET: webhookSecret, LOG_LEVEL: 'error' }, serverLog: capture });
 

@@ -2,13 +2,9 @@
 // editor workers come from this server, not a CDN. Needs Debian's chromium (see
 // support/browser.ts for when it is skipped).
 import { inflateSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { testWith } from './support/fixtures.js';
-import type { TestServer } from './support/server.js';
-import { launchChromium, runsBrowserTests } from './support/browser.js';
-
-const present = runsBrowserTests('graphiql-browser.test.ts');
+import { browserSuite } from './support/browser.js';
 
 // Distinct colours in a PNG screenshot (8-bit RGB/RGBA, as Chromium writes them): a blank page has one.
 function distinctColours(png: Buffer): number {
@@ -53,19 +49,12 @@ function distinctColours(png: Buffer): number {
 }
 
 const test = testWith({ serverEnv: { NODE_ENV: 'development' } });
+// GraphiQL is served by the service itself: no dashboard to build.
+const suite = browserSuite('graphiql-browser.test.ts', { test, dashboard: false });
 
-describe.skipIf(!present)('GraphiQL offline', () => {
-  let server: TestServer;
-  let browser: Browser;
-  test.beforeAll(async ({ server: s }) => {
-    server = s;
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+suite.describe('GraphiQL offline', () => {
   it('renders the editor with every non-local request blocked', async () => {
+    const { server, browser } = suite;
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     const blocked: string[] = [];
     const local = new URL(server.url).host;
@@ -92,6 +81,7 @@ describe.skipIf(!present)('GraphiQL offline', () => {
   }, 90_000);
 
   it('serves the assets with a long cache lifetime and 404s unknown ones', async () => {
+    const { server } = suite;
     const html = await (await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } })).text();
     const css = /href="(\/graphiql-assets\/[^"]+\.css)"/.exec(html)![1]!;
     const res = await fetch(server.url + css);

@@ -6,28 +6,21 @@
 //   disconnecting the app on /account ends it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { CDPSession, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { buildWeb } from '../scripts/build-web.js';
 import { test } from './support/fixtures.js';
-import type { TestServer } from './support/server.js';
-import { axeViolations, launchChromium, runsBrowserTests } from './support/browser.js';
+import { axeViolations, browserSuite } from './support/browser.js';
 
-const present = runsBrowserTests('oauth.browser.test.ts');
-
-let server: TestServer;
-let browser: Browser;
-// WebAuthn needs a secure context with a domain name: localhost, not 127.0.0.1. It is also the
-// service's public address, which the OAuth metadata names.
-let site: string;
+// The pages are at suite.site, which the OAuth metadata names too.
+const suite = browserSuite('oauth.browser.test.ts', { test });
 
 async function signedUpPage(email: string): Promise<{ page: Page; cdp: CDPSession }> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  const page = await context.newPage();
+  const { site } = suite;
+  const { context, page } = await suite.newPage({ viewport: { width: 1100, height: 900 } });
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -42,19 +35,9 @@ async function signedUpPage(email: string): Promise<{ page: Page; cdp: CDPSessio
   return { page, cdp };
 }
 
-describe.skipIf(!present)('in a browser', () => {
-  test.beforeAll(async ({ server: s }) => {
-    await buildWeb();
-    server = s;
-    site = `http://localhost:${new URL(server.url).port}`;
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
-
+suite.describe('in a browser', () => {
   it('signs up, signs out, signs in, and makes, uses and revokes a key with one scope', async () => {
+    const { server, site } = suite;
     const { page } = await signedUpPage('ada@example.com');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(`${site}/`);
@@ -86,6 +69,7 @@ describe.skipIf(!present)('in a browser', () => {
   });
 
   it('connects the MCP SDK client through OAuth, consent clicked in the browser, and ends it on disconnect', async () => {
+    const { server, site } = suite;
     const { page } = await signedUpPage('host-user@example.com');
 
     // The app's redirect URI: a loopback listener, as a desktop MCP host runs.

@@ -2,6 +2,7 @@
 // carrying the request id, the id on every other line of that request, and warnings for failed deliveries.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logLines } from './support/fixtures.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { callBack, startTestAgent, waitForStatus, type TestAgent } from './support/agent.js';
 import { until } from './support/wait.js';
@@ -9,13 +10,7 @@ import { createLogger } from '../src/logger.js';
 import { runInRequest } from '../src/request-context.js';
 
 type Line = Record<string, unknown> & { msg: string; level: number };
-const lines: Line[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const text of chunk.toString('utf8').split('\n')) if (text.trim()) lines.push(JSON.parse(text) as Line);
-    done();
-  },
-});
+const { lines, stream: capture } = logLines<Line>();
 
 let server: TestServer;
 let agent: TestAgent;

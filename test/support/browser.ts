@@ -9,10 +9,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect, onTestFailed } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, onTestFailed } from 'vitest';
+import { buildWeb } from '../../scripts/build-web.js';
 import { usingPostgres } from './database.js';
 import { projectRoot } from './processes.js';
+import type { TestServer } from './server.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -30,6 +32,99 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
 }
 
+// What the suite needs of a file's fixtures (fixtures.ts's `test`, or one derived with testWith…).
+interface ServerFixtures {
+  beforeAll(fn: (fixtures: { server: TestServer }) => Promise<void>, timeout?: number): void;
+}
+
+export interface BrowserSuite {
+  // describe, skipped where runsBrowserTests says so.
+  describe(name: string, body: () => void): void;
+  // Read from the first test on (the hooks fill them in).
+  readonly browser: Browser;
+  // The file's service, the `server` fixture (only where the suite was given the fixtures).
+  readonly server: TestServer;
+  // The service at localhost rather than 127.0.0.1: WebAuthn needs a secure context with a domain name,
+  // and it is the service's public address (PUBLIC_BASE_URL's default), which its links and metadata name.
+  readonly site: string;
+  // Scripts' errors and what the Content-Security-Policy refused, on every page newPage opened.
+  readonly pageErrors: string[];
+  // A page in a context of its own (`options` are the context's). With `failureShot`, a test that fails
+  // leaves a picture of the page in test-artifacts/<failureShot>.png.
+  newPage(options?: BrowserContextOptions & { failureShot?: string }): Promise<{ context: BrowserContext; page: Page }>;
+}
+
+/**
+ * A test file's browser: chromium launched before its tests and closed after them, once for the file,
+ * with the dashboard built first (`dashboard: false` for a file that never opens it). Given the file's
+ * fixtures, the file's service is started with it. Where the browser tests do not run (runsBrowserTests),
+ * nothing starts and `describe` skips.
+ */
+export function browserSuite(testFile: string, opts: { test?: ServerFixtures; dashboard?: boolean } = {}): BrowserSuite {
+  const present = runsBrowserTests(testFile);
+  let browser: Browser | undefined;
+  let server: TestServer | undefined;
+  const pageErrors: string[] = [];
+  const launch = async () => {
+    if (opts.dashboard !== false) await buildWeb();
+    browser = await launchChromium();
+  };
+  if (present) {
+    if (opts.test) {
+      opts.test.beforeAll(async ({ server: started }) => {
+        server = started;
+        await launch();
+      }, 120_000);
+    } else {
+      beforeAll(launch, 120_000);
+    }
+    afterAll(async () => {
+      await browser?.close();
+    });
+  }
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${testFile}: no ${what} (read it in a test or hook, of a suite given the fixtures)`);
+    return value;
+  };
+  return {
+    describe: (name, body) => describe.skipIf(!present)(name, body),
+    get browser() {
+      return started(browser, 'browser');
+    },
+    get server() {
+      return started(server, 'service');
+    },
+    get site() {
+      return `http://localhost:${new URL(started(server, 'service').url).port}`;
+    },
+    pageErrors,
+    async newPage(options = {}) {
+      const { failureShot, ...contextOptions } = options;
+      const context = await started(browser, 'browser').newContext(contextOptions);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
+      });
+      if (failureShot) {
+        onTestFailed(async () => {
+          await mkdir(path.join(projectRoot, 'test-artifacts'), { recursive: true });
+          await page.screenshot({ path: path.join(projectRoot, 'test-artifacts', `${failureShot}.png`), fullPage: true }).catch(() => {});
+        });
+      }
+      return { context, page };
+    },
+  };
+}
+
+// Signs in on the dashboard at `url` with an API key, as a person pastes one into the sign-in page.
+export async function signInWithKey(page: Page, url: string, apiKey: string): Promise<void> {
+  await page.goto(`${url}/sign-in`);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(`${url}/tasks`);
+}
+
 // The widths a page walk looks at each page in.
 export const WIDTHS = [
   { name: 'desktop', viewport: { width: 1280, height: 860 } },
@@ -44,28 +139,13 @@ export interface PageWalk {
   check(page: Page, shot: string): Promise<void>;
 }
 
-// The dashboard walked page by page. `site` is read when a page opens (the browser and the service are
-// started in beforeAll); scripts' errors and refused Content-Security-Policy land in `pageErrors`.
-export function pageWalk(opts: { name: string; shots: string; site: () => { browser: Browser; url: string }; pageErrors: string[] }): PageWalk {
+// The dashboard walked page by page, on the suite's browser and service; its pages' errors land in the
+// suite's pageErrors.
+export function pageWalk(suite: BrowserSuite, opts: { name: string; shots: string }): PageWalk {
   return {
     async open(viewport, apiKey) {
-      const { browser, url } = opts.site();
-      const context = await browser.newContext({ viewport, locale: 'en-US' });
-      const page = await context.newPage();
-      page.on('pageerror', (error) => opts.pageErrors.push(error.message));
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) opts.pageErrors.push(message.text());
-      });
-      onTestFailed(async () => {
-        await mkdir(path.join(projectRoot, 'test-artifacts'), { recursive: true });
-        await page.screenshot({ path: path.join(projectRoot, 'test-artifacts', `${opts.name}-${viewport.width}.png`), fullPage: true }).catch(() => {});
-      });
-      if (apiKey) {
-        await page.goto(`${url}/sign-in`);
-        await page.getByLabel('API key').fill(apiKey);
-        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-        await page.waitForURL(`${url}/tasks`);
-      }
+      const { page } = await suite.newPage({ viewport, locale: 'en-US', failureShot: `${opts.name}-${viewport.width}` });
+      if (apiKey) await signInWithKey(page, suite.server.url, apiKey);
       return page;
     },
     async check(page, shot) {

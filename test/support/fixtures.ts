@@ -9,6 +9,7 @@
 // Not with `test.override` at the top of a file: that replaces the shared definitions, and the suite runs
 // files one after another in the same worker (isolate: false), so the next file would inherit them.
 // A service that sends mail gets a mailbox of the file's with `const test = testWithMailbox(serverEnv)`.
+import { Writable } from 'node:stream';
 import type { DestinationStream } from 'pino';
 import { test as base } from 'vitest';
 import type { TimeDeps } from '../../src/deps.js';
@@ -101,6 +102,21 @@ export function testWithMailbox(serverEnv: Record<string, string> = {}) {
       return started;
     })
     .extend('serverEnv', { scope: 'file' }, async ({ mailbox }) => ({ ...serverEnv, SMTP_URL: mailbox.url }));
+}
+
+/**
+ * The service's log lines as it writes them, each parsed, for a file that reads them: `stream` is its
+ * `serverLog` (or startTestServer's `logStream`), `lines` fills as the service logs.
+ */
+export function logLines<Line = Record<string, unknown>>(): { lines: Line[]; stream: Writable } {
+  const lines: Line[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const text of chunk.toString('utf8').split('\n')) if (text.trim()) lines.push(JSON.parse(text) as Line);
+      done();
+    },
+  });
+  return { lines, stream };
 }
 
 export { describe, expect } from 'vitest';

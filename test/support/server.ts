@@ -19,8 +19,8 @@ export interface TestServer {
   // The stores' SQL builder on the same database (db/kysely.ts).
   sql: Sql;
   api: ApiClient;
-  // A new user and an API key for it.
-  createUser(email?: string): Promise<{ id: string; apiKey: string }>;
+  // A new user and an API key for it; `name` is what pages show of it (none unless given).
+  createUser(email?: string, name?: string): Promise<{ id: string; apiKey: string }>;
   close(): Promise<void>;
 }
 
@@ -72,8 +72,8 @@ export async function startTestServer(
     prisma,
     sql,
     api: apiClient(url),
-    async createUser(email) {
-      const { user, apiKey } = await app.services.accounts.createUser({ email: email ?? `user${++users}-${randomBytes(3).toString('hex')}@example.com` });
+    async createUser(email, name) {
+      const { user, apiKey } = await app.services.accounts.createUser({ email: email ?? `user${++users}-${randomBytes(3).toString('hex')}@example.com`, name });
       return { id: user.id, apiKey };
     },
     async close() {
