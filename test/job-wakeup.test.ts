@@ -11,47 +11,10 @@ import { jobsCall, queuedJob } from '../src/stores/job-store.js';
 import { applyMove } from '../src/stores/task-store.js';
 import { createTestDatabase, type TestDatabase } from './support/database.js';
 import { describe, expect, testWith } from './support/fixtures.js';
-import type { TestServer } from './support/server.js';
+import { jobsOfTask, wakesDuring } from './support/jobs.js';
 import { until } from './support/wait.js';
 
 const test = testWith({ serverEnv: { WORKER_POLL_INTERVAL_MS: '60000' }, agentProfile: { name: 'Woken', capabilities: ['woken'] } });
-
-// The worker's wake-ups (graphile-worker's NOTIFY on jobs:insert that announces new jobs; one for removed
-// jobs says count -1 and wakes nothing) sent while `act` runs, once nothing else is due or running. A
-// marker sent afterwards arrives after every notification committed before it.
-async function wakesDuring(server: TestServer, act: () => Promise<void>): Promise<Array<{ count: number }>> {
-  const db = server.app.services.deps.sql;
-  await until('no job due or running', async () => {
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs
-      WHERE locked_at IS NOT NULL OR (run_at <= now() AND attempts < max_attempts)`.execute(db);
-    return rows[0]!.n === 0;
-  });
-  const listener = new pg.Client({ connectionString: server.db.url });
-  await listener.connect();
-  try {
-    const heard: string[] = [];
-    listener.on('notification', (m) => heard.push(m.payload ?? ''));
-    await listener.query('LISTEN "jobs:insert"');
-    await act();
-    await sql`SELECT pg_notify('jobs:insert', 'marker')`.execute(db);
-    await until('the marker', () => heard.includes('marker'));
-    return heard
-      .slice(0, heard.indexOf('marker'))
-      .map((payload) => JSON.parse(payload) as { count: number })
-      .filter((n) => n.count > 0)
-      .map(({ count }) => ({ count }));
-  } finally {
-    await listener.end();
-  }
-}
-
-const jobsOf = (server: TestServer, taskId: string) =>
-  sql<{ taskIdentifier: string; key: string; priority: number; maxAttempts: number; runAt: Date }>`
-    SELECT task_identifier, key, priority, max_attempts, run_at FROM graphile_worker.jobs
-    WHERE key IN (${`task.expire:${taskId}`}, ${`task.route:${taskId}`}) OR key IN (SELECT 'task.deliver:' || id FROM deliveries WHERE task_id = ${taskId})
-    ORDER BY task_identifier`
-    .execute(server.app.services.deps.sql)
-    .then((r) => r.rows);
 
 describe('job pickup', () => {
   test('delivers new tasks without waiting for the poll', async ({ server, requester, agent: { http: agent } }) => {
@@ -78,7 +41,7 @@ describe('wake-ups per write', () => {
       });
       expect(wakes).toEqual([{ count: 2 }]);
       const task = await server.app.services.deps.sql.selectFrom('tasks').select(['expiresAt']).where('id', '=', id).executeTakeFirstOrThrow();
-      const jobs = await jobsOf(server, id);
+      const jobs = await jobsOfTask(server, id);
       expect(jobs.map(({ runAt: _, ...job }) => job)).toEqual([
         { taskIdentifier: 'task.deliver', key: expect.stringMatching(/^task\.deliver:dlv_/), priority: 0, maxAttempts: 25 },
         { taskIdentifier: 'task.expire', key: `task.expire:${id}`, priority: -10, maxAttempts: 25 },
@@ -99,7 +62,7 @@ describe('wake-ups per write', () => {
       id = created.body.data.id as string;
     });
     expect(wakes).toEqual([{ count: 2 }]);
-    const jobs = await jobsOf(server, id);
+    const jobs = await jobsOfTask(server, id);
     expect(jobs.map((job) => job.key)).toEqual([`task.expire:${id}`, `task.route:${id}`]);
     expect(jobs.every((job) => job.runAt.getTime() > Date.now())).toBe(true);
   });

@@ -97,8 +97,9 @@ export function queuedJob<S extends z.ZodType>(spec: JobSpec<S>, payload: z.inpu
  * the first job added). add_job sends graphile-worker's NOTIFY for every job, also for one that runs an
  * hour later, and each NOTIFY makes the worker ask for jobs; add_jobs sends one for the lot. So a job that
  * is not due (a task's expiry) costs the worker nothing when it rides with one that is (its delivery).
- * The jobs agree on the key mode (add_jobs takes one for all) and have distinct keys. The call is a
- * subquery of its own: it runs once for the statement, when the statement first reads it (not when the
+ * graphile-worker's docs mark add_jobs experimental (it may change in a minor release; the version is
+ * pinned). The jobs agree on the key mode (add_jobs takes one for all) and have distinct keys. The call is
+ * a subquery of its own: it runs once for the statement, when the statement first reads it (not when the
  * row it is selected with, such as a move's, was not written).
  */
 export function jobsCall(jobs: readonly QueuedJob[]): RawBuilder<unknown> {

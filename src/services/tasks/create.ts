@@ -99,18 +99,19 @@ function newTaskRow(viewer: Viewer, input: CreateTaskInput, { createdAt, expires
   };
 }
 
-// A task that takes a credit, a card payment, input files, or waits for an agent: the insert with the
-// expiry job, and for a task that waits the job that routes it again (one statement), then the rest in
-// the same transaction.
+// A task that takes a credit, a card payment, input files, or waits for an agent: the insert, then the rest
+// in the same transaction. Its expiry job rides with the next job the transaction adds (one wake of the
+// worker for both, see jobsCall): a waiting task's next routing (with the insert), a paid task's delivery
+// or, for a card, the payment's safety net (assign).
 function createInTransaction(ctx: TaskCore, viewer: Viewer, row: NewTask, expiry: QueuedJob, routed: Routed | null, files: readonly FileRow[]) {
   const { clock } = ctx.deps;
   return tx(ctx, async (t, afterCommit): Promise<{ plan: PaymentPlan | null; task: TaskWithPayment | null }> => {
     const retry = routed ? [] : [queuedJob(routeTask, { taskId: row.id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) })];
-    const inserted = await insertTask(t, row, { now: clock.now(), job: jobsCall([expiry, ...retry]) });
+    const inserted = await insertTask(t, row, { now: clock.now(), job: routed ? undefined : jobsCall([expiry, ...retry]) });
     await ctx.files.link(t, row.id, 'input', files);
     if (routed) {
       // A task inserted with its agent is always assigned (nothing to claim).
-      const assigned = await assign(ctx, t, afterCommit, inserted, routed, true, viewer);
+      const assigned = await assign(ctx, t, afterCommit, inserted, routed, true, viewer, [expiry]);
       if (!assigned) throw new Error('a new task was not assigned its agent');
       return { plan: assigned.plan, task: null };
     }

@@ -31,9 +31,10 @@ function matchWrites(ctx: TaskCore, taskId: string, also: QueuedJob[] = []): Tra
 }
 
 // The task moves to matched: a callback token is made and the delivery is queued, all in `t`.
-export async function matchNow(ctx: TaskCore, t: SqlTx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>): Promise<Task> {
+// `also`: jobs added with the delivery's.
+export async function matchNow(ctx: TaskCore, t: SqlTx, afterCommit: AfterCommit, taskId: string, current?: Pick<Task, 'status' | 'startedAt'>, also: QueuedJob[] = []): Promise<Task> {
   // The move, its delivery and the delivery's job in one statement.
-  const { task } = await transition(t, taskId, 'match', { ...matchWrites(ctx, taskId), current });
+  const { task } = await transition(t, taskId, 'match', { ...matchWrites(ctx, taskId, also), current });
   await announceSent(ctx, t, afterCommit, task);
   return task;
 }
@@ -52,12 +53,15 @@ export function createMatched(ctx: TaskCore, row: NewTask, payment: NewTaskPayme
 // `fresh`: the task was inserted with its agent in this transaction, so there is nothing to claim and
 // no payment yet; otherwise it waited unrouted and is given the agent now.
 // `requester`: the requester as the request authenticated him, when there is a request.
-export async function assign(ctx: TaskCore, t: SqlTx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer) {
+// `jobs`: the fresh task's own jobs, added with its delivery's or, when its card must be held first, with
+// its payment's.
+export async function assign(ctx: TaskCore, t: SqlTx, afterCommit: AfterCommit, task: Task, { agent, explanation }: Routed, fresh = false, requester?: Viewer, jobs: QueuedJob[] = []) {
   if (!fresh) {
+    if (jobs.length) throw new Error('only a fresh task brings jobs to its assignment');
     if (!(await assignAgent(t, task.id, agent.id, json(explanation as unknown as Prisma.InputJsonValue), ctx.deps.clock.now()))) return null;
   }
-  const plan = await ctx.payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh, requester });
-  if (plan.ready) await matchNow(ctx, t, afterCommit, task.id, { status: 'pending', startedAt: null });
+  const plan = await ctx.payments().prepare(t, { ...task, agentId: agent.id }, agent, { fresh, requester, jobs });
+  if (plan.ready) await matchNow(ctx, t, afterCommit, task.id, { status: 'pending', startedAt: null }, jobs);
   return { plan };
 }
 
