@@ -1,7 +1,8 @@
 // Jobs are rows in graphile-worker's table, added through the caller's transaction: the job exists
 // exactly when the write that caused it committed. The payload is checked against the job's schema
 // here, so a malformed job fails the write that queued it instead of failing later, unseen, in the worker.
-// The job key comes from the spec (jobs/spec.ts), never from the call site. `add_job` is written here only.
+// The job key comes from the spec (jobs/spec.ts), never from the call site. `add_job` and `add_jobs` are
+// written here only.
 import { sql, type RawBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { SqlDb } from '../db/kysely.js';
@@ -39,14 +40,9 @@ function checkedPayload<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<
  * for a write and the job it causes), e.g. `WITH w AS (INSERT …) SELECT ${jobCall(…)}`.
  */
 export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: EnqueueOptions = {}): RawBuilder<unknown> {
-  const data = checkedPayload(spec, payload);
+  const { preserveRunAt: _mode, ...job } = queuedJob(spec, payload, opts);
   const values = {
-    identifier: spec.name,
-    payload: JSON.stringify(data),
-    runAt: opts.runAt ?? null,
-    maxAttempts: spec.maxAttempts ?? null,
-    jobKey: jobKey(spec, data),
-    priority: spec.priority ?? null,
+    ...job,
     jobKeyMode: opts.jobKeyMode ?? null,
     joinWaiting: opts.joinWaiting === true,
   };
@@ -68,6 +64,57 @@ export function jobCall<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<
       WHERE waiting.key = ${v.jobKey}::text AND waiting.is_available AND waiting.attempts = 0
       FOR UPDATE
     ) THEN NULL::graphile_worker._private_jobs ELSE ${add} END)`;
+  });
+}
+
+// A job as a write queues it with others (jobsCall): its payload checked, its key from the spec.
+export interface QueuedJob {
+  identifier: string;
+  payload: string;
+  runAt: Date | null;
+  maxAttempts: number | null;
+  jobKey: string | null;
+  priority: number | null;
+  // With a job of the same key pending: keep its run time ('preserve_run_at'), or take this one's.
+  preserveRunAt: boolean;
+}
+
+export function queuedJob<S extends z.ZodType>(spec: JobSpec<S>, payload: z.input<S>, opts: Pick<EnqueueOptions, 'runAt' | 'jobKeyMode'> = {}): QueuedJob {
+  const data = checkedPayload(spec, payload);
+  return {
+    identifier: spec.name,
+    payload: JSON.stringify(data),
+    runAt: opts.runAt ?? null,
+    maxAttempts: spec.maxAttempts ?? null,
+    jobKey: jobKey(spec, data),
+    priority: spec.priority ?? null,
+    preserveRunAt: opts.jobKeyMode === 'preserve_run_at',
+  };
+}
+
+/**
+ * The jobs one write causes, added by one `add_jobs` call, placed like a jobCall (its value is the row of
+ * the first job added). add_job sends graphile-worker's NOTIFY for every job, also for one that runs an
+ * hour later, and each NOTIFY makes the worker ask for jobs; add_jobs sends one for the lot. So a job that
+ * is not due (a task's expiry) costs the worker nothing when it rides with one that is (its delivery).
+ * graphile-worker's docs mark add_jobs experimental (it may change in a minor release; the version is
+ * pinned). The jobs agree on the key mode (add_jobs takes one for all) and have distinct keys. The call is
+ * a subquery of its own: it runs once for the statement, when the statement first reads it (not when the
+ * row it is selected with, such as a move's, was not written).
+ */
+export function jobsCall(jobs: readonly QueuedJob[]): RawBuilder<unknown> {
+  const [first] = jobs;
+  if (!first) throw new Error('jobsCall needs a job');
+  if (jobs.some((job) => job.preserveRunAt !== first.preserveRunAt)) throw new Error('jobs added together take one key mode');
+  const keys = jobs.map((job) => job.jobKey).filter((key) => key !== null);
+  if (new Set(keys).size !== keys.length) throw new Error('jobs added together have distinct keys');
+  // Made with its values apart, so that a statement compiled once per shape can take it (db/shaped-statement.ts).
+  return sqlWithValues('add_jobs', { jobs }, (v) => {
+    const specs = v.jobs.map(
+      (job) => sql`ROW(${job.identifier}::text, ${job.payload}::json, NULL::text, ${job.runAt}::timestamptz, ${job.maxAttempts}::int, ${job.jobKey}::text, ${job.priority}::int, NULL::text[])::graphile_worker.job_spec`,
+    );
+    // ORDER BY reads every row the call returns, so it runs to the end whatever the caller reads of it.
+    return sql`(SELECT added FROM graphile_worker.add_jobs(ARRAY[${sql.join(specs)}], ${v.jobs[0]!.preserveRunAt}::boolean) AS added ORDER BY added.id LIMIT 1)`;
   });
 }
 

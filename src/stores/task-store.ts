@@ -32,19 +32,19 @@ export type TaskChanges = Omit<WithJson<Updateable<TaskTable>>, 'id' | 'status' 
 export interface TaskInsertExtras {
   // updated_at, as Prisma's @updatedAt would set it.
   now: Date;
-  // A job the task causes (jobCall of stores/job-store.ts), added once for the row.
-  job: RawBuilder<unknown>;
+  // A job the task causes (jobCall or jobsCall of stores/job-store.ts), added once for the row.
+  job?: RawBuilder<unknown>;
 }
 
 // The insert and the job: one statement, one round trip. The agent's row is not written: its task count
 // follows from the agent.figures job (jobs/specs/agent-figures.ts), so tasks for one agent never wait
 // for each other on it. Compiled once per shape of the row (its optional columns).
-const insertTaskStatement = shapedStatement((db, v: { row: NewTask; now: Date; job: RawBuilder<unknown> }) =>
+const insertTaskStatement = shapedStatement((db, v: { row: NewTask; now: Date; job?: RawBuilder<unknown> }) =>
   db
     .with('m', (q) => q.insertInto('tasks').values({ ...v.row, updatedAt: v.now }).returningAll())
     .selectFrom('m')
     .selectAll('m')
-    .select(sql<string>`(${v.job}).id::text`.as('job')),
+    .$if(v.job !== undefined, (q) => q.select(sql<string>`(${v.job}).id::text`.as('job'))),
 );
 
 export async function insertTask(db: SqlDb, row: NewTask, extras: TaskInsertExtras): Promise<Task> {

@@ -1,8 +1,10 @@
 // graphile-worker's queue as tests see it, so that a test moves a delayed job instead of waiting out its
 // delay. graphile-worker 0.17 keeps jobs in graphile_worker._private_jobs (task_id → _private_tasks'
 // identifier, the job's name); graphile_worker.jobs is the readable view of both.
+import { sql } from 'kysely';
 import pg from 'pg';
 import { Prisma } from '../../src/generated/prisma/client.js';
+import type { TestServer } from './server.js';
 import { until } from './wait.js';
 
 // A Prisma client, or a plain connection (queueAt) to a database another process serves.
@@ -60,3 +62,41 @@ export async function untilNoJobDue(db: Db, match: JobMatch, timeoutMs?: number)
     timeoutMs,
   );
 }
+
+// The worker's wake-ups (graphile-worker's NOTIFY on jobs:insert that announces new jobs; one for removed
+// jobs says count -1 and wakes nothing) sent while `act` runs, once nothing else is due or running. A
+// marker sent afterwards arrives after every notification committed before it.
+export async function wakesDuring(server: TestServer, act: () => Promise<void>): Promise<Array<{ count: number }>> {
+  const db = server.app.services.deps.sql;
+  await until('no job due or running', async () => {
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM graphile_worker.jobs
+      WHERE locked_at IS NOT NULL OR (run_at <= now() AND attempts < max_attempts)`.execute(db);
+    return rows[0]!.n === 0;
+  });
+  const listener = new pg.Client({ connectionString: server.db.url });
+  await listener.connect();
+  try {
+    const heard: string[] = [];
+    listener.on('notification', (m) => heard.push(m.payload ?? ''));
+    await listener.query('LISTEN "jobs:insert"');
+    await act();
+    await sql`SELECT pg_notify('jobs:insert', 'marker')`.execute(db);
+    await until('the marker', () => heard.includes('marker'));
+    return heard
+      .slice(0, heard.indexOf('marker'))
+      .map((payload) => JSON.parse(payload) as { count: number })
+      .filter((n) => n.count > 0)
+      .map(({ count }) => ({ count }));
+  } finally {
+    await listener.end();
+  }
+}
+
+// A task's jobs (its delivery's, its expiry, its routing), by key.
+export const jobsOfTask = (server: TestServer, taskId: string) =>
+  sql<{ taskIdentifier: string; key: string; priority: number; maxAttempts: number; runAt: Date }>`
+    SELECT task_identifier, key, priority, max_attempts, run_at FROM graphile_worker.jobs
+    WHERE key IN (${`task.expire:${taskId}`}, ${`task.route:${taskId}`}) OR key IN (SELECT 'task.deliver:' || id FROM deliveries WHERE task_id = ${taskId})
+    ORDER BY task_identifier`
+    .execute(server.app.services.deps.sql)
+    .then((r) => r.rows);

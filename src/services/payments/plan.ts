@@ -4,7 +4,7 @@ import type { SqlTx } from '../../db/kysely.js';
 import type { Agent, Task, User } from '../../generated/prisma/client.js';
 import { notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { jobCall } from '../../stores/job-store.js';
+import { jobsCall, queuedJob, type QueuedJob } from '../../stores/job-store.js';
 import { authorizePayment } from '../../jobs/specs/payment-authorize.js';
 import { takeCredit } from '../../stores/credit-store.js';
 import * as store from '../../stores/payment-store.js';
@@ -25,7 +25,15 @@ export function freePayment(agent: Pick<Agent, 'priceCents' | 'ownerId'>, now: D
 
 // Inside the matching transaction. `fresh`: the task was made in this transaction, so it has no payment.
 // `requester`: the requester as the request authenticated him (his default card is not read again).
-export async function prepare(ctx: PaymentContext, tx: SqlTx, task: Task, agent: Pick<Agent, 'id' | 'priceCents' | 'ownerId'>, { fresh = false, requester }: { fresh?: boolean; requester?: User } = {}): Promise<PaymentPlan> {
+// `jobs`: the fresh task's own jobs (its expiry), added with a card payment's safety net, which waits for
+// the hold, so that they wake the worker once together; a plan that is ready leaves them to the match.
+export async function prepare(
+  ctx: PaymentContext,
+  tx: SqlTx,
+  task: Task,
+  agent: Pick<Agent, 'id' | 'priceCents' | 'ownerId'>,
+  { fresh = false, requester, jobs = [] }: { fresh?: boolean; requester?: User; jobs?: QueuedJob[] } = {},
+): Promise<PaymentPlan> {
   const { provider, deps: { clock } } = ctx;
   const existing = fresh ? null : await store.paymentOfTask(tx, task.id);
   if (existing) return { method: existing.method, ready: existing.status === 'authorized' || existing.status === 'captured' };
@@ -44,7 +52,11 @@ export async function prepare(ctx: PaymentContext, tx: SqlTx, task: Task, agent:
     ? requester
     : await userById(tx, task.requesterId);
   if (!payer) throw notFound('user');
-  const safetyNet = jobCall(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
-  const payment = await store.insertPayment(tx, { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name }, safetyNet);
+  const safetyNet = queuedJob(authorizePayment, { taskId: task.id }, { runAt: new Date(clock.now().getTime() + AUTHORIZE_JOB_DELAY_MS) });
+  const payment = await store.insertPayment(
+    tx,
+    { ...base, method: 'card', status: 'pending', autoCharged: payer.defaultPaymentMethodId !== null, provider: provider.name },
+    jobsCall([safetyNet, ...jobs]),
+  );
   return { method: 'card', ready: false, payment };
 }

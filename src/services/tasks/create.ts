@@ -1,12 +1,11 @@
 // A new task: routed, paid for and matched, in one statement where it can be; an Idempotency-Key repeat
 // answered with the task the first request made.
-import type { RawBuilder } from 'kysely';
 import { Prisma, type Task } from '../../generated/prisma/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { FileRow } from '../../stores/file-store.js';
 import { invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { enqueue, jobCall } from '../../stores/job-store.js';
+import { jobsCall, queuedJob, type QueuedJob } from '../../stores/job-store.js';
 import { expireTask } from '../../jobs/specs/task-expire.js';
 import { routeTask } from '../../jobs/specs/task-route.js';
 import { json } from '../../stores/json.js';
@@ -47,7 +46,7 @@ export async function create(ctx: TaskCore, viewer: Viewer, input: CreateTaskInp
   const createdAt = clock.now();
   const expiresAt = new Date(createdAt.getTime() + Math.round(input.expiresInMinutes * 60_000));
   const row = newTaskRow(viewer, input, { createdAt, expiresAt, routed, waiting, inputHash: inputFiles.hash, idempotencyKey });
-  const expiry = jobCall(expireTask, { taskId: row.id }, { runAt: expiresAt });
+  const expiry = queuedJob(expireTask, { taskId: row.id }, { runAt: expiresAt });
   // A task for an agent that asks nothing, with no files to link, is one statement; the rest (a credit
   // to take, a card payment, files, a task that waits for an agent) a transaction.
   const free = routed && inputFiles.files.length === 0 ? freePayment(routed.agent, clock.now()) : null;
@@ -100,16 +99,22 @@ function newTaskRow(viewer: Viewer, input: CreateTaskInput, { createdAt, expires
   };
 }
 
-// A task that takes a credit, a card payment, input files, or waits for an agent: the insert and the
-// expiry job (one statement), then the rest in the same transaction.
-function createInTransaction(ctx: TaskCore, viewer: Viewer, row: NewTask, expiry: RawBuilder<unknown>, routed: Routed | null, files: readonly FileRow[]) {
+// A task that takes a credit, a card payment, input files, or waits for an agent: the insert, then the rest
+// in the same transaction. Its expiry job rides with the next job the transaction adds (one wake of the
+// worker for both, see jobsCall): a waiting task's next routing (with the insert), a paid task's delivery
+// or, for a card, the payment's safety net (assign).
+function createInTransaction(ctx: TaskCore, viewer: Viewer, row: NewTask, expiry: QueuedJob, routed: Routed | null, files: readonly FileRow[]) {
   const { clock } = ctx.deps;
   return tx(ctx, async (t, afterCommit): Promise<{ plan: PaymentPlan | null; task: TaskWithPayment | null }> => {
-    const inserted = await insertTask(t, row, { now: clock.now(), job: expiry });
+    const retry = routed ? [] : [queuedJob(routeTask, { taskId: row.id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) })];
+    const inserted = await insertTask(t, row, { now: clock.now(), job: routed ? undefined : jobsCall([expiry, ...retry]) });
     await ctx.files.link(t, row.id, 'input', files);
-    const assigned = routed ? await assign(ctx, t, afterCommit, inserted, routed, true, viewer) : null;
-    if (assigned) return { plan: assigned.plan, task: null };
-    await enqueue(t, routeTask, { taskId: row.id }, { runAt: new Date(clock.now().getTime() + ROUTE_RETRY_MS) });
+    if (routed) {
+      // A task inserted with its agent is always assigned (nothing to claim).
+      const assigned = await assign(ctx, t, afterCommit, inserted, routed, true, viewer, [expiry]);
+      if (!assigned) throw new Error('a new task was not assigned its agent');
+      return { plan: assigned.plan, task: null };
+    }
     await announce(ctx, t, afterCommit, inserted);
     return { plan: null, task: { ...inserted, payment: null } };
   });
