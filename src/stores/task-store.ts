@@ -2,7 +2,7 @@
 // with its history entry, its event, its jobs), and the reads the moves need. Rules live in
 // services/tasks/ and services/task-states.ts; this module knows columns, not why.
 import { jsonObjectFrom } from 'kysely/helpers/postgres';
-import { sql, type Expression, type ExpressionBuilder, type Insertable, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type QueryCreator, type RawBuilder, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import { compiledStatement } from '../db/compiled-statement.js';
 import { shapedStatement } from '../db/shaped-statement.js';
 import type { DB, SqlDb } from '../db/kysely.js';
@@ -120,8 +120,7 @@ export async function applyMove(db: SqlDb, w: MoveWrite): Promise<Moved | null> 
   const [row] = (await moveStatement.run(db, moveValues(w))).rows;
   if (!row) return null;
   const { insertedPayment, movedPayment, ...moved } = row;
-  const written = insertedPayment ?? movedPayment;
-  return { task: movedTask(moved), payment: written ? paymentFromJson(written) : null };
+  return { task: movedTask(moved), payment: writtenPayment({ insertedPayment, movedPayment }) };
 }
 
 // What a move's caller may ask back of the task when it only announces the move and answers with its
@@ -133,8 +132,7 @@ export type AnnouncedTask = Pick<Task, 'id' | 'status' | 'requesterId' | 'agentI
 export async function applyMoveAnnounced(db: SqlDb, w: MoveWrite): Promise<Moved<AnnouncedTask> | null> {
   const [row] = (await announcedMoveStatement.run(db, moveValues(w))).rows;
   if (!row) return null;
-  const written = row.insertedPayment ?? row.movedPayment;
-  return { task: { id: row.id, status: row.status, requesterId: row.requesterId, agentId: row.agentId }, payment: written ? paymentFromJson(written) : null };
+  return { task: { id: row.id, status: row.status, requesterId: row.requesterId, agentId: row.agentId }, payment: writtenPayment(row) };
 }
 
 // A move as its statement takes it: the history entry's data as JSON text, so that every value is a
@@ -145,12 +143,23 @@ export function moveValues(w: MoveWrite): MoveValues {
   return { ...w, history: { ...w.history, data: w.history.data === undefined ? null : JSON.stringify(w.history.data) } };
 }
 
+// The payment a move's statement wrote, as JSON: inserted with a new task (pi) or moved (pm).
+type MoveCtesDb = ReturnType<typeof moveCtes> extends QueryCreator<infer D> ? D : never;
+const writtenPayments = (eb: ExpressionBuilder<MoveCtesDb, 'm'>) => [
+  jsonObjectFrom(eb.selectFrom('pi').selectAll('pi')).as('insertedPayment'),
+  jsonObjectFrom(eb.selectFrom('pm').selectAll('pm')).as('movedPayment'),
+];
+const writtenPayment = (row: { insertedPayment: Parameters<typeof paymentFromJson>[0] | null; movedPayment: Parameters<typeof paymentFromJson>[0] | null }) => {
+  const written = row.insertedPayment ?? row.movedPayment;
+  return written ? paymentFromJson(written) : null;
+};
+
 const moveStatement = shapedStatement((db, v: MoveValues) =>
   moveCtes(db, v)
     .selectFrom('m')
     .selectAll('m')
     .select(moveSelections(v))
-    .select((eb) => [jsonObjectFrom(eb.selectFrom('pi').selectAll('pi')).as('insertedPayment'), jsonObjectFrom(eb.selectFrom('pm').selectAll('pm')).as('movedPayment')]),
+    .select(writtenPayments),
 );
 
 const announcedMoveStatement = shapedStatement((db, v: MoveValues) =>
@@ -158,7 +167,7 @@ const announcedMoveStatement = shapedStatement((db, v: MoveValues) =>
     .selectFrom('m')
     .select(['m.id', 'm.status', 'm.requesterId', 'm.agentId'])
     .select(moveSelections(v))
-    .select((eb) => [jsonObjectFrom(eb.selectFrom('pi').selectAll('pi')).as('insertedPayment'), jsonObjectFrom(eb.selectFrom('pm').selectAll('pm')).as('movedPayment')]),
+    .select(writtenPayments),
 );
 
 /**
