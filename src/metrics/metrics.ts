@@ -10,7 +10,11 @@ export interface QueueState {
 
 export function createMetrics(opts: { defaults?: boolean } = {}) {
   const registry = new Registry();
-  if (opts.defaults) collectDefaultMetrics({ register: registry });
+  // The event loop's delay sampled every 100 ms, not prom-client's 10 ms: each sample wakes an idle
+  // process, and on a virtual machine a wake-up costs tens of microseconds (an idle service used 16 ms
+  // of CPU a second with 10 ms, 10 with 100: docs/benchmarks.md, "An idle service"). A stall still
+  // delays the samples around it, so it still shows in the lag figures.
+  if (opts.defaults) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
   const seconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
   let readQueue: (() => Promise<QueueState>) | null = null;
   // Read at scrape time, so the gauges show the queue as it is now, not as some job last left it.
