@@ -2,9 +2,13 @@
 // handler of GET /v1/tasks?limit=1 and POST /v1/tasks (body read, checks, context, the GraphQL run, the
 // answer written) with the service calls answered from a result captured once, so no statement runs.
 // With --base, a second copy of the sources (e.g. the previous commit's, extracted into tmp/) is loaded
-// beside this one and the two are alternated round by round: old and new in one process, CPU time.
+// beside this one and the two are alternated batch by batch: old and new in one process, CPU time, and
+// the difference taken pair by pair (the machine is shared; unpaired medians of an A/A run differ by
+// tens of µs, paired ones by ~8). --http adds the same requests through the app's server on loopback
+// (router, admission, the API key's look-up; the in-process client's CPU too), /healthz, and the
+// look-up alone.
 //
-//   npx tsx bench/rest-execution.ts [--base tmp/base] [--requests 2000] [--rounds 7] [--postgres URL]
+//   npx tsx bench/rest-execution.ts [--base tmp/base] [--requests 200] [--rounds 41] [--http] [--only list,create] [--postgres URL]
 //
 // Extract a base:  mkdir -p tmp/base && git archive HEAD src | tar -x -C tmp/base && cp -r src/generated tmp/base/src/
 import { randomBytes } from 'node:crypto';
@@ -16,8 +20,8 @@ import pg from 'pg';
 const { values: args } = parseArgs({
   options: {
     base: { type: 'string' },
-    requests: { type: 'string', default: '2000' },
-    rounds: { type: 'string', default: '7' },
+    requests: { type: 'string', default: '200' },
+    rounds: { type: 'string', default: '41' },
     http: { type: 'boolean', default: false },
     // Some kinds only (to profile one): e.g. --only httpList
     only: { type: 'string' },
@@ -90,23 +94,13 @@ async function probeOf(root: string, name: string, databaseUrl: string): Promise
   const database = await openDatabase({ databaseUrl, dataDir: '/nonexistent', mode: 'own', preparedStatements: true, poolSize: 2 });
   const app = await createApp({ config, database, logger: createLogger('silent'), serverKey: randomBytes(32), runWorker: false });
   const { services } = app;
-  const { user, apiKey } = await services.accounts.createUser({ email: `${name}-${randomBytes(3).toString('hex')}@example.com` });
+  const { apiKey } = await services.accounts.createUser({ email: `${name}-${randomBytes(3).toString('hex')}@example.com` });
   const auth = await authenticate(`Bearer ${apiKey}`, { accounts: services.accounts, oauth: services.oauth, verifyJwt: null, sessions: services.sessions }, '/v1/tasks');
   // The service calls answered from one real result each.
   const created = await services.tasks.create(auth.viewer, createTask.parse(JSON.parse(CREATE_BODY)), null);
   const page = await services.tasks.list(auth.viewer, { role: 'requester', status: null, limit: 1, cursor: null });
   services.tasks.create = async () => created;
   services.tasks.list = async () => page;
-  if (process.env.COUNT_PRISMA) {
-    for (const model of ['task', 'payment', 'taskHistoryEntry'] as const) {
-      const m = services.deps.prisma[model];
-      for (const op of ['findUnique', 'findUniqueOrThrow', 'findMany', 'findFirst']) {
-        const f = m[op];
-        if (typeof f === 'function') m[op] = (...a: unknown[]) => (console.log('prisma', model, op), f.apply(m, a));
-      }
-    }
-  }
-  void user;
   const route = (method: string) => app.routes.find((r: { method: string; path: string }) => r.method === method && r.path === '/v1/tasks');
   const run = async (method: string, url: string, body?: string) => {
     const c = call(method, url, apiKey, body);
@@ -143,9 +137,11 @@ try {
   const kinds = (args.http ? ['list', 'create', 'auth', 'health', 'httpList', 'httpCreate'] : ['list', 'create']) as ('list' | 'create' | 'auth' | 'health' | 'httpList' | 'httpCreate')[];
   if (args.only) kinds.splice(0, kinds.length, ...kinds.filter((k) => args.only!.split(',').includes(k)));
   const figures = new Map(probes.map((p) => [p.name, Object.fromEntries(kinds.map((k) => [k, [] as number[]]))]));
+  // Old and new of one kind back to back, in alternating order, so each pair of batches saw the same load
+  // of the (shared) machine; the difference is taken pair by pair.
   for (let round = 0; round < rounds + 1; round++) {
-    for (const p of round % 2 ? [...probes].reverse() : probes) {
-      for (const kind of kinds) {
+    for (const kind of kinds) {
+      for (const p of round % 2 ? [...probes].reverse() : probes) {
         const cpu = process.cpuUsage();
         for (let i = 0; i < requests; i++) await p[kind]!();
         const used = process.cpuUsage(cpu);
@@ -155,8 +151,11 @@ try {
     }
   }
   console.log(`µs of CPU per request, medians of ${rounds} rounds of ${requests} (list: GET /v1/tasks?limit=1, create: POST /v1/tasks; http*: through the server on loopback, the client included)`);
-  for (const [name, f] of figures) {
-    console.log(`${name}: ${kinds.map((k) => `${k} ${median(f[k]!).toFixed(1)}`).join(', ')}   (create rounds: ${f.create!.map((v) => v.toFixed(0)).join(' ')})`);
+  for (const [name, f] of figures) console.log(`${name}: ${kinds.map((k) => `${k} ${median(f[k]!).toFixed(1)}`).join(', ')}`);
+  if (probes.length === 2) {
+    const [old, now] = [figures.get('old')!, figures.get('new')!];
+    const paired = (k: string) => median(now[k]!.map((v, i) => v - old[k]![i]!));
+    console.log(`new − old, median of the paired rounds: ${kinds.map((k) => `${k} ${paired(k).toFixed(1)}`).join(', ')}`);
   }
 } finally {
   await admin.query(`DROP DATABASE IF EXISTS ${scratch} WITH (FORCE)`);
