@@ -8,6 +8,7 @@ import { COUNTED_WORDS } from '../stores/counted-tasks.js';
 import { AgentRef, PublicAgentRef } from './agents.js';
 import { iconOf } from './agent-cards.js';
 import { TaskRef } from './tasks.js';
+import { readsTasks } from './kind-scopes.js';
 import { DeliveryRef } from './deliveries.js';
 
 
@@ -62,5 +63,5 @@ builder.prismaObjectFields(TaskRef, (t) => ({
 }));
 
 builder.prismaObjectFields('Delivery', (t) => ({
-  task: t.relation('task', { type: TaskRef }),
+  task: t.relation('task', { type: TaskRef, authScopes: readsTasks }),
 }));

@@ -1,5 +1,5 @@
 import { builder } from './builder.js';
-import { readableWith } from './kind-scopes.js';
+import { readableWith, readsTasks } from './kind-scopes.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { TASK_STATUSES } from '../lifecycle/task-lifecycle.js';
 import {
@@ -55,8 +55,8 @@ const TaskRoutingRef = builder.objectRef<TaskRoutingState>('TaskRouting').implem
   }),
 });
 
+// No scopes of its own: every field that answers a task states them (kind-scopes.ts readsTasks).
 export const TaskRef = builder.prismaObject('Task', {
-  authScopes: readableWith('tasks:read', 'tasks:write'),
   fields: (t) => ({
     id: t.exposeID('id'),
     status: t.expose('status', { type: TaskStatusEnum }),
@@ -138,6 +138,7 @@ const CreateTaskResult = builder.objectRef<{ taskId: string; task: TaskWithPayme
   fields: (t) => ({
     task: t.prismaField({
       type: 'Task',
+      authScopes: readsTasks,
       // The task as the create wrote it answers a selection of its columns and its payment's; other
       // relations (its history) are read.
       resolve: (query, result, _args, ctx) =>
@@ -155,6 +156,7 @@ const TaskPage = builder.objectRef<{ tasks: TaskWithPayment[]; nextCursor: strin
   fields: (t) => ({
     data: t.prismaField({
       type: ['Task'],
+      authScopes: readsTasks,
       // The page was read with each task's payment, which answers a selection of their columns and
       // payments (REST's list asks for this) without a read per task; other relations are read.
       resolve: (query, page, _args, ctx) =>

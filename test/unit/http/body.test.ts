@@ -4,7 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readJsonObject } from '../../../src/http/body.js';
+import { readBody, readJsonObject } from '../../../src/http/body.js';
+import { isClientGone } from '../../../src/http/client-gone.js';
 
 describe('readJsonObject', () => {
   let server: http.Server;
@@ -49,5 +50,78 @@ describe('readJsonObject', () => {
     expect(await send('POST', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, ['{"title":', '"x"}'])).toEqual({
       body: { title: 'x' },
     });
+  });
+});
+
+// Read by listeners (http/body.ts): a body that goes over the limit while it streams, and one whose client
+// hangs up before it ends, fail as the stream's iterator made them fail.
+describe('readBody, as a body streams in', () => {
+  let server: http.Server;
+  let port: number;
+  const failures: Array<{ error: unknown; gone: boolean }> = [];
+  let failed: () => void = () => {};
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      // A path of /late reads only after the client has gone (as a route that first looks its caller up).
+      const read = req.url === '/late' ? new Promise((resolve) => req.socket.once('close', resolve)).then(() => readBody(req, 16)) : readBody(req, 16);
+      read.then(
+        (body) => res.end(String(body.length)),
+        (error: unknown) => {
+          failures.push({ error, gone: isClientGone(error, req) });
+          failed();
+          if (!res.destroyed) res.end();
+        },
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const nextFailure = () => new Promise<{ error: unknown; gone: boolean }>((resolve) => (failed = () => resolve(failures.at(-1)!)));
+
+  it('reads a chunked body within the limit whole', async () => {
+    const length = await new Promise<string>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'transfer-encoding': 'chunked' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.write('12345678');
+      req.end('12345678');
+    });
+    expect(length).toBe('16');
+  });
+
+  it('refuses a chunked body once it goes over the limit, and reads no further', async () => {
+    const failure = nextFailure();
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'transfer-encoding': 'chunked' } });
+    req.on('error', () => {});
+    req.write('x'.repeat(10));
+    req.write('x'.repeat(10));
+    const { error } = await failure;
+    expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    req.destroy();
+  });
+
+  it('fails a body cut short as its client going away', async () => {
+    const failure = nextFailure();
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-length': '12' } });
+    req.on('error', () => {});
+    req.write('12345');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    req.destroy();
+    expect((await failure).gone).toBe(true);
+  });
+
+  it('fails a body whose client had gone before it was read', async () => {
+    const failure = nextFailure();
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/late', headers: { 'content-length': '12' } });
+    req.on('error', () => {});
+    req.write('12345');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    req.destroy();
+    expect((await failure).gone).toBe(true);
   });
 });
