@@ -78,6 +78,9 @@ describe('trust between requester and agent', () => {
     const moved = new Date(answered.body.data.expiresAt).getTime() - new Date(before.expiresAt).getTime();
     expect(moved).toBeGreaterThanOrEqual(40 * 60_000);
     expect(moved).toBeLessThan(41 * 60_000);
+    // The expiry job moved with it, added with the input's delivery (one add_jobs call).
+    const [expiry] = await server.prisma.$queryRaw<Array<{ run_at: Date }>>`SELECT run_at FROM graphile_worker.jobs WHERE key = ${`task.expire:${id}`}`;
+    expect(expiry?.run_at.getTime()).toBe(new Date(answered.body.data.expiresAt).getTime());
 
     const inputDelivery = await until('the input delivered', () =>
       agent.http.received.find((d: ReceivedDelivery) => d.body.taskId === id && d.headers['x-service-event'] === 'task.input'),

@@ -3,7 +3,7 @@
 import type { Prisma, Task } from '../../generated/prisma/client.js';
 import { conflict, invalid } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { enqueue, jobCall } from '../../stores/job-store.js';
+import { enqueue, jobsCall, queuedJob } from '../../stores/job-store.js';
 import { deliverTask } from '../../jobs/specs/task-deliver.js';
 import { expireTask } from '../../jobs/specs/task-expire.js';
 import { inputTimeout } from '../../jobs/specs/task-input-timeout.js';
@@ -103,12 +103,13 @@ export async function provideInput({ deps, core }: TrustContext, viewer: Viewer,
       by: { kind: 'requester', id: viewer.id, data: { round: task.inputRounds, input: input as Prisma.InputJsonValue, inputHash } },
     });
     const deliveryId = newId('dlv');
+    // The delivery's job and the moved expiry in one add_jobs call with the delivery's insert: one
+    // statement and one wake of the worker for both (see jobsCall).
     await insertDelivery(
       t,
       { id: deliveryId, taskId: id, agentId: task.agentId!, type: 'task.input', payload: json({ input, inputHash, round: task.inputRounds } as Prisma.InputJsonValue), now },
-      jobCall(deliverTask, { deliveryId }),
+      jobsCall([queuedJob(deliverTask, { deliveryId }), queuedJob(expireTask, { taskId: id }, { runAt: expiresAt })]),
     );
-    await enqueue(t, expireTask, { taskId: id }, { runAt: expiresAt });
     await core.announce(t, afterCommit, moved);
     return moved;
   });
