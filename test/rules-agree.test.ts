@@ -72,7 +72,7 @@ describe('rules stated once agree in both their forms', () => {
     ];
     for (const c of criteria) {
       const pool = async (eligible: boolean) =>
-        (await agentPool(server.sql, { capabilities: c.capabilities, protocols: [], conditions: eligibleConditions(c, now), eligible, inFlightStatuses: WORKING, take: 100 }))
+        (await agentPool(server.sql, { capabilities: c.capabilities, protocols: [], conditions: eligibleConditions(c, now), eligible, inFlightStatuses: WORKING, inFlightUpTo: 100, take: 100 }))
           .map((a) => a.id)
           .sort();
       const all = await server.prisma.agent.findMany({ where: { capabilities: { has: capability } }, orderBy: { id: 'asc' } });

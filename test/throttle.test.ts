@@ -7,6 +7,8 @@ import { makeJobsDue, untilNoJobDue } from './support/jobs.js';
 import { testWith } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 import { until } from './support/wait.js';
+import { agentPool } from '../src/stores/agent-store.js';
+import { WORKING } from '../src/lifecycle/task-lifecycle.js';
 
 let now = Date.now() + 86_400_000;
 const clock = { now: () => new Date(now) };
@@ -84,6 +86,21 @@ describe('maxConcurrentTasks', () => {
     expect(await order()).toEqual([a.id, b.id]);
     const gql = await server.api.graphql(`query($id: ID!) { myAgent(id: $id) { maxConcurrentTasks maxDeliveriesPerSecond } }`, { id: a.id }, owner.apiKey);
     expect(gql.data.myAgent).toEqual({ maxConcurrentTasks: null, maxDeliveriesPerSecond: null });
+  });
+
+  it('counts an agent\'s tasks in flight up to a bound, or up to its maxConcurrentTasks where that is more', async () => {
+    const { id } = await newAgent({ name: 'Counted', capabilities: ['counted'] });
+    const started = [];
+    for (let i = 0; i < 3; i++) started.push(await createTask({ agentId: id }));
+    for (const t of started) await waitForStatus(() => get(t.id), ['in_progress']);
+    const inFlight = async (upTo: number) =>
+      (await agentPool(server.sql, { capabilities: ['counted'], protocols: [], inFlightStatuses: WORKING, inFlightUpTo: upTo, take: 10 })).map((a) => a.inFlight);
+
+    expect(await inFlight(100)).toEqual([3]);
+    expect(await inFlight(2)).toEqual([2]);
+    // An agent whose limit is above the bound is still seen full when it is.
+    expect((await server.api.put(`/v1/agents/${id}`, { key: owner.apiKey, body: { maxConcurrentTasks: 3 } })).status).toBe(200);
+    expect(await inFlight(2)).toEqual([3]);
   });
 
   it('refuses limits out of range (400 naming the field), another owner (403), an unknown agent (404)', async () => {

@@ -65,6 +65,10 @@ export interface PassedOver {
 const CANDIDATE_POOL = 200;
 // Passed-over agents reported in an explanation.
 const PASSED_OVER_SHOWN = 10;
+// An agent's tasks in flight counted for its idleness term (or up to its maxConcurrentTasks, if more):
+// beyond 100 the term changes by less than 0.01, and counting a busy agent's every task on each create
+// would cost the database more as the agent got busier.
+const IN_FLIGHT_COUNTED = 100;
 
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
@@ -153,7 +157,7 @@ export function scoreAgent(agent: RoutingAgent, inFlight: number, maxPriceCents:
 // considered at all), in the pool's order (best trust, then the older agent, then the smaller id), each
 // with its tasks in flight; `eligible` narrows them to the eligible agents, or to the others.
 function pool(db: SqlDb, c: RouteCriteria, take: number, eligible?: { now: Date; eligible: boolean }): Promise<AgentWithLoad[]> {
-  const q: AgentPoolQuery = { capabilities: c.capabilities, protocols: c.protocols, inFlightStatuses: WORKING, take };
+  const q: AgentPoolQuery = { capabilities: c.capabilities, protocols: c.protocols, inFlightStatuses: WORKING, inFlightUpTo: IN_FLIGHT_COUNTED, take };
   return agentPool(db, eligible ? { ...q, conditions: eligibleConditions(c, eligible.now), eligible: eligible.eligible } : q);
 }
 

@@ -264,8 +264,10 @@ export interface AgentPoolQuery {
   // Those meeting every condition (`eligible` true), or missing one (false); all of them without.
   conditions?: AgentConditions;
   eligible?: boolean;
-  // The statuses of an agent's tasks in flight, which it is read with.
+  // The statuses of an agent's tasks in flight, which it is read with, and how many of them are counted
+  // at most: this many, or the agent's maxConcurrentTasks where that is more (so a full agent reads as full).
   inFlightStatuses: readonly TaskStatus[];
+  inFlightUpTo: number;
   take: number;
 }
 
@@ -312,12 +314,19 @@ const agentPoolStatement = shapedStatement((db, q: AgentPoolQuery) =>
   db
     .selectFrom('agents')
     .select(ROUTING_COLUMNS.map((column) => `agents.${column}` as const))
+    // Counted up to a bound, so that a busy agent's thousands of tasks in flight are not scanned on every create.
     .select((eb) =>
       eb
-        .selectFrom('tasks')
+        .selectFrom(
+          eb
+            .selectFrom('tasks')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('tasks.agentId', '=', 'agents.id')
+            .where('tasks.status', 'in', [...q.inFlightStatuses])
+            .limit(sql<number>`greatest(${eb.ref('agents.maxConcurrentTasks')}, ${q.inFlightUpTo})`)
+            .as('counted'),
+        )
         .select(sql<number>`count(*)::int`.as('n'))
-        .whereRef('tasks.agentId', '=', 'agents.id')
-        .where('tasks.status', 'in', [...q.inFlightStatuses])
         .as('inFlight'),
     )
     .$if(q.capabilities.length > 0, (s) => s.where(sql<boolean>`agents.capabilities @> ${q.capabilities}::text[]`))
