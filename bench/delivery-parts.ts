@@ -344,6 +344,7 @@ try {
   const readSent = [...sent.values()].find((c) => c.text.startsWith('with "r" as'))!;
   const recordSent = [...sent.values()].find((c) => c.text.includes('insert into "delivery_attempts"') && c.text.includes('"released"'))!;
   if (process.env.SHOW_SQL) for (const c of [readSent, recordSent]) log(`${c.name}: ${c.text}\n${JSON.stringify(c.values)}`);
+  const readSelect = readSent.text.slice('with "r" as ('.length, readSent.text.indexOf('), "c" as ('));
   const bare = new pg.Pool({ connectionString: world.databaseUrl, max: 10 });
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const bareBody = body;
@@ -361,6 +362,8 @@ try {
   const eventText = JSON.stringify({ taskId: task.id, status: 'in_progress', requesterId: requester.id, agentOwnerId: owner.id, agentId: agent.id });
   const layers: Record<string, () => Promise<unknown>> = {
     'read statement: bare pg (named)': () => bare.query({ name: readSent.name, text: readSent.text, values: readSent.values }),
+    // The read's select alone (the `r` part, no claim): what the claim's write adds to the process's CPU.
+    'read statement, its select alone: bare pg (named)': () => bare.query({ name: `${readSent.name}.r`, text: readSelect, values: readSent.values.slice(0, 4) }),
     'read statement: Kysely executeQuery': () => deps.sql.executeQuery(CompiledQuery.raw(readSent.text, readSent.values)),
     'read statement: store.claimAndRead': () => store.claimAndRead(deps.sql, { deliveryId: someId!, jobId: 'pieces', claimMs: 60_000, now: new Date() }, sendsAtOnce),
     'record statement text: bare pg (named)': () => bare.query({ name: recordSent.name, text: recordSent.text, values: recordSent.values }),
