@@ -53,7 +53,11 @@ const signedContent = (msgId: string, timestampSeconds: number, body: Buffer) =>
 
 /** `v1a,<base64 signature>` for each private key (the current one first). */
 export function signV1a(privateKeys: readonly string[], msgId: string, timestampSeconds: number, body: Buffer): string[] {
-  const content = signedContent(msgId, timestampSeconds, body);
+  return privateKeys.length === 0 ? [] : signV1aContent(privateKeys, signedContent(msgId, timestampSeconds, body));
+}
+
+/** The same over the signed content as already built (`${msgId}.${timestamp}.` and the body), which the HMAC signs too. */
+export function signV1aContent(privateKeys: readonly string[], content: Buffer): string[] {
   return privateKeys.map((k) => `v1a,${sign(null, content, privateKeyOf(k)).toString('base64')}`);
 }
 

@@ -14,7 +14,7 @@ import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, t
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { LookupAddress } from 'node:dns';
-import { forbiddenAddressReason, isLocalhostName, normalizeHost, notPublicMessage } from './ip-policy.js';
+import { forbiddenAddressReason, isLocalhostName, normalizeHost, notPublicMessage, type NormalizedHost } from './ip-policy.js';
 import { checkUrlShape, resolveWithSystemDns, type ResolveHost } from './url-guard.js';
 import { checkedLookup, checkedPool } from './checked-sockets.js';
 
@@ -47,15 +47,33 @@ interface GuardedRequestBase {
 
 type RequestShape = Pick<GuardedRequestBase, 'method' | 'url' | 'headers' | 'body' | 'allowPrivate' | 'resolve'>;
 
-// The request, dialled to the host's checked addresses through their pool, or why it may not be sent.
-// Not yet ended.
-async function openGuarded(opts: RequestShape): Promise<{ request: ClientRequest } | { error: string }> {
-  const shape = checkUrlShape(opts.url);
+// What the URL alone decides (its shape, its host, and for an IP literal the address policy's verdict):
+// the same for every exchange with the same URL, so kept per URL text instead of parsed on every
+// delivery. Bounded; the oldest entry goes first. A host name's addresses are not kept here: they are
+// resolved and checked on every exchange (checkedAddresses).
+type Target =
+  | { error: string }
+  | { protocol: 'http:' | 'https:'; host: NormalizedHost; port: number | undefined; path: string };
+const MAX_TARGETS = 1_000;
+const targets = new Map<string, Target>();
+
+function targetOf(url: string, allowPrivate: boolean): Target {
+  const key = allowPrivate ? `+${url}` : url;
+  let target = targets.get(key);
+  if (target === undefined) {
+    target = judgeTarget(url, allowPrivate);
+    if (targets.size >= MAX_TARGETS) targets.delete(targets.keys().next().value!);
+    targets.set(key, target);
+  }
+  return target;
+}
+
+function judgeTarget(url: string, allowPrivate: boolean): Target {
+  const shape = checkUrlShape(url);
   if (!shape.ok) return { error: shape.reason };
   const host = normalizeHost(shape.url.hostname);
   if (host === null) return { error: 'URL host is not valid' };
-
-  if (!opts.allowPrivate) {
+  if (!allowPrivate) {
     // IP literals are not resolved, so they are judged here.
     if (host.kind === 'ip') {
       const reason = forbiddenAddressReason(host.address);
@@ -64,24 +82,41 @@ async function openGuarded(opts: RequestShape): Promise<{ request: ClientRequest
       return { error: `forbidden host ${host.name}: local name` };
     }
   }
-  const checked =
-    host.kind === 'ip'
-      ? { addresses: [{ address: host.address, family: isIP(host.address) }] }
-      : await checkedAddresses(opts.resolve ?? resolveWithSystemDns, host.name, opts.allowPrivate);
-  if ('error' in checked) return checked;
+  return {
+    protocol: shape.url.protocol === 'https:' ? 'https:' : 'http:',
+    host,
+    port: shape.url.port === '' ? undefined : Number(shape.url.port),
+    path: `${shape.url.pathname}${shape.url.search}`,
+  };
+}
 
-  const protocol = shape.url.protocol === 'https:' ? 'https:' : 'http:';
+type Opened = { request: ClientRequest } | { error: string };
+
+// The request, dialled to the host's checked addresses through their pool, or why it may not be sent.
+// Not yet ended. At once for an IP literal; a host name waits for its addresses.
+function openGuarded(opts: RequestShape): Opened | Promise<Opened> {
+  const target = targetOf(opts.url, opts.allowPrivate);
+  if ('error' in target) return target;
+  const { host } = target;
+  if (host.kind === 'ip') return dial(opts, target, [{ address: host.address, family: isIP(host.address) }]);
+  return checkedAddresses(opts.resolve ?? resolveWithSystemDns, host.name, opts.allowPrivate).then((checked) =>
+    'error' in checked ? checked : dial(opts, target, checked.addresses),
+  );
+}
+
+function dial(opts: RequestShape, target: Exclude<Target, { error: string }>, addresses: LookupAddress[]): Opened {
+  const { protocol, host } = target;
   const sendRequest = protocol === 'https:' ? httpsRequest : httpRequest;
   try {
     const request = sendRequest({
       method: opts.method,
       protocol,
       hostname: host.kind === 'ip' ? host.address : host.name,
-      port: shape.url.port === '' ? undefined : Number(shape.url.port),
-      path: `${shape.url.pathname}${shape.url.search}`,
+      port: target.port,
+      path: target.path,
       headers: opts.body ? withContentLength(opts.headers, opts.body.length) : opts.headers,
-      agent: checkedPool(protocol, checked.addresses),
-      lookup: checkedLookup(checked.addresses),
+      agent: checkedPool(protocol, addresses),
+      lookup: checkedLookup(addresses),
     });
     return { request };
   } catch (error) {
@@ -91,7 +126,9 @@ async function openGuarded(opts: RequestShape): Promise<{ request: ClientRequest
 }
 
 // `work`, or 'timeout' when the exchange's deadline (its time left, its signal) comes first.
-async function beforeDeadline<T>(work: Promise<T>, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<T | 'timeout'> {
+// Work already done (an IP literal's request) is taken as it is.
+async function beforeDeadline<T extends object>(work: T | Promise<T>, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<T | 'timeout'> {
+  if (!(work instanceof Promise)) return work;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
@@ -113,7 +150,8 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   const refuse = (error: string): GuardedResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
 
   if (opts.signal?.aborted) return refuse('timeout');
-  const opened = await beforeDeadline(openGuarded(opts), opts.timeoutMs, opts.signal);
+  const opening = openGuarded(opts);
+  const opened = opening instanceof Promise ? await beforeDeadline(opening, opts.timeoutMs, opts.signal) : opening;
   if (opened === 'timeout') return refuse('timeout');
   if ('error' in opened) return refuse(opened.error);
   const { request } = opened;
@@ -241,6 +279,8 @@ async function checkedAddresses(resolve: ResolveHost, hostname: string, allowPri
   return { addresses: usable };
 }
 
+const FRAMING = /^(content-length|transfer-encoding)$/i;
+
 // Node reports a failed multi-address connect as an AggregateError with an empty message; the inner
 // errors carry the useful text.
 function describeError(error: unknown): string {
@@ -250,6 +290,8 @@ function describeError(error: unknown): string {
 }
 
 function withContentLength(headers: Record<string, string>, length: number): Record<string, string> {
+  // The common case (the callers' own headers carry no framing): one copy.
+  if (!Object.keys(headers).some((name) => FRAMING.test(name))) return { ...headers, 'Content-Length': String(length) };
   const framingHeaders = new Set(['content-length', 'transfer-encoding']);
   const kept = Object.entries(headers).filter(([name]) => !framingHeaders.has(name.toLowerCase()));
   return { ...Object.fromEntries(kept), 'Content-Length': String(length) };

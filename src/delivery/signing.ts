@@ -6,7 +6,7 @@
 // can use an off-the-shelf library instead of hand-rolled code.
 
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { signV1a } from './ed25519-signing.js';
+import { signV1aContent } from './ed25519-signing.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = 32;
@@ -66,6 +66,6 @@ export function standardWebhookHeaders(
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': [...signatures, ...signV1a(signingKeys, msgId, timestampSeconds, body)].join(' '),
+    'webhook-signature': [...signatures, ...signV1aContent(signingKeys, signedContent)].join(' '),
   };
 }

@@ -77,7 +77,7 @@ export async function attempt(ctx: DeliveryContext, deliveryId: string, jobId: s
 
 // An attempt the read may claim at once: its task waits for it (the checks of `attempt`, in order) and
 // its agent takes webhooks with no rate to keep. The other cases are decided from the row it read.
-function sendsAtOnce(eb: ExpressionBuilder<DB, 'deliveries' | 'tasks' | 'agents'>): Expression<SqlBool> {
+export function sendsAtOnce(eb: ExpressionBuilder<DB, 'deliveries' | 'tasks' | 'agents'>): Expression<SqlBool> {
   return eb.and([
     taskWaitsForDelivery('deliveries.type', 'tasks.status'),
     eb('tasks.tokenNonce', 'is not', null),
