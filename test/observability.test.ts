@@ -1,6 +1,7 @@
 // What an operator sees: Prometheus metrics that move when work happens, one access line per request
 // carrying the request id, the id on every other line of that request, and warnings for failed deliveries.
 import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logLines } from './support/fixtures.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -143,6 +144,13 @@ describe('logs', () => {
     logger.info('outside any request');
     expect(own).toMatchObject([{ msg: 'deep inside a service', reqId: 'inner-1' }, { msg: 'outside any request' }]);
     expect(own[1]).not.toHaveProperty('reqId');
+  });
+
+  it('writes the service\'s lines to standard output synchronously, not through the thread pool', () => {
+    // An asynchronous destination hands every line to libuv's thread pool: a wake of a pool thread and of
+    // the event loop per access line (bench/log-destination.ts).
+    const destination = (createLogger('info') as unknown as Record<symbol, { sync?: boolean; fd?: number }>)[pino.symbols.streamSym];
+    expect(destination).toMatchObject({ sync: true, fd: 1 });
   });
 
   it('warns about each failed delivery attempt and the task given up', async () => {
