@@ -150,8 +150,7 @@ export async function guardedRequest(opts: GuardedRequestOptions): Promise<Guard
   const refuse = (error: string): GuardedResult => ({ kind: 'error', error, latencyMs: elapsedMs() });
 
   if (opts.signal?.aborted) return refuse('timeout');
-  const opening = openGuarded(opts);
-  const opened = opening instanceof Promise ? await beforeDeadline(opening, opts.timeoutMs, opts.signal) : opening;
+  const opened = await beforeDeadline(openGuarded(opts), opts.timeoutMs, opts.signal);
   if (opened === 'timeout') return refuse('timeout');
   if ('error' in opened) return refuse(opened.error);
   const { request } = opened;
@@ -279,8 +278,6 @@ async function checkedAddresses(resolve: ResolveHost, hostname: string, allowPri
   return { addresses: usable };
 }
 
-const FRAMING = /^(content-length|transfer-encoding)$/i;
-
 // Node reports a failed multi-address connect as an AggregateError with an empty message; the inner
 // errors carry the useful text.
 function describeError(error: unknown): string {
@@ -289,10 +286,12 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
+const FRAMING = /^(content-length|transfer-encoding)$/i;
+
+// The callers' headers without any framing of their own, and the body's length: one copy.
 function withContentLength(headers: Record<string, string>, length: number): Record<string, string> {
-  // The common case (the callers' own headers carry no framing): one copy.
-  if (!Object.keys(headers).some((name) => FRAMING.test(name))) return { ...headers, 'Content-Length': String(length) };
-  const framingHeaders = new Set(['content-length', 'transfer-encoding']);
-  const kept = Object.entries(headers).filter(([name]) => !framingHeaders.has(name.toLowerCase()));
-  return { ...Object.fromEntries(kept), 'Content-Length': String(length) };
+  const framed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (!FRAMING.test(name)) framed[name] = value;
+  framed['Content-Length'] = String(length);
+  return framed;
 }
