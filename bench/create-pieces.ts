@@ -15,7 +15,7 @@
 // process's CPU while it waits; --index measures each piece without and with an index, alternated.
 import { parseArgs } from 'node:util';
 import { percentile } from './measure.js';
-import { bearer, okJson, scratchWorld } from './scratch.js';
+import { registerAgent, scratchWorld } from './scratch.js';
 import type { DatabaseConnection } from 'kysely';
 
 const { values: args } = parseArgs({
@@ -152,13 +152,7 @@ try {
 
   const owner = world.createUser('owner');
   const requester = world.createUser('requester');
-  await okJson(
-    await fetch(`${base}/v1/agents`, {
-      method: 'POST',
-      headers: bearer(owner.apiKey),
-      body: JSON.stringify({ name: 'Pieces Echo', endpoint: 'http://127.0.0.1:9/agent', capabilities: ['pieces-echo'], priceCents: 0 }),
-    }),
-  );
+  await registerAgent(base, owner.apiKey, { name: 'Pieces Echo', endpoint: 'http://127.0.0.1:9/agent', capability: 'pieces-echo' });
 
   const header = `Bearer ${requester.apiKey}`;
   const auth = () => authenticate(header, { accounts: services.accounts, oauth: services.oauth, verifyJwt: null, sessions: services.sessions }, '/v1/tasks');

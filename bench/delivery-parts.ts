@@ -20,7 +20,7 @@ import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { freePort, stop, waitUntilUp } from './service.js';
-import { bearer, okJson, scratchWorld } from './scratch.js';
+import { bearer, registerAgent, scratchWorld } from './scratch.js';
 import { percentile } from './measure.js';
 import type { DeliveryHooks } from '../src/services/deliveries/index.js';
 
@@ -230,15 +230,7 @@ try {
   await db.connect();
   const owner = world.createUser('owner');
   const requester = world.createUser('requester');
-  const created = await okJson(
-    await fetch(`${serviceBase}/v1/agents`, {
-      method: 'POST',
-      headers: bearer(owner.apiKey),
-      body: JSON.stringify({ name: 'Parts Echo', endpoint: `http://127.0.0.1:${agentPort}/tasks`, capabilities: ['parts-echo'], priceCents: 0 }),
-    }),
-  );
-  const agentId = (created.data as { id: string }).id;
-  await okJson(await fetch(`${serviceBase}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: bearer(owner.apiKey) }));
+  await registerAgent(serviceBase, owner.apiKey, { name: 'Parts Echo', endpoint: `http://127.0.0.1:${agentPort}/tasks`, capability: 'parts-echo' });
 
   const session = args.profile ? new Session() : null;
   session?.connect();

@@ -16,7 +16,7 @@ import { drive } from './http-load.js';
 import { cpuSeconds, startAgent } from './lifecycle-agent.js';
 import { percentile } from './measure.js';
 import { freePort, startPlainServer, startService, stop, waitUntilUp } from './service.js';
-import { bearer, okJson, scratchWorld } from './scratch.js';
+import { bearer, registerAgent, scratchWorld } from './scratch.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -76,15 +76,7 @@ async function main() {
 
     const owner = world.createUser('owner');
     const requester = world.createUser('requester');
-    const created = await okJson(
-      await fetch(`${serviceBase}/v1/agents`, {
-        method: 'POST',
-        headers: bearer(owner.apiKey),
-        body: JSON.stringify({ name: 'Bench Echo', endpoint: agentUrl, capabilities: ['bench-echo'], priceCents: 0 }),
-      }),
-    );
-    const agentId = (created.data as { id: string }).id;
-    const { webhookSecret } = (await okJson(await fetch(`${serviceBase}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: bearer(owner.apiKey) }))) as { webhookSecret: string };
+    const { webhookSecret } = await registerAgent(serviceBase, owner.apiKey, { name: 'Bench Echo', endpoint: agentUrl, capability: 'bench-echo' });
     agent.setSecret(webhookSecret);
 
     // The floor signs with the same secret and takes the requester's key, so the agent and the

@@ -22,7 +22,7 @@ import pg from 'pg';
 import { cpuSeconds } from './lifecycle-agent.js';
 import { percentile } from './measure.js';
 import { freePort, serviceEnv, stop, waitUntilUp } from './service.js';
-import { bearer, okJson, scratchWorld } from './scratch.js';
+import { registerAgent, scratchWorld } from './scratch.js';
 import { V8_FLAGS } from '../scripts/v8-flags.mjs';
 
 const { values: args } = parseArgs({
@@ -176,15 +176,7 @@ async function main() {
     const requester = world.createUser('requester');
     // A keep-alive socket of the readiness check may have been closed by the server while the CLI ran.
     const fetch = (url: string, init: RequestInit) => globalThis.fetch(url, init).catch(() => sleep(100).then(() => globalThis.fetch(url, init)));
-    const created = await okJson(
-      await fetch(`${serviceBase}/v1/agents`, {
-        method: 'POST',
-        headers: bearer(owner.apiKey),
-        body: JSON.stringify({ name: 'Ledger Echo', endpoint: agentUrl, capabilities: ['ledger-echo'], priceCents: 0 }),
-      }),
-    );
-    const agentId = (created.data as { id: string }).id;
-    const { webhookSecret } = (await okJson(await fetch(`${serviceBase}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: bearer(owner.apiKey) }))) as { webhookSecret: string };
+    const { webhookSecret } = await registerAgent(serviceBase, owner.apiKey, { name: 'Ledger Echo', endpoint: agentUrl, capability: 'ledger-echo' }, fetch);
 
     const floorPort = await freePort();
     const floorBase = `http://127.0.0.1:${floorPort}`;

@@ -54,3 +54,18 @@ export async function okJson(res: Response): Promise<Record<string, unknown>> {
   if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
   return body;
 }
+
+// A free webhook agent offering one capability, registered over REST under the owner's key, with the
+// webhook secret its deliveries are signed with. `send` is fetch, or a caller's retrying fetch.
+export async function registerAgent(
+  base: string,
+  ownerKey: string,
+  agent: { name: string; endpoint: string; capability: string },
+  send: (url: string, init: RequestInit) => Promise<Response> = fetch,
+): Promise<{ agentId: string; webhookSecret: string }> {
+  const body = JSON.stringify({ name: agent.name, endpoint: agent.endpoint, capabilities: [agent.capability], priceCents: 0 });
+  const created = await okJson(await send(`${base}/v1/agents`, { method: 'POST', headers: bearer(ownerKey), body }));
+  const agentId = (created.data as { id: string }).id;
+  const secret = await okJson(await send(`${base}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: bearer(ownerKey) }));
+  return { agentId, webhookSecret: secret.webhookSecret as string };
+}

@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { cpuSeconds, startAgent } from './lifecycle-agent.js';
 import { startStatementCounter } from './pg-statement-counter.js';
-import { bearer, okJson, scratchWorld } from './scratch.js';
+import { bearer, okJson, registerAgent, scratchWorld } from './scratch.js';
 import { freePort, startService, stop, waitUntilUp } from './service.js';
 
 const { values: args } = parseArgs({
@@ -47,12 +47,8 @@ async function main() {
     await waitUntilUp(`${base}/readyz`, service);
     const owner = world.createUser('owner');
     const requester = world.createUser('requester');
-    const created = await okJson(
-      await fetch(`${base}/v1/agents`, { method: 'POST', headers: bearer(owner.apiKey), body: JSON.stringify({ name: 'Wakes Echo', endpoint: agentUrl, capabilities: ['wakes-echo'], priceCents: 0 }) }),
-    );
-    const agentId = (created.data as { id: string }).id;
-    const secret = await okJson(await fetch(`${base}/v1/agents/${agentId}/webhook-secret`, { method: 'POST', headers: bearer(owner.apiKey) }));
-    agent.setSecret(secret.webhookSecret as string);
+    const { webhookSecret } = await registerAgent(base, owner.apiKey, { name: 'Wakes Echo', endpoint: agentUrl, capability: 'wakes-echo' });
+    agent.setSecret(webhookSecret);
 
     let sequence = 0;
     const task = async () => {
