@@ -3,9 +3,12 @@
 // (bench/floor/server.ts), on one scratch PostgreSQL database, interleaved round by round.
 //
 //   npm run bench:ledger -- [--seconds 5] [--rounds 2] [--connections 8] [--postgres URL] [--profile DIR] [--node-args="FLAGS"]
+//     [--allocations]
 //
 // --profile DIR writes a V8 CPU profile of the service process over the whole run into DIR
-// (summarise it with bench/profile-summary.ts).
+// (summarise it with bench/profile-summary.ts). --allocations samples what the service allocates in each of
+// its phases (bench/ledger/allocations.ts) and prints, after the table, the last round's KB per request and
+// where they come from; the profiler's own work is then in the CPU figures, so read those from a run without it.
 //
 // Each line is the process's CPU time (user + system, from /proc) over a closed loop of requests (or a
 // drained queue of jobs) divided by their number, the medians of the rounds; the "adds" column is the
@@ -24,6 +27,7 @@ import { percentile } from './measure.js';
 import { freePort, serviceEnv, stop, waitUntilUp } from './service.js';
 import { registerAgent, scratchWorld } from './scratch.js';
 import { V8_FLAGS } from '../scripts/v8-flags.mjs';
+import type { AllocationSummary } from './ledger/allocations.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,6 +36,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '8' },
     noop: { type: 'string', default: '500' },
     profile: { type: 'string' },
+    allocations: { type: 'boolean', default: false },
     // V8 flags for the service process after its own (scripts/v8-flags.mjs), to compare: "--no-optimize-for-size".
     'node-args': { type: 'string' },
     // Some lines of the service only, no floor (to profile one layer): e.g. --only listRest or --only tasks.
@@ -213,6 +218,19 @@ async function main() {
       }
     };
 
+    // A service phase, its allocations sampled with --allocations: the last round's per line, with the
+    // number of requests (or jobs) they are divided by.
+    const allocations = new Map<Line, { summary: AllocationSummary; count: number }>();
+    const sampled = async <T,>(line: Line, run: () => Promise<T>, count: (result: T) => number): Promise<T> => {
+      if (!args.allocations) return run();
+      await control(`${serviceBase}/ledger/heap/start`);
+      const result = await run();
+      const summary = (await (await globalThis.fetch(`${serviceBase}/ledger/heap/stop`)).json()) as AllocationSummary;
+      allocations.set(line, { summary, count: count(result) });
+      return result;
+    };
+    const requests = (r: { count: number }) => r.count;
+
     const measureService = async (): Promise<Partial<Record<Line, number>>> => {
       const pid = service.pid!;
       const out: Partial<Record<Line, number>> = {};
@@ -224,7 +242,7 @@ async function main() {
         ['listRest', '/v1/tasks?limit=1'],
         ['event', '/ledger/event'],
       ];
-      for (const [line, path] of probes) if (wanted(line)) out[line] = (await closedLoop(pid, get(`${serviceBase}${path}`))).us;
+      for (const [line, path] of probes) if (wanted(line)) out[line] = (await sampled(line, () => closedLoop(pid, get(`${serviceBase}${path}`)), requests)).us;
       if (wanted('tasks')) await measureTasks(out);
       if (wanted('worker')) await measureWorker(out);
       return out;
@@ -232,14 +250,14 @@ async function main() {
     const measureTasks = async (out: Partial<Record<Line, number>>) => {
       const pid = service.pid!;
       const before = agent.deliveries.length;
-      const direct = await closedLoop(pid, post(`${serviceBase}/ledger/create`));
+      const direct = await sampled('createStore', () => closedLoop(pid, post(`${serviceBase}/ledger/create`)), requests);
       out.createStore = direct.us;
-      const rest = await closedLoop(pid, post(`${serviceBase}/v1/tasks`));
+      const rest = await sampled('createRest', () => closedLoop(pid, post(`${serviceBase}/v1/tasks`)), requests);
       out.createRest = rest.us;
       const tasks = direct.count + rest.count;
-      out.delivery = await drain(pid, () => control(`${serviceBase}/ledger/worker/start`), serviceQueue, tasks);
+      out.delivery = await sampled('delivery', () => drain(pid, () => control(`${serviceBase}/ledger/worker/start`), serviceQueue, tasks), () => tasks);
       await untilDelivered(before + tasks);
-      out.callback = (await closedLoop(pid, callbacks(before))).us;
+      out.callback = (await sampled('callback', () => closedLoop(pid, callbacks(before)), requests)).us;
       await control(`${serviceBase}/ledger/worker/stop`);
     };
     const measureWorker = async (out: Partial<Record<Line, number>>) => {
@@ -247,7 +265,7 @@ async function main() {
       // graphile-worker alone: the same number of no-op jobs as a round delivers, added beforehand.
       await db.query(`SELECT graphile_worker.add_job('ledger_noop', '{}'::json) FROM generate_series(1, $1)`, [noopJobs]);
       const noopLeft = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'ledger_noop'`)).rows[0]!.n);
-      out.worker = await drain(pid, () => control(`${serviceBase}/ledger/noop/start`), noopLeft, noopJobs);
+      out.worker = await sampled('worker', () => drain(pid, () => control(`${serviceBase}/ledger/noop/start`), noopLeft, noopJobs), () => noopJobs);
       await control(`${serviceBase}/ledger/noop/stop`);
     };
 
@@ -321,11 +339,37 @@ async function main() {
     const f = perTask('floor');
     console.log(`| **a task: create + delivery + callback** | **${us(s)}** | | **${us(f)}** | | **${s !== null && f !== null ? (s / f).toFixed(1) : '—'}×** |`);
     console.log(`\nGET /v1/tasks?limit=1 against GET /healthz on the service: ${((of('service', 'listRest') ?? NaN) / (of('service', 'router') ?? NaN)).toFixed(1)}×`);
+    if (args.allocations) printAllocations(allocations, rows);
   } finally {
     for (const child of children) await stop(child);
     agent.server.close();
     await db.end().catch(() => undefined);
     await world.drop();
+  }
+}
+
+// --allocations: per line, the KB allocated per request (or job), then the largest sources three ways.
+function printAllocations(allocations: Map<Line, { summary: AllocationSummary; count: number }>, rows: [string, Line, Line | null][]) {
+  const kb = (bytes: number, count: number) => (bytes / count / 1024).toFixed(1);
+  console.log('\nAllocated per request (or job), KB, the last round (profiler on: its CPU figures above are not the cost)\n');
+  console.log('| layer | KB |');
+  console.log('|---|---|');
+  for (const [label, line] of rows) {
+    const a = allocations.get(line);
+    if (a) console.log(`| ${label} | ${kb(a.summary.bytes, a.count)} |`);
+  }
+  for (const [label, line] of rows) {
+    const a = allocations.get(line);
+    if (!a) continue;
+    console.log(`\n### ${label}: ${kb(a.summary.bytes, a.count)} KB per request`);
+    const list = (title: string, entries: [string, number][]) => {
+      console.log(`\n${title}:`);
+      for (const [name, bytes] of entries) console.log(`  ${kb(bytes, a.count).padStart(6)} KB  ${name}`);
+    };
+    list('by package or file', a.summary.byOwner);
+    list('by allocating function', a.summary.byFunction);
+    list("by the service's nearest function", a.summary.byServiceFunction);
+    list("by the tick's first callback", a.summary.byEntry);
   }
 }
 

@@ -12,6 +12,7 @@
 //   POST /ledger/worker/start|stop   the service's job worker (deliveries, follow-up jobs)
 //   POST /ledger/noop/start|stop     graphile-worker alone, with the service's settings, running
 //                                    `ledger_noop` jobs that do nothing: its own claim and completion
+//   POST /ledger/heap/start|stop     the sampling heap profiler over a phase; stop answers its summary
 // Started by bench/ledger.ts with the service's settings in the environment (as scripts/start.mjs would).
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -29,6 +30,7 @@ import { sendJson, sendError } from '../../src/http/respond.js';
 import { startJobs, type RunningJobs } from '../../src/worker/start.js';
 import { workerPreset } from '../../src/worker/worker.js';
 import { createTask } from '../../src/services/task-input.js';
+import { startSampling, stopSampling } from './allocations.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel, { pretty: false });
@@ -113,6 +115,8 @@ const control: Record<string, () => Promise<void>> = {
       logger: new GraphileLogger(() => () => {}),
     });
   },
+  // bench/ledger.ts --allocations: V8's sampling heap profiler over one phase (bench/ledger/allocations.ts).
+  '/ledger/heap/start': startSampling,
   '/ledger/noop/stop': async () => {
     await noop?.stop();
     noop = null;
@@ -123,6 +127,10 @@ const bare = JSON.stringify({ data: [], nextCursor: null });
 const server = http.createServer((req, res) => {
   const url = req.url ?? '/';
   if (url === '/ledger/bare') return void res.writeHead(200, { 'content-type': 'application/json' }).end(bare);
+  if (url === '/ledger/heap/stop') {
+    stopSampling().then((summary) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(summary)));
+    return;
+  }
   const act = control[url];
   if (act) {
     act().then(

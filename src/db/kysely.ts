@@ -4,6 +4,7 @@
 import { CamelCasePlugin, Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../generated/kysely/types.js';
+import { queryDescribedOnce, type Descriptions } from './described-statements.js';
 import { statementNamer } from './statement-names.js';
 
 export type { DB };
@@ -12,15 +13,17 @@ export type SqlTx = Transaction<DB>;
 // Stores take either the database or an open transaction.
 export type SqlDb = Sql | SqlTx;
 
-// Sends Kysely's statements on `client` as named prepared statements (statement-names.ts): parsed and
-// planned once per connection, then only bound and executed. Kysely calls query(text, parameters).
+// Sends Kysely's statements on `client` as named prepared statements (statement-names.ts): parsed,
+// planned and described once per connection (described-statements.ts), then only bound and executed.
+// Kysely calls query(text, parameters).
 function nameStatements(client: pg.PoolClient, nameOf: ReturnType<typeof statementNamer>): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const descriptions: Descriptions = new Map();
   client.query = ((config: unknown, ...rest: unknown[]) => {
     const [values] = rest;
     if (typeof config === 'string' && rest.length === 1 && Array.isArray(values)) {
       const name = nameOf({ sql: config });
-      if (name) return query({ name, text: config, values });
+      if (name) return queryDescribedOnce(client, descriptions, { name, text: config, values });
     }
     return query(config, ...rest);
   }) as typeof client.query;
