@@ -3,15 +3,20 @@
 // from the answer each time: for a task's create that was about a ninth of what the request allocated
 // (docs/benchmarks.md, "What a request allocates"). A named statement's result cannot change while the
 // connection keeps it prepared (the server refuses to run it if its columns would), so the first
-// execution's description is kept and later executions send only Bind and Execute.
+// execution's description is kept and later executions send only Bind and Execute. The kept description
+// names the columns as the rows are to read (`keyOf`: camelCase, db/camel-case-rows.ts), so each row is
+// built once, with its final keys.
 import pg from 'pg';
 
 // The parts of `pg`'s Query and Result this reads and sets: the row template and parsers (Result's
 // addFields) and whether rows are kept (handleRowDescription).
 interface ResultInternals {
-  fields: unknown[];
+  fields: FieldInternals[];
   _parsers?: unknown[];
   _prebuiltEmptyResultObject?: Record<string, null>;
+}
+interface FieldInternals {
+  name: string;
 }
 interface QueryInternals {
   name?: string;
@@ -29,7 +34,7 @@ interface ConnectionInternals {
 
 // A statement's result as the first description gave it; `fields` empty for one that returns no rows.
 interface Described {
-  fields: unknown[];
+  fields: FieldInternals[];
   parsers?: unknown[];
   template?: Record<string, null>;
 }
@@ -46,6 +51,7 @@ class DescribedOnce extends Query {
   constructor(
     config: pg.QueryConfig,
     private readonly descriptions: Map<string, Described>,
+    private readonly keyOf: (column: string) => string,
   ) {
     super(config);
   }
@@ -77,8 +83,13 @@ class DescribedOnce extends Query {
     super.handleRowDescription(message);
     if (!this.describing) return;
     this.described = true;
+    // Renamed before the rows arrive, so this execution's rows read as the later ones' will.
     const r = this._result;
-    this.descriptions.set(this.name!, { fields: r.fields, parsers: r._parsers, template: r._prebuiltEmptyResultObject });
+    r.fields = r.fields.map((field) => ({ ...field, name: this.keyOf(field.name) }));
+    const template: Record<string, null> = {};
+    for (const field of r.fields) template[field.name] = null;
+    r._prebuiltEmptyResultObject = template;
+    this.descriptions.set(this.name!, { fields: r.fields, parsers: r._parsers, template });
   }
 
   override handleCommandComplete(message: unknown, connection: ConnectionInternals): void {
@@ -89,14 +100,16 @@ class DescribedOnce extends Query {
 }
 
 // Runs `name`d statements on `client` with their descriptions kept in `descriptions` (one map per
-// connection: a statement is prepared on each connection by itself). Answers as client.query does.
+// connection: a statement is prepared on each connection by itself) and their columns named by `keyOf`.
+// Answers as client.query does.
 export function queryDescribedOnce(
   client: pg.PoolClient,
   descriptions: Map<string, Described>,
   config: { name: string; text: string; values: unknown[] },
+  keyOf: (column: string) => string,
 ): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
-    const query = new DescribedOnce({ ...config, values: withDatesAsIso(config.values) }, descriptions);
+    const query = new DescribedOnce({ ...config, values: withDatesAsIso(config.values) }, descriptions, keyOf);
     query.callback = (error, result) => (error ? reject(error) : resolve(result as pg.QueryResult));
     void client.query(query as unknown as pg.Submittable);
   });

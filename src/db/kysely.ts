@@ -1,9 +1,10 @@
 // The stores' SQL builder: Kysely over its own `pg` pool, typed by the tables of prisma/schema.prisma
 // (src/generated/kysely/types.ts, `npm run generate:kysely`). Identifiers are written in camelCase as in
 // the Prisma models; the plugin maps them to the snake_case columns and back.
-import { CamelCasePlugin, Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DB } from '../generated/kysely/types.js';
+import { CamelCaseRows } from './camel-case-rows.js';
 import { queryDescribedOnce, type Descriptions } from './described-statements.js';
 import { statementNamer } from './statement-names.js';
 
@@ -14,16 +15,16 @@ export type SqlTx = Transaction<DB>;
 export type SqlDb = Sql | SqlTx;
 
 // Sends Kysely's statements on `client` as named prepared statements (statement-names.ts): parsed,
-// planned and described once per connection (described-statements.ts), then only bound and executed.
-// Kysely calls query(text, parameters).
-function nameStatements(client: pg.PoolClient, nameOf: ReturnType<typeof statementNamer>): void {
+// planned and described once per connection (described-statements.ts), then only bound and executed;
+// their rows come with the keys `keyOf` gives the columns. Kysely calls query(text, parameters).
+function nameStatements(client: pg.PoolClient, nameOf: ReturnType<typeof statementNamer>, keyOf: (column: string) => string): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const descriptions: Descriptions = new Map();
   client.query = ((config: unknown, ...rest: unknown[]) => {
     const [values] = rest;
     if (typeof config === 'string' && rest.length === 1 && Array.isArray(values)) {
       const name = nameOf({ sql: config });
-      if (name) return queryDescribedOnce(client, descriptions, { name, text: config, values });
+      if (name) return queryDescribedOnce(client, descriptions, { name, text: config, values }, keyOf);
     }
     return query(config, ...rest);
   }) as typeof client.query;
@@ -54,18 +55,20 @@ export function createKysely(
   // A connection the server ends while it is checked out (an idle transaction past its time) fails the
   // statement that uses it; the client's own error event must not end the process.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  // Column names only: the keys inside a JSON value (a task's input, an agent's schema) are the user's
+  // and come back as they were written.
+  const camelCase = new CamelCaseRows();
   if (opts.preparedStatements) {
     const nameOf = statementNamer();
-    pool.on('connect', (client) => nameStatements(client, nameOf));
+    const keyOf = (column: string) => camelCase.keyOf(column);
+    pool.on('connect', (client) => nameStatements(client, nameOf, keyOf));
   }
   // An idle connection the database closed (a restart, an outage) is dropped by the pool and replaced on
   // the next query, which then reports any outage itself; unhandled, the event would end the process.
   pool.on('error', () => undefined);
   return new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),
-    // Column names only: the keys inside a JSON value (a task's input, an agent's schema) are the user's
-    // and come back as they were written.
-    plugins: [new CamelCasePlugin({ maintainNestedObjectKeys: true })],
+    plugins: [camelCase],
   });
 }
 
