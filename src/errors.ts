@@ -55,6 +55,8 @@ export const forbidden = (message = 'not allowed') => new AppError('FORBIDDEN', 
 export const insufficientScope = (scope: string) =>
   new AppError('INSUFFICIENT_SCOPE', `this credential lacks the "${scope}" scope`, { details: { scope } });
 export const unauthenticated = (message = 'authentication required') => new AppError('UNAUTHENTICATED', message);
+// No credential came where a caller is needed (the routes that need one, MCP, A2A).
+export const noCredential = () => unauthenticated('send Authorization: Bearer <API key or access token>');
 export const conflict = (message: string, details?: Record<string, unknown>) => new AppError('CONFLICT', message, { details });
 
 export function statusOf(code: unknown): number {

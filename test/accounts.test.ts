@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWK } from 'jose';
+import { BODY_LIMIT_BYTES } from '../src/http/body.js';
+import { sendRaw } from '../scripts/fuzz-uploads.js';
 import { test as fixtures } from './support/fixtures.js';
 import type { TestServer } from './support/server.js';
 
@@ -187,5 +189,47 @@ describe('access tokens (JWT)', () => {
     const forged = Buffer.from(JSON.stringify({ sub: 'idp|admin', iss: ISSUER, aud: AUDIENCE, exp: 9999999999 })).toString('base64url');
     const res = await server.api.get('/v1/agents', { key: `${header}.${forged}.${signature}` });
     expect(res.status).toBe(401);
+  });
+});
+
+// A route that needs a caller checks the credential before it reads the body: without credentials that
+// verify it answers 401 whatever the body, and does not wait for one. Public routes read the body first.
+describe('the credential before the body', () => {
+  const BROKEN = '{"title":';
+  const post = (path: string, headers: Record<string, string>, body = BROKEN) => server.api.post(path, { headers: { 'content-type': 'application/json', ...headers }, body });
+  const BAD_KEY = { code: 'UNAUTHENTICATED', message: 'the API key is invalid, expired or revoked' };
+  const NO_KEY = { code: 'UNAUTHENTICATED', message: 'send Authorization: Bearer <API key or access token>' };
+
+  it.each(['/v1/tasks', '/v1/agents'])('POST %s with broken JSON: 401 for a bad key, no key or an ended session; 400 naming body for a good key', async (path) => {
+    const bad = await post(path, { authorization: 'Bearer nonsense' });
+    expect([bad.status, bad.body]).toEqual([401, { error: BAD_KEY }]);
+    const none = await post(path, {});
+    expect([none.status, none.body]).toEqual([401, { error: NO_KEY }]);
+    const ended = await post(path, { cookie: 'tm_session=ended' });
+    expect([ended.status, ended.body]).toEqual([401, { error: NO_KEY }]);
+    const good = await post(path, { authorization: `Bearer ${alice.apiKey}` });
+    expect(good.status).toBe(400);
+    expect(good.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'body' });
+  });
+
+  it('answers a bad key without reading its body: one over the limit, one that never finishes arriving', async () => {
+    const huge = await post('/v1/tasks', { authorization: 'Bearer nonsense' }, `{"description":"${'x'.repeat(BODY_LIMIT_BYTES)}"}`);
+    expect([huge.status, huge.body]).toEqual([401, { error: BAD_KEY }]);
+    const unfinished = await sendRaw(server.url, {
+      method: 'POST',
+      path: '/v1/tasks',
+      headers: { authorization: 'Bearer nonsense', 'content-type': 'application/json', 'content-length': '1000' },
+      chunks: [Buffer.from(BROKEN)],
+    });
+    expect(unfinished.status).toBe(401);
+    expect(JSON.parse(unfinished.text)).toEqual({ error: BAD_KEY });
+  });
+
+  it('a public route reads the body first, with or without a key', async () => {
+    for (const headers of [{ authorization: 'Bearer nonsense' }, {}] as Record<string, string>[]) {
+      const res = await post('/v1/receipts/verify', headers);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'INVALID_INPUT', field: 'body' });
+    }
   });
 });

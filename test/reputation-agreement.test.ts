@@ -9,6 +9,7 @@ import { refreshRatings } from '../src/reputation/track-record.js';
 import { describe, expect, test } from './support/fixtures.js';
 
 const HOUR = 3_600_000;
+const FIGURES = 'query ($id: String!) { agent(slugOrId: $id) { taskCount completedCount failedCount stats { recentTasks successRate } } }';
 
 describe('the figures of an agent agree on the same tasks', () => {
   test('the track record, the daily figures and the discovery fields count the same tasks as the same outcomes', async ({ server, owner, requester, agent }) => {
@@ -78,5 +79,36 @@ describe('the figures of an agent agree on the same tasks', () => {
     expect(detail.avgRating).toBe(3);
     // Five finished tasks that count: the tier is given (it is not while fewer than five count).
     expect(shown.trustTier).not.toBe('unrated');
+  });
+
+  test('one answer shows the counts and the track record of one recount, even when a recount lands while it is made', async ({ server, requester, agent }) => {
+    const now = server.app.services.deps.clock.now();
+    // A completed task the agent.figures job has not counted yet.
+    await server.sql
+      .insertInto('tasks')
+      .values({ id: `tsk_${randomBytes(8).toString('hex')}`, requesterId: requester.id, agentId: agent.id, status: 'completed', title: 'A task', description: 'Do it', expiresAt: new Date(now.getTime() + HOUR), matchedAt: new Date(now.getTime() - HOUR), finishedAt: now, updatedAt: now })
+      .execute();
+    const { reputation, discovery } = server.app.services;
+    const before = await reputation.recountFigures(agent.id).then(() => server.api.graphql(FIGURES, { id: agent.id }));
+    // The recount lands just after the answer read the agent's row, before the rest of the answer is made.
+    await server.sql.updateTable('agents').set({ taskCount: 0, completedCount: 0, failedCount: 0, recentFinished: 0, recentSuccessRate: null }).where('id', '=', agent.id).execute();
+    const detail = discovery.detail;
+    discovery.detail = async (slugOrId) => {
+      const row = await detail(slugOrId);
+      await reputation.recountFigures(agent.id);
+      return row;
+    };
+    try {
+      const { data, errors } = await server.api.graphql(FIGURES, { id: agent.id });
+      expect(errors).toBeUndefined();
+      // All from before the recount: no "0 finished" beside "last 1 finished".
+      expect(data.agent).toMatchObject({ taskCount: 0, completedCount: 0, stats: { recentTasks: 0, successRate: null } });
+    } finally {
+      discovery.detail = detail;
+    }
+    // The next answer has the recount's figures, all of them.
+    expect((await server.api.graphql(FIGURES, { id: agent.id })).data).toEqual(before.data);
+    expect(before.data.agent.taskCount).toBeGreaterThan(0);
+    expect(before.data.agent.stats.recentTasks).toBe(before.data.agent.taskCount);
   });
 });

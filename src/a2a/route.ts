@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Authentication } from '../services/accounts/authenticate.js';
 import { ScopeRefusal, scopeRefusalError } from './scope-refusal.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, noCredential, notFound } from '../errors.js';
 import { isJsonContentType, readBody } from '../http/body.js';
 import type { ProtocolRoute } from '../http/protocol-route.js';
 import { sendAppError, sendError, sendJson } from '../http/respond.js';
@@ -126,7 +126,7 @@ export function createA2ARoute(opts: A2ARouteOptions): ProtocolRoute {
   }
 
   async function serveRpc(req: IncomingMessage, res: ServerResponse, slug: string | null, authentication: Authentication | undefined) {
-    if (!req.headers.authorization) throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
+    if (!req.headers.authorization) throw noCredential();
     const context = await opts.contextFor(req.headers.authorization, authentication);
     const base = opts.baseUrl();
     const agent = slug === null ? null : await publicAgent(slug, await opts.contextFor(undefined));

@@ -1,7 +1,7 @@
 // One HTTP route of the service: health and metrics (http/health-routes.ts), REST's GraphQL-backed routes
 // (rest/runner.ts), signing in (http/routes/auth.ts), OAuth's endpoints, the files, the Stripe webhook, the
 // JWKS and the OpenAPI document are each a list of these. The router (http/router.ts) matches the method and path, admits the
-// request as the route says, checks that a caller's credential was sent when one is needed, decodes the
+// request as the route says, checks that a caller's credential verified when one is needed, decodes the
 // path parameters and answers any error the handler throws through the one error encoder
 // (http/respond.ts) in the route's format. Every route is an operation of the OpenAPI document.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -39,8 +39,8 @@ export interface HttpRoute {
   // A GET route that also answers HEAD (the headers of the GET, no body).
   head?: boolean;
   // Which credential it takes: 'public', none (one sent is still used to count the caller); 'caller',
-  // the caller's API key, session or access token, which admission looked up, and without which the
-  // router answers 401; 'own', one the handler checks itself (a task token, a link's signature, a
+  // the caller's API key, session or access token, which admission looked up, and without which (or with
+  // one that does not verify) the router answers 401 before the handler reads the body; 'own', one the handler checks itself (a task token, a link's signature, a
   // processor's signature, an app's secret), so the Authorization header is never looked up as an API key.
   credential: 'public' | 'caller' | 'own';
   // Whose budget the request is counted against (http/admission.ts): the caller's (else its address's),

@@ -19,7 +19,7 @@ import { currentRequest } from '../request-context.js';
 import { requestUrl } from './request-line.js';
 import { sendAppError, sendError, type ErrorFormat } from './respond.js';
 import { credentialOf, isForgedCookieRequest, sessionCookieName } from '../auth/session-cookie.js';
-import { AppError } from '../errors.js';
+import { AppError, noCredential, unauthenticated } from '../errors.js';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -66,8 +66,9 @@ export function createRouter(parts: RouterParts): RequestHandler {
     } else if (route.admission === 'address' && !(await admitByAddress(req, res, route.errors))) return;
     const charge: Charge = (requests) => admission.charge(authentication, req, res, requests);
     try {
-      if (route.credential === 'caller' && !credentialOf(req.headers, sessionCookieName(parts.baseUrl()))) {
-        throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
+      if (route.credential === 'caller') {
+        const refusal = callerRefusal(authentication, !!credentialOf(req.headers, sessionCookieName(parts.baseUrl())));
+        if (refusal) throw refusal;
       }
       await route.handle({ req, res, url, params: decodeParams(params), authentication, charge });
     } catch (error) {
@@ -139,6 +140,17 @@ export function createRouter(parts: RouterParts): RequestHandler {
 // and the other protocols' endpoints.
 export function servedOperations(parts: Pick<RouterParts, 'routes' | 'protocols'>): Array<Pick<HttpRoute, 'method' | 'path' | 'openapi' | 'claims'>> {
   return [...parts.routes, ...GRAPHQL_OPERATIONS, ...(parts.protocols ?? []).flatMap((protocol) => protocol.operations)];
+}
+
+// A route that needs a caller refuses one without credentials that verify before its handler reads the
+// body: 401 whatever the body holds, so such a caller learns nothing more, and a large body is not read
+// for it. The words are the bad credential's (services/accounts/authenticate.ts), else the missing one's
+// (a session that ended is none). `authentication` is undefined only where its look-up broke
+// (http/admission.ts): the handler's own look-up answers that.
+function callerRefusal(authentication: Authentication | undefined, credentialSent: boolean): AppError | null {
+  if (authentication?.authError) return unauthenticated(authentication.authError);
+  if (authentication ? !authentication.viewer : !credentialSent) return noCredential();
+  return null;
 }
 
 const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;

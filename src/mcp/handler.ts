@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Authentication } from '../services/accounts/authenticate.js';
-import { AppError } from '../errors.js';
+import { AppError, noCredential } from '../errors.js';
 import { readBody } from '../http/body.js';
 import type { Charge, ProtocolRoute } from '../http/protocol-route.js';
 import { sendAppError, sendJson } from '../http/respond.js';
@@ -119,7 +119,7 @@ export function createMcpRoute(opts: {
         if (req.method !== 'POST') {
           return sendJson(res, 405, { jsonrpc: '2.0', error: { code: -32000, message: 'use POST' }, id: null }, { allow: 'POST' });
         }
-        if (!req.headers.authorization) throw new AppError('UNAUTHENTICATED', 'send Authorization: Bearer <API key or access token>');
+        if (!req.headers.authorization) throw noCredential();
         const context = await opts.contextFor(req.headers.authorization, authentication);
         const raw = await readBody(req);
         let message: unknown;

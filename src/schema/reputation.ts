@@ -31,21 +31,32 @@ const AgentStatsRef = builder.objectRef<AgentStatsSource>('AgentStats').implemen
   }),
 });
 
+// The track record's columns, each stored by the same recount as taskCount, completedCount and failedCount.
+const STATS_SELECT = {
+  recentFinished: true,
+  recentSuccessRate: true,
+  p50CompletionMs: true,
+  p95CompletionMs: true,
+  successLowerBound: true,
+  ratingBayes: true,
+  ratingLowerBound: true,
+  ratingCount: true,
+} as const satisfies Record<keyof AgentStatsSource, true>;
+
+// Typed as the whole row, a parent could still come from a read of fewer columns.
+const carriesStats = (agent: Partial<AgentStatsSource>): boolean =>
+  Object.keys(STATS_SELECT).every((column) => agent[column as keyof AgentStatsSource] !== undefined);
+
 for (const ref of [AgentRef, PublicAgentRef]) {
   builder.prismaObjectFields(ref, (t) => ({
+    // From the agent's row the answer already holds, read with its counts: a field `select` would read
+    // the row again, and a recount landing between the two reads paired the counts from before it with
+    // a track record from after it (the agent page showed "All time: 0 finished" beside "last 1
+    // finished"). A parent read without these columns is completed by one read.
     stats: t.field({
       type: AgentStatsRef,
-      select: {
-        recentFinished: true,
-        recentSuccessRate: true,
-        p50CompletionMs: true,
-        p95CompletionMs: true,
-        successLowerBound: true,
-        ratingBayes: true,
-        ratingLowerBound: true,
-        ratingCount: true,
-      },
-      resolve: (agent) => agent,
+      resolve: (agent, _args, ctx) =>
+        carriesStats(agent) ? agent : ctx.prisma.agent.findUniqueOrThrow({ where: { id: agent.id }, select: STATS_SELECT }),
     }),
   }));
 }
