@@ -369,7 +369,7 @@ function printAllocations(allocations: Map<Line, { summary: AllocationSummary; c
     list('by package or file', a.summary.byOwner);
     list('by allocating function', a.summary.byFunction);
     list("by the service's nearest function", a.summary.byServiceFunction);
-    list("by the tick's first callback", a.summary.byEntry);
+    list('by function, with what it calls', a.summary.inclusive);
   }
 }
 

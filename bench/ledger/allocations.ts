@@ -1,8 +1,8 @@
 // What a phase of the ledger allocates, from V8's sampling heap profiler in the service's own process,
 // objects later collected included (every allocation, not only what survives): the bytes per request, by
 // the package or file that allocated them, by the allocating function, by the service's own function
-// nearest the allocation (the code a change would touch), and by the callback the event loop's tick began with. Under --optimize-for-size the young generation
-// is 1 MB, so every KB a request allocates is a share of a scavenge (docs/benchmarks.md).
+// nearest the allocation (the code a change would touch), and by function with all it calls (the layers). Under --optimize-for-size the young generation is
+// 1 MB, so every KB a request allocates is a share of a scavenge (docs/benchmarks.md).
 import { Session } from 'node:inspector/promises';
 
 interface CallFrame {
@@ -21,7 +21,7 @@ export interface AllocationSummary {
   byOwner: [string, number][];
   byFunction: [string, number][];
   byServiceFunction: [string, number][];
-  byEntry: [string, number][];
+  inclusive: [string, number][];
 }
 
 const session = new Session();
@@ -54,30 +54,37 @@ const frameName = (frame: CallFrame) => `${frame.functionName || '(anonymous)'} 
 export async function stopSampling(top = 15): Promise<AllocationSummary> {
   const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: ProfileNode } };
   await session.post('HeapProfiler.disable');
-  if (process.env.LEDGER_HEAP_DUMP) (await import('node:fs')).writeFileSync(`${process.env.LEDGER_HEAP_DUMP}-${Date.now()}.json`, JSON.stringify(profile));
   const byOwner = new Map<string, number>();
   const byFunction = new Map<string, number>();
   const byServiceFunction = new Map<string, number>();
-  const byEntry = new Map<string, number>();
+  const inclusive = new Map<string, number>();
   const add = (map: Map<string, number>, key: string, bytes: number) => map.set(key, (map.get(key) ?? 0) + bytes);
   let bytes = 0;
   // A builtin (JSON.parse, a regular expression's exec, a spread) is named with the function that called it.
   const named = (node: ProfileNode, parent: ProfileNode | null) =>
     node.callFrame.url || !parent ? frameName(node.callFrame) : `${frameName(node.callFrame)} ← ${frameName(parent.callFrame)}`;
-  const walk = (node: ProfileNode, parent: ProfileNode | null, nearestService: CallFrame | null, entry: CallFrame | null) => {
+  // Returns what `node` and its callees allocated; a function is counted once per path (recursion).
+  const onPath = new Set<string>();
+  const walk = (node: ProfileNode, parent: ProfileNode | null, nearestService: CallFrame | null): number => {
     const service = isServiceFrame(node.callFrame) ? node.callFrame : nearestService;
-    // The first frame with a script under the root: the callback a tick of the event loop began with.
-    const start = entry ?? (node.callFrame.url ? node.callFrame : null);
     if (node.selfSize) {
       bytes += node.selfSize;
       add(byOwner, owner(node.callFrame.url), node.selfSize);
       add(byFunction, named(node, parent), node.selfSize);
       add(byServiceFunction, service ? frameName(service) : '(no service frame)', node.selfSize);
-      add(byEntry, start ? frameName(start) : '(none)', node.selfSize);
     }
-    for (const child of node.children) walk(child, node, service, start);
+    const name = frameName(node.callFrame);
+    const first = !onPath.has(name);
+    if (first) onPath.add(name);
+    let below = node.selfSize;
+    for (const child of node.children) below += walk(child, node, service);
+    if (first) {
+      onPath.delete(name);
+      if (node.callFrame.url) add(inclusive, name, below);
+    }
+    return below;
   };
-  walk(profile.head, null, null, null);
-  const largest = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).slice(0, top);
-  return { bytes, byOwner: largest(byOwner), byFunction: largest(byFunction), byServiceFunction: largest(byServiceFunction), byEntry: largest(byEntry) };
+  walk(profile.head, null, null);
+  const largest = (map: Map<string, number>, count = top) => [...map].sort((a, b) => b[1] - a[1]).slice(0, count);
+  return { bytes, byOwner: largest(byOwner), byFunction: largest(byFunction), byServiceFunction: largest(byServiceFunction), inclusive: largest(inclusive, 30) };
 }
