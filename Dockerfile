@@ -31,7 +31,7 @@ ENV NODE_ENV=production \
     PORT=4000 \
     MALLOC_ARENA_MAX=1 \
     MALLOC_TRIM_THRESHOLD_=131072 \
-    MALLOC_MMAP_THRESHOLD_=131072
+    MALLOC_MMAP_THRESHOLD_=32768
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts

@@ -2,11 +2,14 @@
 // (so `npm start`, the image and every process started through it get them), and the cost ledger gives
 // them to its service process on node's command line.
 //
-// --optimize-for-size: V8 collects the old generation sooner and keeps smaller young-generation spaces:
-// 20-30 MB less resident on PostgreSQL after 200 tasks, for 15-30 % more CPU per request on Node 24
-// (docs/benchmarks.md, "The V8 flag on Node 24"). Memory is what issue 36 bounds, so it stays on;
-// NODE_OPTIONS=--no-optimize-for-size turns it off.
-export const V8_FLAGS = ['--optimize-for-size'];
+// --semi-space-growth-factor=1: the young generation stays at its first size, 1 MB (set here, after V8
+// has sized its heap, `--max-semi-space-size=1` would be ignored; the growth factor is read at each
+// scavenge). --heap-growing-percent=30: the old generation's next limit is 30 % above what the last full
+// collection kept instead of up to 100 %. Together they hold resident memory after 200 tasks within a few
+// MB of `--optimize-for-size` once malloc's mmap threshold is 32 KiB (package.json, the Dockerfile), for
+// 14-28 % less CPU per task than that flag (docs/benchmarks.md, "Malloc's free memory and the V8 flag").
+// A flag on node's command line or in NODE_OPTIONS wins (`NODE_OPTIONS=--optimize-for-size`).
+export const V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30'];
 
 // A flag's name without its value or `no-`, so `--no-optimize-for-size` and `--optimize_for_size` name
 // the same flag.
