@@ -9,9 +9,9 @@ import { currentBundle } from './bundle.mjs';
 import { flagsToSet } from './v8-flags.mjs';
 
 // Set before the bundle loads, a flag acts as on node's command line, except flags V8 reads only when it
-// sizes its heap (scripts/v8-flags.mjs); a flag given there or in NODE_OPTIONS
-// (`node --optimize-for-size scripts/start.mjs`, or NODE_OPTIONS=--optimize-for-size in the image's
-// environment) wins.
+// sizes its heap (scripts/v8-flags.mjs); a flag given there or in NODE_OPTIONS wins
+// (`node --optimize-for-size --heap-growing-percent=0 scripts/start.mjs`; node accepts only some V8
+// flags in NODE_OPTIONS, and neither of those).
 for (const flag of flagsToSet(process.execArgv, process.env.NODE_OPTIONS)) v8.setFlagsFromString(flag);
 
 // glibc's malloc settings (MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_ at 128 KiB, MALLOC_MMAP_THRESHOLD_ at

@@ -5,11 +5,12 @@
 // --semi-space-growth-factor=1: the young generation stays at its first size, 1 MB (set here, after V8
 // has sized its heap, `--max-semi-space-size=1` would be ignored; the growth factor is read at each
 // scavenge). --heap-growing-percent=30: the old generation's next limit is 30 % above what the last full
-// collection kept instead of up to 100 %. Together they hold resident memory after 200 tasks within a few
-// MB of `--optimize-for-size` once malloc's mmap threshold is 32 KiB (package.json, the Dockerfile), for
-// 14-28 % less CPU per task than that flag (docs/benchmarks.md, "Malloc's free memory and the V8 flag").
-// A flag on node's command line or in NODE_OPTIONS wins: `NODE_OPTIONS=--optimize-for-size` holds about
-// 20 MB less after 200 tasks for that CPU.
+// collection kept, instead of a factor V8 picks from how fast it collects. With malloc's mmap threshold
+// at 32 KiB (package.json, the Dockerfile) they hold as much after 200 tasks as `--optimize-for-size` did
+// with 128 KiB (155-164 MB against 144-175), for 41-60 % less CPU per task in the cost ledger
+// (docs/benchmarks.md, "Malloc's free memory and the V8 flag").
+// A flag on node's command line or in NODE_OPTIONS wins: `node --optimize-for-size --heap-growing-percent=0
+// scripts/start.mjs` holds about 20 MB less after 200 tasks for that CPU.
 export const V8_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=30'];
 
 // A flag's name without its value or `no-`, so `--no-optimize-for-size` and `--optimize_for_size` name
