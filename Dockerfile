@@ -22,16 +22,17 @@ RUN npm run build
 FROM node:24.22.3-bookworm-slim
 # HOST=0.0.0.0: inside a container the published port reaches the process only on the container's own
 # interface (outside one, the service listens on loopback unless told otherwise).
-# glibc's malloc as `npm start` sets it: one arena instead of one per thread, and fixed 128 KiB trim and
-# mmap thresholds (freed memory goes back to the system instead of staying in the process), for tens of
-# MB less resident at a CPU cost within the benchmark's noise (docs/operations.md, "Memory").
+# glibc's malloc as `npm start` sets it: one arena instead of one per thread, a fixed 128 KiB trim
+# threshold and a 32 KiB mmap threshold (freed memory goes back to the system instead of staying in the
+# process as holes between live blocks), for tens of MB less resident at a CPU cost within the benchmark's
+# noise (docs/operations.md, "Memory").
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     HOST=0.0.0.0 \
     PORT=4000 \
     MALLOC_ARENA_MAX=1 \
     MALLOC_TRIM_THRESHOLD_=131072 \
-    MALLOC_MMAP_THRESHOLD_=131072
+    MALLOC_MMAP_THRESHOLD_=32768
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts

@@ -8,7 +8,7 @@
 //   for a quiet success).
 // Then the pure pieces in a loop (no I/O): secrets opened, HMACs, the Ed25519 signature, the JSON.
 //
-//   node --optimize-for-size --import tsx bench/delivery-parts.ts [--tasks 300] [--rounds 3] [--concurrency 8] [--old DIR] [--postgres URL]
+//   node --semi-space-growth-factor=1 --heap-growing-percent=30 --import tsx bench/delivery-parts.ts [--tasks 300] [--rounds 3] [--concurrency 8] [--old DIR] [--postgres URL]
 //
 // --old DIR: the code before a change, alternated with this one round by round, e.g.
 //   mkdir /tmp/old && git archive HEAD~1 src | tar -x -C /tmp/old && cp -r src/generated /tmp/old/src/ \

@@ -37,7 +37,7 @@ const { values: args } = parseArgs({
     noop: { type: 'string', default: '500' },
     profile: { type: 'string' },
     allocations: { type: 'boolean', default: false },
-    // V8 flags for the service process after its own (scripts/v8-flags.mjs), to compare: "--no-optimize-for-size".
+    // V8 flags for the service process after its own (scripts/v8-flags.mjs), to compare: "--optimize-for-size".
     'node-args': { type: 'string' },
     // Some lines of the service only, no floor (to profile one layer): e.g. --only listRest or --only tasks.
     only: { type: 'string' },

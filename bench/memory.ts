@@ -4,7 +4,7 @@
 // production (bench/service.ts), on a scratch PostgreSQL database or on the embedded one, migrated before.
 //
 // The service gets glibc's malloc settings as `npm start` and the image give it (`--malloc tuned`, the
-// default: MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ at 131072); `--malloc
+// default: MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_=131072, MALLOC_MMAP_THRESHOLD_=32768); `--malloc
 // arena` sets only MALLOC_ARENA_MAX=1 and `--malloc default` none (glibc's own: up to 8 arenas per core,
 // dynamic thresholds), to compare. Beside the memory, each checkpoint reports the tasks per second and the
 // service's CPU time per task (user + system, from /proc), what the settings could cost under load.
@@ -35,7 +35,7 @@ const { values: args } = parseArgs({
 });
 const checkpoints = args.tasks!.split(',').map(Number);
 const MALLOC: Record<string, Record<string, string>> = {
-  tuned: { MALLOC_ARENA_MAX: '1', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '131072' },
+  tuned: { MALLOC_ARENA_MAX: '1', MALLOC_TRIM_THRESHOLD_: '131072', MALLOC_MMAP_THRESHOLD_: '32768' },
   arena: { MALLOC_ARENA_MAX: '1' },
   default: {},
 };

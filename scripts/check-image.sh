@@ -152,7 +152,7 @@ in_image node -e "
     if (fs.existsSync(host)) { console.error('in the image but not meant to be: /app/' + host); process.exit(1); }
   if (!fs.existsSync('dist/service/service.mjs') || !fs.existsSync('dist/web/index.html')) { console.error('no build in dist/'); process.exit(1); }
   const env = process.env;
-  if (env.NODE_ENV !== 'production' || env.MALLOC_ARENA_MAX !== '1' || env.MALLOC_TRIM_THRESHOLD_ !== '131072' || env.MALLOC_MMAP_THRESHOLD_ !== '131072') {
+  if (env.NODE_ENV !== 'production' || env.MALLOC_ARENA_MAX !== '1' || env.MALLOC_TRIM_THRESHOLD_ !== '131072' || env.MALLOC_MMAP_THRESHOLD_ !== '32768') {
     console.error('the image sets NODE_ENV=production and the malloc settings npm start sets'); process.exit(1);
   }
 "

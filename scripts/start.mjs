@@ -8,13 +8,14 @@ import v8 from 'node:v8';
 import { currentBundle } from './bundle.mjs';
 import { flagsToSet } from './v8-flags.mjs';
 
-// Set before the bundle loads, a flag acts as on node's command line; a flag given there or in
-// NODE_OPTIONS (`node --no-optimize-for-size scripts/start.mjs`, or NODE_OPTIONS=--no-optimize-for-size
-// in the image's environment) wins.
+// Set before the bundle loads, a flag acts as on node's command line, except flags V8 reads only when it
+// sizes its heap (scripts/v8-flags.mjs); a flag given there or in NODE_OPTIONS wins
+// (`node --optimize-for-size --heap-growing-percent=0 scripts/start.mjs`; node accepts only some V8
+// flags in NODE_OPTIONS, and neither of those).
 for (const flag of flagsToSet(process.execArgv, process.env.NODE_OPTIONS)) v8.setFlagsFromString(flag);
 
-// glibc's malloc settings (MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_ and MALLOC_MMAP_THRESHOLD_ at 128 KiB:
-// tens of MB less resident) must be in the environment before the process starts, since glibc reads them
+// glibc's malloc settings (MALLOC_ARENA_MAX=1, MALLOC_TRIM_THRESHOLD_ at 128 KiB, MALLOC_MMAP_THRESHOLD_ at
+// 32 KiB: tens of MB less resident) must be in the environment before the process starts, since glibc reads them
 // once: `npm start` (package.json) and the image (Dockerfile) set them; values already set win
 // (docs/operations.md, "Memory").
 await import(pathToFileURL(await currentBundle('service')).href);
