@@ -70,6 +70,16 @@ describe.runIf(usingPostgres())('named statements described once per connection'
     expect((await run('note.create.t3', insert, [5])).rows).toEqual([{ id: 5 }]);
     await expect(run('note.create.t3', insert, [5])).rejects.toMatchObject({ code: '23505' });
     expect((await run('note.create.t3', insert, [6])).rows).toEqual([{ id: 6 }]);
+    // A value pg cannot send fails before anything runs, and the statement still runs after (pg alone
+    // closes it on the server and then never prepares it again on this connection).
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(run('note.create.t3', insert, [circular])).rejects.toThrow(/circular/);
+    expect((await run('note.create.t3', insert, [7])).rows).toEqual([{ id: 7 }]);
+    expect((await run('note.create.t3', insert, [8])).rows).toEqual([{ id: 8 }]);
+    // The same on a statement's first run.
+    await expect(run('note.create.t4', 'INSERT INTO notes (id, body) VALUES ($1, $2) RETURNING id', [9, circular])).rejects.toThrow(/circular/);
+    expect((await run('note.create.t4', 'INSERT INTO notes (id, body) VALUES ($1, $2) RETURNING id', [9, {}])).rows).toEqual([{ id: 9 }]);
   });
 
   it('describes again on a new connection, through the stores\' Kysely', async () => {

@@ -26,10 +26,14 @@ interface QueryInternals {
   prepare(connection: ConnectionInternals): void;
   handleRowDescription(message: unknown): void;
   handleCommandComplete(message: unknown, connection: ConnectionInternals): void;
+  handleError(error: Error, connection: ConnectionInternals): void;
+  handleReadyForQuery(connection: ConnectionInternals): void;
   hasBeenParsed(connection: ConnectionInternals): boolean;
 }
 interface ConnectionInternals {
   describe(message: unknown): void;
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
 }
 
 // A statement's result as the first description gave it; `fields` empty for one that returns no rows.
@@ -47,6 +51,10 @@ class DescribedOnce extends Query {
   // Described on this execution: the description is to be kept when it arrives.
   private describing = false;
   private described = false;
+  // Inside prepare: an error handled now is a parameter pg could not serialize.
+  private preparing = false;
+  // pg closed the statement on the server after such an error (below).
+  private closed = false;
 
   constructor(
     config: pg.QueryConfig,
@@ -57,6 +65,15 @@ class DescribedOnce extends Query {
   }
 
   override prepare(connection: ConnectionInternals): void {
+    this.preparing = true;
+    try {
+      this.send(connection);
+    } finally {
+      this.preparing = false;
+    }
+  }
+
+  private send(connection: ConnectionInternals): void {
     const known = this.descriptions.get(this.name!);
     if (!known || !this.hasBeenParsed(connection)) {
       this.describing = true;
@@ -77,6 +94,24 @@ class DescribedOnce extends Query {
     } finally {
       connection.describe = describe;
     }
+  }
+
+  // A parameter pg cannot serialize (a circular object) fails inside prepare, and pg closes the statement on
+  // the server but goes on counting it as parsed, so every later run on this connection would fail with
+  // "prepared statement … does not exist". Once the server is done with this execution, the connection
+  // forgets the statement and its description, and the next run parses it again.
+  override handleError(error: Error, connection: ConnectionInternals): void {
+    if (this.preparing) this.closed = true;
+    super.handleError(error, connection);
+  }
+
+  override handleReadyForQuery(connection: ConnectionInternals): void {
+    if (this.closed) {
+      delete connection.parsedStatements[this.name!];
+      delete connection.submittedNamedStatements[this.name!];
+      this.descriptions.delete(this.name!);
+    }
+    super.handleReadyForQuery(connection);
   }
 
   override handleRowDescription(message: unknown): void {
