@@ -15,8 +15,9 @@
 // difference to the line it builds on. A round, per implementation: the GET probes; tasks created for
 // `seconds` through the service's create call directly, then through POST /v1/tasks, with the worker off;
 // the worker started and the queue of their deliveries drained (the agent answers 200 and does not call
-// back); the callbacks sent; the follow-up jobs still due drained; the worker stopped; then graphile-worker alone draining no-op jobs, and task
-// events through the bus. The floor has no list, no GraphQL and no events; its lines are left empty.
+// back); the callbacks sent; the follow-up jobs still due drained; the worker stopped; then graphile-worker
+// alone draining no-op jobs, and task events through the bus. The floor has no list, no GraphQL and no
+// events; its lines are left empty.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';

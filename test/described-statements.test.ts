@@ -3,6 +3,7 @@
 // same rows, parsed the same way. PostgreSQL only: the embedded database runs no named statements.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { CamelCaseRows } from '../src/db/camel-case-rows.js';
 import { queryDescribedOnce, type Descriptions } from '../src/db/described-statements.js';
 import { createKysely } from '../src/db/kysely.js';
 import { createTestDatabase, usingPostgres, type TestDatabase } from './support/database.js';
@@ -12,8 +13,9 @@ describe.runIf(usingPostgres())('named statements described once per connection'
   let client: pg.Client;
   let describes = 0;
   const descriptions: Descriptions = new Map();
-  // Columns renamed as the stores' rows read (db/camel-case-rows.ts does the same for Kysely).
-  const keyOf = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  // Columns renamed as the stores' rows read.
+  const camelCase = new CamelCaseRows();
+  const keyOf = (column: string) => camelCase.keyOf(column);
   const run = (name: string, text: string, values: unknown[] = []) => queryDescribedOnce(client as unknown as pg.PoolClient, descriptions, { name, text, values }, keyOf);
 
   beforeAll(async () => {

@@ -40,8 +40,9 @@ export interface HttpRoute {
   head?: boolean;
   // Which credential it takes: 'public', none (one sent is still used to count the caller); 'caller',
   // the caller's API key, session or access token, which admission looked up, and without which (or with
-  // one that does not verify) the router answers 401 before the handler reads the body; 'own', one the handler checks itself (a task token, a link's signature, a
-  // processor's signature, an app's secret), so the Authorization header is never looked up as an API key.
+  // one that does not verify) the router answers 401 before the handler reads the body; 'own', one the
+  // handler checks itself (a task token, a link's signature, a processor's signature, an app's secret),
+  // so the Authorization header is never looked up as an API key.
   credential: 'public' | 'caller' | 'own';
   // Whose budget the request is counted against (http/admission.ts): the caller's (else its address's),
   // the address's alone, or none (documents anyone may read often, a processor's deliveries).

@@ -67,7 +67,7 @@ export function createRouter(parts: RouterParts): RequestHandler {
     const charge: Charge = (requests) => admission.charge(authentication, req, res, requests);
     try {
       if (route.credential === 'caller') {
-        const refusal = callerRefusal(authentication, !!credentialOf(req.headers, sessionCookieName(parts.baseUrl())));
+        const refusal = callerRefusal(authentication, () => !!credentialOf(req.headers, sessionCookieName(parts.baseUrl())));
         if (refusal) throw refusal;
       }
       await route.handle({ req, res, url, params: decodeParams(params), authentication, charge });
@@ -146,10 +146,11 @@ export function servedOperations(parts: Pick<RouterParts, 'routes' | 'protocols'
 // body: 401 whatever the body holds, so such a caller learns nothing more, and a large body is not read
 // for it. The words are the bad credential's (services/accounts/authenticate.ts), else the missing one's
 // (a session that ended is none). `authentication` is undefined only where its look-up broke
-// (http/admission.ts): the handler's own look-up answers that.
-function callerRefusal(authentication: Authentication | undefined, credentialSent: boolean): AppError | null {
+// (http/admission.ts): the handler's own look-up answers that, and only then are the headers read again
+// for whether a credential was sent.
+function callerRefusal(authentication: Authentication | undefined, credentialSent: () => boolean): AppError | null {
   if (authentication?.authError) return unauthenticated(authentication.authError);
-  if (authentication ? !authentication.viewer : !credentialSent) return noCredential();
+  if (authentication ? !authentication.viewer : !credentialSent()) return noCredential();
   return null;
 }
 

@@ -43,9 +43,10 @@ const STATS_SELECT = {
   ratingCount: true,
 } as const satisfies Record<keyof AgentStatsSource, true>;
 
+const STATS_COLUMNS = Object.keys(STATS_SELECT) as (keyof AgentStatsSource)[];
+
 // Typed as the whole row, a parent could still come from a read of fewer columns.
-const carriesStats = (agent: Partial<AgentStatsSource>): boolean =>
-  Object.keys(STATS_SELECT).every((column) => agent[column as keyof AgentStatsSource] !== undefined);
+const carriesStats = (agent: Partial<AgentStatsSource>): boolean => STATS_COLUMNS.every((column) => agent[column] !== undefined);
 
 for (const ref of [AgentRef, PublicAgentRef]) {
   builder.prismaObjectFields(ref, (t) => ({
